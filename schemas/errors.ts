@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * The error catalogue (spec 8.2 plus the auth/permission/system codes Weft adds, see README
+ * "Design decisions"). Every error answer is `{ code, msg, data }` with one of these codes.
+ */
+export const ErrorCode = {
+  /** Parameter error; on a project or id page: does not exist / no permission. */
+  PARAM: 'VALIDATION-1000',
+  EXISTS: 'VALIDATION-1001',
+  CREATE_WITH_ID: 'VALIDATION-1002',
+  UPDATE_WITHOUT_ID: 'VALIDATION-1003',
+  DELETE_WITHOUT_ID: 'VALIDATION-1004',
+  SELECT_WITHOUT_ID: 'VALIDATION-1005',
+  NOT_EXIST: 'VALIDATION-1006',
+  EXPORT_TOO_LARGE: 'VALIDATION-1007',
+  HEADER_MISSING: 'VALIDATION-1008',
+  PAGE_SIZE_TOO_LARGE: 'VALIDATION-1009',
+  DELETE_TOO_MANY: 'VALIDATION-1010',
+  NOT_UNIQUE: 'VALIDATION-1011',
+  FORM_ALL_EMPTY: 'VALIDATION-1012',
+  /** No valid access token (401): the client refreshes once, then shows login. */
+  UNAUTHENTICATED: 'AUTH-1001',
+  /** Wrong account or password (400, 'Login failed'). */
+  LOGIN_FAILED: 'AUTH-1002',
+  /** The account or its tenant is disabled (403 at login). */
+  ACCOUNT_DISABLED: 'AUTH-1003',
+  /** Refresh token unknown, expired or revoked (401). */
+  REFRESH_INVALID: 'AUTH-1004',
+  /** Old password wrong on a password change (400). */
+  PASSWORD_MISMATCH: 'AUTH-1005',
+  /** The caller's role does not allow the operation (403). */
+  FORBIDDEN: 'PERMISSION-1000',
+  /** No such route (404). */
+  ROUTE_NOT_FOUND: 'SYSTEM-1404',
+  /** Method not allowed (405). */
+  METHOD_NOT_ALLOWED: 'SYSTEM-1405',
+  /** Unexpected server fault (500). */
+  INTERNAL: 'SYSTEM-1500',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export const errorCodeValues = Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
+
+/** Field-level detail carried in `data` of a VALIDATION-1000 answer. */
+export const FieldIssue = z.object({ path: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof FieldIssue>;
+
+export const ErrorEnvelope = z.object({
+  code: z.string(),
+  msg: z.string(),
+  data: z.unknown().nullable(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { ErrorCode } from '../../schemas/errors';
+import type { ServerContext } from './context';
+import { registerErrorHandling } from './errors';
+import { registerAuth } from './auth';
+import { routeTree } from './routes';
+
+export interface BuildOptions {
+  /** Pino logger options; false for tests. */
+  logger?: boolean | object;
+}
+
+/** Builds the whole server (API, OpenAPI document, /config.json, the built client). Does not listen. */
+export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Weft API', version: '1', description: 'Generated from the zod schemas the server validates with.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerAuth(app, ctx);
+
+  app.get('/config.json', { schema: { hide: true } }, async () => ({
+    authMode: 'local',
+    defaultTenantId: DEFAULT_TENANT_ID,
+    upload: { maxCount: ctx.settings.uploadMaxCount, maxMb: ctx.settings.uploadMaxMb },
+    tokenRefreshLeewaySeconds: 5,
+    version: process.env.npm_package_version ?? '0.1.0',
+  }));
+
+  await app.register(routeTree(ctx), { prefix: '/api/v1' });
+
+  const clientDir = ctx.settings.clientDir;
+  const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (url.startsWith('/api/') || !hasClient || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.status(404).send({ code: ErrorCode.ROUTE_NOT_FOUND, msg: `No route ${req.method} ${url}`, data: null });
+    }
+    // Client-side routes: the single-page app decides (it has its own /404).
+    return reply.type('text/html').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import { readSettings } from './settings';
+import { createStudio } from './server';
+import { DEFAULT_TENANT_ID } from '../../schemas/common';
+
+const settings = readSettings();
+const studio = await createStudio(settings, {
+  logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+});
+await studio.app.listen({ host: settings.host, port: settings.port });
+const addr = studio.app.server.address();
+const port = typeof addr === 'object' && addr ? addr.port : settings.port;
+const host = settings.host === '0.0.0.0' || settings.host === '::' ? 'localhost' : settings.host;
+const lines = [
+  '',
+  `  Weft is running at http://${host}:${port}/`,
+  `  Database: ${studio.database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${settings.dataDir}` : 'PostgreSQL server (DATABASE_URL)'}`,
+];
+if (studio.seeded.generatedPassword) {
+  lines.push(
+    `  First admin login: tenant "Default tenant" (${DEFAULT_TENANT_ID}), user "${studio.seeded.username}", password "${studio.seeded.generatedPassword}"`,
+    '  The password is shown only this once: change it after signing in (user menu > Change password).',
+  );
+} else if (studio.seeded.created) {
+  lines.push(`  First admin login: user "${studio.seeded.username}" with the password from WEFT_ADMIN_PASSWORD`);
+} else {
+  lines.push(`  Admin user: "${studio.seeded.username}" (password as set on first start)`);
+}
+console.log(lines.join('\n') + '\n');
+
+const stop = async () => {
+  await studio.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ok } from '../../../../schemas/common';
+import { CurrentUser, LoginBody, LogoutBody, ProfileBody, RefreshBody, TokenPair, UpdatePasswordBody } from '../../../../schemas/auth';
+import { ErrorCode } from '../../../../schemas/errors';
+import type { ServerContext } from '../../context';
+import { requireCaller } from '../../context';
+import { tenants, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import { hashPassword, verifyPassword } from '../../security/passwords';
+import { findUserByName, tenantName } from '../../services/users';
+import type { Db } from '../../db/client';
+
+const tags = ['console: base'];
+
+export async function currentUser(db: Db, userId: string) {
+  const [u] = await db.select().from(users).where(eq(users.id, userId));
+  return {
+    id: u.id,
+    tenant_id: u.tenantId,
+    tenant_name: await tenantName(db, u.tenantId),
+    username: u.username,
+    nickname: u.nickname,
+    realName: u.realName,
+    email: u.email,
+    phone: u.phone,
+    avatar: u.avatar,
+    role: u.role,
+    status: u.status,
+  };
+}
+
+/** Changes the caller's own password; shared by /base/update_password and /users/update-password. */
+export async function changeOwnPassword(ctx: ServerContext, userId: string, oldPassword: string, newPassword: string) {
+  const [u] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  if (!(await verifyPassword(u.passwordHash, oldPassword))) {
+    throw new AppError(400, ErrorCode.PASSWORD_MISMATCH, 'The old password is incorrect');
+  }
+  await ctx.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  await ctx.tokens.revokeAllFor(userId);
+}
+
+export const baseRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
+  const { db, tokens } = ctx;
+
+  app.post('/login', { schema: { tags, summary: 'Sign in (local mode)', body: LoginBody, response: { 200: ok(TokenPair) } } }, async (req) => {
+    const { tenantId, username, password } = req.body;
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
+    const user = tenant ? await findUserByName(db, tenantId, username) : null;
+    // Verify even for an unknown user so that timing does not reveal which accounts exist.
+    const valid = await verifyPassword(user?.passwordHash ?? '$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', password);
+    if (!tenant || !user || !valid) throw new AppError(400, ErrorCode.LOGIN_FAILED, 'Login failed: wrong account or password');
+    if (user.status !== 1 || tenant.status !== 1) throw new AppError(403, ErrorCode.ACCOUNT_DISABLED, 'Login failed: the account or its tenant is disabled');
+    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    return { code: 0 as const, msg: 'success', data: pair };
+  });
+
+  app.post('/refresh', { schema: { tags, summary: 'Exchange a refresh token for a new token pair', body: RefreshBody, response: { 200: ok(TokenPair) } } }, async (req) => {
+    const userId = await tokens.consumeRefresh(req.body.refresh_token);
+    const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)) : [];
+    const [tenant] = user ? await db.select().from(tenants).where(eq(tenants.id, user.tenantId)) : [];
+    if (!user || !tenant || user.status !== 1 || tenant.status !== 1) {
+      throw new AppError(401, ErrorCode.REFRESH_INVALID, 'The refresh token is invalid or expired');
+    }
+    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    return { code: 0 as const, msg: 'success', data: pair };
+  });
+
+  app.post('/logout', { schema: { tags, summary: 'Sign out', body: LogoutBody, response: { 200: ok(z.null()) } } }, async (req) => {
+    requireCaller(req);
+    if (req.body?.refresh_token) await tokens.revokeRefresh(req.body.refresh_token);
+    return { code: 0 as const, msg: 'success', data: null };
+  });
+
+  app.post('/update_password', { schema: { tags, summary: 'Change own password', body: UpdatePasswordBody, response: { 200: ok(z.null()) } } }, async (req) => {
+    const caller = requireCaller(req);
+    await changeOwnPassword(ctx, caller.userId, req.body.old_password, req.body.new_password);
+    return { code: 0 as const, msg: 'success', data: null };
+  });
+
+  app.get('/userinfo', { schema: { tags, summary: 'The signed-in user', response: { 200: ok(CurrentUser) } } }, async (req) => {
+    const caller = requireCaller(req);
+    return { code: 0 as const, msg: 'success', data: await currentUser(db, caller.userId) };
+  });
+
+  app.put('/profile', { schema: { tags, summary: 'Update own profile', body: ProfileBody, response: { 200: ok(CurrentUser) } } }, async (req) => {
+    const caller = requireCaller(req);
+    const b = req.body;
+    if (Object.values(b).every((v) => v === undefined)) {
+      throw new AppError(400, ErrorCode.FORM_ALL_EMPTY, 'Form non-ID data cannot all be empty');
+    }
+    await db
+      .update(users)
+      .set({ nickname: b.nickname, realName: b.realName, email: b.email, phone: b.phone, avatar: b.avatar, updatedAt: new Date() })
+      .where(eq(users.id, caller.userId));
+    return { code: 0 as const, msg: 'success', data: await currentUser(db, caller.userId) };
+  });
+};

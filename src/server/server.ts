@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type Database } from './db/client';
+import { buildApp } from './app';
+import type { Settings } from './settings';
+import { seed, type SeedResult } from './services/seed';
+import { ensureKey } from './security/keys';
+import { createTokenService } from './security/tokens';
+import type { ServerContext } from './context';
+
+export interface Studio {
+  app: FastifyInstance;
+  database: Database;
+  ctx: ServerContext;
+  seeded: SeedResult;
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrating it), seeds the first start, and builds the server. */
+export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
+  const database = await openDatabase({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
+    loadDataDir: opts.loadDataDir,
+  });
+  const db = database.db;
+  const seeded = await seed(db, settings.adminUser, settings.adminPassword);
+  const jwtSecret = await ensureKey(db, 'jwt_secret');
+  const secretKey = await ensureKey(db, 'secret_key');
+  const ctx: ServerContext = {
+    db,
+    settings,
+    tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
+    secretKey,
+  };
+  const app = await buildApp(ctx, { logger: opts.logger });
+  return {
+    app,
+    database,
+    ctx,
+    seeded,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Server settings, read once from the environment. */
+export const Settings = z.object({
+  host: z.string().default('127.0.0.1'),
+  port: z.coerce.number().int().min(0).max(65535).default(3000),
+  dataDir: z.string().default('./.weft'),
+  databaseUrl: z.string().optional(),
+  adminUser: z.string().trim().min(2).max(64).default('admin'),
+  adminPassword: z.string().min(8).max(128).optional(),
+  /** Access-token lifetime in seconds. */
+  accessTokenTtl: z.coerce.number().int().min(10).default(15 * 60),
+  /** Refresh-token lifetime in seconds. */
+  refreshTokenTtl: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+  /** Upload limits shown by the client (spec: templated). */
+  uploadMaxCount: z.coerce.number().int().min(1).default(10),
+  uploadMaxMb: z.coerce.number().min(1).default(50),
+  /** Directory of the built client; served when present. */
+  clientDir: z.string().default(path.resolve('dist')),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  return Settings.parse({
+    host: env.WEFT_HOST || env.HOST || undefined,
+    port: env.WEFT_PORT || env.PORT || undefined,
+    dataDir: env.WEFT_DATA_DIR || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminUser: env.WEFT_ADMIN_USER || undefined,
+    adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,
+    accessTokenTtl: env.WEFT_ACCESS_TOKEN_TTL || undefined,
+    refreshTokenTtl: env.WEFT_REFRESH_TOKEN_TTL || undefined,
+    uploadMaxCount: env.WEFT_UPLOAD_MAX_COUNT || undefined,
+    uploadMaxMb: env.WEFT_UPLOAD_MAX_MB || undefined,
+    clientDir: env.WEFT_CLIENT_DIR || undefined,
+    logLevel: env.WEFT_LOG_LEVEL || undefined,
+  });
+}

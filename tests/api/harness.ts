@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { createStudio, type Studio } from '../../src/server/server';
+import { Settings } from '../../src/server/settings';
+import { DEFAULT_TENANT_ID } from '../../schemas/common';
+
+export const ADMIN = { username: 'admin', password: 'Admin12345' };
+export { DEFAULT_TENANT_ID };
+
+export interface Harness {
+  studio: Studio;
+  /** Signs in and returns the access token. */
+  login(username: string, password: string, tenantId?: string): Promise<string>;
+  /** Injects a request; `token` adds the bearer header, `tenantId`/`workspaceId` the spec 7.1 headers. */
+  call(method: string, url: string, opts?: CallOptions): Promise<Reply>;
+  adminToken: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  tenantId?: string;
+  workspaceId?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  body: { code: number | string; msg: string; data: any };
+  raw: LightMyRequestResponse;
+}
+
+async function serverDatabaseUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = `weft_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * A fresh studio per test file: embedded PGlite loaded from the migrated template, or, with
+ * DATABASE_URL set, a new database on that PostgreSQL server (dropped afterwards).
+ */
+export function useStudio(): Harness {
+  const h = {} as Harness;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    let loadDataDir: Blob | undefined;
+    if (process.env.DATABASE_URL) {
+      const made = await serverDatabaseUrl(process.env.DATABASE_URL);
+      databaseUrl = made.url;
+      drop = made.drop;
+    } else {
+      loadDataDir = new Blob([fs.readFileSync(inject('pgTemplate'))]);
+    }
+    const settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir: '/nonexistent', logLevel: 'silent' });
+    h.studio = await createStudio(settings, { loadDataDir, inMemory: true });
+    h.call = async (method, url, opts = {}) => {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.tenantId) headers['x-tenant-id'] = opts.tenantId;
+      if (opts.workspaceId) headers['x-workspace-id'] = opts.workspaceId;
+      const query = opts.query
+        ? Object.fromEntries(Object.entries(opts.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
+        : undefined;
+      const raw = await h.studio.app.inject({ method: method as never, url, headers, query, payload: opts.body as never });
+      let body: Reply['body'];
+      try {
+        body = raw.json();
+      } catch {
+        body = { code: 'NOT_JSON', msg: raw.body, data: null };
+      }
+      return { status: raw.statusCode, body, raw };
+    };
+    h.login = async (username, password, tenantId = DEFAULT_TENANT_ID) => {
+      const r = await h.call('POST', '/api/v1/console/base/login', { body: { tenantId, username, password } });
+      if (r.status !== 200) throw new Error(`login ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body.data.access_token as string;
+    };
+    h.adminToken = await h.login(ADMIN.username, ADMIN.password);
+  });
+  afterAll(async () => {
+    await h.studio?.close();
+    await drop?.();
+  });
+  return h;
+}
