@@ -1,0 +1,76 @@
+// `npm test`: every test, in order — type check, unit, API on embedded PostgreSQL (PGlite), the same
+// API tests on a real PostgreSQL server, the client build, Storybook stories as tests in Chromium,
+// and the browser end-to-end tests against the real server. Stops at the first failing step.
+// `npm test -- unit api` runs only the named steps.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findChromium } from './tools.mjs';
+import { withPostgres } from './with-postgres.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = path.join(root, '.tmp');
+fs.mkdirSync(tmp, { recursive: true });
+const bin = (name, file) => path.join(root, 'node_modules', name, file);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(title, cmd, args, env = {}) {
+  const t0 = Date.now();
+  console.log(`\n=== ${title} ===`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${title}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s ===`);
+  return r.status === 0;
+}
+
+function vitest(title, projects, env = {}) {
+  const out = path.join(tmp, `vitest-${title.replace(/\W+/g, '-')}.json`);
+  fs.rmSync(out, { force: true });
+  const args = [bin('vitest', 'vitest.mjs'), 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const okRun = run(title, process.execPath, args, env);
+  if (fs.existsSync(out)) {
+    const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+    totals.passed += j.numPassedTests;
+    totals.failed += j.numFailedTests;
+    totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+    if (j.numTotalTests === 0) {
+      console.error(`${title}: no test ran`);
+      return false;
+    }
+  }
+  return okRun;
+}
+
+const steps = {
+  typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
+  unit: () => vitest('unit', ['unit']),
+  api: () => vitest('api (embedded PostgreSQL)', ['api']),
+  'api-pg': () => withPostgres((url) => vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url })),
+  build: () => run('client build', process.execPath, [bin('vite', 'bin/vite.js'), 'build', '--logLevel', 'warn']),
+  stories: () => vitest('stories (Chromium)', ['storybook'], { CHROMIUM_PATH: findChromium() }),
+  e2e: () => vitest('end-to-end (Chromium)', ['e2e'], { CHROMIUM_PATH: findChromium() }),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const order = wanted.length ? wanted : Object.keys(steps);
+const t0 = Date.now();
+let failedStep = null;
+for (const name of order) {
+  if (!steps[name]) {
+    console.error(`unknown step ${name}; steps: ${Object.keys(steps).join(', ')}`);
+    process.exit(2);
+  }
+  let ok;
+  try {
+    ok = await steps[name]();
+  } catch (e) {
+    console.error(`\n${name}: ${e.message}`);
+    ok = false;
+  }
+  if (!ok) {
+    failedStep = name;
+    break;
+  }
+}
+console.log(`\nnpm test: ${failedStep ? `FAILED at step '${failedStep}'` : 'all steps passed'} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(failedStep ? 1 : 0);

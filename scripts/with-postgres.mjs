@@ -1,0 +1,63 @@
+// Runs a command with DATABASE_URL pointing at a throwaway PostgreSQL server started here
+// (initdb in a temp dir, a free port on 127.0.0.1, stopped and removed afterwards).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { findPostgresBin } from './tools.mjs';
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+export async function withPostgres(run) {
+  const bin = findPostgresBin();
+  const asRoot = process.getuid?.() === 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-pg-'));
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  // initdb refuses to run as root: run the server as the 'postgres' system user then.
+  const as = (cmd, args) => {
+    if (!asRoot) return execFileSync(cmd, args, { stdio: 'pipe' });
+    const quoted = [cmd, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    return execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
+  };
+  if (asRoot) {
+    spawnSync('id', ['postgres']).status === 0 || execFileSync('useradd', ['--system', '--no-create-home', 'postgres']);
+    fs.chmodSync(dir, 0o777);
+    execFileSync('chown', ['-R', 'postgres', dir]);
+  }
+  as(path.join(bin, 'initdb'), ['-D', data, '-U', 'weft', '--auth=trust', '-E', 'UTF8', '--locale=C']);
+  as(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+  const url = `postgres://weft@127.0.0.1:${port}/postgres`;
+  console.log(`[with-postgres] PostgreSQL (${path.basename(path.dirname(bin))}) on ${url}`);
+  try {
+    return await run(url);
+  } finally {
+    try {
+      as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+    } catch (e) {
+      console.error('[with-postgres] stop failed', e.message);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [cmd, ...args] = process.argv.slice(2);
+  const code = await withPostgres(
+    (url) =>
+      new Promise((resolve) => {
+        const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url }, shell: process.platform === 'win32' });
+        child.on('exit', (c) => resolve(c ?? 1));
+      }),
+  );
+  process.exit(code);
+}

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+// @ts-expect-error plain ESM helper shared with the scripts
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/tools.mjs';
+
+export const ADMIN = { username: 'admin', password: 'Admin12345' };
+
+export interface RunningStudio {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (the same entry as `npm start`, serving the built client in dist/) on a
+ * free port with a temporary data directory, and waits for the URL it prints.
+ */
+export async function startStudio(env: Record<string, string> = {}): Promise<RunningStudio> {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
+    throw new Error('dist/index.html is missing: run `npx vite build` first (npm test does it).');
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      WEFT_DATA_DIR: dataDir,
+      WEFT_PORT: '0',
+      WEFT_HOST: '127.0.0.1',
+      WEFT_ADMIN_USER: ADMIN.username,
+      WEFT_ADMIN_PASSWORD: ADMIN.password,
+      WEFT_CLIENT_DIR: path.join(root, 'dist'),
+      WEFT_LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (b: Buffer) => {
+      output += b.toString();
+      const m = output.match(/running at (http:\/\/[^\s/]+)\//);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Saves a screenshot under test-results/ (kept by CI logs for a look). */
+export async function snap(page: Page, name: string) {
+  const dir = path.resolve('test-results');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
