@@ -57,7 +57,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status === 405) return reply.status(405).send({ code: ErrorCode.METHOD_NOT_ALLOWED, msg: 'Method not allowed', data: null });
     if (status >= 400 && status < 500) {
       // Fastify's own 4xx (bad JSON, body too large, wrong content type): a parameter error.
-      return reply.status(status === 413 || status === 415 ? status : 400).send({ code: ErrorCode.PARAM, msg: err.message, data: null });
+      return reply.status(status === 413 || status === 415 ? status : 400).send({ code: ErrorCode.PARAM, msg: (err as Error).message, data: null });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.INTERNAL, msg: 'Server error', data: null });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServerContext } from '../context';
 import { baseRoutes } from './console/base';
+import { workspaceRoutes } from './console/workspaces';
 import { commonTenantRoutes } from './common/tenants';
 
 /**
@@ -10,4 +11,5 @@ import { commonTenantRoutes } from './common/tenants';
 export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app) => {
   await app.register(commonTenantRoutes(ctx), { prefix: '/common/tenants' });
   await app.register(baseRoutes(ctx), { prefix: '/console/base' });
+  await app.register(workspaceRoutes(ctx), { prefix: '/console/workspaces' });
 };
