@@ -1,0 +1,39 @@
+/** CONSOLE base group (spec 7.5): sign-in, token refresh, sign-out, own password and profile. */
+import { z } from 'zod';
+import { CurrentUser, TokenPair, type LoginBody, ProfileBody, UpdatePasswordBody } from '../../schemas/auth';
+import { call, type Endpoint, type RequestOptions } from './request';
+
+type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
+
+export const baseEndpoints = {
+  login: { method: 'POST', url: '/api/v1/console/base/login', name: 'base.login' },
+  refresh: { method: 'POST', url: '/api/v1/console/base/refresh', name: 'base.refresh' },
+  logout: { method: 'POST', url: '/api/v1/console/base/logout', name: 'base.logout' },
+  updatePassword: { method: 'POST', url: '/api/v1/console/base/update_password', name: 'base.updatePassword' },
+  userinfo: { method: 'GET', url: '/api/v1/console/base/userinfo', name: 'base.userinfo' },
+  profile: { method: 'PUT', url: '/api/v1/console/base/profile', name: 'base.profile' },
+} as const satisfies Record<string, Endpoint>;
+
+/**
+ * Signs in (local mode). Silent by default: the sign-in form shows the failure itself
+ * (`describeError(e).text`: 'Login failed: wrong account or password', 'The account … is disabled').
+ * Use `signIn` from ./auth to also store the session.
+ */
+export const login = (body: LoginBody, opts?: Opts) =>
+  call(TokenPair, baseEndpoints.login, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
+
+/** Exchanges a refresh token for a new pair (the refresh token rotates). Used by ./auth `refreshSession`. */
+export const refreshToken = (body: { refresh_token: string }, opts?: Opts) =>
+  call(TokenPair, baseEndpoints.refresh, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
+
+/** Revokes the refresh token on the server. Use `signOut` from ./auth, which also clears the session. */
+export const logout = (body?: { refresh_token?: string }, opts?: Opts) => call(z.null(), baseEndpoints.logout, body ?? {}, opts);
+
+export const updateOwnPassword = (body: z.input<typeof UpdatePasswordBody>, opts?: Opts) =>
+  call(z.null(), baseEndpoints.updatePassword, body, opts);
+
+/** The signed-in user. */
+export const getUserInfo = (opts?: Opts) => call(CurrentUser, baseEndpoints.userinfo, undefined, opts);
+
+/** Updates the caller's own profile; answers the updated user. */
+export const updateProfile = (body: z.input<typeof ProfileBody>, opts?: Opts) => call(CurrentUser, baseEndpoints.profile, body, opts);

@@ -1,0 +1,31 @@
+import { AppConfig, getAppConfig } from '../api/common';
+import type { RequestOptions } from '../api/request';
+
+export { AppConfig };
+
+/** What {@link getConfig} answers before /config.json is loaded (stories, unit tests). */
+export const DEFAULT_CONFIG: AppConfig = AppConfig.parse({ upload: { maxCount: 10, maxMb: 50 } });
+
+let current: AppConfig | null = null;
+
+/**
+ * Loads GET /config.json, parses it (zod) and keeps it. main.tsx awaits this before rendering (spec 7.3);
+ * a failure rejects with the ApiError.
+ */
+export async function loadConfig(opts?: Pick<RequestOptions, 'signal'>): Promise<AppConfig> {
+  current = await getAppConfig(opts);
+  return current;
+}
+
+/** The loaded configuration ({@link DEFAULT_CONFIG} until loaded). It does not change after start-up. */
+export function getConfig(): AppConfig {
+  return current ?? DEFAULT_CONFIG;
+}
+
+/** Whether /config.json has been loaded. */
+export const isConfigLoaded = () => current !== null;
+
+/** Replaces the configuration (tests and stories); `null` goes back to the defaults. */
+export function setConfig(next: AppConfig | null): void {
+  current = next;
+}

@@ -1,0 +1,98 @@
+import i18n from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import { defaultNamespace, languages, namespaces, resources, type Language } from './resources';
+
+export { i18n, languages, namespaces, type Language };
+
+/** localStorage key holding the language the user chose (spec 1: saved in browser storage). */
+export const LANG_STORAGE_KEY = 'weft.lang';
+
+/** Maps a browser language tag to a supported language; unknown tags are returned unchanged. */
+function normalise(tag: string): string {
+  const lower = tag.toLowerCase();
+  if (lower === 'zh' || lower.startsWith('zh-')) return 'zh';
+  if (lower === 'en' || lower.startsWith('en-')) return 'en';
+  return tag;
+}
+
+/** The supported language for any tag; Chinese is the fallback. */
+export function toLanguage(tag: string | null | undefined): Language {
+  return tag && normalise(tag) === 'en' ? 'en' : 'zh';
+}
+
+/** The value for `<html lang>`. */
+const htmlLang = (lng: Language) => (lng === 'zh' ? 'zh-CN' : 'en');
+
+function syncHtmlLang(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(toLanguage(lng));
+}
+
+let initPromise: Promise<typeof i18n> | null = null;
+
+/**
+ * Initialises i18next once (later calls return the same promise). The language comes from `lng` when
+ * given (tests, stories), else from localStorage `weft.lang`, else from the browser; Chinese otherwise.
+ * Auto-detected languages are not written back: only {@link setLanguage} saves a choice.
+ */
+export function initI18n(lng?: Language): Promise<typeof i18n> {
+  if (initPromise) {
+    return lng && i18n.resolvedLanguage !== lng ? initPromise.then(async () => (await i18n.changeLanguage(lng), i18n)) : initPromise;
+  }
+  i18n.on('languageChanged', syncHtmlLang);
+  initPromise = i18n
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .init({
+      resources,
+      lng,
+      ns: namespaces,
+      defaultNS: defaultNamespace,
+      fallbackNS: defaultNamespace,
+      supportedLngs: [...languages],
+      nonExplicitSupportedLngs: true,
+      load: 'languageOnly',
+      fallbackLng: 'zh',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      detection: {
+        order: ['localStorage', 'navigator'],
+        lookupLocalStorage: LANG_STORAGE_KEY,
+        caches: [],
+        convertDetectedLanguage: normalise,
+      },
+    })
+    .then(() => {
+      syncHtmlLang(i18n.resolvedLanguage ?? 'zh');
+      return i18n;
+    });
+  return initPromise;
+}
+
+/** The language in use. */
+export function currentLanguage(): Language {
+  return toLanguage(i18n.resolvedLanguage ?? i18n.language);
+}
+
+/** Switches the language, saves the choice in localStorage `weft.lang` and updates `<html lang>`. */
+export async function setLanguage(lng: Language): Promise<void> {
+  try {
+    localStorage.setItem(LANG_STORAGE_KEY, lng);
+  } catch {
+    // Storage can be unavailable (private mode, quota): the switch still applies to this page.
+  }
+  await i18n.changeLanguage(lng);
+}
+
+/**
+ * `t` for keys built at run time (status codes, backend codes, error types). Static keys should use the
+ * typed `t` of `useTranslation()` or `i18n.t` instead.
+ */
+export function tDynamic(key: string, options?: Record<string, unknown>): string {
+  return (i18n.t as (k: string, o?: Record<string, unknown>) => string)(key, options);
+}
+
+/** Whether a dynamic key has a text in the current language or the fallback. */
+export function hasText(key: string): boolean {
+  return i18n.exists(key);
+}

@@ -1,0 +1,46 @@
+import type zh from '../zh/common';
+
+const common: typeof zh = {
+  appName: 'Weft',
+  actions: {
+    ok: 'OK',
+    cancel: 'Cancel',
+    confirm: 'Confirm',
+    save: 'Save',
+    create: 'Create',
+    add: 'Add',
+    edit: 'Edit',
+    delete: 'Delete',
+    remove: 'Remove',
+    search: 'Search',
+    reset: 'Reset',
+    back: 'Back',
+    close: 'Close',
+    retry: 'Retry',
+    refresh: 'Refresh',
+    reload: 'Reload',
+    submit: 'Submit',
+    copy: 'Copy',
+    more: 'More',
+    logout: 'Log out',
+  },
+  states: {
+    loading: 'Loading…',
+    saving: 'Saving…',
+    empty: 'No data',
+    noResults: 'No matching results',
+    success: 'Done',
+    saved: 'Saved',
+    deleted: 'Deleted',
+  },
+  language: {
+    label: 'Language',
+    zh: '中文',
+    en: 'English',
+  },
+  startup: {
+    configFailed: 'The app configuration could not be loaded. Check the network or try again later.',
+  },
+};
+
+export default common;

@@ -1,0 +1,48 @@
+/**
+ * The `common` namespace: words every screen shares. Chinese is the source of the keys: the English file
+ * is typed by this one, so a key missing there is a type error.
+ */
+const common = {
+  appName: 'Weft',
+  actions: {
+    ok: '确定',
+    cancel: '取消',
+    confirm: '确认',
+    save: '保存',
+    create: '创建',
+    add: '添加',
+    edit: '编辑',
+    delete: '删除',
+    remove: '移除',
+    search: '搜索',
+    reset: '重置',
+    back: '返回',
+    close: '关闭',
+    retry: '重试',
+    refresh: '刷新',
+    reload: '重新加载',
+    submit: '提交',
+    copy: '复制',
+    more: '更多',
+    logout: '退出登录',
+  },
+  states: {
+    loading: '加载中…',
+    saving: '保存中…',
+    empty: '暂无数据',
+    noResults: '没有匹配的结果',
+    success: '操作成功',
+    saved: '保存成功',
+    deleted: '删除成功',
+  },
+  language: {
+    label: '语言',
+    zh: '中文',
+    en: 'English',
+  },
+  startup: {
+    configFailed: '无法加载应用配置，请检查网络或稍后重试。',
+  },
+};
+
+export default common;

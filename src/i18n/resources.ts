@@ -1,0 +1,58 @@
+/**
+ * Translation resources. Every file `locales/<lng>/<namespace>.ts` is picked up at build time (one plain
+ * object as default export; the English file is typed `typeof zh`, so keys cannot drift).
+ *
+ * Adding a namespace = write `locales/zh/<ns>.ts` and `locales/en/<ns>.ts`, then add ONE line to
+ * {@link Namespaces} below (that line types `t('<ns>:key')`; the files themselves load automatically).
+ *
+ * @example
+ * // locales/zh/workspace.ts
+ * export default { title: '项目空间' };
+ * // locales/en/workspace.ts
+ * import type zh from '../zh/workspace';
+ * export default { title: 'Project spaces' } satisfies typeof zh;
+ * // here:
+ * //   workspace: typeof import('./locales/zh/workspace').default;
+ * // in a component:
+ * const { t } = useTranslation('workspace'); t('title'); // or t('workspace:title') from any namespace
+ */
+export type Namespaces = {
+  common: typeof import('./locales/zh/common').default;
+  errors: typeof import('./locales/zh/errors').default;
+};
+
+export const languages = ['zh', 'en'] as const;
+export type Language = (typeof languages)[number];
+
+/** The namespace `t` uses when a key has no `ns:` prefix. */
+export const defaultNamespace = 'common' satisfies keyof Namespaces;
+
+type Messages = Record<string, unknown>;
+
+const modules = import.meta.glob<{ default: Messages }>(['./locales/*/*.ts', '!./locales/**/*.test.ts'], {
+  eager: true,
+});
+
+function collect(): Record<Language, Namespaces> {
+  const out = { zh: {}, en: {} } as Record<Language, Record<string, Messages>>;
+  for (const [file, mod] of Object.entries(modules)) {
+    const m = /\.\/locales\/([^/]+)\/([^/]+)\.ts$/.exec(file);
+    if (!m) continue;
+    const [, lng, ns] = m;
+    if (lng in out) out[lng as Language][ns] = mod.default;
+  }
+  return out as unknown as Record<Language, Namespaces>;
+}
+
+/** `{ zh: { common, errors, … }, en: { … } }` for i18next's `resources` option. */
+export const resources = collect();
+
+/** Every namespace found on disk (Chinese is the reference). */
+export const namespaces = Object.keys(resources.zh) as (keyof Namespaces)[];
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: typeof defaultNamespace;
+    resources: Namespaces;
+  }
+}
