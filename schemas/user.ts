@@ -22,6 +22,13 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** A user's organisation as the admin user screens show it. */
+export const UserOrg = z.object({ id: Id, name: z.string(), treeNames: z.string(), isMaster: z.boolean() });
+
+/** A user in the admin group: the user plus its organisations (the master first). */
+export const AdminUser = User.extend({ orgs: z.array(UserOrg) });
+export type AdminUser = z.infer<typeof AdminUser>;
+
 export const UserListQuery = z.object({
   page: pageNumber,
   page_size: pageSize(1000),

@@ -3,6 +3,11 @@ import type { ServerContext } from '../context';
 import { baseRoutes } from './console/base';
 import { workspaceRoutes } from './console/workspaces';
 import { commonTenantRoutes } from './common/tenants';
+import { commonOrgRoutes, switchAppRoutes } from './common/org';
+import { consoleUserRoutes } from './console/users';
+import { adminUserRoutes } from './admin/users';
+import { adminTenantRoutes } from './admin/tenants';
+import { adminOrgRoutes } from './admin/orgs';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -12,4 +17,10 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(commonTenantRoutes(ctx), { prefix: '/common/tenants' });
   await app.register(baseRoutes(ctx), { prefix: '/console/base' });
   await app.register(workspaceRoutes(ctx), { prefix: '/console/workspaces' });
+  await app.register(commonOrgRoutes(ctx), { prefix: '/common/org' });
+  await app.register(switchAppRoutes(), { prefix: '/common' });
+  await app.register(consoleUserRoutes(ctx), { prefix: '/console/users' });
+  await app.register(adminUserRoutes(ctx), { prefix: '/admin/users' });
+  await app.register(adminTenantRoutes(ctx), { prefix: '/admin/tenants' });
+  await app.register(adminOrgRoutes(ctx), { prefix: '/admin/orgs' });
 };
