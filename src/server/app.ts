@@ -34,7 +34,11 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // Routes declared as '/' under a prefix are documented without the trailing slash.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      return { ...out, url: out.url.length > 1 ? out.url.replace(/\/$/, '') : out.url };
+    },
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -126,6 +126,15 @@ describe('common and system', () => {
     const spec = doc.raw.json();
     expect(spec.openapi).toBe('3.1.0');
     expect(Object.keys(spec.paths)).toContain('/api/v1/console/base/login');
+    // Every API route the server registered is in the document, with its request schema.
+    const routes = h.studio.app.printRoutes({ commonPrefix: false });
+    for (const path of ['/api/v1/console/workspaces', '/api/v1/admin/users', '/api/v1/admin/tenants', '/api/v1/console/users/users-ensure-status', '/api/v1/common/org/tree-list']) {
+      expect(routes).toContain(path.split('/').pop());
+      expect(Object.keys(spec.paths)).toContain(path);
+    }
+    expect(spec.paths['/api/v1/console/base/login'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['tenantId', 'username', 'password']),
+    );
   });
 
   it('answers an unknown API route with 404 in the envelope', async () => {
