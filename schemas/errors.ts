@@ -31,6 +31,11 @@ export const ErrorCode = {
   PASSWORD_MISMATCH: 'AUTH-1005',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
+  /**
+   * The change is based on an outdated version (409): e.g. a draft save whose base revision is no
+   * longer the stored one; `data` says what is stored now, so the client can reload or overwrite.
+   */
+  CONFLICT: 'CONFLICT-1000',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -1,6 +1,7 @@
 // Runs a command with DATABASE_URL pointing at a throwaway PostgreSQL server started here
 // (initdb in a temp dir, a free port on 127.0.0.1, stopped and removed afterwards).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -29,15 +30,21 @@ export async function withPostgres(run) {
     const quoted = [cmd, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     return execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
   };
+  // TCP connections need the password (scram-sha-256), so tests can see a wrong password fail;
+  // the local socket stays trust for pg_ctl.
+  const password = randomBytes(12).toString('hex');
+  const pwfile = path.join(dir, 'pwfile');
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (asRoot) {
     spawnSync('id', ['postgres']).status === 0 || execFileSync('useradd', ['--system', '--no-create-home', 'postgres']);
     fs.chmodSync(dir, 0o777);
     execFileSync('chown', ['-R', 'postgres', dir]);
   }
-  as(path.join(bin, 'initdb'), ['-D', data, '-U', 'weft', '--auth=trust', '-E', 'UTF8', '--locale=C']);
+  as(path.join(bin, 'initdb'), ['-D', data, '-U', 'weft', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C']);
+  fs.rmSync(pwfile, { force: true });
   as(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
-  const url = `postgres://weft@127.0.0.1:${port}/postgres`;
-  console.log(`[with-postgres] PostgreSQL (${path.basename(path.dirname(bin))}) on ${url}`);
+  const url = `postgres://weft:${password}@127.0.0.1:${port}/postgres`;
+  console.log(`[with-postgres] PostgreSQL (${path.basename(path.dirname(bin))}) on ${url.replace(password, '***')}`);
   try {
     return await run(url);
   } finally {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const stamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -105,3 +105,117 @@ export const workspaceMembers = pgTable(
   },
   (t) => [uniqueIndex('workspace_members_ws_user').on(t.workspaceId, t.userId), index('workspace_members_user').on(t.userId)],
 );
+
+// ------------------------------------------------------------ project-space resources (issue 6)
+
+/** Credentials of a workspace; `sk_enc` is the SK encrypted by security/secrets.ts (never plain). */
+export const credentials = pgTable(
+  'credentials',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    identifier: text('identifier').notNull(),
+    ak: text('ak').notNull().default(''),
+    skEnc: text('sk_enc').notNull(),
+    credId: text('cred_id').notNull().default(''),
+    description: text('description').notNull().default(''),
+    createdBy: uuid('created_by').notNull(),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('credentials_ws_identifier').on(t.workspaceId, sql`lower(${t.identifier})`)],
+);
+
+/**
+ * External databases of a workspace. `password_enc` is encrypted (never plain). `settings_version`
+ * grows whenever a connection field changes, so a check started on older settings cannot
+ * overwrite the status of newer ones.
+ */
+export const externalDatabases = pgTable(
+  'external_databases',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['mysql', 'oracle', 'sqlserver', 'postgresql', 'clickhouse', 'dm'] }).notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    account: text('account').notNull(),
+    passwordEnc: text('password_enc').notNull(),
+    database: text('database').notNull().default(''),
+    sid: text('sid').notNull().default(''),
+    remark: text('remark').notNull().default(''),
+    queryLimit: integer('query_limit').notNull().default(100),
+    status: text('status', { enum: ['detecting', 'success', 'failed'] }).notNull().default('detecting'),
+    statusCode: text('status_code').notNull().default(''),
+    statusMessage: text('status_message').notNull().default(''),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    settingsVersion: integer('settings_version').notNull().default(1),
+    createdBy: uuid('created_by').notNull(),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('external_databases_ws_name').on(t.workspaceId, sql`lower(${t.name})`)],
+);
+
+/** Prompt templates of a workspace. */
+export const prompts = pgTable(
+  'prompts',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    content: text('content').notNull(),
+    templateType: text('template_type', { enum: ['jinja2', 'f-string'] }).notNull(),
+    scene: text('scene', { enum: ['llm_chain', 'retrieval_chain', 'extract_chain', 'analysis_chain'] }).notNull(),
+    variables: jsonb('variables').$type<{ name: string; description: string; default: string }[]>().notNull().default([]),
+    model: jsonb('model').$type<{ provider: string; name: string } | null>(),
+    createdBy: uuid('created_by').notNull(),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('prompts_ws_name').on(t.workspaceId, sql`lower(${t.name})`)],
+);
+
+/**
+ * Apps of a workspace (spec 3 App). The type is one of the four modes and never changes; the icon
+ * is the spec's icon value `{ iconPath?, icon?, iconColor?, iconId? }`.
+ */
+export const apps = pgTable(
+  'apps',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['agent', 'chatflow', 'workflow', 'agent_team'] }).notNull(),
+    icon: jsonb('icon').$type<{ iconPath?: string; icon?: string; iconColor?: string; iconId?: string }>().notNull(),
+    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    createdBy: uuid('created_by').notNull(),
+    ...stamps,
+  },
+  (t) => [
+    uniqueIndex('apps_ws_name').on(t.workspaceId, sql`lower(${t.name})`),
+    index('apps_ws_created').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/**
+ * The draft flow document of an app (one row per app, kept apart so app lists never load it).
+ * `revision` grows by one with each save that changes something; a save must name the revision it
+ * was based on (no silent overwrite). `secretEnv` holds the secret environment variables' values,
+ * encrypted, by variable id (the document itself never contains them).
+ */
+export const appDrafts = pgTable('app_drafts', {
+  appId: uuid('app_id')
+    .primaryKey()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  revision: integer('revision').notNull().default(1),
+  document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+  secretEnv: jsonb('secret_env').$type<Record<string, string>>().notNull().default({}),
+  updatedBy: uuid('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -8,6 +8,10 @@ import { consoleUserRoutes } from './console/users';
 import { adminUserRoutes } from './admin/users';
 import { adminTenantRoutes } from './admin/tenants';
 import { adminOrgRoutes } from './admin/orgs';
+import { credentialRoutes } from './console/credentials';
+import { databaseRoutes } from './console/databases';
+import { promptRoutes } from './console/prompts';
+import { appRoutes } from './console/apps';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -23,4 +27,8 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(adminUserRoutes(ctx), { prefix: '/admin/users' });
   await app.register(adminTenantRoutes(ctx), { prefix: '/admin/tenants' });
   await app.register(adminOrgRoutes(ctx), { prefix: '/admin/orgs' });
+  await app.register(credentialRoutes(ctx), { prefix: '/console/credentials' });
+  await app.register(databaseRoutes(ctx), { prefix: '/console/databases' });
+  await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
+  await app.register(appRoutes(ctx), { prefix: '/console/apps' });
 };

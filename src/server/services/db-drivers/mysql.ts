@@ -1,0 +1,38 @@
+import type { Driver } from './types';
+import { cjs, errorText, loadDriver } from './types';
+
+/** MySQL (and MariaDB) through mysql2. */
+export const mysql: Driver = {
+  async probe(s, timeoutMs, signal) {
+    const mysql2 = cjs(await loadDriver('mysql', () => import('mysql2/promise')));
+    const conn = await mysql2.createConnection({
+      host: s.host,
+      port: s.port,
+      user: s.account,
+      password: s.password,
+      database: s.database || undefined,
+      connectTimeout: timeoutMs,
+    });
+    conn.on('error', () => {});
+    if (signal.aborted) {
+      conn.destroy();
+      return;
+    }
+    const stop = () => conn.destroy();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await conn.query({ sql: 'SELECT 1', timeout: timeoutMs });
+    } finally {
+      signal.removeEventListener('abort', stop);
+      await conn.end().catch(() => conn.destroy());
+    }
+  },
+  classify(err) {
+    const errno = (err as { errno?: number }).errno;
+    // 1045 access denied (password), 1044 access denied to the database, 1698 auth plugin refused
+    if (errno === 1045 || errno === 1044 || errno === 1698) return 'auth_failed';
+    if (errno === 1049) return 'database_missing';
+    if (/Access denied for user/i.test(errorText(err))) return 'auth_failed';
+    return undefined;
+  },
+};
