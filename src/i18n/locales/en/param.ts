@@ -1,0 +1,82 @@
+import type zh from '../zh/param';
+
+const param: typeof zh = {
+  tableLabel: {
+    params: 'Request parameters',
+    headers: 'Request headers',
+    body: 'Request body',
+    response: 'Response body',
+  },
+  columns: {
+    param_name: 'Name',
+    param_key: 'Field key',
+    request_type: 'In',
+    data_type: 'Field type',
+    is_array: 'Array',
+    is_not_null: 'Required',
+    default_value: 'Default',
+    description: 'Description',
+    optional_values: 'Optional values',
+    param_value: 'Value',
+    headerType: 'Type',
+    headerDataType: 'Data type',
+    actions: 'Actions',
+  },
+  placeholders: {
+    param_name: 'Display name',
+    param_key: 'Letters, digits, _',
+    default_value: 'Default',
+    description: 'What it is for',
+    optional_values: 'Comma-separated',
+    headerType: 'e.g. Content-Type',
+    param_value: 'Header value',
+    data_type: 'Choose a type',
+  },
+  requestTypes: {
+    query_params: 'Query',
+    query_path: 'Path',
+  },
+  dataTypes: {
+    string: 'string',
+    integer: 'integer',
+    long: 'long',
+    decimal: 'decimal',
+    timestamp: 'timestamp',
+    datetime: 'datetime',
+    boolean: 'boolean',
+    object: 'object',
+  },
+  subtypes: {
+    label: 'Body type',
+    'form-data': 'form-data',
+    'x-www-form-urlencoded': 'x-www-form-urlencoded',
+    json: 'json',
+  },
+  actions: {
+    add: 'Add parameter',
+    addChild: 'Add a child parameter',
+    insertAfter: 'Insert a parameter below',
+    delete: 'Delete parameter',
+    expand: 'Expand',
+    collapse: 'Collapse',
+  },
+  hints: {
+    lockedKey: 'The key of the body root "data" cannot be changed',
+    lockedType: 'The type of the first child cannot be changed',
+    cannotDeleteFirst: 'The first body row cannot be deleted',
+    cannotDeleteOnlyChild: 'An only child cannot be deleted',
+  },
+  yes: 'Yes',
+  no: 'No',
+  empty: 'No parameters',
+  errors: {
+    typeRequired: 'Field type cannot be empty',
+    typeNotAllowed: 'Field type {{type}} is not allowed here',
+    keyRequired: 'Field key cannot be empty',
+    keyPattern: 'Field key "{{key}}" may contain only English letters, digits and underscore',
+    headerTypeRequired: 'Type cannot be empty',
+    valueRequired: 'Value cannot be empty',
+  },
+};
+
+export default param;

@@ -1,0 +1,2 @@
+export { ParamTable, type ParamTableProps } from './param-table';
+export * from './logic';
