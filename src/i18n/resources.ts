@@ -19,6 +19,15 @@
 export type Namespaces = {
   common: typeof import('./locales/zh/common').default;
   errors: typeof import('./locales/zh/errors').default;
+  kit: typeof import('./locales/zh/kit').default;
+  member: typeof import('./locales/zh/member').default;
+  picker: typeof import('./locales/zh/picker').default;
+  param: typeof import('./locales/zh/param').default;
+  system: typeof import('./locales/zh/system').default;
+  shell: typeof import('./locales/zh/shell').default;
+  auth: typeof import('./locales/zh/auth').default;
+  workspace: typeof import('./locales/zh/workspace').default;
+  pages: typeof import('./locales/zh/pages').default;
 };
 
 export const languages = ['zh', 'en'] as const;

@@ -1,0 +1,364 @@
+/**
+ * The route tree (spec 2): every top-level route, its guard (a loader from ./guards), its layout and
+ * its page. Pages load lazily through `lazyWithReload` (a chunk that fails to load reloads the page
+ * once). Routes whose screen comes in a later issue show the skeleton page: their title, the layout's
+ * navigation and breadcrumb, and a "later release" empty state.
+ *
+ * | Path | Guard | Page |
+ * |---|---|---|
+ * | / | ticket stripping (root) | → /operation |
+ * | /login, /403, /404 | — | sign-in, permission denied, not found |
+ * | /operation/** | login (redirect_uri) | console: home, my, error, store, app editors |
+ * | /operation/workspace/:workspace_id/** | workspace | project-space tabs |
+ * | /operation/system/** | system (admins) | system admin |
+ * | /portal, /portal/index | — | → /portal/sessions/discover |
+ * | /portal/** | login for /portal/chat/:appId | portal |
+ * | /personal/personal-center | login | personal center |
+ * | /:single-segment, /deeper/unknown | — | → /operation, → /404 |
+ */
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Outlet, redirect, ScrollRestoration, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { Spinner } from '../ui';
+import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
+import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import type { Crumb, RouteHandle } from './shell/route-handle';
+import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
+import { AgentBuilderLayout, AgentFlowLayout, AgentTeamLayout, EDITOR_TABS, type EditorKind } from './screens/app/editor-layout';
+import { loginLoader } from './screens/login/login-loader';
+import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
+import type { Workspace } from '../../schemas/workspace';
+
+type PageModule = { default: ComponentType };
+
+/** A route `lazy` that loads a page module (default export) and reloads the page if the chunk is gone. */
+export const page = (load: () => Promise<PageModule>) => lazyWithReload(async () => ({ Component: (await load()).default }));
+
+const skeleton = () => page(() => import('./screens/skeleton-page'));
+
+/**
+ * Screens built alongside this shell. `import.meta.glob` finds them when their file exists; until then
+ * the route shows the skeleton page, so the app builds and runs either way.
+ */
+const screensInProgress = import.meta.glob<PageModule>([
+  './workspace/members/member-page.tsx',
+  './system/users/users-page.tsx',
+  './system/tenants/tenants-page.tsx',
+]);
+
+export function pageOrSkeleton(path: string, modules: Record<string, () => Promise<PageModule>> = screensInProgress) {
+  const load = modules[path];
+  return load ? page(load) : skeleton();
+}
+
+/** A page route showing the skeleton, with its title (key in `pages`) and a breadcrumb step. */
+const stub = (path: string, title: string, extra: Pick<RouteObject, 'loader'> = {}): RouteObject => ({
+  path,
+  lazy: skeleton(),
+  handle: { title, crumb: true } satisfies RouteHandle,
+  ...extra,
+});
+
+/** An index route that sends to a child path. */
+const indexTo = (to: string): RouteObject => ({ index: true, loader: () => redirect(to), element: null });
+
+const workspacePath = (params: LoaderFunctionArgs['params']) => `/operation/workspace/${encodeURIComponent(params.workspace_id ?? '')}`;
+
+/** A crumb back to a list of the project space (for detail pages whose URL is not under the list's). */
+const workspaceListCrumb =
+  (tab: string, title: string) =>
+  ({ params }: { params: LoaderFunctionArgs['params'] }): Crumb => ({ labelKey: `pages:${title}`, href: `${workspacePath(params)}/${tab}` });
+
+const homeCrumb: Crumb = { labelKey: 'pages:operation.home', href: '/operation' };
+
+function workspaceRoutes(): RouteObject {
+  return {
+    id: 'workspace',
+    path: 'workspace/:workspace_id',
+    loader: workspaceGuard,
+    lazy: page(() => import('./screens/workspace/workspace-layout')),
+    errorElement: <RouteErrorBoundary />,
+    handle: {
+      crumb: (m) => {
+        const ws = m.loaderData as Workspace | undefined;
+        return [homeCrumb, { label: ws?.name ?? m.params.workspace_id ?? '', href: workspacePath(m.params) }];
+      },
+    } satisfies RouteHandle,
+    children: [
+      indexTo('app'),
+      stub('app', 'workspace.app'),
+      { path: 'member', lazy: pageOrSkeleton('./workspace/members/member-page.tsx'), handle: { title: 'workspace.member', crumb: true } },
+      {
+        path: 'tool',
+        handle: { title: 'workspace.tool', crumb: true } satisfies RouteHandle,
+        children: [
+          { index: true, lazy: skeleton() },
+          {
+            path: ':toolId',
+            handle: { title: 'workspace.toolDetail', crumb: true } satisfies RouteHandle,
+            children: [
+              { index: true, lazy: skeleton() },
+              stub('capability/:capabilityId', 'workspace.toolCapability'),
+            ],
+          },
+        ],
+      },
+      stub('knowledge', 'workspace.knowledge'),
+      {
+        // Knowledge pages sit beside the list in the URL; the breadcrumb still goes through it.
+        handle: { crumb: workspaceListCrumb('knowledge', 'workspace.knowledge') } satisfies RouteHandle,
+        children: [
+          stub('knowledge-unit', 'workspace.knowledgeUnit'),
+          stub('knowledge-unit-add', 'workspace.knowledgeUnitAdd'),
+          stub('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable'),
+          stub('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig'),
+          stub('knowledge-unit-details', 'workspace.knowledgeUnitDetails'),
+        ],
+      },
+      stub('database', 'workspace.database'),
+      stub('certificate', 'workspace.certificate'),
+      stub('prompt', 'workspace.prompt'),
+      {
+        handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
+        children: [stub('prompt-add/:promptId?', 'workspace.promptAdd')],
+      },
+    ],
+  };
+}
+
+function storeRoutes(): RouteObject {
+  const section = (key: string, title: string, detailParam?: string): RouteObject => ({
+    path: key,
+    handle: { title, crumb: true } satisfies RouteHandle,
+    children: [{ index: true, lazy: skeleton() }, ...(detailParam ? [stub(`:${detailParam}`, `${title}Detail`)] : [])],
+  });
+  return {
+    path: 'store',
+    element: <StoreLayout />,
+    handle: { area: 'store', crumb: () => ({ labelKey: 'pages:store.root', href: '/operation/store' }) } satisfies RouteHandle,
+    children: [
+      indexTo('app'),
+      section('app', 'store.app', 'appId'),
+      section('knowledge', 'store.knowledge', 'knowledgeId'),
+      section('prompt', 'store.prompt', 'promptId'),
+      section('tool', 'store.tool', 'toolId'),
+      section('plugin', 'store.plugin'),
+    ],
+  };
+}
+
+function systemRoutes(): RouteObject {
+  return {
+    path: 'system',
+    loader: systemGuard,
+    element: <SystemLayout />,
+    handle: { area: 'system', crumb: () => ({ labelKey: 'pages:system.root', href: '/operation/system' }) } satisfies RouteHandle,
+    children: [
+      {
+        errorElement: <RouteErrorBoundary />,
+        children: [
+          indexTo('model'),
+          stub('model', 'system.model'),
+          {
+            path: 'store',
+            handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
+            children: [{ index: true, lazy: skeleton() }, stub(':type/:id', 'system.storeItem')],
+          },
+          {
+            path: 'plugin',
+            handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
+            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+          },
+          stub('dataset', 'system.dataset'),
+          {
+            path: 'tool',
+            handle: { title: 'system.tool', crumb: true } satisfies RouteHandle,
+            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.toolDetail')],
+          },
+          { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
+          { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
+          stub('resource', 'system.resource'),
+        ],
+      },
+    ],
+  };
+}
+
+const editorTitle: Record<EditorKind, string> = {
+  'agent-builder': 'app.agentBuilder',
+  'agent-team': 'app.agentTeam',
+  'agent-flow': 'app.agentFlow',
+  'digital-human': 'app.digitalHuman',
+};
+
+function editorRoutes(): RouteObject {
+  const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
+    path: kind,
+    element: <Layout />,
+    handle: { title: editorTitle[kind], crumb: true } satisfies RouteHandle,
+    children: [indexTo(EDITOR_TABS[kind][0]), ...EDITOR_TABS[kind].map((tab) => stub(tab, `app.${tab}`))],
+  });
+  return {
+    // The app guard (load the app, switch to its workspace, load the model list) arrives with the app API.
+    path: 'app/:appId',
+    handle: {
+      crumb: (m) => [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }],
+    } satisfies RouteHandle,
+    children: [
+      indexTo('agent-builder'),
+      editor('agent-builder', AgentBuilderLayout),
+      editor('agent-team', AgentTeamLayout),
+      editor('agent-flow', AgentFlowLayout),
+      {
+        path: 'digital-human',
+        element: (
+          <>
+            <SubHeader />
+            <Outlet />
+          </>
+        ),
+        handle: { title: editorTitle['digital-human'], crumb: true } satisfies RouteHandle,
+        children: [{ index: true, lazy: skeleton() }],
+      },
+    ],
+  };
+}
+
+function portalRoutes(): RouteObject {
+  return {
+    path: 'portal',
+    element: <PortalLayout />,
+    handle: { area: 'portal', crumb: () => ({ labelKey: 'pages:portal.root', href: '/portal' }) } satisfies RouteHandle,
+    children: [
+      { index: true, loader: rootRedirects.portal, element: null },
+      { path: 'index', loader: rootRedirects.portal, element: null },
+      {
+        errorElement: <RouteErrorBoundary />,
+        children: [
+          {
+            path: 'sessions',
+            children: [
+              indexTo('discover'),
+              stub('discover', 'portal.discover'),
+              stub('sessions-page', 'portal.sessions'),
+              stub('chat/:appId', 'portal.chat'),
+              stub('workflow/:appId', 'portal.workflow'),
+            ],
+          },
+          {
+            path: 'gbi-data-settings/gbi-data-settings-page',
+            lazy: page(() => import('./screens/portal/gbi-settings-layout')),
+            handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
+            children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+          },
+          {
+            path: 'gbi',
+            children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+          },
+          stub('single-agent/single-agent-chat', 'portal.singleAgentChat'),
+          stub('chat/:appId', 'portal.embeddedChat', { loader: loginGuard }),
+        ],
+      },
+    ],
+  };
+}
+
+/** Layout for console pages that have no header of their own: breadcrumb, then the page. */
+function WithBreadcrumb() {
+  return (
+    <>
+      <SubHeader />
+      <Outlet />
+    </>
+  );
+}
+
+/** Shown while the first route's loaders run (the very first paint after start-up). */
+function StartupFallback() {
+  return (
+    <div style={{ display: 'grid', placeItems: 'center', minHeight: '100vh', color: 'var(--color-text-tertiary)' }}>
+      <Spinner size={20} />
+    </div>
+  );
+}
+
+function Root() {
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+/** The whole route tree (exported for tests: `createMemoryRouter(buildRoutes(), …)`). */
+export function buildRoutes(): RouteObject[] {
+  return [
+    {
+      path: '/',
+      id: 'root',
+      element: <Root />,
+      loader: ticketGuard,
+      errorElement: <RootErrorBoundary />,
+      hydrateFallbackElement: <StartupFallback />,
+      children: [
+        { index: true, loader: rootRedirects.root, element: null },
+        {
+          element: <BareLayout />,
+          children: [
+            { path: 'login', loader: loginLoader, lazy: page(() => import('./screens/login/login-page')), handle: { title: 'login' } },
+            { path: '403', element: <ForbiddenPage />, handle: { title: 'forbidden.title' } },
+            { path: '404', element: <NotFoundPage />, handle: { title: 'notFound.title' } },
+          ],
+        },
+        {
+          path: 'operation',
+          loader: loginGuard,
+          element: <ConsoleLayout />,
+          handle: { area: 'console' } satisfies RouteHandle,
+          children: [
+            {
+              errorElement: <RouteErrorBoundary />,
+              children: [
+                { index: true, lazy: page(() => import('./screens/operation/operation-home')), handle: { title: 'operation.home' } },
+                {
+                  element: <WithBreadcrumb />,
+                  children: [
+                    stub('my', 'operation.my'),
+                    { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
+                  ],
+                },
+                { path: 'workspace', loader: rootRedirects.root, element: null },
+                workspaceRoutes(),
+                storeRoutes(),
+                editorRoutes(),
+                systemRoutes(),
+              ],
+            },
+          ],
+        },
+        portalRoutes(),
+        {
+          path: 'personal',
+          loader: loginGuard,
+          element: <ConsoleLayout />,
+          handle: { area: 'personal' } satisfies RouteHandle,
+          children: [
+            {
+              errorElement: <RouteErrorBoundary />,
+              children: [
+                indexTo('personal-center'),
+                { path: 'personal-center', lazy: page(() => import('./screens/personal/personal-center')), handle: { title: 'personal.center' } },
+              ],
+            },
+          ],
+        },
+        { path: '*', loader: rootRedirects.unknown, element: null },
+      ],
+    },
+  ];
+}
+
+/** The app's router (one per page load). */
+export function createAppRouter() {
+  return createBrowserRouter(buildRoutes());
+}

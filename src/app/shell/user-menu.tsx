@@ -1,0 +1,76 @@
+import { ChevronDown, KeyRound, LogOut, Moon, Sun, UserRound } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { CurrentUser } from '../../../schemas/auth';
+import {
+  Avatar,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../ui';
+import type { Theme } from './theme';
+import s from './top-bar.module.css';
+
+export type MenuUser = Pick<CurrentUser, 'id' | 'username' | 'nickname' | 'realName' | 'avatar' | 'role' | 'tenant_name'>;
+
+/** The name to show for a user: nickname, else real name, else account. */
+export function displayName(u: Pick<CurrentUser, 'username' | 'nickname' | 'realName'>): string {
+  return u.nickname.trim() || u.realName.trim() || u.username;
+}
+
+export interface UserMenuProps {
+  user: MenuUser;
+  theme: Theme;
+  onThemeChange(theme: Theme): void;
+  onPersonalCenter(): void;
+  onChangePassword(): void;
+  onSignOut(): void;
+}
+
+/** Avatar and name in the top bar; opens personal center, password change, theme and sign-out. */
+export function UserMenu({ user, theme, onThemeChange, onPersonalCenter, onChangePassword, onSignOut }: UserMenuProps) {
+  const { t } = useTranslation(['shell', 'common', 'auth']);
+  const name = displayName(user);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button type="button" className={s.userTrigger} aria-label={t('user.menu', { name })} data-testid="user-menu-trigger">
+          <Avatar name={name} src={user.avatar || null} size="sm" colorSeed={user.id} />
+          <span className={s.userName}>{name}</span>
+          <ChevronDown aria-hidden="true" className={s.chevron} />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className={s.menu} data-testid="user-menu">
+        <DropdownMenuLabel className={s.userCard}>
+          <Avatar name={name} src={user.avatar || null} size="md" colorSeed={user.id} />
+          <span className={s.userCardText}>
+            <span className={s.userCardName}>{name}</span>
+            <span className={s.userCardMeta}>
+              {user.username} · {t(`role.${user.role}`)}
+            </span>
+          </span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem icon={<UserRound aria-hidden="true" />} onSelect={onPersonalCenter} data-testid="personal-center">
+          {t('user.personalCenter')}
+        </DropdownMenuItem>
+        <DropdownMenuItem icon={<KeyRound aria-hidden="true" />} onSelect={onChangePassword} data-testid="change-password">
+          {t('user.changePassword')}
+        </DropdownMenuItem>
+        <DropdownMenuItem
+          icon={theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+          onSelect={() => onThemeChange(theme === 'dark' ? 'light' : 'dark')}
+          data-testid="theme-toggle"
+        >
+          {theme === 'dark' ? t('user.lightTheme') : t('user.darkTheme')}
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem variant="danger" icon={<LogOut aria-hidden="true" />} onSelect={onSignOut} data-testid="sign-out">
+          {t('user.signOut')}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
