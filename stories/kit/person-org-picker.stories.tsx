@@ -216,7 +216,9 @@ export const Loading: Story = { args: { latencyMs: 1e9 } };
 export const LoadFailed: Story = {
   args: { failRoots: true },
   play: async () => {
-    await expect(await screen.findByText('Could not load', {}, { timeout: 3000 })).toBeVisible();
+    const message = await screen.findByText('Could not load', {}, { timeout: 3000 });
+    // The dialog fades in: visible once its opening animation has run.
+    await waitFor(() => expect(message).toBeVisible(), { timeout: 3000 });
   },
 };
 

@@ -105,7 +105,9 @@ export const OwnerView: Story = {
     await expect(bob).toBeDisabled();
     await userEvent.click(within(picker).getByRole('combobox', { name: 'Role' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
-    await userEvent.click(within(picker).getByRole('button', { name: 'Add' }));
+    // The role menu hides the rest of the page from assistive tech until it has closed.
+    const add = await waitFor(() => within(picker).getByRole('button', { name: 'Add' }));
+    await userEvent.click(add);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add members' })).not.toBeInTheDocument());
     await expect(api.calls.find((c) => c.method === 'addMembers')?.args[1]).toEqual({ user_ids: [U.grace], role: 'admin' });
     await expect(await screen.findByText('Members added: 1')).toBeInTheDocument();
