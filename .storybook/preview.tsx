@@ -1,7 +1,11 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
 import '../src/ui/tokens.css';
 import '../src/ui/base.css';
+import { configure } from 'storybook/test';
 import { initI18n } from '../src/i18n';
+
+// Stories run as tests on shared, loaded machines: give findBy*/waitFor room for dialog animations.
+configure({ asyncUtilTimeout: 5000 });
 
 type Theme = 'light' | 'dark';
 
