@@ -162,6 +162,8 @@ describe('the studio journey', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('project-tab-member').textContent()).toBe('成员管理');
     expect(await page.evaluate(() => document.documentElement.lang)).toMatch(/^zh/);
+    await expect.poll(() => page.getByTestId('member-table').locator('tr', { hasText: ALICE.username }).count()).toBe(1);
+    expect(await page.getByTestId('member-table').textContent()).toContain('所有者'); // Alice's role, translated
     await snap(page, 'journey-06-chinese');
     // Back to English for the rest.
     await page.getByTestId('language-switcher').click();
