@@ -24,6 +24,8 @@ import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, System
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
 import { AgentBuilderLayout, AgentFlowLayout, AgentTeamLayout, EDITOR_TABS, type EditorKind } from './screens/app/editor-layout';
+import { appGuard, type AppGuardData } from './screens/app/app-guard';
+import { AppRouteError } from './screens/app/app-route-error';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
@@ -41,8 +43,13 @@ const skeleton = () => page(() => import('./screens/skeleton-page'));
  */
 const screensInProgress = import.meta.glob<PageModule>([
   './workspace/members/member-page.tsx',
+  './workspace/apps/apps-page.tsx',
   './system/users/users-page.tsx',
   './system/tenants/tenants-page.tsx',
+  './workspace/credentials/credentials-page.tsx',
+  './workspace/databases/databases-page.tsx',
+  './workspace/prompts/prompts-page.tsx',
+  './workspace/prompts/prompt-add-page.tsx',
 ]);
 
 export function pageOrSkeleton(path: string, modules: Record<string, () => Promise<PageModule>> = screensInProgress) {
@@ -85,7 +92,7 @@ function workspaceRoutes(): RouteObject {
     } satisfies RouteHandle,
     children: [
       indexTo('app'),
-      stub('app', 'workspace.app'),
+      { path: 'app', lazy: pageOrSkeleton('./workspace/apps/apps-page.tsx'), handle: { title: 'workspace.app', crumb: true } },
       { path: 'member', lazy: pageOrSkeleton('./workspace/members/member-page.tsx'), handle: { title: 'workspace.member', crumb: true } },
       {
         path: 'tool',
@@ -114,12 +121,12 @@ function workspaceRoutes(): RouteObject {
           stub('knowledge-unit-details', 'workspace.knowledgeUnitDetails'),
         ],
       },
-      stub('database', 'workspace.database'),
-      stub('certificate', 'workspace.certificate'),
-      stub('prompt', 'workspace.prompt'),
+      { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
+      { path: 'certificate', lazy: pageOrSkeleton('./workspace/credentials/credentials-page.tsx'), handle: { title: 'workspace.certificate', crumb: true } },
+      { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
-        children: [stub('prompt-add/:promptId?', 'workspace.promptAdd')],
+        children: [{ path: 'prompt-add/:promptId?', lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'), handle: { title: 'workspace.promptAdd', crumb: true } }],
       },
     ],
   };
@@ -198,10 +205,17 @@ function editorRoutes(): RouteObject {
     children: [indexTo(EDITOR_TABS[kind][0]), ...EDITOR_TABS[kind].map((tab) => stub(tab, `app.${tab}`))],
   });
   return {
-    // The app guard (load the app, switch to its workspace, load the model list) arrives with the app API.
+    // The app guard loads the app, switches to its workspace and loads the model list (spec 2).
+    id: 'app',
     path: 'app/:appId',
+    loader: appGuard,
+    errorElement: <AppRouteError />,
     handle: {
-      crumb: (m) => [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }],
+      crumb: (m) => {
+        const d = m.loaderData as AppGuardData | undefined;
+        if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
+        return [homeCrumb, { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` }, { label: d.app.name }];
+      },
     } satisfies RouteHandle,
     children: [
       indexTo('agent-builder'),

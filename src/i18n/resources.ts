@@ -28,6 +28,7 @@ export type Namespaces = {
   auth: typeof import('./locales/zh/auth').default;
   workspace: typeof import('./locales/zh/workspace').default;
   pages: typeof import('./locales/zh/pages').default;
+  apps: typeof import('./locales/zh/apps').default;
 };
 
 export const languages = ['zh', 'en'] as const;

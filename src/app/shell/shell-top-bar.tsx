@@ -81,8 +81,11 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
   const theme = useTheme();
   const platforms = usePlatforms();
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const { workspace_id } = useParams();
-  const routeWorkspace = useRouteLoaderData('workspace') as Workspace | undefined;
+  const params = useParams();
+  // In an app editor the app guard's project space is the current one (spec 2: it switches to it).
+  const appRoute = useRouteLoaderData('app') as { workspace?: Workspace } | undefined;
+  const workspace_id = params.workspace_id ?? appRoute?.workspace?.id;
+  const routeWorkspace = (useRouteLoaderData('workspace') as Workspace | undefined) ?? appRoute?.workspace;
   const workspaces = useWorkspaces((s) => s.items);
   const wsStatus = useWorkspaces((s) => s.status);
   const loadWorkspaces = useWorkspaces((s) => s.load);

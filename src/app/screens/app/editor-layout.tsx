@@ -1,11 +1,17 @@
 /**
  * /operation/app/:appId/{agent-builder|agent-team|agent-flow|digital-human}: the app editor's header
- * (breadcrumb and the editor's tabs, spec 2 "App editors") above the tab's page.
+ * (breadcrumb, the app's name, icon and mode, back to the app list, the autosave status, and the
+ * editor's tabs, spec 2 "App editors") above the tab's page. The app comes from the app guard
+ * (app-guard.ts, the loader of the `app` route).
  */
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
 import { NavTab, NavTabs } from '../../../ui';
 import { SubHeader } from '../../shell/layouts';
+import { useAppGuardData, type AppGuardData } from './app-guard';
+import { EditorHeader } from './editor-header';
+import type { SaveState } from './save-status';
 
 /** The tabs of each editor, in order (spec 2). */
 export const EDITOR_TABS = {
@@ -18,16 +24,32 @@ export const EDITOR_TABS = {
 export type EditorKind = keyof typeof EDITOR_TABS;
 export type EditorTab = (typeof EDITOR_TABS)[EditorKind][number];
 
+/**
+ * What an editor tab's page gets from the layout through the outlet context: the guard's data (app,
+ * workspace, model list) and the setter of the header's save status.
+ *
+ * @example const { app, setSaveStatus } = useEditorContext(); setSaveStatus('saving');
+ */
+export interface EditorContext extends Partial<AppGuardData> {
+  setSaveStatus(status: SaveState | null, detail?: string): void;
+}
+
+export const useEditorContext = () => useOutletContext<EditorContext>();
+
 export function EditorLayout({ kind }: { kind: EditorKind }) {
   const { t } = useTranslation(['pages', 'common', 'errors']);
   const { appId = '' } = useParams();
   const { pathname } = useLocation();
+  const data = useAppGuardData();
+  const [save, setSave] = useState<{ status: SaveState | null; detail?: string }>({ status: null });
   const base = `/operation/app/${encodeURIComponent(appId)}/${kind}`;
   const tabs: readonly EditorTab[] = EDITOR_TABS[kind];
   const active = pathname.slice(base.length + 1).split('/')[0] || tabs[0];
+  const context = useMemo<EditorContext>(() => ({ ...data, setSaveStatus: (status, detail) => setSave({ status, detail }) }), [data]);
   return (
     <>
       <SubHeader>
+        {data && <EditorHeader app={data.app} saveStatus={save.status} saveDetail={save.detail} />}
         {tabs.length > 0 && (
           <NavTabs aria-label={t('app.tabs')} data-testid="editor-tabs">
             {tabs.map((tab) => (
@@ -38,7 +60,7 @@ export function EditorLayout({ kind }: { kind: EditorKind }) {
           </NavTabs>
         )}
       </SubHeader>
-      <Outlet />
+      <Outlet context={context} />
     </>
   );
 }

@@ -1,0 +1,64 @@
+/** CONSOLE apps group (spec 7.5 "apps"): apps of a project space and their draft flow. */
+import { z } from 'zod';
+import { page } from '../../schemas/common';
+import { App, AppCreateBody, AppDetail, AppDraft, AppListQuery, AppUpdateBody, DraftSaved, type AppStatus, type DraftSaveInput } from '../../schemas/app';
+import { call, type Endpoint, type RequestOptions } from './request';
+
+type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
+
+const base = '/api/v1/console/apps';
+export const appEndpoints = {
+  list: { method: 'GET', url: base, name: 'apps.list' },
+  create: { method: 'POST', url: base, name: 'apps.create' },
+  update: { method: 'PUT', url: base, name: 'apps.update' },
+  saveDraft: { method: 'PUT', url: `${base}/workflow`, name: 'apps.saveDraft' },
+  get: { method: 'GET', url: `${base}/:app_id`, name: 'apps.get' },
+  draft: { method: 'GET', url: `${base}/:app_id/workflow`, name: 'apps.draft' },
+  remove: { method: 'DELETE', url: `${base}/:app_id`, name: 'apps.remove' },
+  setStatus: { method: 'PUT', url: `${base}/:app_id/status/:status`, name: 'apps.setStatus' },
+} as const satisfies Record<string, Endpoint>;
+
+export type AppListParams = Partial<z.input<typeof AppListQuery>>;
+export type AppCreateInput = z.input<typeof AppCreateBody>;
+export type AppUpdateInput = z.input<typeof AppUpdateBody>;
+
+/**
+ * Apps of the project space `workspace_id` (sent as X-Workspace-Id), newest first; `name` filters by
+ * substring (any case). Spec 9: 20 a page by default.
+ */
+export const listApps = (workspace_id: string, q: AppListParams = {}, opts?: Opts) =>
+  call(page(App), appEndpoints.list, { page: 1, page_size: 20, ...q }, { workspaceId: workspace_id, ...opts });
+
+/** Creates an app (any member); name, description, type and icon are required (spec 5). */
+export const createApp = (workspace_id: string, body: AppCreateInput, opts?: Opts) =>
+  call(App, appEndpoints.create, body, { workspaceId: workspace_id, ...opts });
+
+/** Changes name, description or icon (any member); `id` plus the fields to change. The type never changes. */
+export const updateApp = (workspace_id: string, body: AppUpdateInput, opts?: Opts) =>
+  call(App, appEndpoints.update, body, { workspaceId: workspace_id, ...opts });
+
+/**
+ * One app with its draft. Without `workspace_id` no X-Workspace-Id is sent and the server uses the
+ * app's own project space (the app guard); members only, otherwise 400 VALIDATION-1000.
+ */
+export const getApp = (app_id: string, workspace_id?: string | null, opts?: Opts) =>
+  call(AppDetail, appEndpoints.get, { app_id }, { workspaceId: workspace_id ?? null, ...opts });
+
+/** The draft flow document and its revision. */
+export const getAppDraft = (workspace_id: string, app_id: string, opts?: Opts) =>
+  call(AppDraft, appEndpoints.draft, { app_id }, { workspaceId: workspace_id, ...opts });
+
+/**
+ * Saves the draft. A stale `base_revision` answers 409 CONFLICT-1000 with the stored revision in the
+ * error's `data` (schemas/app.ts DraftConflict); re-send with that revision to overwrite.
+ */
+export const saveAppDraft = (workspace_id: string, body: DraftSaveInput, opts?: Opts) =>
+  call(DraftSaved, appEndpoints.saveDraft, { ...body }, { workspaceId: workspace_id, ...opts });
+
+/** Deletes an app and its draft (owner and admin only; others get 403). */
+export const deleteApp = (workspace_id: string, app_id: string, opts?: Opts) =>
+  call(z.null(), appEndpoints.remove, { app_id }, { workspaceId: workspace_id, ...opts });
+
+/** Sets an app's status, active or inactive (any member). */
+export const setAppStatus = (workspace_id: string, app_id: string, status: AppStatus, opts?: Opts) =>
+  call(App, appEndpoints.setStatus, { app_id, status }, { workspaceId: workspace_id, ...opts });

@@ -1,0 +1,110 @@
+/**
+ * The app guard (spec 2 "Guards"): the loader of /operation/app/:appId. It loads the app (without an
+ * X-Workspace-Id header the server looks in the app's own project space, members only), switches the
+ * session to that project space, and loads the LLM model list the editor offers. An app that does not
+ * exist or belongs to a space the user is not in (VALIDATION-1000) throws {@link AppNotFoundError},
+ * which the route's error element shows as the error screen with the id; any other failure shows its
+ * message and goes to / (spec 2). An app opened in the other editor (agent_team in agent-flow, or the
+ * reverse) is sent to its own.
+ */
+import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { AppDetail } from '../../../../schemas/app';
+import { ErrorCode } from '../../../../schemas/errors';
+import type { Workspace } from '../../../../schemas/workspace';
+import { getApp } from '../../../api/apps';
+import { describeError, notify } from '../../../api/reactions';
+import { ApiError, isAbortError } from '../../../api/request';
+import { getWorkspace } from '../../../api/workspaces';
+import { loginGuard } from '../../guards';
+import { loginPath, paths } from '../../paths';
+import { useSession } from '../../session';
+import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
+import { EDITOR_TABS } from './editor-layout';
+
+/**
+ * One LLM the editor can pick (provider and model name). A stand-in shape until the model API
+ * exists; it will then come from schemas/.
+ */
+export interface LlmModel {
+  provider: string;
+  model: string;
+  label?: string;
+}
+
+/**
+ * Loads the LLM model list for an app's editor. There is no model API yet: the default answers an
+ * empty list. The model screens replace it with {@link setLlmModelLoader}.
+ *
+ * @example setLlmModelLoader(async ({ signal }) => (await listAvailableModels('llm', { signal })).items);
+ */
+export type LlmModelLoader = (ctx: { workspaceId: string; signal: AbortSignal }) => Promise<LlmModel[]>;
+
+const noModels: LlmModelLoader = async () => [];
+let modelLoader: LlmModelLoader = noModels;
+
+/** Sets the model loader of the app guard (null: back to the empty list). */
+export function setLlmModelLoader(loader: LlmModelLoader | null): void {
+  modelLoader = loader ?? noModels;
+}
+
+/** What the app guard resolves to: `useRouteLoaderData('app')`, or {@link useAppGuardData}. */
+export interface AppGuardData {
+  app: AppDetail;
+  workspace: Workspace;
+  models: LlmModel[];
+}
+
+/** Thrown when the app does not exist or cannot be viewed; shown by the editor's error element. */
+export class AppNotFoundError extends Error {
+  override readonly name = 'AppNotFoundError';
+  readonly kind = 'app-not-found' as const;
+  constructor(
+    readonly appId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`app ${appId} does not exist`, options);
+  }
+}
+
+export const isAppNotFound = (e: unknown): e is AppNotFoundError =>
+  e instanceof AppNotFoundError || (typeof e === 'object' && e !== null && (e as { kind?: unknown }).kind === 'app-not-found');
+
+type GuardArgs = Pick<LoaderFunctionArgs, 'request' | 'params'>;
+
+/** The editor path to send to when the URL names the other editor than the app's mode; null when right. */
+export function otherEditorTarget(pathname: string, app: Pick<AppDetail, 'id' | 'type'>): string | null {
+  const m = /^\/operation\/app\/[^/]+\/(agent-flow|agent-team)(?:\/([^/]+))?/.exec(pathname);
+  if (!m || m[1] === editorKindOf(app.type)) return null;
+  const tab = m[2];
+  const target = editorKindOf(app.type);
+  const keep = tab && (EDITOR_TABS[target] as readonly string[]).includes(tab);
+  return keep ? `${editorPath(app)}/${tab}` : editorPath(app);
+}
+
+export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
+  await loginGuard(args);
+  const id = args.params.appId;
+  if (!id) throw redirect(paths.root);
+  const { signal } = args.request;
+  try {
+    const app = await getApp(id, null, { signal, reaction: 'silent' });
+    const target = otherEditorTarget(new URL(args.request.url).pathname, app);
+    if (target) throw redirect(target);
+    useSession.getState().setWorkspace(app.workspace_id);
+    const [workspace, models] = await Promise.all([
+      getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
+      modelLoader({ workspaceId: app.workspace_id, signal }),
+    ]);
+    return { app, workspace, models };
+  } catch (e) {
+    if (e instanceof Response || isAbortError(e)) throw e;
+    if (e instanceof ApiError && e.code === ErrorCode.PARAM) throw new AppNotFoundError(id, { cause: e });
+    if (!useSession.getState().accessToken) throw redirect(loginPath(new URL(args.request.url).pathname));
+    const message = describeError(e);
+    if (message) notify(message);
+    throw redirect(paths.root);
+  }
+}
+
+/** The app guard's data inside the editor routes. */
+export const useAppGuardData = () => useRouteLoaderData('app') as AppGuardData | undefined;

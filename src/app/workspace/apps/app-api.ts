@@ -1,0 +1,51 @@
+/**
+ * What the app list needs from the server, behind a context so stories and tests can pass an
+ * in-memory implementation (memory-app-api.ts). The default is the real API (src/api/apps.ts).
+ */
+import { createContext, useContext } from 'react';
+import type { App, AppIcon, AppStatus, AppType } from '../../../../schemas/app';
+import type { Workspace } from '../../../../schemas/workspace';
+import { createApp, deleteApp, listApps, setAppStatus, updateApp, type AppListParams } from '../../../api/apps';
+import { getWorkspace } from '../../../api/workspaces';
+
+export interface AppPage {
+  items: App[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface AppFields {
+  name: string;
+  description: string;
+  icon: AppIcon;
+}
+
+export interface AppApi {
+  /** The project space, for the caller's role (spec 6: only owner and admin delete apps). */
+  getWorkspace(workspaceId: string): Promise<Workspace>;
+  listApps(workspaceId: string, q: AppListParams): Promise<AppPage>;
+  createApp(workspaceId: string, body: AppFields & { type: AppType }): Promise<App>;
+  updateApp(workspaceId: string, id: string, body: Partial<AppFields>): Promise<App>;
+  deleteApp(workspaceId: string, id: string): Promise<unknown>;
+  setStatus(workspaceId: string, id: string, status: AppStatus): Promise<App>;
+  /**
+   * Stores an uploaded icon image. Absent: the icon picker offers only the 7 colours and 9 icons.
+   * The real API has none yet (the server has no file upload route).
+   */
+  uploadIcon?: (file: File) => Promise<{ iconPath: string; iconId?: string }>;
+}
+
+export const apiAppApi: AppApi = {
+  getWorkspace: (id) => getWorkspace(id),
+  listApps: (id, q) => listApps(id, q),
+  // The dialog shows these failures itself (a taken name on the name field).
+  createApp: (id, body) => createApp(id, body, { reaction: 'silent' }),
+  updateApp: (id, appId, body) => updateApp(id, { id: appId, ...body }, { reaction: 'silent' }),
+  deleteApp: (id, appId) => deleteApp(id, appId),
+  setStatus: (id, appId, status) => setAppStatus(id, appId, status),
+};
+
+export const AppApiContext = createContext<AppApi>(apiAppApi);
+
+export const useAppApi = () => useContext(AppApiContext);
