@@ -252,7 +252,10 @@ export function createNodeRegistry<P extends AnyNodePlugin>(plugins: readonly P[
         continue;
       }
       if (head === node.id) {
-        out.push(issue(node.id, 'referenceSelf', { reference }, ref.path));
+        // A container's own settings (a loop's break condition) may use what its inside sees.
+        if (!p.container || !ports('innerOutputs', node, graph).some((o) => o.name === name)) {
+          out.push(issue(node.id, 'referenceSelf', { reference }, ref.path));
+        }
         continue;
       }
       const target = graph.node(head);
@@ -262,7 +265,8 @@ export function createNodeRegistry<P extends AnyNodePlugin>(plugins: readonly P[
         continue;
       }
       upstream ??= new Set(graph.upstream(node.id).map((n) => n.id));
-      if (!upstream.has(head)) out.push(issue(node.id, 'referenceNotUpstream', { reference }, ref.path));
+      // A container may also collect the outputs of nodes inside it (an iteration's output).
+      if (!upstream.has(head) && !isInside(graph, head, node.id)) out.push(issue(node.id, 'referenceNotUpstream', { reference }, ref.path));
     }
     return out;
   }

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort } from '../shared/model';
+import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
+import { mergeTexts } from '../shared/texts';
+import { NODE_WIDGETS } from '../shared/widgets';
+
+/** A tool the agent may call: a workspace tool's function, or an MCP server's tool. */
+export const AgentTool = z.object({
+  type: z.enum(['tool', 'mcp']).default('tool'),
+  /** Tool id, or MCP server id. */
+  providerId: z.string().max(64).default(''),
+  /** Function id, or MCP tool name. */
+  name: z.string().max(200).default(''),
+  enabled: z.boolean().default(true),
+});
+export type AgentTool = z.infer<typeof AgentTool>;
+
+const configSchema = z.object({
+  model: modelField(0),
+  instructions: Template.default('').meta({ label: 'fields.instructions', placeholder: 'fields.instructionsPlaceholder', widget: NODE_WIDGETS.template, rows: 8, order: 1 }),
+  /** What the agent answers; the user's message by default. */
+  query: MaybeSelector.default(['sys', 'query']).meta({ label: 'fields.query', widget: NODE_WIDGETS.variable, order: 2 }),
+  tools: z.array(AgentTool).max(50).default([]).meta({ label: 'fields.tools', widget: NODE_WIDGETS.toolList, order: 3 }),
+  /** Ids of the agent nodes this one may hand the conversation to. */
+  handoffs: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.handoffs', help: 'fields.handoffsHelp', widget: NODE_WIDGETS.agentNodes, order: 4 }),
+  /** How other agents see this one when deciding to hand off. */
+  handoffDescription: z.string().max(1000).default('').meta({ label: 'fields.handoffDescription', widget: 'textarea', rows: 2, order: 5 }),
+  maxIterations: z.number().int().min(1).max(50).default(10).meta({ label: 'fields.maxIterations', help: 'fields.maxIterationsHelp', order: 6 }),
+  ...memoryShape(50),
+  ...runSettingsShape({ timeout: 300, maxTimeout: 1800 }),
+});
+export type AgentConfig = z.infer<typeof configSchema>;
+
+const OUTPUTS: Port[] = [
+  { name: 'text', type: 'string', labelKey: 'outputs.text' },
+  { name: 'handoff_to', type: 'string', labelKey: 'outputs.handoffTo' },
+  usagePort(),
+];
+
+function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] {
+  const c = node.config;
+  const out = [...checkModel(c.model)];
+  if (!c.instructions.trim()) out.push({ key: 'issues.instructionsEmpty', path: ['instructions'], severity: 'warning' });
+  if (!isSelector(c.query)) out.push({ key: 'issues.querySelectorEmpty', path: ['query'] });
+  c.tools.forEach((t, i) => {
+    if (!t.providerId || !t.name) out.push({ key: 'issues.toolIncomplete', params: { index: i + 1 }, path: ['tools', i] });
+  });
+  const seen = new Set<string>();
+  c.handoffs.forEach((id, i) => {
+    const target = graph.node(id);
+    const path = ['handoffs', i];
+    if (id === node.id) out.push({ key: 'issues.handoffSelf', path });
+    else if (!target || target.kind !== 'agent') out.push({ key: 'issues.handoffMissing', params: { id }, path });
+    else if (seen.has(id)) out.push({ key: 'issues.handoffDuplicate', params: { id }, path, severity: 'warning' });
+    seen.add(id);
+  });
+  // In a team, an agent others can hand off to needs a description they can choose by.
+  const isTarget = graph.nodes.some((n) => n.kind === 'agent' && n.id !== node.id && Array.isArray(n.config.handoffs) && n.config.handoffs.includes(node.id));
+  if (isTarget && !c.handoffDescription.trim()) out.push({ key: 'issues.handoffDescriptionEmpty', path: ['handoffDescription'], severity: 'warning' });
+  out.push(...checkMemoryAndVision(c, graph), ...checkRunSettings(node, OUTPUTS));
+  return out;
+}
+
+/** An agent: a model with instructions and tools, reasoning in steps; in a team it can hand off to other agents. */
+export const agentPlugin = defineNodePlugin({
+  kind: 'agent',
+  version: 1,
+  category: 'model',
+  icon: { lucide: 'bot' },
+  color: '#7c3aed',
+  i18n: mergeTexts(modelTexts, runSettingsTexts, {
+    zh: {
+      title: '智能体',
+      description: '由模型自主思考并调用工具完成任务，可把对话转交给其他智能体',
+      fields: {
+        instructions: '指令',
+        instructionsPlaceholder: '描述这个智能体的角色、目标和做事方式',
+        query: '用户输入',
+        tools: '工具',
+        handoffs: '可转交给',
+        handoffsHelp: '这个智能体可以把对话交给哪些智能体',
+        handoffDescription: '职责说明',
+        maxIterations: '最大步数',
+        maxIterationsHelp: '一次回答中最多思考和调用工具的轮数',
+      },
+      outputs: { text: '回复', handoffTo: '转交给' },
+      issues: {
+        querySelectorEmpty: '请选择用户输入变量',
+        instructionsEmpty: '还没有写指令',
+        toolIncomplete: '第 {{index}} 个工具未选完整',
+        handoffSelf: '智能体不能转交给自己',
+        handoffMissing: '转交目标 {{id}} 不是本流程中的智能体',
+        handoffDuplicate: '转交目标 {{id}} 重复',
+        handoffDescriptionEmpty: '其他智能体会转交给它，请写职责说明',
+      },
+    },
+    en: {
+      title: 'Agent',
+      description: 'A model that reasons in steps and calls tools; it can hand the conversation to other agents',
+      fields: {
+        instructions: 'Instructions',
+        instructionsPlaceholder: 'Describe the agent’s role, goals and way of working',
+        query: 'User input',
+        tools: 'Tools',
+        handoffs: 'Can hand off to',
+        handoffsHelp: 'The agents this one may hand the conversation to',
+        handoffDescription: 'What this agent does',
+        maxIterations: 'Maximum steps',
+        maxIterationsHelp: 'How many rounds of reasoning and tool calls one answer may take',
+      },
+      outputs: { text: 'Reply', handoffTo: 'Handed off to' },
+      issues: {
+        querySelectorEmpty: 'Choose the user input variable',
+        instructionsEmpty: 'No instructions written yet',
+        toolIncomplete: 'Tool {{index}} is not fully chosen',
+        handoffSelf: 'An agent cannot hand off to itself',
+        handoffMissing: 'The hand-off target {{id}} is not an agent of this flow',
+        handoffDuplicate: 'The hand-off target {{id}} appears twice',
+        handoffDescriptionEmpty: 'Other agents hand off to this one: describe what it does',
+      },
+    },
+  }),
+  configSchema,
+  // A single agent is the heart of an agent app; a team is several.
+  modes: ['agent', 'agent_team'],
+  outputs: (config) => withErrorOutputs(config, OUTPUTS),
+  sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  validate,
+});
