@@ -29,6 +29,7 @@ export type Namespaces = {
   workspace: typeof import('./locales/zh/workspace').default;
   pages: typeof import('./locales/zh/pages').default;
   apps: typeof import('./locales/zh/apps').default;
+  canvas: typeof import('./locales/zh/canvas').default;
 };
 
 export const languages = ['zh', 'en'] as const;

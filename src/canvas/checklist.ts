@@ -1,0 +1,108 @@
+import type { FlowDocument, FlowNode } from '../../schemas/flow';
+import { collectReferences, createFlowGraph, type FlowGraph, type IssueSeverity, type NodeRegistry } from '../plugin-sdk';
+
+/** The i18n namespace of the checks the canvas adds to the plugins' own. */
+export const CANVAS_NAMESPACE = 'canvas';
+
+/**
+ * One line of the checklist panel: what stops the flow from running, on which node (clicking it
+ * selects the node). Texts are i18n keys: `t(\`${ns}:${key}\`, params)`.
+ */
+export interface ChecklistEntry {
+  /** Stable within one computation (React keys). */
+  id: string;
+  nodeId: string;
+  ns: string;
+  key: string;
+  params?: Record<string, string | number>;
+  severity: IssueSeverity;
+  /** Where in the node's config (the inspector highlights it). */
+  path?: (string | number)[];
+}
+
+/** Notes and other annotations are not steps: they need no connections. */
+const isStep = (registry: NodeRegistry, node: FlowNode) => registry.get(node.kind)?.category !== 'annotation';
+/** Nodes reachable along edges from any of `from` (themselves included). */
+function reachable(graph: FlowGraph, from: readonly string[]): Set<string> {
+  const seen = new Set(from);
+  const stack = [...from];
+  while (stack.length) {
+    for (const e of graph.outgoing(stack.pop()!)) {
+      if (!seen.has(e.target)) {
+        seen.add(e.target);
+        stack.push(e.target);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Start and a container's start: where a scope's run begins. */
+const isEntry = (registry: NodeRegistry, node: FlowNode) => registry.get(node.kind)?.targetHandle === false;
+
+function connectionEntries(graph: FlowGraph, registry: NodeRegistry): Omit<ChecklistEntry, 'id'>[] {
+  const out: Omit<ChecklistEntry, 'id'>[] = [];
+  const scopes = new Set<string | null>(graph.nodes.map((n) => n.parentId ?? null));
+  const entry = (nodeId: string, key: string): Omit<ChecklistEntry, 'id'> => ({ nodeId, ns: CANVAS_NAMESPACE, key: `checklist.${key}`, severity: 'error' });
+  for (const scope of scopes) {
+    const steps = graph.children(scope).filter((n) => isStep(registry, n));
+    const entries = steps.filter((n) => isEntry(registry, n)).map((n) => n.id);
+    const live = entries.length ? reachable(graph, entries) : undefined;
+    for (const n of steps) {
+      if (isEntry(registry, n)) {
+        if (steps.length > 1 && !graph.outgoing(n.id).length) out.push(entry(n.id, 'entryNotConnected'));
+      } else if (!graph.incoming(n.id).length) {
+        out.push(entry(n.id, 'notConnected'));
+      } else if (live && !live.has(n.id)) {
+        out.push(entry(n.id, 'unreachable'));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * References in nodes of kinds the registry does not know (their schema is unknown, so the
+ * registry cannot check them): every `{{#nodeId.path#}}` or namespaced selector must name an
+ * existing node.
+ */
+function unknownKindReferences(graph: FlowGraph, registry: NodeRegistry): Omit<ChecklistEntry, 'id'>[] {
+  const out: Omit<ChecklistEntry, 'id'>[] = [];
+  for (const n of graph.nodes) {
+    if (registry.has(n.kind)) continue;
+    for (const ref of collectReferences(undefined, n.config)) {
+      const head = ref.selector[0];
+      if (head === 'sys' || head === 'env' || head === 'conversation' || graph.node(head)) continue;
+      out.push({
+        nodeId: n.id,
+        ns: CANVAS_NAMESPACE,
+        key: 'checklist.referenceBroken',
+        params: { reference: ref.selector.join('.') },
+        severity: 'error',
+        path: ref.path,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Everything that stops the flow from running, in document order of the nodes: the registry's
+ * checks (unknown kind, mode, placement, config against the schema, missing or not-upstream
+ * references, the plugin's own `validate`), then unconnected and unreachable steps, then broken
+ * references in nodes of unknown kinds. Errors stop a run; warnings do not.
+ * @example
+ * const entries = computeChecklist(store.toDocument(), store.registry);
+ * entries.map((e) => t(`${e.ns}:${e.key}`, e.params));
+ */
+export function computeChecklist(doc: FlowDocument, registry: NodeRegistry, graph: FlowGraph = createFlowGraph(doc)): ChecklistEntry[] {
+  const found = [...registry.validateFlow(graph), ...connectionEntries(graph, registry), ...unknownKindReferences(graph, registry)];
+  const order = new Map(doc.nodes.map((n, i) => [n.id, i]));
+  return found
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (order.get(a.e.nodeId) ?? 0) - (order.get(b.e.nodeId) ?? 0) || a.i - b.i)
+    .map(({ e }, i) => ({ ...e, id: `${e.nodeId}:${e.ns}:${e.key}:${i}` }));
+}
+
+/** Whether anything in the list stops a run. */
+export const hasBlockingIssues = (entries: readonly ChecklistEntry[]) => entries.some((e) => e.severity === 'error');
