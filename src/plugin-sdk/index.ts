@@ -20,6 +20,8 @@ export {
   type ReferenceMapper,
   type ReferenceOptions,
 } from './references';
+export * from './executor';
+export { readNodeSettings, retryDelay, NO_NODE_SETTINGS, type NodeSettings } from './node-settings';
 export * from './value-types';
 export * from './types';
 // The document's building blocks plugin authors use in config schemas and validation.

@@ -1,0 +1,106 @@
+/**
+ * Engine overhead benchmark (`npm run bench:engine`): prints figures, asserts nothing.
+ * - a chain of 1,000 no-op nodes;
+ * - a chain of 10,000 template nodes (each renders `{{#previous.text#}}!`-style text);
+ * - a wide flow: start → 1,000 parallel no-op nodes → one join.
+ * Each is run several times; the figure is the median wall time of a run divided by its nodes,
+ * with every event consumed (by `onEvent`, and once through the async iterator).
+ */
+import { z } from 'zod';
+import type { FlowDocument, FlowEdge, FlowNode } from '../../schemas/flow';
+import { compile, run, type ExecutionPlan, type RunOptions } from '../../src/engine';
+import { createExecutorRegistry, createNodeRegistry, defineNodeExecutor, defineNodePlugin, Template } from '../../src/plugin-sdk';
+
+const texts = { zh: { title: 'x', description: 'x' }, en: { title: 'x', description: 'x' } };
+const start = defineNodePlugin({ kind: 'start', version: 1, category: 'basic', icon: { lucide: 'house' }, i18n: texts, configSchema: z.object({}), targetHandle: false });
+const noop = defineNodePlugin({ kind: 'noop', version: 1, category: 'transform', icon: { lucide: 'circle' }, i18n: texts, configSchema: z.object({}) });
+const template = defineNodePlugin({
+  kind: 'template',
+  version: 1,
+  category: 'transform',
+  icon: { lucide: 'type' },
+  i18n: texts,
+  configSchema: z.object({ template: Template.default('') }),
+  outputs: [{ name: 'text', type: 'string' }],
+});
+const registries = {
+  nodes: createNodeRegistry([start, noop, template]),
+  executors: createExecutorRegistry([
+    defineNodeExecutor(start, { execute: () => ({ outputs: { text: 'go' } }) }),
+    defineNodeExecutor(noop, { execute: () => ({ outputs: {} }) }),
+    // Keeps the text short so the figure is the engine's, not string building.
+    defineNodeExecutor(template, { execute: ({ config, variables }) => ({ outputs: { text: variables.render(config.template).slice(-16) } }) }),
+  ]),
+};
+
+const node = (id: string, kind: string, config: Record<string, unknown> = {}): FlowNode => ({ id, kind, kindVersion: 1, title: '', position: { x: 0, y: 0 }, config });
+const edge = (source: string, target: string): FlowEdge => ({ id: `${source}-${target}`, source, sourceHandle: 'source', target, targetHandle: 'target' });
+const doc = (nodes: FlowNode[], edges: FlowEdge[]): FlowDocument => ({ schemaVersion: 1, mode: 'workflow', nodes, edges, variables: { env: [], conversation: [] }, notes: '' });
+
+function chain(n: number, kind: 'noop' | 'template'): FlowDocument {
+  const nodes = [node('s', 'start')];
+  const edges: FlowEdge[] = [];
+  for (let i = 0; i < n; i++) {
+    const prev = i ? `n${i - 1}` : 's';
+    nodes.push(node(`n${i}`, kind, kind === 'template' ? { template: `{{#${i ? prev : 's'}.text#}}!` } : {}));
+    edges.push(edge(prev, `n${i}`));
+  }
+  return doc(nodes, edges);
+}
+
+function wide(n: number): FlowDocument {
+  const nodes = [node('s', 'start'), node('join', 'noop')];
+  const edges: FlowEdge[] = [];
+  for (let i = 0; i < n; i++) {
+    nodes.push(node(`p${i}`, 'noop'));
+    edges.push(edge('s', `p${i}`), edge(`p${i}`, 'join'));
+  }
+  return doc(nodes, edges);
+}
+
+function plan(document: FlowDocument, validate: boolean): { plan: ExecutionPlan; compileMs: number } {
+  const t0 = performance.now();
+  const c = compile(document, registries, { validate });
+  if (!c.ok) throw new Error(c.issues.map((i) => i.message).join('; '));
+  return { plan: c.plan, compileMs: performance.now() - t0 };
+}
+
+const limits: RunOptions['limits'] = { maxSteps: 1_000_000 };
+
+async function timeRun(p: ExecutionPlan, iterate: boolean): Promise<number> {
+  let events = 0;
+  const t0 = performance.now();
+  if (iterate) {
+    const execution = run(p, { limits });
+    for await (const _ of execution) events++;
+    if ((await execution.result).status !== 'succeeded') throw new Error('run failed');
+  } else {
+    const r = await run(p, { limits, bufferEvents: false, onEvent: () => void events++ }).result;
+    if (r.status !== 'succeeded') throw new Error(`run failed: ${r.error?.message}`);
+  }
+  return performance.now() - t0;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n: number, d = 1) => n.toFixed(d).padStart(8);
+
+async function bench(name: string, document: FlowDocument, nodes: number, validate: boolean, rounds: number) {
+  const { plan: p, compileMs } = plan(document, validate);
+  for (let i = 0; i < 2; i++) await timeRun(p, false); // warm up
+  const viaCallback: number[] = [];
+  const viaIterator: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    viaCallback.push(await timeRun(p, false));
+    viaIterator.push(await timeRun(p, true));
+  }
+  const cb = median(viaCallback);
+  const it = median(viaIterator);
+  console.log(
+    `${name.padEnd(34)} nodes ${String(nodes).padStart(6)} | compile ${fmt(compileMs)} ms${validate ? '' : ' (no validate)'} | run ${fmt(cb)} ms = ${fmt((cb * 1000) / nodes, 2)} µs/node (onEvent) | ${fmt((it * 1000) / nodes, 2)} µs/node (async iterator)`,
+  );
+}
+
+console.log(`Weft engine overhead (Node ${process.version}; median of runs, events consumed)\n`);
+await bench('chain of no-op nodes', chain(1000, 'noop'), 1001, true, 15);
+await bench('chain of template nodes', chain(10_000, 'template'), 10_001, false, 5);
+await bench('wide parallel (1,000 branches + join)', wide(1000), 1002, true, 15);
