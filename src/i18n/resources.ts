@@ -30,6 +30,9 @@ export type Namespaces = {
   pages: typeof import('./locales/zh/pages').default;
   apps: typeof import('./locales/zh/apps').default;
   canvas: typeof import('./locales/zh/canvas').default;
+  credential: typeof import('./locales/zh/credential').default;
+  database: typeof import('./locales/zh/database').default;
+  prompt: typeof import('./locales/zh/prompt').default;
 };
 
 export const languages = ['zh', 'en'] as const;

@@ -42,6 +42,18 @@ const k = (key: string, params?: Record<string, unknown>): MessageDescriptor => 
 /** A key looks like `ns:a.b` or `a.b.c` (no spaces). */
 const KEY_RE = /^(?:[\w-]+:)?[\w-]+(?:\.[\w-]+)+$|^[\w-]+:[\w.-]+$/;
 
+const registered = new Map<string, string>();
+
+/**
+ * Gives custom English messages of a schema (the server says the same words) an i18n key, so they
+ * translate on screen: a screen registers its schema's sentences once, at module load. The text
+ * stays as the fallback when the key has no translation.
+ * @example registerMessageKeys({ 'The SID is required for Oracle': 'database:messages.sidRequired' })
+ */
+export function registerMessageKeys(map: Readonly<Record<string, string>>): void {
+  for (const [text, key] of Object.entries(map)) registered.set(text.trim(), key);
+}
+
 /**
  * A message written as text (a schema's custom message, or one from the server): the spec's own
  * sentences map to kit keys (so they translate), i18n-key-looking strings stay keys, anything else
@@ -50,6 +62,8 @@ const KEY_RE = /^(?:[\w-]+:)?[\w-]+(?:\.[\w-]+)+$|^[\w-]+:[\w.-]+$/;
  */
 export function textToMessage(text: string): MessageDescriptor {
   const s = text.trim();
+  const known = registered.get(s);
+  if (known) return { key: known, text: s };
   if (/^this form field is required!?$/i.test(s)) return k('required');
   const max = /^exceeds maximum length (\d+)$/i.exec(s);
   if (max) return k('maxLength', { max: Number(max[1]) });

@@ -94,6 +94,9 @@ export function CodeEditor({
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<MonacoEditor | null>(null);
   const applying = useRef(false);
+  // Texts this editor sent up that the parent may still echo back (React renders lag behind fast
+  // typing); an echo must not replace newer text in the editor.
+  const emitted = useRef<string[]>([]);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [ownHeight, setOwnHeight] = useState(clamp(defaultHeight, minHeight, maxHeight));
   const height = clamp(controlledHeight ?? ownHeight, minHeight, maxHeight);
@@ -127,7 +130,11 @@ export function CodeEditor({
         });
         editor.current = created;
         created.onDidChangeModelContent(() => {
-          if (!applying.current) latest.current.onChange(created!.getValue());
+          if (applying.current) return;
+          const text = created!.getValue();
+          emitted.current.push(text);
+          if (emitted.current.length > 100) emitted.current.shift();
+          latest.current.onChange(text);
         });
         created.onDidBlurEditorText(() => latest.current.onBlur?.());
         setState('ready');
@@ -148,7 +155,13 @@ export function CodeEditor({
   useEffect(() => {
     const ed = editor.current;
     const model = ed?.getModel();
-    if (!ed || !model || (value ?? '') === model.getValue()) return;
+    if (!ed || !model) return;
+    const echo = emitted.current.lastIndexOf(value ?? '');
+    if (echo >= 0) {
+      emitted.current.splice(0, echo + 1);
+      return;
+    }
+    if ((value ?? '') === model.getValue()) return;
     applying.current = true;
     try {
       ed.pushUndoStop();

@@ -1,0 +1,136 @@
+/**
+ * /operation/workspace/:workspace_id/prompt-add/:promptId?: add a prompt, or edit one (spec 2, 3,
+ * 5, 9): name, description, tags (5 of 20 characters), template type (jinja2 or f-string), scene,
+ * content, and the variables the server parses from the content. The model, the debug run,
+ * optimization and question generation need the model providers (a later issue).
+ */
+import { ArrowLeft } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { PromptCreateBody, PromptUpdateBody, type Prompt } from '../../../../schemas/prompt';
+import { registerMessageKeys, SchemaForm, type ObjectSchema } from '../../../kit/schema-form';
+import { Button } from '../../../ui/button';
+import { EmptyState } from '../../../ui/empty-state';
+import { Skeleton } from '../../../ui/skeleton';
+import { toast } from '../../../ui/toast';
+import { Page, PageHeader } from '../../shell/page';
+import { reportError } from '../members/report-error';
+import { usePromptApi } from './prompt-api';
+import { VariablesWidget } from './variables-widget';
+import s from './prompts-page.module.css';
+
+registerMessageKeys({
+  'Variable names start with a letter or underscore and hold letters, digits and underscores': 'prompt:messages.variableName',
+  'Variable names must be unique': 'prompt:messages.variablesUnique',
+  'Tags must be different': 'prompt:messages.tagsUnique',
+  'At most 5 tags': 'prompt:messages.maxTags',
+});
+
+const widgets = { variables: VariablesWidget };
+// The model picker arrives with the model providers.
+const EXCLUDE = ['model'];
+
+export interface PromptAddPageProps {
+  workspaceId?: string;
+  promptId?: string;
+}
+
+export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId }: PromptAddPageProps) {
+  const { t } = useTranslation(['prompt', 'common']);
+  const api = usePromptApi();
+  const params = useParams();
+  const navigate = useNavigate();
+  const workspaceId = givenWs ?? params.workspace_id ?? '';
+  const promptId = givenId ?? params.promptId;
+  const [prompt, setPrompt] = useState<Prompt | null>(null);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'missing'>(promptId ? 'loading' : 'ready');
+  const listPath = `/operation/workspace/${encodeURIComponent(workspaceId)}/prompt`;
+
+  useEffect(() => {
+    if (!promptId) return;
+    let live = true;
+    setStatus('loading');
+    api.get(workspaceId, promptId).then(
+      (p) => {
+        if (!live) return;
+        setPrompt(p);
+        setStatus('ready');
+      },
+      (e: unknown) => {
+        if (!live) return;
+        setStatus('missing');
+        reportError(e);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, workspaceId, promptId]);
+
+  const widgetProps = useMemo(() => ({ variables: { parse: (type: 'jinja2' | 'f-string', content: string) => api.parseVariables(workspaceId, type, content) } }), [api, workspaceId]);
+
+  const back = (
+    <Button icon={<ArrowLeft aria-hidden="true" />} onClick={() => navigate(listPath)}>
+      {t('editor.back')}
+    </Button>
+  );
+
+  const onSaved = (text: string) => {
+    toast.success(text);
+    navigate(listPath);
+  };
+
+  return (
+    <Page data-testid="prompt-add-page">
+      <PageHeader title={promptId ? t('editor.edit') : t('editor.create')} description={t('page.description')} actions={back} />
+      <div className={s.editor}>
+        {status === 'loading' ? (
+          <div aria-busy="true">
+            <Skeleton height={32} />
+            <Skeleton height={120} />
+          </div>
+        ) : status === 'missing' ? (
+          <EmptyState title={t('editor.notFound')} action={back} />
+        ) : prompt ? (
+          <SchemaForm
+            schema={PromptUpdateBody as ObjectSchema}
+            ns="prompt"
+            exclude={EXCLUDE}
+            widgets={widgets}
+            widgetProps={widgetProps}
+            defaultValues={{
+              id: prompt.id,
+              name: prompt.name,
+              description: prompt.description,
+              tags: prompt.tags,
+              template_type: prompt.template_type,
+              scene: prompt.scene,
+              content: prompt.content,
+              variables: prompt.variables,
+            }}
+            onCancel={() => navigate(listPath)}
+            onSubmit={async (v) => {
+              await api.update(workspaceId, v as never);
+              onSaved(t('done.updated'));
+            }}
+          />
+        ) : (
+          <SchemaForm
+            schema={PromptCreateBody as ObjectSchema}
+            ns="prompt"
+            exclude={EXCLUDE}
+            widgets={widgets}
+            widgetProps={widgetProps}
+            defaultValues={{ variables: [] }}
+            onCancel={() => navigate(listPath)}
+            onSubmit={async (v) => {
+              await api.create(workspaceId, v as never);
+              onSaved(t('done.created'));
+            }}
+          />
+        )}
+      </div>
+    </Page>
+  );
+}
