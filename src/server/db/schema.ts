@@ -219,3 +219,69 @@ export const appDrafts = pgTable('app_drafts', {
   updatedBy: uuid('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ------------------------------------------------------------ model providers (issue 5)
+
+/**
+ * A tenant's credentials for one provider of the catalogue. `config` holds the plain fields
+ * (base_url); `secret_enc` the key, encrypted by security/secrets.ts and bound to the row's id.
+ */
+export const modelProviderCredentials = pgTable(
+  'model_provider_credentials',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    provider: text('provider').notNull(),
+    config: jsonb('config').$type<{ base_url?: string }>().notNull().default({}),
+    secretEnc: text('secret_enc').notNull(),
+    updatedBy: uuid('updated_by').notNull(),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('model_provider_credentials_tenant_provider').on(t.tenantId, t.provider)],
+);
+
+/** An admin's choice to enable or disable a model; without a row a model is enabled. */
+export const modelSettings = pgTable(
+  'model_settings',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    provider: text('provider').notNull(),
+    modelType: text('model_type').notNull(),
+    model: text('model').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.provider, t.modelType, t.model] })],
+);
+
+/** Models an admin added to a provider (self-hosted servers, releases the catalogue lacks). */
+export const customModels = pgTable(
+  'custom_models',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    provider: text('provider').notNull(),
+    modelType: text('model_type').notNull(),
+    model: text('model').notNull(),
+    label: text('label').notNull().default(''),
+    features: jsonb('features').$type<string[]>().notNull().default([]),
+    contextSize: integer('context_size').notNull().default(0),
+    maxOutputTokens: integer('max_output_tokens').notNull().default(0),
+    createdBy: uuid('created_by').notNull(),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('custom_models_tenant_model').on(t.tenantId, t.provider, t.modelType, t.model)],
+);
+
+/** The tenant's default model of each type (spec 3: "each with a default model"). */
+export const tenantDefaultModels = pgTable(
+  'tenant_default_models',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    modelType: text('model_type').notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.modelType] })],
+);

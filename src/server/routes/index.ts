@@ -12,6 +12,8 @@ import { credentialRoutes } from './console/credentials';
 import { databaseRoutes } from './console/databases';
 import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
+import { adminModelRoutes } from './admin/models';
+import { consoleModelRoutes } from './console/models';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -31,4 +33,6 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(databaseRoutes(ctx), { prefix: '/console/databases' });
   await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
+  await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
 };

@@ -1,0 +1,211 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { embedMany, generateText, jsonSchema, Output, streamText, tool, type EmbeddingModel, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { ServerContext } from '../context';
+import * as models from '../services/models';
+import { providerOf, type CatalogueProvider } from './catalogue';
+import { ModelError, toModelError } from './errors';
+import type { ChatEvent, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
+
+/**
+ * ModelService: the one way server code talks to models. It resolves the tenant's credentials
+ * (decrypted only here), checks that the model is enabled, and calls the provider through the `ai`
+ * SDK's provider for the catalogue entry's protocol. The engine's llm, agent and classifier nodes
+ * and the knowledge embedder use it.
+ *
+ * @example
+ * const svc = new ModelService(ctx);
+ * for await (const ev of svc.chat({ tenantId, provider: 'openai', model: 'gpt-4o-mini',
+ *   messages: [{ role: 'user', content: 'Hi' }], params: { temperature: 0.2 } })) {
+ *   if (ev.type === 'text') process.stdout.write(ev.text);
+ * }
+ */
+
+export interface ChatRequest {
+  tenantId: string;
+  provider: string;
+  model: string;
+  messages: ChatMessage[];
+  params?: ModelParams;
+  tools?: ToolSpec[];
+  signal?: AbortSignal;
+  /** Retries of a failed request before the first chunk (default 2). */
+  maxRetries?: number;
+}
+
+export interface EmbedRequest {
+  tenantId: string;
+  provider: string;
+  model: string;
+  texts: string[];
+  signal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  embeddings: number[][];
+  usage: { tokens: number };
+}
+
+type Credentials = Required<ProviderCredentials>;
+
+function languageModel(p: CatalogueProvider, creds: Credentials, model: string): LanguageModel {
+  if (p.protocol === 'anthropic') return createAnthropic({ apiKey: creds.api_key, baseURL: creds.base_url })(model);
+  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, includeUsage: true }).chatModel(model);
+}
+
+function embeddingModel(p: CatalogueProvider, creds: Credentials, model: string): EmbeddingModel {
+  if (p.protocol === 'anthropic') throw new ModelError('unsupported', `${p.label} serves no embedding models`);
+  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined }).embeddingModel(model);
+}
+
+/** Weft's messages to the SDK's; system messages stay in the list (both protocols accept that). */
+export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+  return messages.map((m): ModelMessage => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.content };
+      case 'user':
+        if (!m.images?.length) return { role: 'user', content: m.content };
+        return { role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map((url) => ({ type: 'image' as const, image: new URL(url) }))] };
+      case 'assistant':
+        if (!m.tool_calls?.length) return { role: 'assistant', content: m.content };
+        return {
+          role: 'assistant',
+          content: [
+            ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+            ...m.tool_calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.arguments })),
+          ],
+        };
+      case 'tool':
+        return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.tool_call_id, toolName: m.name, output: { type: 'text', value: m.content } }] };
+    }
+  });
+}
+
+function toolSet(tools: ToolSpec[] | undefined): ToolSet | undefined {
+  if (!tools?.length) return undefined;
+  // No execute: the SDK reports the call and stops; the engine runs the tool and calls again.
+  return Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.parameters as never) })]));
+}
+
+function callSettings(params: ModelParams | undefined) {
+  const p = params ?? {};
+  return {
+    temperature: p.temperature,
+    topP: p.top_p,
+    frequencyPenalty: p.frequency_penalty,
+    presencePenalty: p.presence_penalty,
+    maxOutputTokens: p.max_tokens,
+    stopSequences: p.stop?.length ? p.stop : undefined,
+  };
+}
+
+const usageOf = (u: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): TokenUsage => {
+  const prompt = u?.inputTokens ?? 0;
+  const completion = u?.outputTokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: u?.totalTokens ?? prompt + completion };
+};
+
+export class ModelService {
+  constructor(private readonly ctx: Pick<ServerContext, 'db' | 'secretKey'>) {}
+
+  /** The catalogue entry and plain credentials of an available model; ModelError otherwise. */
+  private async resolve(tenantId: string, provider: string, model: string, type: ModelType) {
+    const p = providerOf(provider);
+    if (!p) throw new ModelError('not_configured', `Unknown model provider '${provider}'`);
+    const creds = await models.providerCredentials(this.ctx, tenantId, provider);
+    if (!creds) throw new ModelError('not_configured', `The model provider '${p.label}' has no credentials in this tenant`);
+    const all = await models.listModels(this.ctx, tenantId, provider, type);
+    const m = all.find((x) => x.model === model);
+    if (!m) throw new ModelError('model_not_found', `The model '${model}' is not configured for '${p.label}'`);
+    if (!m.enabled) throw new ModelError('model_disabled', `The model '${model}' is disabled`);
+    return { p, creds };
+  }
+
+  /**
+   * Streams a chat completion: text deltas and tool calls as they arrive, then the token usage and
+   * the finish reason. Errors (before or during the stream) are thrown as ModelError.
+   */
+  async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
+    const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'llm');
+    yield* streamChat(languageModel(p, creds, req.model), req);
+  }
+
+  /** Embeds texts in one or more requests (the SDK splits by the model's batch limit). */
+  async embed(req: EmbedRequest): Promise<EmbedResult> {
+    const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'text-embedding');
+    try {
+      const r = await embedMany({ model: embeddingModel(p, creds, req.model), values: req.texts, abortSignal: req.signal, maxRetries: 2 });
+      return { embeddings: r.embeddings, usage: { tokens: r.usage?.tokens ?? 0 } };
+    } catch (e) {
+      throw toModelError(e);
+    }
+  }
+
+  /**
+   * Tries credentials with the smallest real request (one output token, or one short embedding),
+   * without retries and with a 20 s limit. Never throws: the answer says what went wrong.
+   */
+  async testCredentials(provider: string, creds: Credentials, model: string, type: 'llm' | 'text-embedding'): Promise<CredentialsTestResult> {
+    const p = providerOf(provider);
+    const started = Date.now();
+    const elapsed = () => Date.now() - started;
+    try {
+      if (!p) throw new ModelError('not_configured', `Unknown model provider '${provider}'`);
+      const abortSignal = AbortSignal.timeout(20_000);
+      if (type === 'text-embedding') {
+        await embedMany({ model: embeddingModel(p, creds, model), values: ['ping'], maxRetries: 0, abortSignal });
+      } else {
+        await generateText({ model: languageModel(p, creds, model), prompt: 'ping', maxOutputTokens: 1, maxRetries: 0, abortSignal });
+      }
+      return { ok: true, elapsed_ms: elapsed() };
+    } catch (e) {
+      const err = toModelError(e);
+      return { ok: false, error_code: err.code, message: err.message, elapsed_ms: elapsed() };
+    }
+  }
+}
+
+/** The streaming part of chat, apart so tests and the benchmark can drive any LanguageModel. */
+export async function* streamChat(model: LanguageModel, req: Pick<ChatRequest, 'messages' | 'params' | 'tools' | 'signal' | 'maxRetries'>): AsyncGenerator<ChatEvent> {
+  // Leading system messages are the flow's system prompt: give them as `system`. Later ones (rare,
+  // written by the flow author too) stay in place, which the SDK allows only when asked.
+  const lead = req.messages.findIndex((m) => m.role !== 'system');
+  const head = lead < 0 ? req.messages : req.messages.slice(0, lead);
+  const system = head.map((m) => m.content).join('\n\n') || undefined;
+  const result = streamText({
+    model,
+    system,
+    messages: toModelMessages(lead < 0 ? [] : req.messages.slice(lead)),
+    allowSystemInMessages: true,
+    tools: toolSet(req.tools),
+    abortSignal: req.signal,
+    maxRetries: req.maxRetries ?? 2,
+    output: req.params?.response_format === 'json_object' ? Output.json() : undefined,
+    // Errors arrive as 'error' parts and are thrown below; the SDK's default logs them to stderr.
+    onError: () => {},
+    ...callSettings(req.params),
+  });
+  try {
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-delta':
+          if (part.text) yield { type: 'text', text: part.text };
+          break;
+        case 'tool-call':
+          yield { type: 'tool-call', call: { id: part.toolCallId, name: part.toolName, arguments: (part.input ?? {}) as Record<string, unknown> } };
+          break;
+        case 'error':
+          throw part.error;
+        case 'abort':
+          throw new ModelError('cancelled', 'The call was stopped');
+        case 'finish':
+          yield { type: 'usage', usage: usageOf(part.totalUsage) };
+          yield { type: 'finish', reason: part.finishReason };
+          break;
+      }
+    }
+  } catch (e) {
+    throw toModelError(e);
+  }
+}
