@@ -19,6 +19,8 @@ export const Settings = z.object({
   /** Directory of the built client; served when present. */
   clientDir: z.string().default(path.resolve('dist')),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Let nodes and tools request private, loopback and link-local addresses (intranet deployments). */
+  httpAllowPrivate: z.stringbool().default(false),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -36,5 +38,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     uploadMaxMb: env.WEFT_UPLOAD_MAX_MB || undefined,
     clientDir: env.WEFT_CLIENT_DIR || undefined,
     logLevel: env.WEFT_LOG_LEVEL || undefined,
+    httpAllowPrivate: env.WEFT_HTTP_ALLOW_PRIVATE || undefined,
   });
 }

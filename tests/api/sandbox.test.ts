@@ -1,0 +1,203 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { NodeExecutionError } from '../../src/plugin-sdk/executor';
+import { createCodeSandbox, createSandboxService, type SandboxJob, type SandboxOutcome } from '../../src/server/sandbox';
+
+// The code node's sandbox against hostile code: each attack is contained with a clear error, and a
+// normal run still works afterwards (the server keeps serving).
+const sandbox = createCodeSandbox({ maxWorkers: 2 });
+afterAll(() => sandbox.close());
+
+const js = (code: string, inputs: Record<string, unknown> = {}, extra: Partial<SandboxJob> = {}): SandboxJob => ({ language: 'javascript', code, inputs, ...extra });
+
+function failure(out: SandboxOutcome) {
+  if (out.ok) throw new Error(`Expected a failure, got ${JSON.stringify(out.outputs)}`);
+  return out.error;
+}
+
+async function expectHealthy() {
+  const out = await sandbox.run(js('function main({ a, b }) { return { result: a + b } }', { a: 40, b: 2 }));
+  expect(out).toMatchObject({ ok: true, outputs: { result: 42 } });
+}
+
+describe('code sandbox: normal runs', () => {
+  it('runs main with the inputs and returns its object', async () => {
+    const out = await sandbox.run(js('function main({ a, b }) {\n  return { result: a + b, list: [a, b], nested: { ok: true } };\n}', { a: 1, b: 2 }));
+    expect(out).toMatchObject({ ok: true, outputs: { result: 3, list: [1, 2], nested: { ok: true } }, logs: [] });
+  });
+
+  it('accepts an async main and an arrow function', async () => {
+    expect(await sandbox.run(js('async function main({ s }) { const v = await Promise.resolve(s.toUpperCase()); return { v } }', { s: 'abc' }))).toMatchObject({
+      ok: true,
+      outputs: { v: 'ABC' },
+    });
+    expect(await sandbox.run(js('const main = ({ n }) => ({ doubled: n * 2 })', { n: 21 }))).toMatchObject({ ok: true, outputs: { doubled: 42 } });
+  });
+
+  it('captures console output, bounded', async () => {
+    const out = await sandbox.run(js('function main() { console.log("hi", 1, { a: 1 }); console.warn("careful"); return {} }'));
+    expect(out).toMatchObject({ ok: true, logs: [{ level: 'log', text: 'hi 1 {"a":1}' }, { level: 'warn', text: 'careful' }] });
+    const many = await sandbox.run(js('function main() { for (let i = 0; i < 1000; i++) console.log("line " + i); return { done: true } }'));
+    expect(many.ok).toBe(true);
+    expect(many.logs).toHaveLength(200);
+    expect(many.droppedLogs).toBe(800);
+  });
+
+  it('runs several jobs at once, more than there are workers', async () => {
+    const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => sandbox.run(js('function main({ i }) { let s = 0; for (let k = 0; k <= i * 1000; k++) s += k; return { i, s } }', { i }))));
+    runs.forEach((out, i) => expect(out).toMatchObject({ ok: true, outputs: { i, s: ((i * 1000) * (i * 1000 + 1)) / 2 } }));
+  });
+});
+
+describe('code sandbox: user errors', () => {
+  it('reports a syntax error with its message and line', async () => {
+    const err = failure(await sandbox.run(js('function main() {\n  return { a: 1 \n}}}')));
+    expect(err.code).toBe('SANDBOX-ERROR');
+    expect(err.message).toMatch(/^SyntaxError: /);
+    expect(err.line).toBe(3);
+    await expectHealthy();
+  });
+
+  it('reports a thrown error with the line where it was thrown', async () => {
+    const err = failure(await sandbox.run(js('function main() {\n  const x = null;\n  return { v: x.field };\n}')));
+    expect(err).toMatchObject({ code: 'SANDBOX-ERROR', line: 3 });
+    expect(err.message).toMatch(/^TypeError: .*field/);
+    const custom = failure(await sandbox.run(js('function main() { throw new Error("no stock left") }')));
+    expect(custom).toMatchObject({ code: 'SANDBOX-ERROR', message: 'Error: no stock left', line: 1 });
+  });
+
+  it('shortens a huge error message and reports a thrown non-error', async () => {
+    const huge = failure(await sandbox.run(js('function main() { throw new Error("x".repeat(100000)) }')));
+    expect(huge.code).toBe('SANDBOX-ERROR');
+    expect(huge.message.length).toBeLessThan(2100);
+    expect(failure(await sandbox.run(js('function main() { throw "plain text" }')))).toMatchObject({ code: 'SANDBOX-ERROR', message: 'Error: plain text' });
+  });
+
+  it('asks for a main function when there is none', async () => {
+    expect(failure(await sandbox.run(js('const x = 1')))).toMatchObject({ code: 'SANDBOX-ERROR', message: expect.stringContaining('function main') });
+  });
+
+  it('refuses other languages', async () => {
+    expect(failure(await sandbox.run({ language: 'python3', code: 'def main(): return {}', inputs: {} }))).toMatchObject({ code: 'SANDBOX-LANGUAGE' });
+  });
+});
+
+describe('code sandbox: limits', () => {
+  it('stops an infinite loop near the time limit', async () => {
+    const out = await sandbox.run(js('function main() { while (true) {} }', {}, { timeoutMs: 500 }));
+    expect(failure(out).code).toBe('SANDBOX-TIMEOUT');
+    expect(out.elapsedMs).toBeGreaterThanOrEqual(450);
+    expect(out.elapsedMs).toBeLessThan(2500);
+    await expectHealthy();
+  });
+
+  it('stops a loop hidden in an async main and in a result getter', async () => {
+    expect(failure(await sandbox.run(js('async function main() { await null; for (;;) {} }', {}, { timeoutMs: 300 }))).code).toBe('SANDBOX-TIMEOUT');
+    expect(failure(await sandbox.run(js('function main() { return { get x() { for (;;) {} } } }', {}, { timeoutMs: 300 }))).code).toBe('SANDBOX-TIMEOUT');
+    await expectHealthy();
+  });
+
+  it('contains a memory bomb', async () => {
+    const objects = 'function main() { const keep = []; for (;;) keep.push({ a: Math.random(), b: [1, 2, 3] }); }';
+    expect(failure(await sandbox.run(js(objects, {}, { memoryMb: 16 }))).code).toBe('SANDBOX-MEMORY');
+    await expectHealthy();
+  });
+
+  it('ends a memory bomb stuck in native code with the hard kill', async () => {
+    // Filling big arrays near the memory limit spends seconds inside QuickJS's C code, where the
+    // interrupt handler is not consulted: the worker is terminated after the limit and the grace.
+    const arrays = 'function main() { const keep = []; for (;;) keep.push(new Array(100000).fill(Math.random())); }';
+    const out = await sandbox.run(js(arrays, {}, { memoryMb: 32, timeoutMs: 1000 }));
+    expect(failure(out).code).toMatch(/^SANDBOX-(MEMORY|TIMEOUT)$/);
+    expect(out.elapsedMs).toBeLessThan(1000 + 1000 + 1500);
+    await expectHealthy();
+  });
+
+  it('contains runaway recursion', async () => {
+    const err = failure(await sandbox.run(js('function f(n) { return f(n + 1) + 1 }\nfunction main() { return { v: f(0) } }')));
+    expect(err.code).toBe('SANDBOX-ERROR');
+    expect(err.message).toMatch(/stack/i);
+    // Ordinary recursion depth still works.
+    expect(await sandbox.run(js('function d(n) { return n === 0 ? 0 : 1 + d(n - 1) }\nfunction main() { return { v: d(1000) } }'))).toMatchObject({ ok: true, outputs: { v: 1000 } });
+    await expectHealthy();
+  });
+
+  it('refuses a huge output and outputs that are not objects', async () => {
+    const huge = failure(await sandbox.run(js('function main() { return { s: "x".repeat(2 * 1024 * 1024) } }')));
+    expect(huge.code).toBe('SANDBOX-OUTPUT');
+    expect(huge.message).toMatch(/larger than|more than/);
+    // Multi-byte text: under the limit in characters, over it in UTF-8 bytes.
+    const wide = failure(await sandbox.run(js('function main() { return { s: "汉".repeat(500 * 1024) } }')));
+    expect(wide).toMatchObject({ code: 'SANDBOX-OUTPUT', message: expect.stringContaining('bytes') });
+    expect(failure(await sandbox.run(js('function main() { return [1, 2] }')))).toMatchObject({ code: 'SANDBOX-OUTPUT', message: expect.stringContaining('array') });
+    expect(failure(await sandbox.run(js('function main() { return 5 }')))).toMatchObject({ code: 'SANDBOX-OUTPUT', message: expect.stringContaining('number') });
+    await expectHealthy();
+  });
+
+  it('stops a run when its signal aborts', async () => {
+    const ac = new AbortController();
+    const started = performance.now();
+    setTimeout(() => ac.abort(), 200);
+    const out = await sandbox.run(js('function main() { while (true) {} }', {}, { timeoutMs: 10_000 }), { signal: ac.signal });
+    expect(failure(out).code).toBe('SANDBOX-ABORTED');
+    expect(performance.now() - started).toBeLessThan(2000);
+    await expectHealthy();
+  });
+});
+
+describe('code sandbox: no host objects', () => {
+  it('has no process, require, fetch or host globals', async () => {
+    const probe = `function main() {
+      return {
+        process: typeof process, require: typeof require, fetch: typeof fetch, module: typeof module,
+        setTimeout: typeof setTimeout, Buffer: typeof Buffer, WebAssembly: typeof WebAssembly,
+        viaFunction: Function('return typeof process')(),
+        viaConstructor: (function () {}).constructor('return typeof require')(),
+        globals: Object.getOwnPropertyNames(globalThis).filter((k) => !/^[A-Z]/.test(k)).sort(),
+      };
+    }`;
+    const out = await sandbox.run(js(probe));
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    expect(out.outputs).toMatchObject({
+      process: 'undefined',
+      require: 'undefined',
+      fetch: 'undefined',
+      module: 'undefined',
+      setTimeout: 'undefined',
+      Buffer: 'undefined',
+      WebAssembly: 'undefined',
+      viaFunction: 'undefined',
+      viaConstructor: 'undefined',
+    });
+    // Only ECMAScript's lower-case globals, the captured console and the user's own main.
+    const standard = ['main', 'console', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'unescape', 'undefined', 'NaN', 'Infinity'];
+    for (const k of out.outputs.globals as string[]) expect(standard).toContain(k);
+  });
+
+  it('fails when code reaches for them', async () => {
+    for (const attempt of ['process.exit(1)', 'require("fs")', 'fetch("http://127.0.0.1/")', 'globalThis.process.env']) {
+      const err = failure(await sandbox.run(js(`function main() { return { v: ${attempt} } }`)));
+      expect(err.code).toBe('SANDBOX-ERROR');
+      expect(err.message).toMatch(/ReferenceError|TypeError/);
+    }
+    const dynamicImport = failure(await sandbox.run(js('async function main() { const fs = await import("fs"); return { v: typeof fs } }')));
+    expect(dynamicImport.code).toBe('SANDBOX-ERROR');
+    await expectHealthy();
+  });
+});
+
+describe('sandbox service (what executors call)', () => {
+  const service = createSandboxService(sandbox);
+
+  it('returns the outputs', async () => {
+    const signal = new AbortController().signal;
+    await expect(service.run(js('function main({ a, b }) { return { result: a + b } }', { a: 2, b: 3 }), { signal })).resolves.toEqual({ result: 5 });
+  });
+
+  it('throws a NodeExecutionError with the code, the line and the logs', async () => {
+    const signal = new AbortController().signal;
+    const err = await service.run(js('function main() {\n  console.log("before");\n  throw new RangeError("bad range");\n}'), { signal }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NodeExecutionError);
+    expect(err).toMatchObject({ code: 'SANDBOX-ERROR', message: 'RangeError: bad range (line 3)', detail: { line: 3, logs: [{ level: 'log', text: 'before' }] } });
+  });
+});
