@@ -53,6 +53,8 @@ export interface ChatMessage {
   content: string;
   /** Tool call id a `tool` message answers. */
   toolCallId?: string;
+  /** The calls an `assistant` message asked for (sent back with their `tool` answers in a function-calling loop). */
+  toolCalls?: ToolCall[];
 }
 
 export interface ToolCall {
@@ -61,13 +63,20 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/** A function a model may call: JSON Schema parameters. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
 export interface ChatRequest {
   provider: string;
   model: string;
   messages: ChatMessage[];
   /** Model parameters (temperature, top_p, max_tokens, stop …). */
   parameters?: Record<string, unknown>;
-  tools?: { name: string; description?: string; parameters: Record<string, unknown> }[];
+  tools?: ToolDefinition[];
 }
 
 export interface ChatResult {
@@ -75,6 +84,8 @@ export interface ChatResult {
   toolCalls?: ToolCall[];
   usage?: TokenUsage;
   finishReason?: string;
+  /** The model's reasoning, when it gives it apart from the text. */
+  reasoning?: string;
 }
 
 /** Model calls (chat with streaming and tools, embeddings). */
@@ -106,18 +117,60 @@ export interface HttpClient {
 /** Tools (custom HTTP tools, built-in tools, MCP servers). */
 export interface ToolService {
   call(tool: { provider: string; name: string }, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<unknown>;
+  /** The tool's description and JSON Schema parameters, for a model to call it (agents); undefined when unknown. */
+  describe?(tool: { provider: string; name: string }, opts: { signal: AbortSignal }): Promise<ToolDefinition | undefined>;
+}
+
+/** What an MCP tool call gives back (the protocol's `CallToolResult`). */
+export interface McpToolResult {
+  content: ({ type: 'text'; text: string } | { type: string; [key: string]: unknown })[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * Tools of the MCP servers a workspace registered (stdio or streamable HTTP); the server implements
+ * it with @modelcontextprotocol/sdk.
+ */
+export interface McpService {
+  callTool(tool: { serverId: string; name: string }, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<McpToolResult>;
+  /** The tool's description and input schema (agents); undefined when the server has no such tool. */
+  describeTool?(tool: { serverId: string; name: string }, opts: { signal: AbortSignal }): Promise<ToolDefinition | undefined>;
+}
+
+/** Earlier turns of the conversation a chat run belongs to (llm and agent memory). */
+export interface ConversationMemory {
+  /** The last `turns` question/answer pairs, oldest first, as user and assistant messages. */
+  history(query: { conversationId: string; turns: number }, opts: { signal: AbortSignal }): Promise<ChatMessage[]>;
 }
 
 export interface KnowledgeChunk {
   content: string;
   score: number;
+  title?: string;
+  datasetId?: string;
   documentId?: string;
+  segmentId?: string;
   metadata?: Record<string, unknown>;
+}
+
+export interface KnowledgeQuery {
+  datasetIds: string[];
+  text: string;
+  topK?: number;
+  scoreThreshold?: number;
+  mode?: 'vector' | 'full-text' | 'hybrid';
+  /** Hybrid: weight of the vector score. */
+  vectorWeight?: number;
+  rerank?: { provider: string; model: string };
+  metadataFilter?: { logicalOperator: 'and' | 'or'; conditions: { name: string; operator: string; value: string }[] };
+  /** Add knowledge-graph neighbours above this relevance. */
+  graphNeighbours?: { minRelevance: number };
 }
 
 /** Knowledge retrieval. */
 export interface KnowledgeService {
-  retrieve(query: { datasetIds: string[]; text: string; topK?: number; scoreThreshold?: number }, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]>;
+  retrieve(query: KnowledgeQuery, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]>;
 }
 
 /** The code sandbox (QuickJS in a worker). */
@@ -133,8 +186,10 @@ export interface ExecutorServices {
   models?: ModelService;
   http?: HttpClient;
   tools?: ToolService;
+  mcp?: McpService;
   knowledge?: KnowledgeService;
   sandbox?: SandboxService;
+  memory?: ConversationMemory;
 }
 
 // ------------------------------------------------------------------ containers

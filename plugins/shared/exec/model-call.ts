@@ -1,0 +1,110 @@
+import { isChatMode, NodeExecutionError, type ChatMessage, type ChatResult, type ExecutionContext, type ModelService, type TokenUsage } from '../../../src/plugin-sdk';
+import type { CompletionParams, ModelRef } from '../model';
+
+/**
+ * What the model-calling executors (llm, question-classifier, parameter-extractor, agent) share:
+ * the model service check, completion parameters, memory, usage and lenient JSON reading.
+ */
+
+/** Error codes of model calls (the trace shows them; the browser maps them to texts). */
+export const MODEL_ERRORS = {
+  UNAVAILABLE: 'MODEL-UNAVAILABLE',
+  NOT_CONFIGURED: 'MODEL-NOT-CONFIGURED',
+  OUTPUT_INVALID: 'MODEL-OUTPUT-INVALID',
+} as const;
+
+/** The model service, or a clear error when the server gave none or no model is chosen. */
+export function requireModels(ctx: ExecutionContext, model: ModelRef): ModelService {
+  const models = ctx.services.models;
+  if (!models) throw new NodeExecutionError(MODEL_ERRORS.UNAVAILABLE, 'No model service is available to this run');
+  if (!model.provider || !model.name) throw new NodeExecutionError(MODEL_ERRORS.NOT_CONFIGURED, `Node "${ctx.node.title}" has no model chosen`);
+  return models;
+}
+
+/** The parameters the user set, without the defaults that mean "leave it to the model". */
+export function chatParameters(params: CompletionParams, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    if (k === 'stop' && Array.isArray(v) && !v.length) continue;
+    if (k === 'response_format' && v === 'text') continue;
+    out[k] = v;
+  }
+  return { ...out, ...overrides };
+}
+
+/** Dify's usage output names. */
+export const usageOutput = (u?: TokenUsage) => ({
+  prompt_tokens: u?.promptTokens ?? 0,
+  completion_tokens: u?.completionTokens ?? 0,
+  total_tokens: u?.totalTokens ?? 0,
+});
+
+/** Adds up the usage of several calls (agent rounds, an extractor's retry). */
+export function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
+}
+
+/**
+ * The conversation's last turns when memory is on, the run is a conversation and the server
+ * offers the history; otherwise none (a workflow has no conversation).
+ */
+export async function memoryMessages(
+  ctx: ExecutionContext,
+  config: { memoryEnabled?: boolean; memoryWindowEnabled?: boolean; memoryWindow?: number },
+): Promise<ChatMessage[]> {
+  if (!config.memoryEnabled || !isChatMode(ctx.mode) || !ctx.services.memory) return [];
+  const conversationId = ctx.variables.get(['sys', 'conversation_id']);
+  if (typeof conversationId !== 'string' || !conversationId) return [];
+  // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
+  const turns = config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
+  return ctx.services.memory.history({ conversationId, turns }, { signal: ctx.signal });
+}
+
+/** Calls the model, streaming its text as the node's chunks when `stream` is set. */
+export function chat(
+  ctx: ExecutionContext,
+  models: ModelService,
+  model: ModelRef,
+  messages: ChatMessage[],
+  extra: { parameters?: Record<string, unknown>; tools?: Parameters<ModelService['chat']>[0]['tools']; stream?: boolean } = {},
+): Promise<ChatResult> {
+  return models.chat(
+    {
+      provider: model.provider,
+      model: model.name,
+      messages,
+      parameters: extra.parameters ?? chatParameters(model.params),
+      ...(extra.tools?.length ? { tools: extra.tools } : {}),
+    },
+    { signal: ctx.signal, ...(extra.stream ? { onChunk: (t: string) => ctx.emitChunk(t) } : {}) },
+  );
+}
+
+/**
+ * The JSON a model wrote: the whole text, a fenced block, or the first `{…}` / `[…]` in it.
+ * Undefined when there is none (models often wrap JSON in prose).
+ */
+export function parseJsonLoose(text: string): unknown {
+  const tries = [text.trim()];
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+  if (fenced) tries.push(fenced[1].trim());
+  for (const [open, close] of [
+    ['{', '}'],
+    ['[', ']'],
+  ]) {
+    const a = text.indexOf(open);
+    const b = text.lastIndexOf(close);
+    if (a >= 0 && b > a) tries.push(text.slice(a, b + 1));
+  }
+  for (const t of tries) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      // Try the next candidate.
+    }
+  }
+  return undefined;
+}
