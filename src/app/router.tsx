@@ -50,6 +50,7 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/databases/databases-page.tsx',
   './workspace/prompts/prompts-page.tsx',
   './workspace/prompts/prompt-add-page.tsx',
+  './system/models/models-page.tsx',
 ]);
 
 export function pageOrSkeleton(path: string, modules: Record<string, () => Promise<PageModule>> = screensInProgress) {
@@ -164,7 +165,7 @@ function systemRoutes(): RouteObject {
         errorElement: <RouteErrorBoundary />,
         children: [
           indexTo('model'),
-          stub('model', 'system.model'),
+          { path: 'model', lazy: pageOrSkeleton('./system/models/models-page.tsx'), handle: { title: 'system.model', crumb: true } },
           {
             path: 'store',
             handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
@@ -202,7 +203,11 @@ function editorRoutes(): RouteObject {
     path: kind,
     element: <Layout />,
     handle: { title: editorTitle[kind], crumb: true } satisfies RouteHandle,
-    children: [indexTo(EDITOR_TABS[kind][0]), ...EDITOR_TABS[kind].map((tab) => stub(tab, `app.${tab}`))],
+    children: [
+      indexTo(EDITOR_TABS[kind][0]),
+      // The base tab of the flow editors is the canvas; the other tabs come later.
+      ...EDITOR_TABS[kind].map((tab) => (tab === 'base' && kind !== 'agent-builder' ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) } : stub(tab, `app.${tab}`))),
+    ],
   });
   return {
     // The app guard loads the app, switches to its workspace and loads the model list (spec 2).

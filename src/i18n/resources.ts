@@ -28,11 +28,15 @@ export type Namespaces = {
   auth: typeof import('./locales/zh/auth').default;
   workspace: typeof import('./locales/zh/workspace').default;
   pages: typeof import('./locales/zh/pages').default;
-  apps: typeof import('./locales/zh/apps').default;
-  canvas: typeof import('./locales/zh/canvas').default;
   credential: typeof import('./locales/zh/credential').default;
   database: typeof import('./locales/zh/database').default;
   prompt: typeof import('./locales/zh/prompt').default;
+  apps: typeof import('./locales/zh/apps').default;
+  canvas: typeof import('./locales/zh/canvas').default;
+  dsl: typeof import('./locales/zh/dsl').default;
+  inspector: typeof import('./locales/zh/inspector').default;
+  editor: typeof import('./locales/zh/editor').default;
+  models: typeof import('./locales/zh/models').default;
 };
 
 export const languages = ['zh', 'en'] as const;

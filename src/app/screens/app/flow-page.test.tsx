@@ -1,0 +1,94 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AppDetail, AppDraft } from '../../../../schemas/app';
+import { ErrorCode } from '../../../../schemas/errors';
+import { builtinPlugins } from '../../../../plugins';
+import { ApiError } from '../../../api/request';
+import { stubBrowserForReactFlow } from '../../../canvas/editor/test-setup';
+import { initI18n } from '../../../i18n';
+import { createNodeRegistry } from '../../../plugin-sdk';
+
+const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn() }));
+vi.mock('../../../api/apps', () => api);
+
+const { default: FlowPage } = await import('./flow-page');
+
+const APP = '00000000-0000-4000-8000-000000000001';
+const WS = '00000000-0000-4000-8000-000000000002';
+const app = { id: APP, workspace_id: WS, name: 'Flow', type: 'workflow' } as AppDetail;
+const draft = (revision: number): AppDraft => ({
+  app_id: APP,
+  revision,
+  document: createNodeRegistry(builtinPlugins).createFlow('workflow'),
+  updated_at: '2026-11-23T00:00:00.000Z',
+  updated_by: { id: WS, name: 'Bob' },
+  secrets_set: [],
+});
+
+function renderPage(setSaveStatus = vi.fn()) {
+  const router = createMemoryRouter([{ path: '/', element: <Outlet context={{ app, setSaveStatus }} />, children: [{ index: true, element: <FlowPage /> }] }]);
+  render(<RouterProvider router={router} />);
+  return { setSaveStatus };
+}
+
+beforeAll(async () => {
+  stubBrowserForReactFlow();
+  await initI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+/** An edit through the UI: the palette adds a template transform at the centre. */
+async function addNode() {
+  fireEvent.click(await screen.findByTestId('toolbar-add-node'));
+  fireEvent.click(within(screen.getByTestId('palette')).getByTestId('palette-item-template-transform'));
+  await waitFor(() => expect(screen.getByTestId('node-template-transform_1')).toBeInTheDocument());
+}
+
+describe('FlowPage', () => {
+  it('loads the draft, autosaves after an edit and reports the status to the header', async () => {
+    api.getAppDraft.mockResolvedValue(draft(3));
+    api.saveAppDraft.mockResolvedValue({ app_id: APP, revision: 4, updated_at: '', updated_by: null, secrets_set: [] });
+    const { setSaveStatus } = renderPage();
+    await screen.findByTestId('flow-editor');
+    expect(api.getAppDraft).toHaveBeenCalledWith(WS, APP, expect.anything());
+    expect(setSaveStatus).not.toHaveBeenCalledWith('saved');
+    await addNode();
+    await waitFor(() => expect(api.saveAppDraft).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    const [ws, body] = api.saveAppDraft.mock.calls[0];
+    expect(ws).toBe(WS);
+    expect(body.base_revision).toBe(3);
+    expect(body.document.nodes.map((n: { id: string }) => n.id)).toContain('template-transform_1');
+    await waitFor(() => expect(setSaveStatus).toHaveBeenLastCalledWith('saved'));
+    expect(setSaveStatus).toHaveBeenCalledWith('saving');
+  });
+
+  it('offers reload or overwrite when the save is refused as based on an older draft', async () => {
+    api.getAppDraft.mockResolvedValue(draft(3));
+    api.saveAppDraft
+      .mockRejectedValueOnce(new ApiError({ status: 409, code: ErrorCode.CONFLICT, data: { app_id: APP, revision: 7, updated_at: '2026-11-23T00:00:00.000Z', updated_by: { id: WS, name: 'Bob' } } }))
+      .mockResolvedValueOnce({ app_id: APP, revision: 8, updated_at: '', updated_by: null, secrets_set: [] });
+    const { setSaveStatus } = renderPage();
+    await addNode();
+    const dialog = await screen.findByTestId('conflict-dialog', {}, { timeout: 3000 });
+    expect(dialog).toHaveTextContent('Bob changed this draft');
+    expect(setSaveStatus).toHaveBeenLastCalledWith('conflict');
+    await act(async () => fireEvent.click(within(dialog).getByTestId('conflict-overwrite')));
+    await waitFor(() => expect(api.saveAppDraft).toHaveBeenCalledTimes(2));
+    expect(api.saveAppDraft.mock.calls[1][1].base_revision).toBe(7);
+    await waitFor(() => expect(screen.queryByTestId('conflict-dialog')).toBeNull());
+  });
+
+  it('saves what is pending when the builder leaves', async () => {
+    api.getAppDraft.mockResolvedValue(draft(3));
+    api.saveAppDraft.mockResolvedValue({ app_id: APP, revision: 4, updated_at: '', updated_by: null, secrets_set: [] });
+    renderPage();
+    await addNode();
+    expect(api.saveAppDraft).not.toHaveBeenCalled();
+    cleanup();
+    await waitFor(() => expect(api.saveAppDraft).toHaveBeenCalledTimes(1));
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * The base tab of /operation/app/:appId/agent-flow and /agent-team: the canvas. It loads the app's
+ * draft, opens one flow store per app on the built-in node kinds, autosaves a moment after each
+ * change (the status goes to the editor header), offers reload or overwrite when the save is
+ * refused as based on an older draft, and saves what is pending when the builder leaves.
+ */
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppDetail, AppDraft } from '../../../../schemas/app';
+import { builtinPlugins } from '../../../../plugins';
+import { getAppDraft, saveAppDraft } from '../../../api/apps';
+import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
+import { FlowEditor } from '../../../canvas/editor';
+import { createNodeRegistry } from '../../../plugin-sdk';
+import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
+import { useEditorContext, type EditorContext } from './editor-layout';
+import s from './flow-page.module.css';
+
+/** The editor's node kinds (one registry for every app: it holds no app state). */
+let registry: ReturnType<typeof createNodeRegistry> | undefined;
+const editorRegistry = () => (registry ??= createNodeRegistry(builtinPlugins));
+
+type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; draft: AppDraft };
+
+export default function FlowPage() {
+  const context = useEditorContext();
+  const { t } = useTranslation('editor');
+  const app = context.app;
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!app) return;
+    const ctrl = new AbortController();
+    setLoad({ state: 'loading' });
+    getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal })
+      .then((draft) => setLoad({ state: 'ready', draft }))
+      .catch(() => !ctrl.signal.aborted && setLoad({ state: 'failed' }));
+    return () => ctrl.abort();
+  }, [app, attempt]);
+  if (!app || load.state === 'loading') {
+    return (
+      <div className={s.center} data-testid="flow-page-loading">
+        <Spinner label={t('page.loading')} />
+      </div>
+    );
+  }
+  if (load.state === 'failed') {
+    return (
+      <div className={s.center}>
+        <EmptyState title={t('page.loadFailed')} action={<Button onClick={() => setAttempt((n) => n + 1)}>{t('page.retry')}</Button>} />
+      </div>
+    );
+  }
+  return <FlowWorkspace key={app.id} app={app} draft={load.draft} setSaveStatus={context.setSaveStatus} />;
+}
+
+function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
+  const [{ store, autosave }] = useState(() => openEditor(app, draft));
+  const snapshot = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
+  const [changed, setChanged] = useState(false);
+  const pageRef = useRef<HTMLDivElement>(null);
+  const height = useFillWindow(pageRef);
+
+  useEffect(() => {
+    if (snapshot.dirty || snapshot.status !== 'saved') setChanged(true);
+  }, [snapshot]);
+  useEffect(() => {
+    // Nothing is shown before the first change; a change waiting for its save counts as saving.
+    if (!changed) return;
+    setSaveStatus(snapshot.status === 'saved' && snapshot.dirty ? 'saving' : snapshot.status);
+  }, [changed, snapshot, setSaveStatus]);
+
+  useEffect(() => {
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      const snap = autosave.getSnapshot();
+      if (!snap.dirty && snap.status !== 'saving') return;
+      void autosave.flush();
+      e.preventDefault();
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      // Leaving the tab or the editor: what waits is saved, then autosave stops.
+      void autosave.flush().finally(() => autosave.dispose());
+      setSaveStatus(null);
+    };
+  }, [autosave, setSaveStatus]);
+
+  return (
+    <div ref={pageRef} className={s.page} style={height ? { height } : undefined} data-testid="flow-page">
+      <FlowEditor store={store} className={s.editor} />
+      <ConflictDialog autosave={autosave} />
+    </div>
+  );
+}
+
+/** The height that takes an element to the bottom of the window (the header above it varies). */
+function useFillWindow(ref: RefObject<HTMLElement | null>): number | undefined {
+  const [height, setHeight] = useState<number>();
+  useLayoutEffect(() => {
+    const measure = () => {
+      const top = ref.current?.getBoundingClientRect().top ?? 0;
+      setHeight(Math.max(480, Math.floor(window.innerHeight - top - window.scrollY)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [ref]);
+  return height;
+}
+
+function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController } {
+  const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
+  const autosave = createFlowAutosave(store, {
+    revision: draft.revision,
+    // The autosave reports failures itself (header status, conflict dialog): no error toasts.
+    save: (document, base_revision) => saveAppDraft(app.workspace_id, { app_id: app.id, base_revision, document }, { reaction: 'silent' }),
+    load: async () => {
+      const d = await getAppDraft(app.workspace_id, app.id);
+      return { document: d.document, revision: d.revision };
+    },
+  });
+  return { store, autosave };
+}
+
+/** Someone saved the draft since it was loaded: reload theirs or overwrite with ours. */
+function ConflictDialog({ autosave }: { autosave: AutosaveController }) {
+  const { t } = useTranslation(['editor', 'canvas']);
+  const snap = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
+  const [busy, setBusy] = useState(false);
+  const open = snap.status === 'conflict';
+  const conflict = snap.conflict;
+  const act = (fn: () => Promise<void>) => {
+    setBusy(true);
+    void fn().finally(() => setBusy(false));
+  };
+  return (
+    <Dialog open={open}>
+      <DialogContent hideClose size="sm" data-testid="conflict-dialog" onEscapeKeyDown={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()}>
+        <DialogHeader>
+          <DialogTitle>{t('page.conflictTitle')}</DialogTitle>
+          <DialogDescription>
+            {t('canvas:autosave.conflict', {
+              name: conflict?.updated_by?.name ?? t('page.someone'),
+              time: conflict?.updated_at ? new Date(conflict.updated_at).toLocaleString() : '',
+            })}
+          </DialogDescription>
+        </DialogHeader>
+        <DialogBody>{t('canvas:autosave.conflictHint')}</DialogBody>
+        <DialogFooter>
+          <Button variant="secondary" disabled={busy} data-testid="conflict-reload" onClick={() => act(autosave.reload)}>
+            {t('canvas:autosave.reload')}
+          </Button>
+          <Button variant="danger" disabled={busy} data-testid="conflict-overwrite" onClick={() => act(autosave.overwrite)}>
+            {t('canvas:autosave.overwrite')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

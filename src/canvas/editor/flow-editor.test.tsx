@@ -1,0 +1,159 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { initI18n } from '../../i18n';
+import { createNodeRegistry, type AnyNodePlugin } from '../../plugin-sdk';
+import { withView, type NodeBodyProps } from '../../plugin-sdk/view';
+import { Toaster, toast } from '../../ui';
+import { canvasPlugins, edge, flow, node, sampleFlow } from '../plugins.fixture';
+import { createFlowStore } from '../store/create-flow-store';
+import { FlowEditor } from './flow-editor';
+import { paletteGroups } from './palette';
+import { stubBrowserForReactFlow } from './test-setup';
+
+/** Renders of each node's body, by node id (a body re-renders whenever its node component does). */
+const bodyRenders = new Map<string, number>();
+function CountingBody({ node: n }: NodeBodyProps) {
+  bodyRenders.set(n.id, (bodyRenders.get(n.id) ?? 0) + 1);
+  return <span>{n.id}</span>;
+}
+const plugins = (canvasPlugins as readonly AnyNodePlugin[]).map((p) => (p.kind === 'echo' ? withView(p, { Body: CountingBody }) : p));
+const registry = createNodeRegistry(plugins);
+
+function setup(document = sampleFlow()) {
+  const store = createFlowStore({ registry, mode: document.mode, document, freeze: false });
+  const view = render(
+    <>
+      <FlowEditor store={store} checklistDelayMs={0} />
+      <Toaster />
+    </>,
+  );
+  return { store, ...view };
+}
+
+beforeAll(async () => {
+  stubBrowserForReactFlow();
+  await initI18n('en');
+});
+
+afterEach(cleanup);
+
+beforeEach(() => {
+  bodyRenders.clear();
+  act(() => toast.dismiss());
+});
+
+describe('palette', () => {
+  const t = (key: string) => key;
+  it('offers only the kinds of the app mode that belong in the palette, grouped by category', () => {
+    const kinds = (mode: 'workflow' | 'chatflow', q = '') => paletteGroups(registry, mode, q, t).flatMap((g) => g.plugins.map((p) => p.kind));
+    expect(kinds('workflow')).not.toContain('reply');
+    expect(kinds('workflow')).toContain('end');
+    expect(kinds('chatflow')).toContain('reply');
+    expect(kinds('chatflow')).not.toContain('end');
+    // Container starts are created with their container, never from the palette.
+    expect(kinds('workflow')).not.toContain('repeat-start');
+    expect(kinds('workflow', 'ECH')).toEqual(['echo']);
+    const groups = paletteGroups(registry, 'workflow', '', t).map((g) => g.category);
+    expect(groups).toEqual([...groups].sort((a, b) => ['basic', 'model', 'knowledge', 'logic', 'transform', 'tool', 'container', 'annotation'].indexOf(a) - ['basic', 'model', 'knowledge', 'logic', 'transform', 'tool', 'container', 'annotation'].indexOf(b)));
+  });
+
+  it('searches by translated title and adds the clicked kind to the canvas', async () => {
+    const { store } = setup();
+    fireEvent.click(screen.getByTestId('toolbar-add-node'));
+    const palette = screen.getByTestId('palette');
+    fireEvent.change(within(palette).getByTestId('palette-search'), { target: { value: 'note' } });
+    expect(within(palette).queryByTestId('palette-item-echo')).toBeNull();
+    fireEvent.click(within(palette).getByTestId('palette-item-note'));
+    await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'note_1')).toBe(true));
+    expect(store.getState().view.selection.nodes).toEqual(['note_1']);
+  });
+});
+
+describe('FlowEditor', () => {
+  it('adds a node from the "+" of a handle and connects it', async () => {
+    const { store } = setup();
+    fireEvent.click(screen.getByTestId('add-next-a-source'));
+    const popover = screen.getByTestId('add-from-popover');
+    fireEvent.click(within(popover).getByTestId('add-from-item-echo'));
+    await waitFor(() => expect(store.toDocument().edges.some((e) => e.source === 'a' && e.target === 'echo_1')).toBe(true));
+    expect(screen.queryByTestId('add-from-popover')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('node-echo_1')).toBeInTheDocument());
+  });
+
+  it('re-renders only the node that moved', async () => {
+    const { store } = setup();
+    await waitFor(() => expect(bodyRenders.get('b')).toBeGreaterThan(0));
+    const before = { a: bodyRenders.get('a')!, b: bodyRenders.get('b')!, inner: bodyRenders.get('inner')! };
+    act(() => store.moveNodes({ a: { x: 310, y: 20 } }));
+    act(() => store.moveNodes({ a: { x: 320, y: 40 } }));
+    expect(bodyRenders.get('a')).toBeGreaterThan(before.a);
+    expect(bodyRenders.get('b')).toBe(before.b);
+    expect(bodyRenders.get('inner')).toBe(before.inner);
+  });
+
+  it('runs shortcuts from the canvas but never while the builder types in a field', async () => {
+    const { store } = setup();
+    act(() => store.setSelection({ nodes: ['a'], edges: [] }));
+    fireEvent.click(screen.getByTestId('toolbar-add-node'));
+    const search = screen.getByTestId('palette-search');
+    fireEvent.keyDown(search, { key: 'Delete' });
+    fireEvent.keyDown(search, { key: 'a', ctrlKey: true });
+    expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(true);
+    expect(store.getState().view.selection.nodes).toEqual(['a']);
+
+    fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: 'Delete' });
+    expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(false);
+    // Undo from the page itself (nothing focused) reaches the editor too.
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(true));
+    // Start may not be deleted: the key leaves it.
+    act(() => store.setSelection({ nodes: ['start'], edges: [] }));
+    fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: 'Delete' });
+    expect(store.toDocument().nodes.some((n) => n.id === 'start')).toBe(true);
+  });
+
+  it('lists checklist entries and selects the node of the one clicked', async () => {
+    const { store } = setup(
+      flow({
+        nodes: [node('start', 'start'), node('a', 'echo', { position: { x: 300, y: 0 } }), node('lost', 'echo', { position: { x: 300, y: 300 } }), node('end', 'end', { position: { x: 600, y: 0 } })],
+        edges: [edge('start', 'a'), edge('a', 'end')],
+      }),
+    );
+    await waitFor(() => expect(Number(screen.getByTestId('checklist-count').textContent)).toBeGreaterThan(0));
+    expect(screen.getByTestId('node-issues-lost')).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('toolbar-checklist'));
+    const panel = screen.getByTestId('checklist-panel');
+    expect(panel).toHaveTextContent('This node is not connected');
+    fireEvent.click(within(panel).getAllByTestId('checklist-entry-lost')[0]);
+    expect(store.getState().view.selection.nodes).toEqual(['lost']);
+  });
+
+  it('copies and pastes with the keys (through the paste event or, without one, the clipboard)', async () => {
+    const { store } = setup();
+    act(() => store.setSelection({ nodes: ['b'], edges: [] }));
+    const editor = screen.getByTestId('flow-editor');
+    fireEvent.keyDown(editor, { key: 'c', ctrlKey: true });
+    fireEvent.keyDown(editor, { key: 'v', ctrlKey: true });
+    await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'echo_1')).toBe(true));
+    expect(store.getState().view.selection.nodes).toEqual(['echo_1']);
+  });
+
+  it('disables undo and redo in the toolbar when there is nothing to take back', () => {
+    const { store } = setup();
+    expect(screen.getByTestId('toolbar-undo')).toBeDisabled();
+    expect(screen.getByTestId('toolbar-redo')).toBeDisabled();
+    act(() => store.moveNodes({ a: { x: 1, y: 1 } }));
+    expect(screen.getByTestId('toolbar-undo')).toBeEnabled();
+    fireEvent.click(screen.getByTestId('toolbar-undo'));
+    expect(screen.getByTestId('toolbar-redo')).toBeEnabled();
+  });
+
+  it('offers commands in the pane and node context menus', async () => {
+    const { store } = setup();
+    fireEvent.contextMenu(screen.getByTestId('node-b'));
+    const menu = screen.getByTestId('node-menu');
+    expect(within(menu).getByTestId('menu-duplicate')).toHaveTextContent('Duplicate');
+    fireEvent.click(within(menu).getByTestId('menu-duplicate'));
+    await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'echo_1')).toBe(true));
+  });
+});

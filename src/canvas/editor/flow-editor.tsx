@@ -1,0 +1,218 @@
+import { Background, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { X } from 'lucide-react';
+import { useCallback, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../ui';
+import { createClipboard, type ClipboardAdapter } from '../clipboard';
+import { builtinCommands, createCommandManager, type CommandNotice, type LayoutFunction } from '../commands';
+import { FlowStoreProvider } from '../react/flow-store-context';
+import { useFlowStore } from '../react/use-flow-store';
+import type { FlowStore } from '../store/create-flow-store';
+import { ChecklistPanel } from './checklist-panel';
+import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
+import { FlowElementCache, parentsFirst } from './flow-elements';
+import { ContainerNode, ShellNode } from './flow-node';
+import { AddFromPopover, ContextMenu } from './menus';
+import { preloadNodeIcons } from './node-icon';
+import { NoteNode } from './note-node';
+import { Palette } from './palette';
+import { registerPluginTexts } from './plugin-texts';
+import { Toolbar, ZoomControls } from './toolbar';
+import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
+import { useChecklistSync } from './use-checklist-sync';
+import { useEditorKeys } from './use-editor-keys';
+import s from './editor.module.css';
+
+const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
+
+export interface FlowEditorProps {
+  /** The editor's store (one per app: `createFlowStore({ registry, mode, document })`). */
+  store: FlowStore;
+  /** The right-hand panel for the one selected node (the node inspector); nothing when absent. */
+  renderInspector?: (nodeId: string) => ReactNode;
+  /** Auto-layout; the toolbar's "tidy up" button and the `Mod+Shift+L` shortcut appear with it. */
+  layout?: LayoutFunction;
+  /** Export (e.g. as YAML); the toolbar shows the button only when given. */
+  onExport?: () => void;
+  /** Import a file; the toolbar shows the button only when given. */
+  onImport?: () => void;
+  /** Where copies go (default: the system clipboard with an in-memory fallback). */
+  clipboard?: ClipboardAdapter;
+  /** Delay of the checklist after an edit (ms). */
+  checklistDelayMs?: number;
+  className?: string;
+}
+
+/**
+ * The flow editor: React Flow bound to a flow store. Nodes read their own state from the store by
+ * id, so dragging one re-renders no other node; every edit goes through the store (undoable) and
+ * every command (keys, menus, toolbar) through one command manager.
+ * @example
+ * const [store] = useState(() => createFlowStore({ registry, mode: 'workflow', document }));
+ * <FlowEditor store={store} renderInspector={(id) => <NodeInspector nodeId={id} />} layout={elkLayout} />
+ */
+export function FlowEditor(props: FlowEditorProps) {
+  const { store, layout, clipboard: givenClipboard } = props;
+  const { i18n } = useTranslation();
+  useState(() => {
+    registerPluginTexts(i18n, store.registry);
+    void preloadNodeIcons(store.registry.plugins.map((p) => p.icon));
+    return null;
+  });
+  const [clipboard] = useState(() => givenClipboard ?? createClipboard());
+  const pointer = useRef<{ x: number; y: number } | undefined>(undefined);
+  const services = useMemo<EditorServices>(() => {
+    const notify = (n: CommandNotice) => {
+      const key = n.key.includes(':') ? n.key : `canvas:${n.key}`;
+      const text = (i18n.t as (k: string, o?: object) => string)(key, n.params);
+      toast[n.severity === 'info' ? 'info' : n.severity](text);
+    };
+    const manager = createCommandManager({ store, commands: builtinCommands, context: { clipboard, layout, notify, pointer: () => pointer.current } });
+    return { manager, notify, checklist: createChecklistStore(), ui: createUiStore() };
+  }, [store, clipboard, layout, i18n]);
+  return (
+    <FlowStoreProvider store={store}>
+      <EditorServicesContext.Provider value={services}>
+        <ReactFlowProvider>
+          <EditorCanvas {...props} pointer={pointer} />
+        </ReactFlowProvider>
+      </EditorServicesContext.Provider>
+    </FlowStoreProvider>
+  );
+}
+
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+  const { t } = useTranslation(['editor', 'canvas']);
+  const services = useEditorServices();
+  const { manager, ui } = services;
+  const flow = useReactFlow();
+  const root = useRef<HTMLDivElement>(null);
+  const [cache] = useState(() => new FlowElementCache(store.registry));
+  const [measuredVersion, remeasured] = useReducer((n: number) => n + 1, 0);
+
+  const docNodes = useFlowStore((st) => st.document.nodes);
+  const docEdges = useFlowStore((st) => st.document.edges);
+  const mode = useFlowStore((st) => st.document.mode);
+  const selNodes = useFlowStore((st) => st.view.selection.nodes);
+  const selEdges = useFlowStore((st) => st.view.selection.edges);
+  const readOnly = useFlowStore((st) => st.readOnly);
+  const inspected = useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null));
+  const nodes = useMemo(() => {
+    const sel = new Set(selNodes);
+    cache.prune(docNodes);
+    return parentsFirst(docNodes).map((n) => cache.node(n, sel.has(n.id)));
+    // measuredVersion: sizes React Flow measured changed (kept in the cache).
+  }, [docNodes, selNodes, cache, measuredVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  const edges = useMemo(() => {
+    const sel = new Set(selEdges);
+    return docEdges.map((e) => cache.edge(e, sel.has(e.id)));
+  }, [docEdges, selEdges, cache]);
+
+  const { onNodesChange, onEdgesChange } = useChangeHandlers(store, cache, remeasured);
+  const connection = useConnectionHandlers(store, services);
+  const drag = useDragHandlers(store, services);
+  useChecklistSync(store, services.checklist, checklistDelayMs);
+  useEditorKeys(root, manager);
+
+  const paletteOpen = useEditorUi((u) => u.paletteOpen);
+  const onMouseMove = useCallback(
+    (e: ReactMouseEvent) => {
+      pointer.current = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+    },
+    [flow, pointer],
+  );
+  const openMenu = (e: ReactMouseEvent | MouseEvent, kind: 'pane' | 'node', nodeId?: string) => {
+    e.preventDefault();
+    if (nodeId && !store.getState().view.selection.nodes.includes(nodeId)) store.setSelection({ nodes: [nodeId], edges: [] });
+    ui.setState({ menu: { kind, x: e.clientX, y: e.clientY, at: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), nodeId }, addFrom: null });
+  };
+  /** Adds a node at the canvas point the palette was opened for, else at the centre of the view. */
+  const addFromPalette = (kind: string) => {
+    let at = ui.getState().paletteAt;
+    if (!at) {
+      const r = root.current?.querySelector('.react-flow')?.getBoundingClientRect();
+      const c = r ? flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
+      at = { x: c.x - 120, y: c.y - 30 };
+      // Clicking twice must not stack nodes exactly on top of each other.
+      const taken = new Set(store.getState().document.nodes.map((n) => `${n.position.x},${n.position.y}`));
+      while (taken.has(`${at.x},${at.y}`)) at = { x: at.x + 32, y: at.y + 32 };
+    }
+    ui.setState({ paletteAt: null });
+    void manager.execute('addNode', { kind, ...placementAt(store, kind, at) });
+  };
+
+  return (
+    <div ref={root} className={`${s.editor} ${className ?? ''}`} data-testid="flow-editor" data-mode={mode}>
+      <div className={s.canvasArea} onMouseMove={onMouseMove}>
+        <ReactFlow
+          nodes={nodes as never}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          {...connection}
+          onNodeDragStart={drag.onNodeDragStart}
+          onNodeDragStop={drag.onNodeDragStop}
+          onSelectionDragStart={drag.onNodeDragStart}
+          onSelectionDragStop={(e, ns) => drag.onNodeDragStop(e, ns[0], ns)}
+          onDragOver={drag.onDragOver}
+          onDrop={drag.onDrop}
+          onPaneContextMenu={(e) => openMenu(e, 'pane')}
+          onNodeContextMenu={(e, n) => openMenu(e, 'node', n.id)}
+          onSelectionContextMenu={(e) => openMenu(e, 'node')}
+          onPaneClick={() => ui.setState({ menu: null, addFrom: null })}
+          onMoveEnd={(_e, viewport) => store.setViewport(viewport)}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          connectOnClick={false}
+          deleteKeyCode={null}
+          selectionKeyCode="Shift"
+          multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+          minZoom={0.1}
+          maxZoom={2}
+          fitView
+          fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+          proOptions={{ hideAttribution: true }}
+          ariaLabelConfig={{
+            'controls.ariaLabel': t('toolbar.label'),
+            'controls.zoomIn.ariaLabel': t('toolbar.zoomIn'),
+            'controls.zoomOut.ariaLabel': t('toolbar.zoomOut'),
+            'controls.fitView.ariaLabel': t('toolbar.fitView'),
+            'minimap.ariaLabel': t('toolbar.minimap'),
+          }}
+          aria-label={t('canvas')}
+        >
+          <Background gap={16} size={1} />
+          <MiniMap pannable zoomable className={s.minimap} />
+          <Panel position="top-left">
+            <Toolbar canLayout={Boolean(layout)} onExport={onExport} onImport={onImport} />
+          </Panel>
+          <Panel position="bottom-left">
+            <ZoomControls />
+          </Panel>
+        </ReactFlow>
+        {paletteOpen && !readOnly && (
+          <aside className={s.palettePanel} aria-label={t('palette.title')} data-testid="palette-panel">
+            <div className={s.panelHeader}>
+              <h2>{t('palette.title')}</h2>
+              <button type="button" className={s.iconButton} aria-label={t('palette.close')} onClick={() => ui.setState({ paletteOpen: false, paletteAt: null })}>
+                <X aria-hidden="true" />
+              </button>
+            </div>
+            <p className={s.panelHint}>{t('palette.dragHint')}</p>
+            <Palette registry={store.registry} mode={mode} onPick={addFromPalette} draggable autoFocus />
+          </aside>
+        )}
+        <ChecklistPanel />
+        <AddFromPopover />
+        <ContextMenu canLayout={Boolean(layout)} />
+      </div>
+      {renderInspector && inspected && (
+        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot">
+          {renderInspector(inspected)}
+        </aside>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { useReactFlow } from '@xyflow/react';
+import { ClipboardCheck, Download, LayoutGrid, Maximize, Minus, Plus, Redo2, SquarePlus, Undo2, Upload } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatShortcut } from '../commands';
+import { useFlowStore } from '../react/use-flow-store';
+import { useChecklist, useEditorServices, useEditorUi } from './editor-context';
+import s from './editor.module.css';
+
+function ToolButton({ label, onClick, disabled, pressed, testId, children }: { label: string; onClick(): void; disabled?: boolean; pressed?: boolean; testId: string; children: ReactNode }) {
+  return (
+    <button type="button" className={s.toolButton} aria-label={label} title={label} disabled={disabled} aria-pressed={pressed} data-testid={testId} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
+export interface ToolbarProps {
+  /** Shown only when the editor was given a layout function. */
+  canLayout: boolean;
+  onExport?: () => void;
+  onImport?: () => void;
+}
+
+/** Add node, undo/redo (disabled with nothing to undo), optional layout/export/import, the checklist with its count. */
+export function Toolbar({ canLayout, onExport, onImport }: ToolbarProps) {
+  const { t } = useTranslation(['editor', 'canvas']);
+  const { manager, ui } = useEditorServices();
+  const canUndo = useFlowStore((st) => st.history.canUndo && !st.readOnly);
+  const canRedo = useFlowStore((st) => st.history.canRedo && !st.readOnly);
+  const readOnly = useFlowStore((st) => st.readOnly);
+  const paletteOpen = useEditorUi((u) => u.paletteOpen);
+  const checklistOpen = useEditorUi((u) => u.checklistOpen);
+  const count = useChecklist((c) => c.entries.length);
+  const errors = useChecklist((c) => c.entries.some((e) => e.severity === 'error'));
+  const shortcut = (id: string) => {
+    const sc = manager.get(id)?.shortcut;
+    const first = typeof sc === 'string' ? sc : sc?.[0];
+    return first ? ` (${formatShortcut(first, manager.isMac)})` : '';
+  };
+  return (
+    <div className={s.toolbar} role="toolbar" aria-label={t('toolbar.label')} data-testid="canvas-toolbar">
+      {!readOnly && (
+        <ToolButton label={t('toolbar.addNode')} pressed={paletteOpen} testId="toolbar-add-node" onClick={() => ui.setState({ paletteOpen: !paletteOpen, paletteAt: null })}>
+          <SquarePlus aria-hidden="true" />
+        </ToolButton>
+      )}
+      <ToolButton label={t('toolbar.undo') + shortcut('undo')} disabled={!canUndo} testId="toolbar-undo" onClick={() => void manager.execute('undo')}>
+        <Undo2 aria-hidden="true" />
+      </ToolButton>
+      <ToolButton label={t('toolbar.redo') + shortcut('redo')} disabled={!canRedo} testId="toolbar-redo" onClick={() => void manager.execute('redo')}>
+        <Redo2 aria-hidden="true" />
+      </ToolButton>
+      {canLayout && !readOnly && (
+        <ToolButton label={t('toolbar.layout')} testId="toolbar-layout" onClick={() => void manager.execute('layout')}>
+          <LayoutGrid aria-hidden="true" />
+        </ToolButton>
+      )}
+      {onExport && (
+        <ToolButton label={t('toolbar.export')} testId="toolbar-export" onClick={onExport}>
+          <Download aria-hidden="true" />
+        </ToolButton>
+      )}
+      {onImport && !readOnly && (
+        <ToolButton label={t('toolbar.import')} testId="toolbar-import" onClick={onImport}>
+          <Upload aria-hidden="true" />
+        </ToolButton>
+      )}
+      <span className={s.toolSeparator} />
+      <button
+        type="button"
+        className={s.checklistButton}
+        data-has-errors={errors || undefined}
+        aria-pressed={checklistOpen}
+        data-testid="toolbar-checklist"
+        onClick={() => ui.setState({ checklistOpen: !checklistOpen })}
+      >
+        <ClipboardCheck aria-hidden="true" />
+        {t('toolbar.checklist')}
+        <span className={s.count} data-testid="checklist-count">
+          {count}
+        </span>
+      </button>
+    </div>
+  );
+}
+
+/** Zoom in/out and fit view, with translated labels. */
+export function ZoomControls() {
+  const { t } = useTranslation('editor');
+  const flow = useReactFlow();
+  return (
+    <div className={s.zoom} data-testid="zoom-controls">
+      <ToolButton label={t('toolbar.zoomIn')} testId="zoom-in" onClick={() => void flow.zoomIn()}>
+        <Plus aria-hidden="true" />
+      </ToolButton>
+      <ToolButton label={t('toolbar.zoomOut')} testId="zoom-out" onClick={() => void flow.zoomOut()}>
+        <Minus aria-hidden="true" />
+      </ToolButton>
+      <ToolButton label={t('toolbar.fitView')} testId="fit-view" onClick={() => void flow.fitView({ padding: 0.2, duration: 200 })}>
+        <Maximize aria-hidden="true" />
+      </ToolButton>
+    </div>
+  );
+}

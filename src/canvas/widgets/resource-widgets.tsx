@@ -1,0 +1,196 @@
+import { useContext, useEffect, useState } from 'react';
+import { Switch } from '../../ui/switch';
+import { useNodeWidgetEnv, WorkspaceResourcesContext, type McpServerOption, type ResourceOption, type ToolOption } from './context';
+import type { NodeWidgetProps } from './list-widgets';
+import { NativeSelect, RowList } from './rows';
+import { useInspectorT } from './labels';
+import s from './widgets.module.css';
+
+type Source<T> = { list(opts: { signal: AbortSignal }): Promise<readonly T[]> } | undefined;
+export type ResourceState<T> = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: readonly T[] };
+
+/** Loads a workspace resource list once per source (aborted on unmount). An absent source is an empty list. */
+export function useResourceList<T>(source: Source<T>): ResourceState<T> {
+  const [state, setState] = useState<ResourceState<T>>(source ? { status: 'loading' } : { status: 'ready', items: [] });
+  useEffect(() => {
+    if (!source) {
+      setState({ status: 'ready', items: [] });
+      return;
+    }
+    const ctl = new AbortController();
+    setState({ status: 'loading' });
+    source.list({ signal: ctl.signal }).then(
+      (items) => !ctl.signal.aborted && setState({ status: 'ready', items }),
+      () => !ctl.signal.aborted && setState({ status: 'error' }),
+    );
+    return () => ctl.abort();
+  }, [source]);
+  return state;
+}
+
+/** Loading, failure and empty lines; null when there are items to show. */
+function StateLine({ state, emptyKey }: { state: ResourceState<unknown>; emptyKey: string }) {
+  const { t } = useInspectorT();
+  if (state.status === 'loading') return <p className={s.muted}>{t('resources.loading')}</p>;
+  if (state.status === 'error') return <p className={s.muted} role="alert">{t('resources.failed')}</p>;
+  if (!state.items.length) return <p className={s.muted} role="note">{t(emptyKey)}</p>;
+  return null;
+}
+
+type SetField = (name: string, value: unknown) => void;
+const setFieldOf = (p: NodeWidgetProps): SetField | undefined => p.extra.setField as SetField | undefined;
+const configOf = (p: NodeWidgetProps) => (p.extra.config ?? {}) as Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** Knowledge base ids of the workspace (several). */
+export function KnowledgeBasesWidget(p: NodeWidgetProps) {
+  const env = useNodeWidgetEnv();
+  const state = useResourceList(useContext(WorkspaceResourcesContext).knowledgeBases);
+  const chosen = new Set(Array.isArray(p.value) ? (p.value as string[]) : []);
+  const locked = p.readOnly || p.disabled || env.readOnly;
+  const label = p.field.label ? p.tk(p.field.label) : p.field.name;
+  const line = <StateLine state={state} emptyKey="resources.kbEmpty" />;
+  const items = state.status === 'ready' ? state.items : [];
+  const missing = [...chosen].filter((id) => state.status === 'ready' && !items.some((k) => k.id === id));
+  return (
+    <div className={s.list} id={p.id} role="group" aria-label={label}>
+      {line}
+      {items.map((kb) => (
+        <label key={kb.id} className={s.check}>
+          <input
+            type="checkbox"
+            checked={chosen.has(kb.id)}
+            disabled={locked}
+            onChange={(e) => p.onChange(e.target.checked ? [...chosen, kb.id] : [...chosen].filter((x) => x !== kb.id))}
+          />
+          {kb.name}
+          {kb.description && <span className={s.muted}>{kb.description}</span>}
+        </label>
+      ))}
+      {missing.map((id) => (
+        <MissingRow key={id} id={id} locked={locked} onRemove={() => p.onChange([...chosen].filter((x) => x !== id))} />
+      ))}
+    </div>
+  );
+}
+
+function MissingRow({ id, locked, onRemove }: { id: string; locked: boolean; onRemove(): void }) {
+  const { t } = useInspectorT();
+  return (
+    <label className={s.check} data-missing="true">
+      <input type="checkbox" checked disabled={locked} onChange={onRemove} />
+      <span className={s.muted}>{t('resources.missing', { id })}</span>
+    </label>
+  );
+}
+
+/**
+ * A workspace tool and one of its functions. The field holds the tool id; the function goes to the
+ * config's `functionId` (a hidden field of the same node).
+ */
+export function ToolWidget(p: NodeWidgetProps) {
+  return <PairPicker p={p} kind="tool" second="functionId" />;
+}
+
+/** An MCP server and one of its tools (`serverId`, then `toolName`). */
+export function McpToolWidget(p: NodeWidgetProps) {
+  return <PairPicker p={p} kind="mcp" second="toolName" />;
+}
+
+function PairPicker({ p, kind, second }: { p: NodeWidgetProps; kind: 'tool' | 'mcp'; second: string }) {
+  const { t } = useInspectorT();
+  const env = useNodeWidgetEnv();
+  const res = useContext(WorkspaceResourcesContext);
+  const state = useResourceList<ToolOption | McpServerOption>(kind === 'tool' ? res.tools : res.mcpServers);
+  const locked = p.readOnly || p.disabled || env.readOnly;
+  const id = str(p.value);
+  const sub = str(configOf(p)[second]);
+  const items = state.status === 'ready' ? state.items : [];
+  const parent = items.find((x) => x.id === id);
+  const children: readonly ResourceOption[] = parent ? ('functions' in parent ? parent.functions : parent.tools) : [];
+  const setField = setFieldOf(p);
+  const line = <StateLine state={state} emptyKey={kind === 'tool' ? 'resources.toolEmpty' : 'resources.mcpEmpty'} />;
+  if (state.status !== 'ready' || !items.length) return <div id={p.id}>{line}</div>;
+  const withMissing = (list: readonly ResourceOption[], v: string) =>
+    v && !list.some((x) => x.id === v) ? [{ value: v, label: t('resources.missing', { id: v }) }, ...list.map((x) => ({ value: x.id, label: x.name }))] : list.map((x) => ({ value: x.id, label: x.name }));
+  return (
+    <div className={s.list} id={p.id}>
+      <NativeSelect
+        aria-label={kind === 'tool' ? t('resources.tool') : t('resources.server')}
+        value={id}
+        options={[{ value: '', label: t('resources.choose') }, ...withMissing(items, id)]}
+        disabled={locked}
+        onChange={(v) => {
+          p.onChange(v);
+          setField?.(second, '');
+        }}
+      />
+      {id && (
+        <NativeSelect
+          aria-label={kind === 'tool' ? t('resources.function') : t('resources.mcpTool')}
+          value={sub}
+          options={[{ value: '', label: t('resources.choose') }, ...withMissing(children, sub)]}
+          disabled={locked || !setField}
+          onChange={(v) => setField?.(second, v)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** An agent's tools: functions of workspace tools and tools of MCP servers, each switchable. */
+export function ToolListWidget(p: NodeWidgetProps) {
+  const { t } = useInspectorT();
+  const env = useNodeWidgetEnv();
+  const res = useContext(WorkspaceResourcesContext);
+  const tools = useResourceList(res.tools);
+  const servers = useResourceList(res.mcpServers);
+  const locked = p.readOnly || p.disabled || env.readOnly;
+  const rows = (Array.isArray(p.value) ? p.value : []) as Record<string, unknown>[];
+  const choices = [
+    ...(tools.status === 'ready' ? tools.items.flatMap((x) => x.functions.map((f) => ({ key: `tool:${x.id}:${f.id}`, type: 'tool', providerId: x.id, name: f.id, label: `${x.name} / ${f.name}` }))) : []),
+    ...(servers.status === 'ready' ? servers.items.flatMap((x) => x.tools.map((f) => ({ key: `mcp:${x.id}:${f.id}`, type: 'mcp', providerId: x.id, name: f.id, label: `${x.name} / ${f.name}` }))) : []),
+  ];
+  const keyOf = (r: Record<string, unknown>) => `${str(r.type)}:${str(r.providerId)}:${str(r.name)}`;
+  const labelOf = (r: Record<string, unknown>) => choices.find((c) => c.key === keyOf(r))?.label ?? t('resources.missing', { id: `${str(r.providerId)}/${str(r.name)}` });
+  const free = choices.filter((c) => !rows.some((r) => keyOf(r) === c.key));
+  const loading = tools.status === 'loading' || servers.status === 'loading';
+  return (
+    <div className={s.list} id={p.id} role="group" aria-label={p.field.label ? p.tk(p.field.label) : p.field.name}>
+      {rows.length > 0 && (
+        <RowList<Record<string, unknown>>
+          value={rows}
+          onChange={(v) => p.onChange(v)}
+          readOnly={locked}
+          addLabel=""
+          max={rows.length}
+          newRow={() => ({ enabled: true })}
+          renderRow={(row, update) => (
+            <label className={s.check}>
+              <Switch size="sm" aria-label={t('resources.enable', { name: labelOf(row) })} checked={row.enabled !== false} disabled={locked} onCheckedChange={(v) => update({ enabled: v })} />
+              {labelOf(row)}
+            </label>
+          )}
+        />
+      )}
+      {loading ? (
+        <p className={s.muted}>{t('resources.loading')}</p>
+      ) : choices.length === 0 ? (
+        <p className={s.muted} role="note">{t('resources.toolListEmpty')}</p>
+      ) : (
+        !locked &&
+        free.length > 0 && (
+          <NativeSelect
+            aria-label={t('resources.addTool')}
+            value=""
+            options={[{ value: '', label: t('resources.addTool') }, ...free.map((c) => ({ value: c.key, label: c.label }))]}
+            onChange={(v) => {
+              const c = free.find((x) => x.key === v);
+              if (c) p.onChange([...rows, { type: c.type, providerId: c.providerId, name: c.name, enabled: true }]);
+            }}
+          />
+        )
+      )}
+    </div>
+  );
+}

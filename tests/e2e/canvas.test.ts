@@ -1,0 +1,152 @@
+/**
+ * The canvas in Chromium against the real server: sign in, create a workflow app in the default
+ * project space through the apps page, open its editor, build start → template transform → end with
+ * the mouse (the "+" of a handle, dragging a connection, deleting the old edge), rename the new node,
+ * wait for the autosave, reload, and find the three nodes and two edges as they were left.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+
+let studio: RunningStudio;
+let browser: Browser;
+
+beforeAll(async () => {
+  studio = await startStudio();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+});
+
+async function center(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('element has no box');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags with real pointer moves (React Flow needs several moves to start a connection). */
+async function drag(page: Page, from: Locator, to: Locator) {
+  const a = await center(from);
+  const b = await center(to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + ((b.x - a.x) * i) / 12, a.y + ((b.y - a.y) * i) / 12);
+  await page.mouse.up();
+}
+
+const TT = 'template-transform_1';
+
+describe('the canvas', () => {
+  it('builds a three-node flow with the mouse, saves it, and finds it intact after a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${studio.url}/`);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/operation');
+
+    // The seeded default project space, its apps page, a new workflow app.
+    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Greeting flow');
+    await page.getByTestId('app-description').fill('Says hello');
+    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    const card = page.getByTestId('app-card').filter({ hasText: 'Greeting flow' });
+    await expect.poll(() => card.count()).toBe(1);
+    await card.getByTestId('app-open').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
+
+    // A new workflow starts as start → end.
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.getByTestId('node-start').isVisible()).toBe(true);
+    await expect.poll(() => editor.getByTestId('node-end').isVisible()).toBe(true);
+    await expect.poll(() => editor.locator('.react-flow__edge').count()).toBe(1);
+    await snap(page, 'canvas-01-new-workflow');
+
+    // "+" on the start's handle → template transform, connected from start.
+    await editor.getByTestId('node-start').hover();
+    await editor.getByTestId('add-next-start-source').click();
+    const popover = page.getByTestId('add-from-popover');
+    await popover.getByTestId('add-from-search').fill('template');
+    await snap(page, 'canvas-02-add-from-plus');
+    await popover.getByTestId(`add-from-item-template-transform`).click();
+    await expect.poll(() => editor.getByTestId(`node-${TT}`).isVisible()).toBe(true);
+    await expect.poll(() => editor.getByTestId(`rf__edge-start-source-${TT}-target`).count()).toBe(1);
+
+    // Connect the template transform to end by dragging from its handle to end's.
+    await drag(page, editor.getByTestId(`handle-${TT}-source`), editor.locator('.react-flow__node[data-id="end"] .react-flow__handle.target'));
+    await expect.poll(() => editor.getByTestId(`rf__edge-${TT}-source-end-target`).count()).toBe(1);
+
+    // The old start → end edge: click it, press Delete.
+    // A straight edge has a box of no height, so click the middle of its line between the two handles.
+    const from = await center(editor.getByTestId('handle-start-source'));
+    const to = await center(editor.locator('.react-flow__node[data-id="end"] .react-flow__handle.target'));
+    await page.mouse.click((from.x + to.x) / 2, (from.y + to.y) / 2);
+    await expect.poll(() => editor.getByTestId('rf__edge-start-source-end-target').getAttribute('class')).toContain('selected');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => editor.getByTestId('rf__edge-start-source-end-target').count()).toBe(0);
+
+    // Rename the node in place (double-click its title).
+    await editor.getByTestId(`node-title-${TT}`).dblclick();
+    await editor.getByTestId(`node-title-input-${TT}`).fill('Greeting');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => editor.getByTestId(`node-title-${TT}`).textContent()).toBe('Greeting');
+
+    // Copy, paste and undo with the keyboard (the paste is taken back, so the flow stays three nodes).
+    await editor.getByTestId(`node-${TT}`).click();
+    await page.keyboard.press('Control+C');
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => editor.getByTestId('node-template-transform_2').count()).toBe(1);
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => editor.getByTestId('node-template-transform_2').count()).toBe(0);
+
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
+    await snap(page, 'canvas-03-built');
+
+    await page.reload();
+    await expect.poll(() => editor.getByTestId(`node-${TT}`).isVisible()).toBe(true);
+    for (const id of ['start', TT, 'end']) expect(await editor.getByTestId(`node-${id}`).count()).toBe(1);
+    await expect.poll(() => editor.locator('.react-flow__edge').count()).toBe(2);
+    expect(await editor.getByTestId(`rf__edge-start-source-${TT}-target`).count()).toBe(1);
+    expect(await editor.getByTestId(`rf__edge-${TT}-source-end-target`).count()).toBe(1);
+    expect(await editor.getByTestId(`node-title-${TT}`).textContent()).toBe('Greeting');
+    // The edges are drawn, not only present: an svg of no width renders nothing.
+    const edgeSvgWidth = await editor.getByTestId(`rf__edge-start-source-${TT}-target`).evaluate((g) => parseFloat(getComputedStyle(g.closest('svg')!).width));
+    expect(edgeSvgWidth).toBeGreaterThan(0);
+    await snap(page, 'canvas-04-reloaded');
+
+    // A container: "add node here" from the pane's menu puts an iteration (with its start) below.
+    await page.getByTestId('zoom-out').click();
+    await page.getByTestId('zoom-out').click();
+    await page.mouse.click(200, 640, { button: 'right' });
+    await page.getByTestId('pane-menu').getByTestId('menu-addNodeHere').click();
+    await page.getByTestId('palette-item-iteration').click();
+    const iteration = editor.getByTestId('node-iteration_1');
+    await expect.poll(() => iteration.isVisible()).toBe(true);
+    await expect.poll(() => editor.locator('[data-kind="iteration-start"]').isVisible()).toBe(true);
+    // Drag a code step from the palette into the iteration's body.
+    const box = (await iteration.boundingBox())!;
+    const pane = editor.locator('.react-flow__pane');
+    const paneBox = (await pane.boundingBox())!;
+    await page.getByTestId('palette-item-code').dragTo(pane, { targetPosition: { x: box.x + box.width / 2 - paneBox.x, y: box.y + box.height - 70 - paneBox.y } });
+    await expect.poll(() => editor.getByTestId('node-code_1').isVisible()).toBe(true);
+    // Inside: moving the iteration by its header carries the code step along.
+    const before = (await editor.getByTestId('node-code_1').boundingBox())!;
+    const header = await center(iteration.locator('[data-testid="node-title-iteration_1"]'));
+    await page.mouse.move(header.x, header.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) await page.mouse.move(header.x + i * 5, header.y - i * 3);
+    await page.mouse.up();
+    await expect.poll(async () => (await editor.getByTestId('node-code_1').boundingBox())!.x - before.x).toBeGreaterThan(20);
+    await snap(page, 'canvas-05-container');
+    await context.close();
+  });
+});
