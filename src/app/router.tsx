@@ -51,6 +51,17 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/prompts/prompts-page.tsx',
   './workspace/prompts/prompt-add-page.tsx',
   './system/models/models-page.tsx',
+  './workspace/tools/tools-page.tsx',
+  './workspace/tools/tool-detail-page.tsx',
+  './workspace/tools/function-page.tsx',
+  './workspace/knowledge/knowledge-page.tsx',
+  './workspace/knowledge/knowledge-unit-page.tsx',
+  './workspace/knowledge/knowledge-unit-add-page.tsx',
+  './workspace/knowledge/knowledge-unit-add-table-page.tsx',
+  './workspace/knowledge/knowledge-slice-method-config-page.tsx',
+  './workspace/knowledge/knowledge-unit-details-page.tsx',
+  './system/dataset/dataset-tasks-page.tsx',
+  './screens/app/log-page.tsx',
 ]);
 
 export function pageOrSkeleton(path: string, modules: Record<string, () => Promise<PageModule>> = screensInProgress) {
@@ -65,6 +76,9 @@ const stub = (path: string, title: string, extra: Pick<RouteObject, 'loader'> = 
   handle: { title, crumb: true } satisfies RouteHandle,
   ...extra,
 });
+
+/** A page route whose screen file may exist yet (see {@link screensInProgress}); the skeleton until then. */
+const screen = (path: string, title: string, file: string): RouteObject => ({ ...stub(path, title), lazy: pageOrSkeleton(file) });
 
 /** An index route that sends to a child path. */
 const indexTo = (to: string): RouteObject => ({ index: true, loader: () => redirect(to), element: null });
@@ -99,27 +113,27 @@ function workspaceRoutes(): RouteObject {
         path: 'tool',
         handle: { title: 'workspace.tool', crumb: true } satisfies RouteHandle,
         children: [
-          { index: true, lazy: skeleton() },
+          { index: true, lazy: pageOrSkeleton('./workspace/tools/tools-page.tsx') },
           {
             path: ':toolId',
             handle: { title: 'workspace.toolDetail', crumb: true } satisfies RouteHandle,
             children: [
-              { index: true, lazy: skeleton() },
-              stub('capability/:capabilityId', 'workspace.toolCapability'),
+              { index: true, lazy: pageOrSkeleton('./workspace/tools/tool-detail-page.tsx') },
+              screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
             ],
           },
         ],
       },
-      stub('knowledge', 'workspace.knowledge'),
+      screen('knowledge', 'workspace.knowledge', './workspace/knowledge/knowledge-page.tsx'),
       {
         // Knowledge pages sit beside the list in the URL; the breadcrumb still goes through it.
         handle: { crumb: workspaceListCrumb('knowledge', 'workspace.knowledge') } satisfies RouteHandle,
         children: [
-          stub('knowledge-unit', 'workspace.knowledgeUnit'),
-          stub('knowledge-unit-add', 'workspace.knowledgeUnitAdd'),
-          stub('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable'),
-          stub('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig'),
-          stub('knowledge-unit-details', 'workspace.knowledgeUnitDetails'),
+          screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
+          screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx'),
+          screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx'),
+          screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx'),
+          screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx'),
         ],
       },
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
@@ -176,7 +190,7 @@ function systemRoutes(): RouteObject {
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
             children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
           },
-          stub('dataset', 'system.dataset'),
+          screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {
             path: 'tool',
             handle: { title: 'system.tool', crumb: true } satisfies RouteHandle,
@@ -206,7 +220,13 @@ function editorRoutes(): RouteObject {
     children: [
       indexTo(EDITOR_TABS[kind][0]),
       // The base tab of the flow editors is the canvas; the other tabs come later.
-      ...EDITOR_TABS[kind].map((tab) => (tab === 'base' && kind !== 'agent-builder' ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) } : stub(tab, `app.${tab}`))),
+      ...EDITOR_TABS[kind].map((tab) =>
+        tab === 'base' && kind !== 'agent-builder'
+          ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
+          : tab === 'log'
+            ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
+            : stub(tab, `app.${tab}`),
+      ),
     ],
   });
   return {

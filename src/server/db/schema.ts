@@ -285,3 +285,6 @@ export const tenantDefaultModels = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.modelType] })],
 );
+export * from './schema-runs';
+export * from './schema-tools';
+export * from './schema-knowledge';

@@ -1,0 +1,2 @@
+/** Tables of the knowledge area. Re-exported from ./schema, so drizzle-kit and the services see one schema. */
+export {};
