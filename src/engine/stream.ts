@@ -102,7 +102,11 @@ export class AnswerStreams {
         continue;
       }
       const src = scope.scope.byId.get(s.selector[0]);
-      const state = src ? scope.stateOf(src.local) : DONE;
+      // `sys.*` and `env.*` never change during a run. Anything else that is not a node of this
+      // scope (`conversation.*`, which an assigner may change before the answer runs) is read when
+      // the answer node itself runs, so it shows the value as of then, not as of the start.
+      const constant = !src && (s.selector[0] === 'sys' || s.selector[0] === 'env');
+      const state = src ? scope.stateOf(src.local) : constant ? DONE : RUNNING;
       if (state !== SKIPPED) {
         const streamed =
           src && s.selector.length === 2 && src.executor?.streamOutput === s.selector[1] ? this.chunks.get(src.id) : undefined;

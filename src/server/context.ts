@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from './db/client';
 import type { Settings } from './settings';
 import type { TokenService } from './security/tokens';
+import type { CodeSandbox } from './sandbox';
 import type { SystemRole } from '../../schemas/auth';
 import type { MemberRole } from '../../schemas/workspace';
 import { ErrorCode } from '../../schemas/errors';
@@ -16,6 +17,8 @@ export interface ServerContext {
   tokens: TokenService;
   /** Encryption key for secrets at rest (credentials, model keys, database passwords). */
   secretKey: Uint8Array;
+  /** The code node's sandbox, one per process: created with the context, closed on shutdown. */
+  sandbox: CodeSandbox;
 }
 
 /** The verified caller, from the access token. */

@@ -7,6 +7,7 @@ import { seed, type SeedResult } from './services/seed';
 import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
 import type { ServerContext } from './context';
+import { createCodeSandbox } from './sandbox';
 
 export interface Studio {
   app: FastifyInstance;
@@ -32,6 +33,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
+    // Workers start on first use, so a server that runs no code node pays nothing for it.
+    sandbox: createCodeSandbox(),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   return {
@@ -41,6 +44,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     seeded,
     async close() {
       await app.close();
+      await ctx.sandbox.close();
       await database.close();
     },
   };

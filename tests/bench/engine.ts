@@ -5,11 +5,14 @@
  * - a wide flow: start → 1,000 parallel no-op nodes → one join.
  * Each is run several times; the figure is the median wall time of a run divided by its nodes,
  * with every event consumed (by `onEvent`, and once through the async iterator).
+ * Then the server figures of ./server.ts: workflow runs per second over HTTP and the first-token
+ * latency the server adds.
  */
 import { z } from 'zod';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../schemas/flow';
 import { compile, run, type ExecutionPlan, type RunOptions } from '../../src/engine';
 import { createExecutorRegistry, createNodeRegistry, defineNodeExecutor, defineNodePlugin, Template } from '../../src/plugin-sdk';
+import { benchServer } from './server';
 
 const texts = { zh: { title: 'x', description: 'x' }, en: { title: 'x', description: 'x' } };
 const start = defineNodePlugin({ kind: 'start', version: 1, category: 'basic', icon: { lucide: 'house' }, i18n: texts, configSchema: z.object({}), targetHandle: false });
@@ -104,3 +107,6 @@ console.log(`Weft engine overhead (Node ${process.version}; median of runs, even
 await bench('chain of no-op nodes', chain(1000, 'noop'), 1001, true, 15);
 await bench('chain of template nodes', chain(10_000, 'template'), 10_001, false, 5);
 await bench('wide parallel (1,000 branches + join)', wide(1000), 1002, true, 15);
+
+console.log('\nWeft run server (embedded database in memory, fake OpenAI-compatible provider)\n');
+await benchServer();

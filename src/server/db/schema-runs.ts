@@ -1,2 +1,129 @@
 /** Tables of the runs area. Re-exported from ./schema, so drizzle-kit and the services see one schema. */
-export {};
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+// Only lazy references to these (inside callbacks): ./schema re-exports this module.
+import { apps, tenants, workspaces } from './schema';
+
+type Values = Record<string, unknown>;
+type StoredError = { code: string; message: string; nodeId?: string };
+
+const tokens = {
+  promptTokens: integer('prompt_tokens').notNull().default(0),
+  completionTokens: integer('completion_tokens').notNull().default(0),
+  totalTokens: integer('total_tokens').notNull().default(0),
+};
+
+/**
+ * A conversation with a chat app (chatflow, agent): its messages and the current values of the
+ * flow's conversation variables. Debug conversations (source `draft`) belong to the member who
+ * started them.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    appId: uuid('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: ['draft', 'published'] }).notNull().default('draft'),
+    name: text('name').notNull().default(''),
+    variables: jsonb('variables').$type<Values>().notNull().default({}),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversations_app_created').on(t.appId, t.createdAt)],
+);
+
+/**
+ * One run of an app's flow: the whole flow (draft or published) or one node alone (`single-node`,
+ * `node_id` set). Totals are written when the run ends; `status` is `running` until then.
+ */
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    appId: uuid('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    mode: text('mode').notNull(),
+    source: text('source', { enum: ['draft', 'published', 'single-node'] }).notNull(),
+    nodeId: text('node_id'),
+    status: text('status', { enum: ['running', 'succeeded', 'failed', 'stopped'] }).notNull().default('running'),
+    query: text('query').notNull().default(''),
+    inputs: jsonb('inputs').$type<Values>().notNull().default({}),
+    outputs: jsonb('outputs').$type<Values>().notNull().default({}),
+    answer: text('answer').notNull().default(''),
+    error: jsonb('error').$type<StoredError>(),
+    ...tokens,
+    steps: integer('steps').notNull().default(0),
+    elapsedMs: doublePrecision('elapsed_ms').notNull().default(0),
+    createdBy: uuid('created_by').notNull(),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('runs_app_created').on(t.appId, t.createdAt),
+    index('runs_app_status_created').on(t.appId, t.status, t.createdAt),
+    index('runs_conversation').on(t.conversationId),
+  ],
+);
+
+/**
+ * One execution of a node in a run, in the order the nodes started (`seq`: the node_started
+ * event's sequence number). Inside iterations and loops a node runs once per round: `scope` holds
+ * the containers and rounds (outermost first); `parent_execution_id` and `item_index` repeat the
+ * innermost frame for simple queries. Skipped nodes are rows too (status `skipped`).
+ */
+export const nodeExecutions = pgTable(
+  'node_executions',
+  {
+    id: uuid('id').primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    executionId: text('execution_id').notNull(),
+    seq: integer('seq').notNull(),
+    nodeId: text('node_id').notNull(),
+    kind: text('kind').notNull(),
+    title: text('title').notNull().default(''),
+    parentId: text('parent_id'),
+    parentExecutionId: text('parent_execution_id'),
+    itemIndex: integer('item_index'),
+    scope: jsonb('scope').$type<{ containerId: string; executionId: string; index: number }[]>().notNull().default([]),
+    status: text('status', { enum: ['running', 'succeeded', 'exception', 'failed', 'stopped', 'skipped'] }).notNull(),
+    inputs: jsonb('inputs').$type<Values>().notNull().default({}),
+    outputs: jsonb('outputs').$type<Values>().notNull().default({}),
+    handle: text('handle'),
+    error: jsonb('error').$type<StoredError>(),
+    elapsedMs: doublePrecision('elapsed_ms').notNull().default(0),
+    ...tokens,
+    retries: integer('retries').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('node_executions_run_execution').on(t.runId, t.executionId), index('node_executions_run_seq').on(t.runId, t.seq)],
+);
+
+/** A question and its answer in a conversation; `run_id` is the run that answered it. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id').references(() => runs.id, { onDelete: 'set null' }),
+    query: text('query').notNull(),
+    answer: text('answer').notNull().default(''),
+    files: jsonb('files').$type<{ file_id: string; name?: string; type?: string }[]>().notNull().default([]),
+    status: text('status', { enum: ['running', 'succeeded', 'failed', 'stopped'] }).notNull().default('running'),
+    error: jsonb('error').$type<StoredError>(),
+    ...tokens,
+    elapsedMs: doublePrecision('elapsed_ms').notNull().default(0),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('messages_conversation_created').on(t.conversationId, t.createdAt)],
+);

@@ -12,8 +12,10 @@ import { credentialRoutes } from './console/credentials';
 import { databaseRoutes } from './console/databases';
 import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
+import { runRoutes } from './console/runs';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
+import { toolRoutes } from './console/tools';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -33,6 +35,8 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(databaseRoutes(ctx), { prefix: '/console/databases' });
   await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(runRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
+  await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
 };

@@ -1,0 +1,112 @@
+import { and, eq } from 'drizzle-orm';
+import type { FlowDocument, FlowMode } from '../../../schemas/flow';
+import { compile, type ExecutionPlan } from '../../engine';
+import { createNodeRegistry } from '../../plugin-sdk/registry';
+import { runtimeExecutors } from '../../../plugins/executors';
+import { runtimePlugins } from '../../../plugins/runtime';
+import { requireMembership, UUID_RE, type Caller, type ServerContext } from '../context';
+import { appDrafts, apps, workspaceMembers, workspaces } from '../db/schema';
+import { badRequest, notFoundOrForeign } from '../errors';
+import { draftSecretValues } from '../services/apps';
+
+/** The built-in node kinds and their executors, as runs compile flows against them. */
+export const engineRegistries = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
+
+/** The caller and the app a request is about (the workspace from X-Workspace-Id). */
+export interface AppScope {
+  caller: Caller;
+  workspaceId: string;
+  appId: string;
+}
+
+export interface AppRef {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  mode: FlowMode;
+}
+
+/**
+ * Any member of the workspace: the app, when it is in the caller's tenant and this workspace;
+ * otherwise VALIDATION-1000 (missing, foreign and other workspaces' apps look the same).
+ */
+export async function requireApp(ctx: ServerContext, s: AppScope): Promise<AppRef> {
+  await requireMembership(ctx.db, s.caller, s.workspaceId);
+  if (!UUID_RE.test(s.appId)) throw notFoundOrForeign('App', s.appId);
+  const [row] = await ctx.db
+    .select({ id: apps.id, tenantId: apps.tenantId, workspaceId: apps.workspaceId, mode: apps.type })
+    .from(apps)
+    .where(and(eq(apps.id, s.appId), eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId)));
+  if (!row) throw notFoundOrForeign('App', s.appId);
+  return row;
+}
+
+export interface DraftFlow {
+  app: AppRef;
+  revision: number;
+  plan: ExecutionPlan;
+  /** Environment values by name, secrets decrypted (never answered to anyone). */
+  env: Record<string, unknown>;
+}
+
+// Compiling checks the whole flow; a draft is run many times between saves, so keep recent plans.
+const PLAN_CACHE_MAX = 200;
+const plans = new Map<string, ExecutionPlan>();
+
+function planOf(appId: string, revision: number, document: FlowDocument): ExecutionPlan {
+  const key = `${appId}:${revision}`;
+  const hit = plans.get(key);
+  if (hit) {
+    // Refresh its place (Map keeps insertion order: the first key is the least recently used).
+    plans.delete(key);
+    plans.set(key, hit);
+    return hit;
+  }
+  const compiled = compile(document, engineRegistries);
+  if (!compiled.ok) {
+    const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
+    throw badRequest(`The flow cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
+  }
+  plans.set(key, compiled.plan);
+  if (plans.size > PLAN_CACHE_MAX) plans.delete(plans.keys().next().value!);
+  return compiled.plan;
+}
+
+/**
+ * The app's draft compiled for a run, with its environment. Membership, app and draft come in one
+ * query (this is on the way to a run's first token); when it finds nothing, {@link requireApp} says
+ * why. A flow that cannot run: VALIDATION-1000 with the issues.
+ */
+export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<DraftFlow> {
+  const rows = UUID_RE.test(s.appId) && UUID_RE.test(s.workspaceId)
+    ? await ctx.db
+        .select({
+          id: apps.id,
+          tenantId: apps.tenantId,
+          workspaceId: apps.workspaceId,
+          mode: apps.type,
+          revision: appDrafts.revision,
+          document: appDrafts.document,
+          secretEnv: appDrafts.secretEnv,
+        })
+        .from(apps)
+        .innerJoin(workspaces, and(eq(workspaces.id, apps.workspaceId), eq(workspaces.tenantId, s.caller.tenantId)))
+        .innerJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, apps.workspaceId), eq(workspaceMembers.userId, s.caller.userId)))
+        .innerJoin(appDrafts, eq(appDrafts.appId, apps.id))
+        .where(and(eq(apps.id, s.appId), eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId)))
+    : [];
+  const row = rows[0];
+  if (!row) {
+    await requireApp(ctx, s);
+    throw notFoundOrForeign('App', s.appId);
+  }
+  const app: AppRef = { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode };
+  const document = row.document as FlowDocument;
+  const plan = planOf(app.id, row.revision, document);
+  const env: Record<string, unknown> = {};
+  if (Object.keys(row.secretEnv).length) {
+    const secrets = await draftSecretValues(ctx, app.id);
+    for (const v of document.variables.env) if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
+  }
+  return { app, revision: row.revision, plan, env };
+}

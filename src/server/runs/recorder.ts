@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { RunEvent, TokenUsage } from '../../../schemas/run';
+import type { RunResult } from '../../engine';
+import type { Db } from '../db/client';
+import { conversations, messages, nodeExecutions, runs } from '../db/schema';
+
+type NodeRow = typeof nodeExecutions.$inferInsert;
+
+/** How long finished nodes wait to be written with the next ones (the trace of a running run lags by this much). */
+const FLUSH_DELAY_MS = 100;
+
+const usageColumns = (u: TokenUsage | undefined) => ({
+  promptTokens: u?.promptTokens ?? 0,
+  completionTokens: u?.completionTokens ?? 0,
+  totalTokens: u?.totalTokens ?? 0,
+});
+
+/** What the recorder writes when the run ends, besides the run row. */
+export interface RunEnd {
+  messageId?: string;
+  conversationId?: string;
+}
+
+/**
+ * Persists one run from its events: a node execution row when a node finishes, fails or is skipped
+ * (its start time and order from its node_started event), then the run's totals, the message and
+ * the conversation's variables when the run ends.
+ *
+ * Writes never hold the run up: events are handled synchronously and rows are written in the
+ * background, in order, batched: rows wait up to FLUSH_DELAY_MS (a short run is written in one
+ * insert at its end, and the database is left to the run's own queries, e.g. a model's credentials
+ * on the way to the first token); whatever piles up while an insert runs goes in the next one. A
+ * failed write is reported to `onError` and the run goes on.
+ */
+export class RunRecorder {
+  private readonly started = new Map<string, { seq: number; at: number }>();
+  private pending: NodeRow[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private busy = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  /** The run row could not be written: nothing else about the run can be. */
+  private lost = false;
+
+  /** `ready`: the write of the run row (node rows and the end wait for it). */
+  constructor(
+    private readonly db: Db,
+    private readonly runId: string,
+    private readonly onError: (e: unknown) => void,
+    ready: Promise<unknown> = Promise.resolve(),
+  ) {
+    this.writing = ready.then(
+      () => undefined,
+      (e) => {
+        this.lost = true;
+        onError(e);
+      },
+    );
+  }
+
+  /** Feed every run event here (the engine's `onEvent`). */
+  onEvent = (e: RunEvent): void => {
+    switch (e.type) {
+      case 'node_started':
+        this.started.set(e.executionId, { seq: e.seq, at: e.at });
+        return;
+      case 'node_finished':
+      case 'node_failed': {
+        const s = this.started.get(e.executionId);
+        this.started.delete(e.executionId);
+        const inner = e.scope.at(-1);
+        this.queue({
+          id: randomUUID(),
+          runId: this.runId,
+          executionId: e.executionId,
+          seq: s?.seq ?? e.seq,
+          nodeId: e.nodeId,
+          kind: e.kind,
+          title: e.title,
+          parentId: e.parentId ?? null,
+          parentExecutionId: inner?.executionId ?? null,
+          itemIndex: inner?.index ?? null,
+          scope: e.scope,
+          status: e.status,
+          inputs: e.inputs,
+          outputs: e.type === 'node_finished' ? e.outputs : {},
+          handle: e.type === 'node_finished' ? e.handle : null,
+          error: e.error ?? null,
+          elapsedMs: e.elapsedMs,
+          ...usageColumns(e.type === 'node_finished' ? e.usage : undefined),
+          retries: e.retries,
+          startedAt: new Date(s?.at ?? e.at),
+          finishedAt: new Date(e.at),
+        });
+        return;
+      }
+      case 'node_skipped': {
+        const inner = e.scope.at(-1);
+        this.queue({
+          id: randomUUID(),
+          runId: this.runId,
+          executionId: `skipped-${e.seq}`,
+          seq: e.seq,
+          nodeId: e.nodeId,
+          kind: e.kind,
+          title: '',
+          parentId: e.parentId ?? null,
+          parentExecutionId: inner?.executionId ?? null,
+          itemIndex: inner?.index ?? null,
+          scope: e.scope,
+          status: 'skipped',
+          startedAt: new Date(e.at),
+          finishedAt: new Date(e.at),
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  private queue(row: NodeRow): void {
+    this.pending.push(row);
+    if (!this.timer && !this.busy) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.kick();
+      }, FLUSH_DELAY_MS);
+    }
+  }
+
+  private kick(): void {
+    if (this.busy || !this.pending.length) return;
+    this.busy = true;
+    this.writing = this.writing.then(() => this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length && !this.lost) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.db.insert(nodeExecutions).values(batch).onConflictDoNothing();
+      } catch (e) {
+        this.onError(e);
+      }
+    }
+    this.pending = [];
+    this.busy = false;
+  }
+
+  /** Waits for the node rows, then writes the run's end (and the message and conversation). */
+  async finish(result: RunResult, end: RunEnd = {}): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.kick();
+    await this.writing;
+    if (this.lost) return;
+    const finishedAt = new Date();
+    const usage = usageColumns(result.usage);
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx
+          .update(runs)
+          .set({
+            status: result.status,
+            outputs: result.outputs,
+            answer: result.answer,
+            error: result.error ?? null,
+            ...usage,
+            steps: result.steps,
+            elapsedMs: result.elapsedMs,
+            finishedAt,
+          })
+          .where(eq(runs.id, this.runId));
+        if (end.messageId) {
+          await tx
+            .update(messages)
+            .set({ answer: result.answer, status: result.status, error: result.error ?? null, ...usage, elapsedMs: result.elapsedMs, updatedAt: finishedAt })
+            .where(eq(messages.id, end.messageId));
+        }
+        if (end.conversationId) {
+          await tx.update(conversations).set({ variables: result.conversation, updatedAt: finishedAt }).where(eq(conversations.id, end.conversationId));
+        }
+      });
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { ServerContext } from '../context';
+
+/** A run going on in this process. */
+export interface ActiveRun {
+  runId: string;
+  tenantId: string;
+  appId: string;
+  controller: AbortController;
+}
+
+/**
+ * The runs going on in this process, with the AbortController that stops each. Stop works for runs
+ * of this process only: with several server processes a stop request must reach the process that
+ * runs the flow (Postgres LISTEN/NOTIFY is the planned way; not built yet, see README).
+ */
+export class RunRegistry {
+  private readonly runs = new Map<string, ActiveRun>();
+
+  add(run: ActiveRun): void {
+    this.runs.set(run.runId, run);
+  }
+
+  remove(runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  has(runId: string): boolean {
+    return this.runs.has(runId);
+  }
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** Stops the run if it goes on here and belongs to the tenant's app; true when it was stopped. */
+  stop(runId: string, scope: { tenantId: string; appId: string }): boolean {
+    const r = this.runs.get(runId);
+    if (!r || r.tenantId !== scope.tenantId || r.appId !== scope.appId || r.controller.signal.aborted) return false;
+    r.controller.abort();
+    return true;
+  }
+
+  /** Server shutdown: every run ends as stopped. */
+  stopAll(): void {
+    for (const r of this.runs.values()) r.controller.abort();
+  }
+}
+
+const registries = new WeakMap<ServerContext, RunRegistry>();
+
+/** The registry of a server (one per context, so several servers in one process stay apart). */
+export function runRegistry(ctx: ServerContext): RunRegistry {
+  let r = registries.get(ctx);
+  if (!r) {
+    r = new RunRegistry();
+    registries.set(ctx, r);
+  }
+  return r;
+}

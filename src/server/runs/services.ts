@@ -1,0 +1,49 @@
+import type { ExecutorServices } from '../../plugin-sdk/executor';
+import type { ServerContext } from '../context';
+import { createGuardedHttpClient, type GuardedHttpClient } from '../http';
+import { createSandboxService } from '../sandbox';
+import { createConversationMemory } from './memory';
+import { createRunModelService } from './model-adapter';
+
+/** Whose run it is: every service a run gets is bound to this tenant, workspace and app. */
+export interface RunScope {
+  tenantId: string;
+  workspaceId: string;
+  appId: string;
+  userId: string;
+}
+
+// One guarded client per server context (it holds no per-run state; the setting is per process).
+const httpClients = new WeakMap<ServerContext, GuardedHttpClient>();
+function httpClientOf(ctx: ServerContext): GuardedHttpClient {
+  let client = httpClients.get(ctx);
+  if (!client) {
+    client = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+    httpClients.set(ctx, client);
+  }
+  return client;
+}
+
+/**
+ * The services the node executors of one run get (`ExecutionContext.services`), bound to the
+ * caller's tenant and workspace: models (the tenant's providers), the guarded HTTP client, the
+ * process's code sandbox and conversation memory from the messages table.
+ */
+export function buildExecutorServices(ctx: ServerContext, scope: RunScope): ExecutorServices {
+  const services: ExecutorServices = {
+    models: createRunModelService(ctx, scope.tenantId),
+    http: httpClientOf(ctx),
+    sandbox: createSandboxService(ctx.sandbox),
+    memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
+  };
+  // ---------------------------------------------------------------- PLUG-IN POINT (lead)
+  // Tools, MCP and knowledge are built by their own modules; wire them here (RunScope carries the
+  // tenantId and workspaceId their WorkspaceScope asks for), e.g.
+  //   services.tools = createToolService(ctx, scope);          // src/server/tools/runtime.ts
+  //   services.mcp = createMcpService(ctx, scope);             // src/server/tools/runtime.ts
+  //   services.knowledge = createKnowledgeService(ctx, scope); // src/server/knowledge/runtime.ts
+  // Until then they stay absent and the tool, mcp and knowledge-retrieval nodes fail with their
+  // "service unavailable" codes.
+  // ----------------------------------------------------------------------------------------
+  return services;
+}

@@ -1,0 +1,172 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { NodeExecutionError, type McpService, type McpToolResult, type ToolDefinition, type ToolService } from '../../plugin-sdk/executor';
+import { BUILTIN_TOOL_PROVIDER, BUILTIN_TOOLS, runBuiltinTool } from '../../../plugins/tool/builtin';
+import type { ServerContext } from '../context';
+import { UUID_RE } from '../context';
+import { toolFunctions, tools } from '../db/schema';
+import { createGuardedHttpClient } from '../http';
+import type { ParamRow } from '../../../schemas/parameter';
+import type { ToolFunction } from '../../../schemas/tool';
+import { runFunction } from './http-call';
+import { McpClientPool, McpConnectError } from './mcp-client';
+import { serverOf } from './mcp';
+import { toFunction, toolInScope, type ToolRow, type WorkspaceScope } from './rows';
+
+/**
+ * The run-time side of tools, injected into the executors as `services.tools` and `services.mcp`
+ * (src/plugin-sdk/executor.ts). Both are bound to one workspace: a flow reaches only the tools of
+ * its own project space.
+ *
+ * - Tool nodes and agents name a tool by `provider` = tool id (or `builtin`) and `name` = the
+ *   function's id or name. Custom tools call their HTTP function; workflow tools cannot run yet
+ *   (running an app needs the run server: `TOOL-WORKFLOW-NOT-RUNNABLE`).
+ * - MCP nodes and agents name `serverId` = the MCP tool's id and `name` = the server's tool name,
+ *   which must be switched on. Clients are pooled per server config and closed after 5 idle
+ *   minutes, or by {@link closeMcpClients} at shutdown.
+ *
+ * @example
+ * const services: ExecutorServices = { ...others, tools: createToolService(ctx, scope), mcp: createMcpService(ctx, scope) };
+ */
+
+export const RUNTIME_ERRORS = {
+  NOT_FOUND: 'TOOL-NOT-FOUND',
+  HTTP_STATUS: 'TOOL-HTTP-STATUS',
+  WORKFLOW: 'TOOL-WORKFLOW-NOT-RUNNABLE',
+  MCP_DISABLED: 'MCP-TOOL-DISABLED',
+  MCP_CONNECT: 'MCP-CONNECT-FAILED',
+} as const;
+
+const notFound = (what: string) => new NodeExecutionError(RUNTIME_ERRORS.NOT_FOUND, `The tool "${what}" cannot be found in this project space`);
+
+async function findTool(ctx: ServerContext, w: WorkspaceScope, id: string): Promise<ToolRow | undefined> {
+  if (!UUID_RE.test(id)) return undefined;
+  const [row] = await ctx.db.select().from(tools).where(and(eq(tools.id, id), toolInScope(w)));
+  return row;
+}
+
+async function findFunction(ctx: ServerContext, toolId: string, ref: string): Promise<ToolFunction | undefined> {
+  const byId = UUID_RE.test(ref) ? eq(toolFunctions.id, ref) : sql`lower(${toolFunctions.name}) = lower(${ref})`;
+  const [row] = await ctx.db.select().from(toolFunctions).where(and(eq(toolFunctions.toolId, toolId), byId)).orderBy(asc(toolFunctions.createdAt)).limit(1);
+  return row && row.enabled ? toFunction(row) : undefined;
+}
+
+const JSON_TYPES: Record<string, string> = { integer: 'integer', long: 'integer', decimal: 'number', timestamp: 'integer', boolean: 'boolean', object: 'object', string: 'string', datetime: 'string' };
+
+function rowSchema(row: ParamRow): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: JSON_TYPES[row.data_type] ?? 'string' };
+  const description = [row.param_name !== row.param_key ? row.param_name : '', row.description].filter(Boolean).join(': ');
+  if (description) schema.description = description;
+  if (row.optional_values) schema.enum = row.optional_values.split(',').map((v) => v.trim()).filter(Boolean);
+  if (row.data_type === 'object' && row.children?.length) Object.assign(schema, objectSchema(row.children));
+  if (row.is_array) schema = { type: 'array', items: schema };
+  return schema;
+}
+
+function objectSchema(rows: readonly ParamRow[]): { type: 'object'; properties: Record<string, unknown>; required: string[] } {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const r of rows) {
+    properties[r.param_key] = rowSchema(r);
+    if (r.is_not_null && !r.default_value) required.push(r.param_key);
+  }
+  return { type: 'object', properties, required };
+}
+
+/** The JSON Schema a model fills in: query, path and body parameters (a json body's `data` fields at the top). */
+export function functionParameters(fn: ToolFunction): Record<string, unknown> {
+  const body = fn.body_subtype === 'json' && fn.body.length === 1 && fn.body[0].param_key === 'data' && fn.body[0].data_type === 'object' ? (fn.body[0].children ?? []) : fn.body;
+  const headerInputs: ParamRow[] = [];
+  for (const h of fn.headers) for (const m of (h.param_value ?? '').matchAll(/\{([\w.-]+)\}/g)) headerInputs.push({ param_key: m[1], data_type: 'string', is_not_null: true });
+  return objectSchema([...fn.params, ...headerInputs, ...(fn.method === 'GET' || fn.method === 'HEAD' ? [] : body)]);
+}
+
+/** `services.tools` for runs of one workspace. */
+export function createToolService(ctx: ServerContext, scope: WorkspaceScope): ToolService {
+  const http = () => createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+  async function resolve(ref: { provider: string; name: string }) {
+    const tool = await findTool(ctx, scope, ref.provider);
+    if (!tool) throw notFound(`${ref.provider}/${ref.name}`);
+    if (tool.type === 'workflow') {
+      throw new NodeExecutionError(RUNTIME_ERRORS.WORKFLOW, `The workflow tool "${tool.name}" cannot run yet: running an app as a tool needs the run server`);
+    }
+    if (tool.type !== 'custom') throw new NodeExecutionError(RUNTIME_ERRORS.NOT_FOUND, `"${tool.name}" is an ${tool.type} tool: call it through its own node`);
+    const fn = await findFunction(ctx, tool.id, ref.name);
+    if (!fn) throw notFound(`${tool.name}/${ref.name}`);
+    return { tool, fn };
+  }
+  return {
+    async call(ref, args, { signal }) {
+      if (ref.provider === BUILTIN_TOOL_PROVIDER) {
+        const r = await runBuiltinTool(ref.name, args, { http: http(), signal });
+        return { text: r.text, files: [], json: r.json ? [r.json] : [] };
+      }
+      const { fn } = await resolve(ref);
+      const r = await runFunction(ctx, scope, fn, args, { signal });
+      if (r.error) throw new NodeExecutionError(r.error.code, r.error.message, { request: r.request });
+      if (r.status >= 400) {
+        throw new NodeExecutionError(RUNTIME_ERRORS.HTTP_STATUS, `${fn.name} answered with status ${r.status}`, { status: r.status, body: r.body.slice(0, 2000) });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(r.body);
+      } catch {
+        parsed = undefined;
+      }
+      const json = parsed && typeof parsed === 'object' ? (Array.isArray(parsed) ? parsed.filter((x) => x && typeof x === 'object') : [parsed]) : [];
+      return { text: r.body, files: [], json };
+    },
+    async describe(ref): Promise<ToolDefinition | undefined> {
+      if (ref.provider === BUILTIN_TOOL_PROVIDER) return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, ref.name) ? BUILTIN_TOOLS[ref.name].definition : undefined;
+      const tool = await findTool(ctx, scope, ref.provider);
+      if (!tool || tool.type !== 'custom') return undefined;
+      const fn = await findFunction(ctx, tool.id, ref.name);
+      if (!fn) return undefined;
+      return { name: fn.name, description: fn.description || `${fn.method} ${fn.url}`, parameters: functionParameters(fn) };
+    },
+  };
+}
+
+const pools = new WeakMap<ServerContext, McpClientPool>();
+
+function poolOf(ctx: ServerContext): McpClientPool {
+  let pool = pools.get(ctx);
+  if (!pool) {
+    pool = new McpClientPool({ allowPrivate: ctx.settings.httpAllowPrivate, timeoutMs: 20_000 });
+    pools.set(ctx, pool);
+  }
+  return pool;
+}
+
+/** Closes the pooled MCP clients of a server (call it when the server shuts down). */
+export async function closeMcpClients(ctx: ServerContext): Promise<void> {
+  await pools.get(ctx)?.closeAll();
+}
+
+/** `services.mcp` for runs of one workspace. */
+export function createMcpService(ctx: ServerContext, scope: WorkspaceScope): McpService {
+  async function server(serverId: string) {
+    const tool = await findTool(ctx, scope, serverId);
+    if (!tool || tool.type !== 'mcp') throw notFound(serverId);
+    return { tool, config: serverOf(tool) };
+  }
+  const guard = <T>(p: Promise<T>) =>
+    p.catch((e: unknown) => {
+      if (e instanceof McpConnectError) throw new NodeExecutionError(e.code, e.message);
+      throw e;
+    });
+  return {
+    async callTool(ref, args, { signal }): Promise<McpToolResult> {
+      const { tool, config } = await server(ref.serverId);
+      if (!tool.mcpEnabled.includes(ref.name)) throw new NodeExecutionError(RUNTIME_ERRORS.MCP_DISABLED, `The tool "${ref.name}" of "${tool.name}" is not switched on`);
+      const r = await guard(poolOf(ctx).with(config, (c) => c.callTool({ name: ref.name, arguments: args }, undefined, { signal, timeout: 120_000 })));
+      return { content: (r.content ?? []) as McpToolResult['content'], structuredContent: r.structuredContent as Record<string, unknown> | undefined, isError: r.isError === true };
+    },
+    async describeTool(ref, { signal }) {
+      const { tool, config } = await server(ref.serverId);
+      if (!tool.mcpEnabled.includes(ref.name)) return undefined;
+      const listed = await guard(poolOf(ctx).with(config, (c) => c.listTools({}, { signal, timeout: 20_000 })));
+      const t = listed.tools.find((x) => x.name === ref.name);
+      return t ? { name: t.name, description: t.description ?? '', parameters: (t.inputSchema as Record<string, unknown>) ?? { type: 'object' } } : undefined;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { and, eq } from 'drizzle-orm';
+import type { ServerContext } from '../context';
+import { requireMembership, UUID_RE } from '../context';
+import { appDrafts, apps } from '../db/schema';
+import { badRequest, notFoundOrForeign } from '../errors';
+import { MANAGERS, type Scope } from '../services/workspace-resources';
+import type { AppIcon } from '../../../schemas/app';
+import type { ParamRow } from '../../../schemas/parameter';
+import { insertFunctions } from './functions';
+import { insertTool, toolView } from './service';
+
+/**
+ * Workflow tools: a workflow app of the workspace offered as a tool with one function, `run`, whose
+ * parameters are the app's start-form fields. The app's draft is read (apps have no published
+ * versions yet). Running it needs the run server, which the runtime does not reach yet (runtime.ts).
+ */
+
+export const WORKFLOW_FUNCTION = 'run';
+
+interface StartField {
+  name?: string;
+  label?: string;
+  type?: string;
+  required?: boolean;
+  options?: string[];
+}
+
+/** The start node's fields as parameter rows (numbers as decimals, everything else as text). */
+export function startFieldRows(document: unknown): ParamRow[] {
+  const nodes = (document as { nodes?: { kind?: string; config?: { variables?: StartField[] } }[] })?.nodes ?? [];
+  const start = nodes.find((n) => n.kind === 'start');
+  return (start?.config?.variables ?? [])
+    .filter((v) => typeof v.name === 'string' && /^[A-Za-z0-9_]+$/.test(v.name))
+    .map((v) => ({
+      param_key: v.name!,
+      param_name: v.label || v.name!,
+      description: v.label ?? '',
+      data_type: v.type === 'number' ? ('decimal' as const) : ('string' as const),
+      optional_values: v.type === 'select' ? (v.options ?? []).join(',') : '',
+      is_not_null: v.required !== false,
+      request_type: 'query_params' as const,
+    }));
+}
+
+export async function createWorkflowTool(ctx: ServerContext, s: Scope, input: { app_id: string; name?: string; intro?: string; icon?: AppIcon }) {
+  await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
+  if (!UUID_RE.test(input.app_id)) throw notFoundOrForeign('App', input.app_id);
+  const [row] = await ctx.db
+    .select({ app: apps, document: appDrafts.document })
+    .from(apps)
+    .leftJoin(appDrafts, eq(appDrafts.appId, apps.id))
+    .where(and(eq(apps.id, input.app_id), eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId)));
+  if (!row) throw notFoundOrForeign('App', input.app_id);
+  if (row.app.type !== 'workflow') throw badRequest('Only a workflow app can become a tool', { type: row.app.type });
+  const id = await insertTool(
+    ctx,
+    s,
+    {
+      type: 'workflow',
+      name: input.name ?? row.app.name,
+      intro: input.intro ?? row.app.description,
+      icon: input.icon ?? { icon: 'workflow', iconColor: '#DBEAFE' },
+      workflowAppId: row.app.id,
+    },
+    (tx, toolId) =>
+      insertFunctions(tx, { id: toolId, auth: { type: 'none' } }, [
+        {
+          name: WORKFLOW_FUNCTION,
+          description: row.app.description || row.app.name,
+          method: 'POST',
+          url: '',
+          params: startFieldRows(row.document),
+          headers: [],
+          body: [],
+          body_subtype: 'json',
+          response: [],
+          enabled: true,
+        },
+      ]),
+  );
+  return toolView(ctx, s, id);
+}
