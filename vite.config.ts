@@ -19,6 +19,22 @@ export default defineConfig({
   },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
   worker: { format: 'es' },
+  // Pre-bundled up front: discovered late (inside lazy routes and stories), a cold-cache browser test
+  // run would re-optimise mid-run, reload the page and fail the stories that were loading.
+  optimizeDeps: {
+    include: [
+      '@xyflow/react',
+      'lucide-react',
+      'elkjs/lib/elk-api',
+      'elkjs/lib/elk.bundled.js',
+      'immer',
+      'yaml',
+      'zustand',
+      'zustand/vanilla',
+      'zustand/traditional',
+      'zustand/shallow',
+    ],
+  },
   test: {
     projects: [
       {

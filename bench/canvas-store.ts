@@ -1,7 +1,7 @@
 /**
  * Editor store benchmark (figures only, no assertions): 1,000 node adds, 1,000 config edits, then
  * undo of all 2,000 steps, on the canvas store with immer-patch history.
- * Run: npm run bench:canvas (add `-- --freeze` to measure with development-mode deep freezing)
+ * Run: npm run bench:canvas-store (add `-- --freeze` to measure with development-mode deep freezing)
  */
 import { performance } from 'node:perf_hooks';
 import { createFlowStore } from '../src/canvas/store/create-flow-store';

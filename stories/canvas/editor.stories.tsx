@@ -4,7 +4,9 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { FlowMode } from '../../schemas/flow';
 import { builtinPlugins } from '../../plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
-import { FlowEditor } from '../../src/canvas/editor';
+import { FlowEditor, paletteGroups } from '../../src/canvas/editor';
+import { NodeInspector } from '../../src/canvas/inspector';
+import { ModelListContext, WorkspaceResourcesContext, type ModelList, type WorkspaceResources } from '../../src/canvas/widgets';
 import { createNodeRegistry } from '../../src/plugin-sdk';
 import { Toaster } from '../../src/ui/toast';
 
@@ -43,6 +45,10 @@ function sampleStore(mode: FlowMode): FlowStore {
     const kr = step(store, 'knowledge-retrieval', first, 380, 240);
     const llm = step(store, 'llm', kr, 740, 240);
     store.connect({ source: llm, target: 'answer' });
+    // The LLM reads the retrieval's result as its context (a reference a delete would break).
+    store.updateConfig(llm, ['contextEnabled'], true);
+    store.updateConfig(llm, ['context'], [kr, 'result']);
+    store.updateConfig(llm, ['prompts'], [{ role: 'system', text: 'Answer from {{#context#}}' }, { role: 'user', text: '{{#sys.query#}}' }]);
   } else if (mode === 'agent') {
     step(store, 'tool', 'agent', 740, 420);
   } else {
@@ -53,15 +59,38 @@ function sampleStore(mode: FlowMode): FlowStore {
   return store;
 }
 
-function EditorStory({ mode, readOnly }: { mode: FlowMode; readOnly?: boolean }) {
+/** One node of every kind the palette offers in `mode`, in a grid: each kind's body on the canvas. */
+function everyKindStore(mode: FlowMode): FlowStore {
+  const store = createFlowStore({ registry, mode });
+  const kinds = paletteGroups(registry, mode, '', (k) => k).flatMap((g) => g.plugins.map((p) => p.kind));
+  kinds.forEach((kind, i) => step(store, kind, undefined, 40 + (i % 4) * 360, 200 + Math.floor(i / 4) * 260));
+  store.setSelection({ nodes: [], edges: [] });
+  return store;
+}
+
+const models: ModelList = { models: [{ provider: 'openai', model: 'gpt-4o-mini' }, { provider: 'anthropic', model: 'claude-sonnet-4', label: 'Claude Sonnet 4' }] };
+const resources: WorkspaceResources = {
+  knowledgeBases: { list: async () => [{ id: 'kb-1', name: 'Product handbook', description: '120 documents' }] },
+  tools: { list: async () => [{ id: 'tool-1', name: 'Weather', functions: [{ id: 'current', name: 'Current weather' }] }] },
+};
+
+function EditorStory({ mode, readOnly, everyKind }: { mode: FlowMode; readOnly?: boolean; everyKind?: boolean }) {
   const [store] = useState(() => {
-    const s = sampleStore(mode);
+    const s = everyKind ? everyKindStore(mode) : sampleStore(mode);
     s.setReadOnly(Boolean(readOnly));
     return s;
   });
   return (
     <div style={{ height: 640, border: '1px solid var(--color-border)' }}>
-      <FlowEditor store={store} renderInspector={(id) => <p style={{ padding: 16 }} data-testid="inspector-stand-in">{id}</p>} />
+      <ModelListContext.Provider value={models}>
+        <WorkspaceResourcesContext.Provider value={resources}>
+          <FlowEditor
+            store={store}
+            flowFile={{ name: `Sample ${mode}`, description: 'A story' }}
+            renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
+          />
+        </WorkspaceResourcesContext.Provider>
+      </ModelListContext.Provider>
       <Toaster />
     </div>
   );
@@ -91,7 +120,72 @@ export const Workflow: Story = {
     const panel = c.getByTestId('checklist-panel');
     await waitFor(() => expect(within(panel).getAllByRole('button').length).toBeGreaterThan(1));
     await userEvent.click(within(panel).getAllByTestId(/^checklist-entry-/)[0]);
-    await waitFor(() => expect(c.getByTestId('inspector-stand-in')).toBeInTheDocument());
+    // The clicked node opens in the inspector.
+    await waitFor(() => expect(c.getByTestId('inspector-slot').querySelector('[data-slot="node-inspector"]')).not.toBeNull());
+  },
+};
+
+/** The inspector of an LLM node beside the canvas, its model list from `ModelListContext`. */
+export const WithInspector: Story = {
+  args: { mode: 'workflow' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('node-title-llm_1'));
+    const inspector = await c.findByTestId('inspector-slot');
+    await waitFor(() => expect(within(inspector).getByRole('option', { name: 'Claude Sonnet 4 · anthropic' })).toBeInTheDocument());
+  },
+};
+
+/** Environment variables through the toolbar dialog: added, saved, and taken back with undo. */
+export const EnvironmentVariables: Story = {
+  args: { mode: 'chatflow' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(canvasElement.ownerDocument.body);
+    await userEvent.click(await c.findByTestId('toolbar-env-variables'));
+    const dialog = await body.findByTestId('variables-dialog-env');
+    await userEvent.click(within(dialog).getByTestId('variable-add'));
+    await userEvent.type(within(dialog).getByTestId('variable-name'), 'region');
+    await userEvent.type(within(dialog).getByTestId('variable-value'), 'eu-west');
+    await userEvent.click(within(dialog).getByTestId('variables-save'));
+    await waitFor(() => expect(body.queryByTestId('variables-dialog-env')).toBeNull());
+    await userEvent.click(c.getByTestId('toolbar-env-variables'));
+    await waitFor(() => expect(within(body.getByTestId('variables-dialog-env')).getByTestId('variable-name')).toHaveValue('region'));
+    // Chat modes also have conversation variables.
+    expect(c.getByTestId('toolbar-conversation-variables')).toBeInTheDocument();
+  },
+};
+
+/** Deleting a node other nodes read from asks first and lists every reference that would break. */
+export const DeleteWithReferences: Story = {
+  args: { mode: 'chatflow' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(canvasElement.ownerDocument.body);
+    await userEvent.click(await c.findByTestId('node-title-knowledge-retrieval_1'));
+    await userEvent.keyboard('{Delete}');
+    const refs = await body.findByTestId('delete-references');
+    expect(refs.textContent).toContain('{{#knowledge-retrieval_1.');
+    await userEvent.click(body.getByTestId('delete-cancel'));
+    expect(c.getByTestId('node-knowledge-retrieval_1')).toBeInTheDocument();
+  },
+};
+
+/** Every workflow kind's node body on the canvas. */
+export const EveryKindWorkflow: Story = {
+  args: { mode: 'workflow', everyKind: true },
+  play: async ({ canvasElement }) => {
+    const kinds = paletteGroups(registry, 'workflow', '', (k) => k).flatMap((g) => g.plugins.map((p) => p.kind));
+    await waitFor(() => kinds.forEach((k) => expect(canvasElement.querySelector(`[data-kind="${k}"]`)).not.toBeNull()));
+  },
+};
+
+/** Every chatflow kind's node body on the canvas (answer, conversation kinds). */
+export const EveryKindChatflow: Story = {
+  args: { mode: 'chatflow', everyKind: true },
+  play: async ({ canvasElement }) => {
+    const kinds = paletteGroups(registry, 'chatflow', '', (k) => k).flatMap((g) => g.plugins.map((p) => p.kind));
+    await waitFor(() => kinds.forEach((k) => expect(canvasElement.querySelector(`[data-kind="${k}"]`)).not.toBeNull()));
   },
 };
 

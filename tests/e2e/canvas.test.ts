@@ -1,9 +1,12 @@
 /**
  * The canvas in Chromium against the real server: sign in, create a workflow app in the default
  * project space through the apps page, open its editor, build start → template transform → end with
- * the mouse (the "+" of a handle, dragging a connection, deleting the old edge), rename the new node,
- * wait for the autosave, reload, and find the three nodes and two edges as they were left.
+ * the mouse (the "+" of a handle, dragging a connection, deleting the old edge), rename the new node
+ * (undo and redo it), write its template in the inspector, wait for the autosave, reload, and find
+ * the three nodes, two edges, the title and the template as they were left.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
@@ -38,6 +41,10 @@ async function drag(page: Page, from: Locator, to: Locator) {
 }
 
 const TT = 'template-transform_1';
+const TEMPLATE = 'Hello from the inspector';
+
+/** The text of a Monaco editor as shown (it draws spaces as no-break spaces). */
+const codeText = (code: Locator) => code.locator('.view-lines').evaluate((el) => (el.textContent ?? '').replace(/\u00a0/g, ' '));
 
 describe('the canvas', () => {
   it('builds a three-node flow with the mouse, saves it, and finds it intact after a reload', async () => {
@@ -80,6 +87,10 @@ describe('the canvas', () => {
     await popover.getByTestId(`add-from-item-template-transform`).click();
     await expect.poll(() => editor.getByTestId(`node-${TT}`).isVisible()).toBe(true);
     await expect.poll(() => editor.getByTestId(`rf__edge-start-source-${TT}-target`).count()).toBe(1);
+    // The new node is selected, so the inspector opened beside the canvas; close it to see end again.
+    const inspector = page.getByTestId('inspector-slot');
+    await inspector.locator('[data-slot="node-inspector"] header').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => inspector.count()).toBe(0);
 
     // Connect the template transform to end by dragging from its handle to end's.
     await drag(page, editor.getByTestId(`handle-${TT}-source`), editor.locator('.react-flow__node[data-id="end"] .react-flow__handle.target'));
@@ -100,6 +111,24 @@ describe('the canvas', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => editor.getByTestId(`node-title-${TT}`).textContent()).toBe('Greeting');
 
+    // Undo and redo the rename with the toolbar.
+    await page.getByTestId('toolbar-undo').click();
+    await expect.poll(() => editor.getByTestId(`node-title-${TT}`).textContent()).not.toBe('Greeting');
+    await page.getByTestId('toolbar-redo').click();
+    await expect.poll(() => editor.getByTestId(`node-title-${TT}`).textContent()).toBe('Greeting');
+
+    // Select the node: the inspector opens; write its template in the code editor there.
+    await editor.getByTestId(`node-${TT}`).click();
+    await expect.poll(() => inspector.locator('[data-slot="node-inspector"]').getAttribute('data-kind')).toBe('template-transform');
+    const code = inspector.locator('[data-slot="code-editor"][data-state="ready"]');
+    await expect.poll(() => code.count(), { timeout: 30_000 }).toBe(1);
+    await code.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(TEMPLATE);
+    await expect.poll(() => codeText(code)).toBe(TEMPLATE);
+    fs.mkdirSync('/tmp/shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/shots/canvas-inspector.png' });
+
     // Copy, paste and undo with the keyboard (the paste is taken back, so the flow stays three nodes).
     await editor.getByTestId(`node-${TT}`).click();
     await page.keyboard.press('Control+C');
@@ -118,6 +147,12 @@ describe('the canvas', () => {
     expect(await editor.getByTestId(`rf__edge-start-source-${TT}-target`).count()).toBe(1);
     expect(await editor.getByTestId(`rf__edge-${TT}-source-end-target`).count()).toBe(1);
     expect(await editor.getByTestId(`node-title-${TT}`).textContent()).toBe('Greeting');
+    // The template written in the inspector came back with the draft.
+    await editor.getByTestId(`node-${TT}`).click();
+    const reloaded = page.getByTestId('inspector-slot').locator('[data-slot="code-editor"][data-state="ready"]');
+    await expect.poll(() => reloaded.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => codeText(reloaded)).toBe(TEMPLATE);
+    await page.screenshot({ path: '/tmp/shots/canvas-inspector-reloaded.png' });
     // The edges are drawn, not only present: an svg of no width renders nothing.
     const edgeSvgWidth = await editor.getByTestId(`rf__edge-start-source-${TT}-target`).evaluate((g) => parseFloat(getComputedStyle(g.closest('svg')!).width));
     expect(edgeSvgWidth).toBeGreaterThan(0);
@@ -147,6 +182,38 @@ describe('the canvas', () => {
     await page.mouse.up();
     await expect.poll(async () => (await editor.getByTestId('node-code_1').boundingBox())!.x - before.x).toBeGreaterThan(20);
     await snap(page, 'canvas-05-container');
+
+    // An environment variable through the toolbar dialog.
+    await page.getByTestId('toolbar-env-variables').click();
+    const vars = page.getByTestId('variables-dialog-env');
+    await vars.getByTestId('variable-add').click();
+    await vars.getByTestId('variable-name').fill('greeting');
+    await vars.getByTestId('variable-value').fill('Hello');
+    await page.screenshot({ path: '/tmp/shots/canvas-env-variables.png' });
+    await vars.getByTestId('variables-save').click();
+    await expect.poll(() => vars.count()).toBe(0);
+
+    // Import a Dify DSL file: the dialog lists the nodes it cannot map; replacing is one undo step.
+    const nodesBefore = await editor.locator('.react-flow__node').count();
+    await page.getByTestId('toolbar-import').click();
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.getByTestId('import-file').setInputFiles(path.resolve(import.meta.dirname, '../../src/canvas/dsl/fixtures/unknown-node.yml'));
+    await expect.poll(() => dialog.getByTestId('import-unmapped').locator('li').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: '/tmp/shots/canvas-import-dialog.png' });
+    await dialog.getByTestId('import-replace').click();
+    await expect.poll(() => editor.locator('[data-kind="iteration"]').count()).toBe(0);
+    await page.getByTestId('toolbar-undo').click();
+    await expect.poll(() => editor.locator('.react-flow__node').count()).toBe(nodesBefore);
+
+    // Tidy up: elk in its worker moves the nodes (one undo step).
+    const codeBox = (await editor.getByTestId('node-code_1').boundingBox())!;
+    await page.getByTestId('toolbar-layout').click();
+    await expect.poll(async () => JSON.stringify(await editor.getByTestId('node-code_1').boundingBox()), { timeout: 20_000 }).not.toBe(JSON.stringify(codeBox));
+    // The view fits the tidied flow: its nodes are on screen.
+    await expect.poll(() => editor.getByTestId('node-start').isVisible()).toBe(true);
+    await expect.poll(() => editor.getByTestId('node-code_1').isVisible()).toBe(true);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: '/tmp/shots/canvas-tidied.png' });
     await context.close();
   });
 });

@@ -9,7 +9,7 @@ import { importFlowYaml, type ImportOptions } from './flow-yaml';
 import { dslError } from './messages';
 import { detectFlowFormat, parseYamlObject } from './yaml-file';
 
-export { exportFlowYaml, importFlowYaml, checkImportedDocument, FlowFileApp, FLOW_FILE_VERSION, type FlowYamlImport, type ImportOptions } from './flow-yaml';
+export { exportFlowYaml, importFlowYaml, checkImportedDocument, FlowFileApp, FLOW_FILE_VERSION, type FlowFileAppInput, type FlowYamlImport, type ImportOptions } from './flow-yaml';
 export { importDifyDsl, DIFY_MODES, type DifyImport, type UnmappedNode } from './dify-import';
 export { DIFY_NODE_MAPPERS, type DifyNodeMapper } from './dify-nodes';
 export * from './messages';

@@ -4,6 +4,7 @@ import { useStoreWithEqualityFn } from 'zustand/traditional';
 import type { Position } from '../../../schemas/flow';
 import type { ChecklistEntry } from '../checklist';
 import type { CommandManager, CommandNotice } from '../commands';
+import type { PendingDelete } from './delete-guard';
 
 /**
  * What the editor's view components share besides the flow store: the command manager, the
@@ -43,9 +44,11 @@ export interface EditorUiState {
   addFrom: AddFromTarget | null;
   menu: ContextMenuTarget | null;
   checklistOpen: boolean;
+  /** A delete that breaks references, waiting for confirmation (the delete dialog). */
+  pendingDelete: PendingDelete | null;
 }
 
-export const initialUi = (): EditorUiState => ({ paletteOpen: false, paletteAt: null, addFrom: null, menu: null, checklistOpen: false });
+export const initialUi = (): EditorUiState => ({ paletteOpen: false, paletteAt: null, addFrom: null, menu: null, checklistOpen: false, pendingDelete: null });
 
 export interface EditorServices {
   manager: CommandManager;
@@ -53,6 +56,8 @@ export interface EditorServices {
   notify(notice: CommandNotice): void;
   checklist: StoreApi<ChecklistState>;
   ui: StoreApi<EditorUiState>;
+  /** Called after a layout was applied (the canvas fits the view to the tidied flow). */
+  afterLayout: { current?: () => void };
 }
 
 export const createChecklistStore = () => createStore<ChecklistState>()(() => ({ entries: [], counts: new Map() }));

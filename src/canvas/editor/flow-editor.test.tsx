@@ -5,6 +5,7 @@ import { createNodeRegistry, type AnyNodePlugin } from '../../plugin-sdk';
 import { withView, type NodeBodyProps } from '../../plugin-sdk/view';
 import { Toaster, toast } from '../../ui';
 import { canvasPlugins, edge, flow, node, sampleFlow } from '../plugins.fixture';
+import { referencesTo } from '../references';
 import { createFlowStore } from '../store/create-flow-store';
 import { FlowEditor } from './flow-editor';
 import { paletteGroups } from './palette';
@@ -102,7 +103,13 @@ describe('FlowEditor', () => {
     expect(store.getState().view.selection.nodes).toEqual(['a']);
 
     fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: 'Delete' });
-    expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(false);
+    // Other nodes use a's output: the delete asks first and lists each reference it breaks.
+    const refs = await screen.findByTestId('delete-references');
+    expect(refs.querySelectorAll('li').length).toBe(referencesTo(store.toDocument(), registry, ['a']).length);
+    expect(refs).toHaveTextContent('{{#a.');
+    expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(true);
+    fireEvent.click(screen.getByTestId('delete-confirm-button'));
+    await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(false));
     // Undo from the page itself (nothing focused) reaches the editor too.
     fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
     await waitFor(() => expect(store.toDocument().nodes.some((n) => n.id === 'a')).toBe(true));

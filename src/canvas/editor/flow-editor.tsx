@@ -1,17 +1,21 @@
 import { Background, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
-import { useCallback, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui';
 import { createClipboard, type ClipboardAdapter } from '../clipboard';
 import { builtinCommands, createCommandManager, type CommandNotice, type LayoutFunction } from '../commands';
+import type { FlowFileAppInput } from '../dsl';
 import { FlowStoreProvider } from '../react/flow-store-context';
 import { useFlowStore } from '../react/use-flow-store';
 import type { FlowStore } from '../store/create-flow-store';
+import { animatedLayout } from './animated-layout';
 import { ChecklistPanel } from './checklist-panel';
+import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst } from './flow-elements';
+import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, ShellNode } from './flow-node';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
@@ -22,6 +26,7 @@ import { Toolbar, ZoomControls } from './toolbar';
 import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 import { useChecklistSync } from './use-checklist-sync';
 import { useEditorKeys } from './use-editor-keys';
+import { VariablesDialog } from './variables-dialog';
 import s from './editor.module.css';
 
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
@@ -37,6 +42,16 @@ export interface FlowEditorProps {
   onExport?: () => void;
   /** Import a file; the toolbar shows the button only when given. */
   onImport?: () => void;
+  /**
+   * The app the flow belongs to: turns on the built-in export (our YAML, downloaded as
+   * `<name>.yml`) and import (our YAML or a Dify DSL file, one undo step) unless `onExport` /
+   * `onImport` replace them.
+   */
+  flowFile?: FlowFileAppInput;
+  /** Shows the environment (and, in chat modes, conversation) variables dialogs (default true). */
+  variables?: boolean;
+  /** Nodes glide to their laid-out places (default true; off in tests that check positions at once). */
+  animateLayout?: boolean;
   /** Where copies go (default: the system clipboard with an in-memory fallback). */
   clipboard?: ClipboardAdapter;
   /** Delay of the checklist after an edit (ms). */
@@ -53,7 +68,7 @@ export interface FlowEditorProps {
  * <FlowEditor store={store} renderInspector={(id) => <NodeInspector nodeId={id} />} layout={elkLayout} />
  */
 export function FlowEditor(props: FlowEditorProps) {
-  const { store, layout, clipboard: givenClipboard } = props;
+  const { store, layout: givenLayout, clipboard: givenClipboard, animateLayout = true } = props;
   const { i18n } = useTranslation();
   useState(() => {
     registerPluginTexts(i18n, store.registry);
@@ -68,9 +83,19 @@ export function FlowEditor(props: FlowEditorProps) {
       const text = (i18n.t as (k: string, o?: object) => string)(key, n.params);
       toast[n.severity === 'info' ? 'info' : n.severity](text);
     };
-    const manager = createCommandManager({ store, commands: builtinCommands, context: { clipboard, layout, notify, pointer: () => pointer.current } });
-    return { manager, notify, checklist: createChecklistStore(), ui: createUiStore() };
-  }, [store, clipboard, layout, i18n]);
+    const ui = createUiStore();
+    // Deleting what other nodes reference asks first (the delete dialog lists the references).
+    const afterLayout: EditorServices['afterLayout'] = {};
+    const commands = builtinCommands.map((c) => {
+      if (c.id === 'deleteSelection') return guardedDeleteCommand(ui);
+      // A tidied flow may have grown out of view: the canvas fits it once it is in place.
+      if (c.id === 'layout') return { ...c, perform: async (...a: Parameters<typeof c.perform>) => (await c.perform(...a)) && (afterLayout.current?.(), true) };
+      return c;
+    });
+    const layout = givenLayout && animateLayout ? animatedLayout(store, givenLayout) : givenLayout;
+    const manager = createCommandManager({ store, commands, context: { clipboard, layout, notify, pointer: () => pointer.current } });
+    return { manager, notify, checklist: createChecklistStore(), ui, afterLayout };
+  }, [store, clipboard, givenLayout, animateLayout, i18n]);
   return (
     <FlowStoreProvider store={store}>
       <EditorServicesContext.Provider value={services}>
@@ -82,11 +107,19 @@ export function FlowEditor(props: FlowEditorProps) {
   );
 }
 
-function EditorCanvas({ store, renderInspector, layout, onExport, onImport, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
-  const { t } = useTranslation(['editor', 'canvas']);
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+  const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
+  const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | null>(null);
+  const exportFile = onExport ?? (flowFile ? () => toast.success(t('flowtools:exportDone', { file: downloadFlowYaml(store, flowFile) })) : undefined);
+  const importFile = onImport ?? (flowFile ? () => setDialog('import') : undefined);
   const services = useEditorServices();
   const { manager, ui } = services;
   const flow = useReactFlow();
+  useEffect(() => {
+    const { afterLayout } = services;
+    afterLayout.current = () => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 300 });
+    return () => void (afterLayout.current = undefined);
+  }, [services, flow]);
   const root = useRef<HTMLDivElement>(null);
   const [cache] = useState(() => new FlowElementCache(store.registry));
   const [measuredVersion, remeasured] = useReducer((n: number) => n + 1, 0);
@@ -169,6 +202,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, chec
           deleteKeyCode={null}
           selectionKeyCode="Shift"
           multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+          // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
+          // at frame rate; see bench/canvas-editor.ts).
+          onlyRenderVisibleElements
           minZoom={0.1}
           maxZoom={2}
           fitView
@@ -186,7 +222,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, chec
           <Background gap={16} size={1} />
           <MiniMap pannable zoomable className={s.minimap} />
           <Panel position="top-left">
-            <Toolbar canLayout={Boolean(layout)} onExport={onExport} onImport={onImport} />
+            <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
           </Panel>
           <Panel position="bottom-left">
             <ZoomControls />
@@ -207,6 +243,14 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, chec
         <ChecklistPanel />
         <AddFromPopover />
         <ContextMenu canLayout={Boolean(layout)} />
+        <DeleteConfirmDialog />
+        {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 })} />}
+        {variables && (
+          <>
+            <VariablesDialog list="env" open={dialog === 'env'} onOpenChange={(o) => setDialog(o ? 'env' : null)} />
+            <VariablesDialog list="conversation" open={dialog === 'conversation'} onOpenChange={(o) => setDialog(o ? 'conversation' : null)} />
+          </>
+        )}
       </div>
       {renderInspector && inspected && (
         <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot">

@@ -7,9 +7,11 @@ import type { AnyNodePlugin, HandleSpec } from '../../plugin-sdk';
 import type { AnyEditorNodePlugin } from '../../plugin-sdk/view';
 import { useFlowStore } from '../react/use-flow-store';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
-import { selectIsSelected, selectNode, selectRunStatus } from '../store/selectors';
+import { selectIsSelected, selectNode } from '../store/selectors';
+import { NodeRunBadge, useNodeRunStatus } from '../debug/node-run-badge';
 import { useChecklist, useEditorServices } from './editor-context';
 import { NodeIcon } from './node-icon';
+import { countNodeRender } from './render-probe';
 import { kindTitle } from './plugin-texts';
 import s from './editor.module.css';
 
@@ -22,15 +24,16 @@ import s from './editor.module.css';
 
 const readOnlySelector = (st: { readOnly: boolean }) => st.readOnly;
 
-function useNodeTitle(node: FlowNode | undefined, plugin: AnyNodePlugin | undefined): string {
-  const { t } = useTranslation();
+// One `useTranslation` per node, passed down: a thousand nodes each with several cost ~0.2 s on open.
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+function nodeTitle(t: T, node: FlowNode | undefined, plugin: AnyNodePlugin | undefined): string {
   if (!node) return '';
   if (node.title) return node.title;
   return plugin ? kindTitle(t as never, plugin) : node.kind;
 }
 
-function SourceHandle({ nodeId, spec, label, readOnly }: { nodeId: string; spec: HandleSpec; label?: string; readOnly: boolean }) {
-  const { t } = useTranslation('editor');
+function SourceHandle({ t, nodeId, spec, label, readOnly }: { t: T; nodeId: string; spec: HandleSpec; label?: string; readOnly: boolean }) {
   const { ui } = useEditorServices();
   const open = (e: MouseEvent<HTMLButtonElement>) => {
     e.stopPropagation();
@@ -45,8 +48,8 @@ function SourceHandle({ nodeId, spec, label, readOnly }: { nodeId: string; spec:
         <button
           type="button"
           className={`${s.addNext} nodrag nopan`}
-          aria-label={t('node.addNext')}
-          title={t('node.addNext')}
+          aria-label={t('editor:node.addNext')}
+          title={t('editor:node.addNext')}
           data-testid={`add-next-${nodeId}-${spec.id}`}
           onClick={open}
         >
@@ -58,8 +61,7 @@ function SourceHandle({ nodeId, spec, label, readOnly }: { nodeId: string; spec:
 }
 
 /** The title; a double click edits it in place (one undo step per burst of typing, empty = the kind's title). */
-function NodeTitle({ id, title, stored, readOnly }: { id: string; title: string; stored: string; readOnly: boolean }) {
-  const { t } = useTranslation('editor');
+function NodeTitle({ t, id, title, stored, readOnly }: { t: T; id: string; title: string; stored: string; readOnly: boolean }) {
   const store = useFlowStoreApi();
   const [editing, setEditing] = useState(false);
   const done = () => {
@@ -73,7 +75,7 @@ function NodeTitle({ id, title, stored, readOnly }: { id: string; title: string;
         autoFocus
         defaultValue={stored || title}
         maxLength={200}
-        aria-label={t('node.rename')}
+        aria-label={t('editor:node.rename')}
         data-testid={`node-title-input-${id}`}
         onFocus={(e) => e.currentTarget.select()}
         onChange={(e) => store.setTitle(id, e.target.value)}
@@ -85,23 +87,25 @@ function NodeTitle({ id, title, stored, readOnly }: { id: string; title: string;
     );
   }
   return (
-    <span className={s.title} data-testid={`node-title-${id}`} title={readOnly ? title : t('node.renameHint')} onDoubleClick={readOnly ? undefined : () => setEditing(true)}>
+    <span className={s.title} data-testid={`node-title-${id}`} title={readOnly ? title : t('editor:node.renameHint')} onDoubleClick={readOnly ? undefined : () => setEditing(true)}>
       {title}
     </span>
   );
 }
 
 function NodeView({ id, container }: { id: string; container: boolean }) {
+  countNodeRender(id);
   const { t } = useTranslation(['editor']);
   const store = useFlowStoreApi();
   const node = useFlowStore(selectNode(id));
   const selected = useFlowStore(selectIsSelected(id));
-  const runStatus = useFlowStore(selectRunStatus(id));
+  const runStatus = useNodeRunStatus(id);
   const readOnly = useFlowStore(readOnlySelector);
   const issues = useChecklist((c) => c.counts.get(id) ?? 0);
   // The editor's registry holds plugins with their views (plugins/index.ts).
   const plugin = (node ? store.registry.get(node.kind) : undefined) as AnyEditorNodePlugin | undefined;
-  const title = useNodeTitle(node, plugin);
+  const tx = t as unknown as T;
+  const title = nodeTitle(tx, node, plugin);
   const handles = useMemo(() => (node && plugin ? store.registry.sourceHandlesOf(node) : []), [node, plugin, store]);
   const config = useMemo(() => (node && plugin?.view?.Body ? store.registry.normalizeNode(node).config : undefined), [node, plugin, store]);
   if (!node) return null;
@@ -122,14 +126,14 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
       {plugin?.targetHandle !== false && <Handle type="target" position={Side.Left} id={DEFAULT_TARGET_HANDLE} className={`${s.handle} ${s.targetHandle}`} />}
       <div className={`${s.header} ${container ? 'weft-container-drag' : ''}`}>
         <span className={s.icon}>{plugin ? <NodeIcon icon={plugin.icon} size={14} /> : null}</span>
-        <NodeTitle id={id} title={title} stored={node.title} readOnly={readOnly} />
-        {runStatus && <span className={s.srOnly}>{t(`editor:runStatus.${runStatus}`)}</span>}
+        <NodeTitle t={tx} id={id} title={title} stored={node.title} readOnly={readOnly} />
+        <NodeRunBadge id={id} />
         {issues > 0 && (
           <span className={s.issueBadge} title={t('editor:node.issues', { count: issues })} data-testid={`node-issues-${id}`}>
             {issues}
           </span>
         )}
-        {single && <SourceHandle nodeId={id} spec={handles[0]} readOnly={readOnly} />}
+        {single && <SourceHandle t={tx} nodeId={id} spec={handles[0]} readOnly={readOnly} />}
       </div>
       {Body && config && (
         <div className={s.body}>
@@ -139,7 +143,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
       {!single && handles.length > 0 && (
         <div className={s.branches}>
           {handles.map((h) => (
-            <SourceHandle key={h.id} nodeId={id} spec={h} label={handleLabel(h) ?? h.id} readOnly={readOnly} />
+            <SourceHandle key={h.id} t={tx} nodeId={id} spec={h} label={handleLabel(h) ?? h.id} readOnly={readOnly} />
           ))}
         </div>
       )}

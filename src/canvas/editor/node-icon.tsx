@@ -1,29 +1,88 @@
+import {
+  Anchor,
+  BookOpenText,
+  Bot,
+  BrainCircuit,
+  CirclePlay,
+  CodeXml,
+  Combine,
+  FileCode2,
+  Flag,
+  GitBranch,
+  Globe,
+  House,
+  ListTree,
+  MessageCircle,
+  MessageSquare,
+  MessageSquareReply,
+  PencilLine,
+  Play,
+  Plug,
+  RefreshCw,
+  Repeat,
+  Repeat2,
+  Split,
+  StickyNote,
+  WholeWord,
+  Wrench,
+} from 'lucide-react';
 import { useEffect, useState, type ComponentType, type SVGProps } from 'react';
 import type { NodeIcon as NodeIconSpec } from '../../plugin-sdk';
 
 /**
- * Node kind icons. Plugins name a lucide icon in kebab-case; importing all of lucide would put
- * ~1,900 icons in the editor's chunk, so each icon is loaded on demand through lucide's own
- * per-icon dynamic imports (one tiny chunk each) and cached here. `preloadNodeIcons` warms the
- * cache for a registry's kinds when an editor opens, so nodes usually paint with their icon.
+ * Node kind icons. Plugins name a lucide icon in kebab-case. The built-in kinds' icons are a small
+ * static map (in the editor's chunk, painted at once). Any other name (a third-party plugin's) loads
+ * lucide's whole icon set as ONE lazily loaded chunk (`lucide-all.ts`) the first time it is needed;
+ * lucide's per-icon dynamic imports would emit ~1,950 tiny chunks.
  */
 
 type IconComponent = ComponentType<SVGProps<SVGSVGElement> & { size?: number | string }>;
 
-const loaded = new Map<string, IconComponent | null>();
-const pending = new Map<string, Promise<IconComponent | null>>();
-let importsTable: Promise<Record<string, () => Promise<{ default: IconComponent }>>> | undefined;
+/** The icons of the built-in kinds and the fixtures (kebab-case name → component). */
+const STATIC_ICONS: Readonly<Record<string, IconComponent>> = {
+  anchor: Anchor,
+  'book-open-text': BookOpenText,
+  bot: Bot,
+  'brain-circuit': BrainCircuit,
+  'circle-play': CirclePlay,
+  'code-xml': CodeXml,
+  combine: Combine,
+  'file-code-2': FileCode2,
+  flag: Flag,
+  'git-branch': GitBranch,
+  globe: Globe,
+  house: House,
+  'list-tree': ListTree,
+  'message-circle': MessageCircle,
+  'message-square': MessageSquare,
+  'message-square-reply': MessageSquareReply,
+  'pencil-line': PencilLine,
+  play: Play,
+  plug: Plug,
+  'refresh-cw': RefreshCw,
+  repeat: Repeat,
+  'repeat-2': Repeat2,
+  split: Split,
+  'sticky-note': StickyNote,
+  'whole-word': WholeWord,
+  wrench: Wrench,
+};
 
-// The table of import functions is itself a separate chunk (it lists every icon name).
-const table = () => (importsTable ??= import('lucide-react/dynamic').then((m) => m.dynamicIconImports as unknown as Record<string, () => Promise<{ default: IconComponent }>>));
+const loaded = new Map<string, IconComponent | null>(Object.entries(STATIC_ICONS));
+const pending = new Map<string, Promise<IconComponent | null>>();
+let allIcons: Promise<Readonly<Record<string, IconComponent>>> | undefined;
+
+/** lucide's exports are PascalCase, aliases included (`file-code-2` → `FileCode2`). */
+const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase());
 
 /** Loads one lucide icon by name (null when lucide has no such icon). */
 export function loadLucideIcon(name: string): Promise<IconComponent | null> {
   if (loaded.has(name)) return Promise.resolve(loaded.get(name)!);
   let p = pending.get(name);
   if (!p) {
-    p = table()
-      .then((t) => (t[name] ? t[name]().then((m) => m.default) : null))
+    allIcons ??= import('./lucide-all').then((m) => m as unknown as Record<string, IconComponent>);
+    p = allIcons
+      .then((icons) => icons[pascal(name)] ?? null)
       .catch(() => null)
       .then((icon) => {
         loaded.set(name, icon);
@@ -35,9 +94,9 @@ export function loadLucideIcon(name: string): Promise<IconComponent | null> {
   return p;
 }
 
-/** Starts loading the icons of these kinds (fire and forget). */
+/** Starts loading the icons of these kinds (fire and forget; built-in ones are already there). */
 export function preloadNodeIcons(icons: Iterable<NodeIconSpec>): Promise<unknown> {
-  const names = [...icons].flatMap((i) => ('lucide' in i ? [i.lucide] : []));
+  const names = [...icons].flatMap((i) => ('lucide' in i && !loaded.has(i.lucide) ? [i.lucide] : []));
   return Promise.all(names.map(loadLucideIcon));
 }
 

@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
-import { ClipboardCheck, Download, LayoutGrid, Maximize, Minus, Plus, Redo2, SquarePlus, Undo2, Upload } from 'lucide-react';
+import { Braces, ClipboardCheck, Download, LayoutGrid, Maximize, MessagesSquare, Minus, Plus, Redo2, SquarePlus, Undo2, Upload } from 'lucide-react';
+import { isChatMode } from '../../../schemas/flow';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatShortcut } from '../commands';
@@ -20,11 +21,14 @@ export interface ToolbarProps {
   canLayout: boolean;
   onExport?: () => void;
   onImport?: () => void;
+  /** Opens the environment or conversation variables dialog (the latter shown in chat modes only). */
+  onVariables?: (list: 'env' | 'conversation') => void;
 }
 
 /** Add node, undo/redo (disabled with nothing to undo), optional layout/export/import, the checklist with its count. */
-export function Toolbar({ canLayout, onExport, onImport }: ToolbarProps) {
-  const { t } = useTranslation(['editor', 'canvas']);
+export function Toolbar({ canLayout, onExport, onImport, onVariables }: ToolbarProps) {
+  const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
+  const chat = useFlowStore((st) => isChatMode(st.document.mode));
   const { manager, ui } = useEditorServices();
   const canUndo = useFlowStore((st) => st.history.canUndo && !st.readOnly);
   const canRedo = useFlowStore((st) => st.history.canRedo && !st.readOnly);
@@ -64,6 +68,16 @@ export function Toolbar({ canLayout, onExport, onImport }: ToolbarProps) {
       {onImport && !readOnly && (
         <ToolButton label={t('toolbar.import')} testId="toolbar-import" onClick={onImport}>
           <Upload aria-hidden="true" />
+        </ToolButton>
+      )}
+      {onVariables && (
+        <ToolButton label={t('flowtools:toolbar.envVariables')} testId="toolbar-env-variables" onClick={() => onVariables('env')}>
+          <Braces aria-hidden="true" />
+        </ToolButton>
+      )}
+      {onVariables && chat && (
+        <ToolButton label={t('flowtools:toolbar.conversationVariables')} testId="toolbar-conversation-variables" onClick={() => onVariables('conversation')}>
+          <MessagesSquare aria-hidden="true" />
         </ToolButton>
       )}
       <span className={s.toolSeparator} />

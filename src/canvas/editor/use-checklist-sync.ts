@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { computeChecklist } from '../checklist';
+import { sameStructure } from './same-structure';
 import type { FlowStore } from '../store/create-flow-store';
 import type { ChecklistState } from './editor-context';
 
@@ -20,12 +21,18 @@ export function useChecklistSync(store: FlowStore, checklist: StoreApi<Checklist
       for (const e of entries) counts.set(e.nodeId, (counts.get(e.nodeId) ?? 0) + 1);
       checklist.setState({ entries, counts });
     };
-    run();
-    const unsubscribe = store.subscribeDocument(() => {
+    // The first run waits until the canvas has painted (it parses every node's config: on a
+    // large flow that would hold back the first paint).
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 500 }) : undefined;
+    if (idle === undefined) run();
+    const unsubscribe = store.subscribeDocument((doc, prev) => {
+      // Moving nodes changes no entry: a drag of a large flow must not recompute it in a pause.
+      if (sameStructure(doc, prev)) return;
       clearTimeout(timer);
       timer = setTimeout(run, delayMs);
     });
     return () => {
+      if (idle !== undefined) cancelIdleCallback(idle);
       clearTimeout(timer);
       unsubscribe();
     };

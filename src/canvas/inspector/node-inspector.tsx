@@ -1,6 +1,7 @@
 import { CircleAlert, TriangleAlert, X } from 'lucide-react';
 import { useMemo, useRef } from 'react';
-import { createFlowGraph, type FlowDocument, type FlowGraph, type NodeConfig, type NodeIssue } from '../../plugin-sdk';
+import { sameStructure } from '../editor/same-structure';
+import { createFlowGraph, type FlowGraph, type NodeConfig, type NodeIssue } from '../../plugin-sdk';
 import type { EditorNodePlugin } from '../../plugin-sdk/view';
 import { describeObject } from '../../kit/schema/fields';
 import { Button } from '../../ui/button';
@@ -21,25 +22,13 @@ import { NodeIconTile } from './node-icon';
 import { NodeOutputs } from './node-outputs';
 import s from './inspector.module.css';
 
+export { sameStructure };
+
 export interface NodeInspectorProps {
   nodeId: string;
   /** Shows a close button (the editor deselects the node). */
   onClose?: () => void;
   className?: string;
-}
-
-/**
- * Whether two documents look the same to a node's fields: the same nodes (kind, title, container,
- * config), edges and variables. A drag only moves positions, so it does not rebuild the
- * inspector's graph and variable lists. Identity checks only (immer keeps unchanged parts).
- */
-export function sameStructure(a: FlowDocument, b: FlowDocument): boolean {
-  if (a === b) return true;
-  if (a.edges !== b.edges || a.variables !== b.variables || a.mode !== b.mode || a.nodes.length !== b.nodes.length) return false;
-  return a.nodes.every((n, i) => {
-    const m = b.nodes[i];
-    return n === m || (n.id === m.id && n.kind === m.kind && n.title === m.title && n.parentId === m.parentId && n.config === m.config);
-  });
 }
 
 /**

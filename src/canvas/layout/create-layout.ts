@@ -34,7 +34,9 @@ export type FlowLayout = LayoutFunction & {
 async function loadElk(worker: boolean): Promise<ELK> {
   if (worker) {
     const { default: ElkApi } = await import('elkjs/lib/elk-api');
-    return new ElkApi({ workerFactory: () => new Worker(new URL('elkjs/lib/elk-worker.min.js', import.meta.url)) });
+    // A module worker: Vite emits workers as ES modules (`worker.format: 'es'`); a classic worker
+    // fails on the chunk's `export` and the layout never answers.
+    return new ElkApi({ workerFactory: () => new Worker(new URL('elkjs/lib/elk-worker.min.js', import.meta.url), { type: 'module' }) });
   }
   const { default: ElkBundled } = await import('elkjs/lib/elk.bundled.js');
   return new ElkBundled();

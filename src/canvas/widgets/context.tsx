@@ -77,9 +77,20 @@ export interface McpServerOption extends ResourceOption {
  * A source that is absent or answers nothing shows the picker's empty state.
  */
 export interface WorkspaceResources {
-  knowledgeBases?: { list(opts: { signal: AbortSignal }): Promise<readonly ResourceOption[]> };
-  tools?: { list(opts: { signal: AbortSignal }): Promise<readonly ToolOption[]> };
-  mcpServers?: { list(opts: { signal: AbortSignal }): Promise<readonly McpServerOption[]> };
+  knowledgeBases?: ResourceSource<ResourceOption>;
+  tools?: ResourceSource<ToolOption>;
+  mcpServers?: ResourceSource<McpServerOption>;
+  /** The workspace's credentials (by identifier), for plugin panels that call a service. */
+  credentials?: ResourceSource<ResourceOption>;
+  /** The workspace's database connections, for plugin panels that query one. */
+  databases?: ResourceSource<ResourceOption>;
+  /** The workspace's prompt library, for plugin panels that start from a saved prompt. */
+  prompts?: ResourceSource<ResourceOption>;
+}
+
+/** One list of a workspace's resources, loaded when a picker opens. */
+export interface ResourceSource<T> {
+  list(opts: { signal: AbortSignal }): Promise<readonly T[]>;
 }
 
 export const WorkspaceResourcesContext = createContext<WorkspaceResources>({});

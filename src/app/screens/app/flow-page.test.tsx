@@ -26,8 +26,10 @@ const draft = (revision: number): AppDraft => ({
   secrets_set: [],
 });
 
-function renderPage(setSaveStatus = vi.fn()) {
-  const router = createMemoryRouter([{ path: '/', element: <Outlet context={{ app, setSaveStatus }} />, children: [{ index: true, element: <FlowPage /> }] }]);
+function renderPage(setSaveStatus = vi.fn(), models: { provider: string; model: string }[] = []) {
+  const router = createMemoryRouter([
+    { id: 'app', path: '/', loader: () => ({ app, models }), HydrateFallback: () => null, element: <Outlet context={{ app, setSaveStatus }} />, children: [{ index: true, element: <FlowPage /> }] },
+  ]);
   render(<RouterProvider router={router} />);
   return { setSaveStatus };
 }
@@ -80,6 +82,20 @@ describe('FlowPage', () => {
     await waitFor(() => expect(api.saveAppDraft).toHaveBeenCalledTimes(2));
     expect(api.saveAppDraft.mock.calls[1][1].base_revision).toBe(7);
     await waitFor(() => expect(screen.queryByTestId('conflict-dialog')).toBeNull());
+  });
+
+  it('opens the selected node in the inspector, with the models of the app guard in the model picker', async () => {
+    api.getAppDraft.mockResolvedValue(draft(3));
+    api.saveAppDraft.mockResolvedValue({ app_id: APP, revision: 4, updated_at: '', updated_by: null, secrets_set: [] });
+    renderPage(vi.fn(), [{ provider: 'openai', model: 'gpt-4o' }]);
+    fireEvent.click(await screen.findByTestId('toolbar-add-node'));
+    fireEvent.click(within(screen.getByTestId('palette')).getByTestId('palette-item-llm'));
+    const inspector = await screen.findByTestId('inspector-slot');
+    expect(within(inspector).getByRole('option', { name: 'gpt-4o · openai' })).toBeInTheDocument();
+    // The toolbar offers tidy-up, export, import and the variables of the flow.
+    for (const id of ['toolbar-layout', 'toolbar-export', 'toolbar-import', 'toolbar-env-variables']) expect(screen.getByTestId(id)).toBeInTheDocument();
+    fireEvent.click(within(inspector).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByTestId('inspector-slot')).toBeNull());
   });
 
   it('saves what is pending when the builder leaves', async () => {

@@ -2,17 +2,27 @@
  * The base tab of /operation/app/:appId/agent-flow and /agent-team: the canvas. It loads the app's
  * draft, opens one flow store per app on the built-in node kinds, autosaves a moment after each
  * change (the status goes to the editor header), offers reload or overwrite when the save is
- * refused as based on an older draft, and saves what is pending when the builder leaves.
+ * refused as based on an older draft, and saves what is pending when the builder leaves. The selected
+ * node opens in the inspector, whose pickers get the app guard's models and the workspace's lists;
+ * the toolbar lays out (elk in a worker), exports and imports flow files.
  */
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { builtinPlugins } from '../../../../plugins';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
+import { listCredentials } from '../../../api/credentials';
+import { listDatabases } from '../../../api/databases';
+import { listPrompts } from '../../../api/prompts';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
+import { DebugDock } from '../../../canvas/debug';
 import { FlowEditor } from '../../../canvas/editor';
+import { NodeInspector } from '../../../canvas/inspector';
+import { createLayout, type FlowLayout } from '../../../canvas/layout';
+import { ModelListContext, workspaceResourcesFor, WorkspaceResourcesContext, type ModelList, type WorkspaceResources } from '../../../canvas/widgets';
 import { createNodeRegistry } from '../../../plugin-sdk';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
+import { useAppGuardData } from './app-guard';
 import { useEditorContext, type EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 
@@ -55,7 +65,10 @@ export default function FlowPage() {
 }
 
 function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
-  const [{ store, autosave }] = useState(() => openEditor(app, draft));
+  const [{ store, autosave, layout }] = useState(() => openEditor(app, draft));
+  const guardModels = useAppGuardData()?.models;
+  const models = useMemo<ModelList>(() => ({ models: guardModels ?? [] }), [guardModels]);
+  const resources = useMemo(() => workspaceResources(app.workspace_id), [app.workspace_id]);
   const snapshot = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
   const [changed, setChanged] = useState(false);
   const pageRef = useRef<HTMLDivElement>(null);
@@ -80,15 +93,27 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
     window.addEventListener('beforeunload', beforeUnload);
     return () => {
       window.removeEventListener('beforeunload', beforeUnload);
+      layout.dispose();
       // Leaving the tab or the editor: what waits is saved, then autosave stops.
       void autosave.flush().finally(() => autosave.dispose());
       setSaveStatus(null);
     };
-  }, [autosave, setSaveStatus]);
+  }, [autosave, layout, setSaveStatus]);
 
   return (
     <div ref={pageRef} className={s.page} style={height ? { height } : undefined} data-testid="flow-page">
-      <FlowEditor store={store} className={s.editor} />
+      <ModelListContext.Provider value={models}>
+        <WorkspaceResourcesContext.Provider value={resources}>
+          <FlowEditor
+            store={store}
+            className={s.editor}
+            layout={layout}
+            flowFile={{ name: app.name, description: app.description ?? '' }}
+            renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
+          />
+        </WorkspaceResourcesContext.Provider>
+      </ModelListContext.Provider>
+      <DebugDock store={store} appId={app.id} workspaceId={app.workspace_id} autosave={autosave} />
       <ConflictDialog autosave={autosave} />
     </div>
   );
@@ -109,8 +134,31 @@ function useFillWindow(ref: RefObject<HTMLElement | null>): number | undefined {
   return height;
 }
 
-function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController } {
+/**
+ * The lists the inspector's pickers offer. Credentials, databases and prompts are loaded here;
+ * knowledge bases, tools and MCP servers come from what their screens register with
+ * `provideWorkspaceResources` (src/canvas/widgets/workspace-sources.ts), so this page need not
+ * import them.
+ */
+function workspaceResources(workspaceId: string): WorkspaceResources {
+  const opts = (signal: AbortSignal) => ({ signal, workspaceId, reaction: 'silent' as const });
+  return workspaceResourcesFor(workspaceId, {
+    credentials: {
+      list: async ({ signal }) => (await listCredentials({ page_size: 1000 }, opts(signal))).items.map((c) => ({ id: c.id, name: c.identifier, description: c.description })),
+    },
+    databases: {
+      list: async ({ signal }) => (await listDatabases({ page_size: 1000 }, opts(signal))).items.map((d) => ({ id: d.id, name: d.name, description: d.type })),
+    },
+    prompts: {
+      list: async ({ signal }) => (await listPrompts({ page_size: 1000 }, opts(signal))).items.map((p) => ({ id: p.id, name: p.name, description: p.description })),
+    },
+  });
+}
+
+function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout } {
   const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
+  // elk runs in a Web Worker, loaded on the first "tidy up".
+  const layout = createLayout({ registry: store.registry });
   const autosave = createFlowAutosave(store, {
     revision: draft.revision,
     // The autosave reports failures itself (header status, conflict dialog): no error toasts.
@@ -120,7 +168,7 @@ function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosa
       return { document: d.document, revision: d.revision };
     },
   });
-  return { store, autosave };
+  return { store, autosave, layout };
 }
 
 /** Someone saved the draft since it was loaded: reload theirs or overwrite with ours. */

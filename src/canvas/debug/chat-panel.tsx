@@ -1,0 +1,196 @@
+import { Paperclip, RotateCcw, Send, Square } from 'lucide-react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConversationVariable } from '../../../schemas/flow';
+import { FileUpload } from '../../kit/widgets/file-upload';
+import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
+import { Textarea } from '../../ui/textarea';
+import { ConversationVariables } from './conversation-variables';
+import type { DebugApi } from './debug-api';
+import { RunForm } from './run-form';
+import { useRunTrace, type RunStore } from './run-store';
+import { isFileField, missingFields, toRunInputs, type RunField, type RunFormFile, type RunFormValues } from './start-fields';
+import { RunStatusBadge, TraceView } from './trace-view';
+import type { RunTrace } from './trace';
+import type { DebugRun } from './use-debug-run';
+import s from './debug.module.css';
+
+interface Turn {
+  key: number;
+  query: string;
+  files: RunFormFile[];
+  /** Set once the run ended; the live turn reads the run store. */
+  trace?: RunTrace;
+}
+
+export interface ChatPanelProps {
+  api: DebugApi;
+  runs: RunStore;
+  run: DebugRun;
+  fields: readonly RunField[];
+  declaredVariables: readonly ConversationVariable[];
+}
+
+function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
+  const { t } = useTranslation('debug');
+  const waiting = live && !trace.answer && (trace.status === 'running' || trace.status === 'pending');
+  return (
+    <div className={s.answer} data-testid="chat-answer" data-status={trace.status}>
+      {waiting ? (
+        <Spinner size={14} label={t('chat.thinking')} />
+      ) : (
+        <p className={s.answerText} data-testid="chat-answer-text">
+          {trace.answer || (live && trace.status === 'running' ? '' : t('chat.noAnswer'))}
+        </p>
+      )}
+      <details className={s.answerTrace} data-testid="chat-trace">
+        <summary>
+          <RunStatusBadge status={trace.status} /> {t('trace.show')}
+        </summary>
+        <TraceView trace={trace} hideStatus />
+      </details>
+    </div>
+  );
+}
+
+/** The live turn: the only part that re-renders on every streamed token. */
+function LiveAnswer({ runs }: { runs: RunStore }) {
+  return <Answer trace={useRunTrace(runs)} live />;
+}
+
+/**
+ * The chat of chatflow, agent and agent-team apps: the answer streams in as the run sends it, each
+ * answer opens on its trace; stop, restart (a new conversation), the start form's inputs (sent with
+ * each message), files when the start node takes them, and the conversation variables.
+ */
+export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPanelProps) {
+  const { t } = useTranslation('debug');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [conversationId, setConversationId] = useState<string>();
+  const [text, setText] = useState('');
+  const [values, setValues] = useState<RunFormValues>({});
+  const [missing, setMissing] = useState<string[]>([]);
+  const [showInputs, setShowInputs] = useState(fields.length > 0);
+  const [attachOpen, setAttachOpen] = useState(false);
+  const [files, setFiles] = useState<RunFormFile[]>([]);
+  const [version, setVersion] = useState(0);
+  const seq = useRef(0);
+  const liveKey = useRef<number | null>(null);
+  const takesFiles = fields.some(isFileField);
+
+  const send = async () => {
+    const query = text.trim();
+    if (!query || run.running) return;
+    const lacking = missingFields(fields, values);
+    setMissing(lacking);
+    if (lacking.length) {
+      setShowInputs(true);
+      return;
+    }
+    const key = ++seq.current;
+    const sent = files;
+    liveKey.current = key;
+    setTurns((ts) => [...ts, { key, query, files: sent }]);
+    setText('');
+    setFiles([]);
+    setAttachOpen(false);
+    const trace = await run.start('chat', {
+      query,
+      ...(conversationId ? { conversation_id: conversationId } : {}),
+      inputs: toRunInputs(fields, values),
+      ...(sent.length ? { files: sent.filter((f) => f.id).map((f) => ({ file_id: f.id!, name: f.name, ...(f.mime_type ? { type: f.mime_type } : {}) })) } : {}),
+    });
+    liveKey.current = null;
+    if (!trace) {
+      // Not started (the draft could not be saved): give the message back.
+      setTurns((ts) => ts.filter((x) => x.key !== key));
+      setText(query);
+      setFiles(sent);
+      return;
+    }
+    setTurns((ts) => ts.map((x) => (x.key === key ? { ...x, trace } : x)));
+    if (trace.conversationId) setConversationId(trace.conversationId);
+    setVersion((v) => v + 1);
+  };
+
+  const restart = async () => {
+    if (run.running) await run.stop();
+    setTurns([]);
+    setConversationId(undefined);
+    runs.reset();
+    setVersion((v) => v + 1);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <div className={s.chat} data-testid="debug-chat">
+      <div className={s.sections}>
+        {fields.length > 0 && (
+          <details className={s.section} open={showInputs} onToggle={(e) => setShowInputs(e.currentTarget.open)}>
+            <summary>{t('inputs.title')}</summary>
+            <RunForm fields={fields} values={values} onChange={setValues} missing={missing} upload={api.upload} disabled={run.running} />
+          </details>
+        )}
+        {declaredVariables.length > 0 && (
+          <details className={s.section}>
+            <summary>{t('variables.title')}</summary>
+            <ConversationVariables api={api} conversationId={conversationId} declared={declaredVariables} version={version} disabled={run.running} />
+          </details>
+        )}
+      </div>
+      <ol className={s.messages} aria-live="polite" data-testid="chat-messages">
+        {turns.length === 0 && <li className={s.emptyChat}>{t('chat.empty')}</li>}
+        {turns.map((turn) => (
+          <li key={turn.key} className={s.turn}>
+            <div className={s.question} data-testid="chat-question">
+              <span className={s.srOnly}>{t('chat.you')}</span>
+              {turn.query}
+              {turn.files.length > 0 && <span className={s.muted}> · {turn.files.map((f) => f.name).join(', ')}</span>}
+            </div>
+            {turn.trace ? <Answer trace={turn.trace} live={false} /> : liveKey.current === turn.key ? <LiveAnswer runs={runs} /> : null}
+          </li>
+        ))}
+      </ol>
+      <div className={s.composer}>
+        {attachOpen && <FileUpload value={files} onChange={setFiles} upload={api.upload} disabled={run.running} />}
+        <Textarea
+          rows={2}
+          resize="none"
+          value={text}
+          placeholder={t('chat.placeholder')}
+          aria-label={t('chat.placeholder')}
+          data-testid="chat-input"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className={s.row}>
+          <Button size="sm" variant="ghost" icon={<RotateCcw aria-hidden="true" />} title={t('chat.restartHint')} onClick={() => void restart()} data-testid="chat-restart">
+            {t('chat.restart')}
+          </Button>
+          {takesFiles && (
+            <Button size="sm" variant="ghost" icon={<Paperclip aria-hidden="true" />} aria-pressed={attachOpen} onClick={() => setAttachOpen((o) => !o)}>
+              {t('chat.attach')}
+            </Button>
+          )}
+          <span className={s.grow} />
+          {run.running ? (
+            <Button size="sm" variant="danger" icon={<Square aria-hidden="true" />} onClick={() => void run.stop()} data-testid="chat-stop">
+              {t('chat.stop')}
+            </Button>
+          ) : (
+            <Button size="sm" variant="primary" icon={<Send aria-hidden="true" />} disabled={!text.trim()} onClick={() => void send()} data-testid="chat-send">
+              {t('chat.send')}
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * The debug chat in Chromium against the real server and a fake OpenAI-compatible provider speaking
+ * the real protocol: sign in as admin, point the OpenAI provider at the fake in the admin model
+ * screen, create a chatflow app, load start → llm → answer into its draft through the API, open the
+ * editor, chat in the debug pane, and see the streamed answer, the nodes' status and the trace; then
+ * find the run in the log tab with the same trace.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { FlowDocument } from '../../schemas/flow';
+import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
+import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+
+let studio: RunningStudio;
+let browser: Browser;
+let fake: FakeServer;
+
+beforeAll(async () => {
+  fake = await fakeOpenAi();
+  studio = await startStudio();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+  await fake?.close();
+});
+
+const chatDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'chatflow',
+  nodes: [
+    { id: 'start', kind: 'start', kindVersion: 1, title: '', position: { x: 80, y: 200 }, config: { variables: [] } },
+    {
+      id: 'llm',
+      kind: 'llm',
+      kindVersion: 1,
+      title: '',
+      position: { x: 420, y: 200 },
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o-mini', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } },
+        prompts: [
+          { role: 'system', text: 'Be brief.' },
+          { role: 'user', text: '{{#sys.query#}}' },
+        ],
+      },
+    },
+    { id: 'answer', kind: 'answer', kindVersion: 1, title: '', position: { x: 760, y: 200 }, config: { answer: '{{#llm.text#}}' } },
+  ],
+  edges: [
+    { id: 'start-source-llm-target', source: 'start', sourceHandle: 'source', target: 'llm', targetHandle: 'target' },
+    { id: 'llm-source-answer-target', source: 'llm', sourceHandle: 'source', target: 'answer', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
+/** Saves a draft with the browser's own session (the same calls the editor makes). */
+async function loadDraft(page: Page, appId: string, document: FlowDocument) {
+  const status = await page.evaluate(
+    async ({ appId, document }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
+      const draft = await (await fetch(`/api/v1/console/apps/${appId}/workflow`, { headers })).json();
+      const r = await fetch('/api/v1/console/apps/workflow', { method: 'PUT', headers, body: JSON.stringify({ app_id: appId, base_revision: draft.data.revision, document }) });
+      return `${r.status} ${await r.text()}`;
+    },
+    { appId, document },
+  );
+  expect(status).toMatch(/^200 /);
+}
+
+describe('the debug chat', () => {
+  it('streams the answer of a start → llm → answer chatflow and shows its trace', async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${studio.url}/`);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/operation');
+
+    // The admin model screen: OpenAI pointed at the fake server.
+    await page.goto(`${studio.url}/operation/system/model`);
+    const openai = page.getByTestId('provider-openai');
+    await openai.getByRole('button', { name: 'Set up OpenAI', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'OpenAI credentials' });
+    await dialog.getByLabel(/^API key/).fill(GOOD_KEY);
+    await dialog.getByLabel(/^API base URL/).fill(fake.baseUrl);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => openai.getByText('Configured').count()).toBe(1);
+
+    // A chatflow app in the default project space, its draft loaded through the API.
+    await page.goto(`${studio.url}/operation`);
+    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Debug chat');
+    await page.getByTestId('app-description').fill('Says hello');
+    await page.getByTestId('app-type').locator('[data-mode="chatflow"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    const card = page.getByTestId('app-card').filter({ hasText: 'Debug chat' });
+    await card.getByTestId('app-open').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
+    const appId = new URL(page.url()).pathname.split('/')[3];
+    await loadDraft(page, appId, chatDoc());
+    await page.reload();
+
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
+
+    // Open the debug pane and chat.
+    await page.getByTestId('debug-open').click();
+    const pane = page.getByTestId('debug-pane');
+    await pane.getByTestId('chat-input').fill('Say hello');
+    await pane.getByTestId('chat-send').click();
+    const answer = pane.getByTestId('chat-answer-text');
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toBe(ANSWER_CHUNKS.join(''));
+    await expect.poll(() => pane.getByTestId('chat-answer').getAttribute('data-status')).toBe('succeeded');
+    await expect.poll(() => editor.getByTestId('node-llm').getAttribute('data-run-status')).toBe('succeeded');
+    expect(await editor.getByTestId('node-answer').getAttribute('data-run-status')).toBe('succeeded');
+    // The fake model answered a streamed request with the user's text.
+    const sent = fake.requests.find((r) => r.path === '/v1/chat/completions');
+    expect(JSON.stringify(sent?.body)).toContain('Say hello');
+
+    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    const llmRow = pane.getByTestId('trace-item-llm');
+    await expect.poll(() => llmRow.getAttribute('data-status')).toBe('succeeded');
+    expect(await llmRow.textContent()).toContain('17 tokens');
+    await llmRow.locator('summary').first().click();
+    await llmRow.getByTestId('trace-outputs').locator('summary').click();
+    expect(await llmRow.getByTestId('trace-outputs').textContent()).toContain(ANSWER_CHUNKS.join(''));
+    await snap(page, 'debug-01-chat-trace');
+
+    // The log tab lists the run; its trace opens in the sheet.
+    await page.goto(`${studio.url}/operation/app/${appId}/agent-flow/log`);
+    const row = page.locator('[data-testid^="run-row-"]').first();
+    await expect.poll(() => row.textContent()).toContain('Say hello');
+    await row.getByRole('button', { name: 'View' }).click();
+    const sheet = page.getByTestId('run-sheet');
+    await expect.poll(() => sheet.getByTestId('trace-item-llm').count()).toBe(1);
+    await snap(page, 'debug-02-log-trace');
+    await context.close();
+  });
+});
