@@ -37,6 +37,11 @@ export type Namespaces = {
   inspector: typeof import('./locales/zh/inspector').default;
   editor: typeof import('./locales/zh/editor').default;
   models: typeof import('./locales/zh/models').default;
+  tools: typeof import('./locales/zh/tools').default;
+  knowledge: typeof import('./locales/zh/knowledge').default;
+  debug: typeof import('./locales/zh/debug').default;
+  runlog: typeof import('./locales/zh/runlog').default;
+  flowtools: typeof import('./locales/zh/flowtools').default;
 };
 
 export const languages = ['zh', 'en'] as const;

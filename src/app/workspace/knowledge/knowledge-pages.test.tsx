@@ -1,0 +1,142 @@
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { i18n, initI18n } from '../../../i18n';
+import { Toaster } from '../../../ui/toast';
+import { KnowledgeApiContext } from './knowledge-api';
+import { knowledgePaths } from './knowledge-nav';
+import KnowledgePage from './knowledge-page';
+import KnowledgeSliceMethodConfigPage from './knowledge-slice-method-config-page';
+import KnowledgeUnitAddPage from './knowledge-unit-add-page';
+import KnowledgeUnitDetailsPage from './knowledge-unit-details-page';
+import KnowledgeUnitPage from './knowledge-unit-page';
+import { createMemoryKnowledgeApi, type MemoryKnowledgeOptions } from './memory-knowledge-api';
+
+beforeAll(async () => {
+  Object.assign(Element.prototype, { hasPointerCapture: () => false, setPointerCapture: () => {}, releasePointerCapture: () => {}, scrollIntoView: () => {} });
+  await initI18n('en');
+  await i18n.changeLanguage('en');
+});
+afterEach(cleanup);
+vi.setConfig({ testTimeout: 20_000 });
+afterAll(async () => {
+  await i18n.changeLanguage('zh');
+});
+
+const ws = '/operation/workspace/:workspace_id';
+
+function setup(opts: MemoryKnowledgeOptions = {}, start?: (api: ReturnType<typeof createMemoryKnowledgeApi>) => string) {
+  const api = createMemoryKnowledgeApi(opts);
+  const wrap = (el: ReactNode) => <KnowledgeApiContext value={api}>{el}</KnowledgeApiContext>;
+  const router = createMemoryRouter(
+    [
+      { path: `${ws}/knowledge`, element: wrap(<KnowledgePage />) },
+      { path: `${ws}/knowledge-unit`, element: wrap(<KnowledgeUnitPage />) },
+      { path: `${ws}/knowledge-unit-add`, element: wrap(<KnowledgeUnitAddPage />) },
+      { path: `${ws}/knowledge-slice-method-config`, element: wrap(<KnowledgeSliceMethodConfigPage />) },
+      { path: `${ws}/knowledge-unit-details`, element: wrap(<KnowledgeUnitDetailsPage />) },
+    ],
+    { initialEntries: [start ? start(api) : knowledgePaths.list(api.workspaceId)] },
+  );
+  render(
+    <>
+      <RouterProvider router={router} />
+      <Toaster />
+    </>,
+  );
+  return { api, router, user: userEvent.setup() };
+}
+
+describe('knowledge screens', () => {
+  it('creates a knowledge base after check-names, refusing a taken name', async () => {
+    const { api, user } = setup();
+    await screen.findByText('Product manuals');
+    await user.click(screen.getByTestId('kb-create'));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByTestId('kb-save'));
+    expect(within(dialog).getByText('This form field is required!')).toBeInTheDocument();
+    await user.type(within(dialog).getByTestId('kb-name'), 'Support FAQ');
+    await user.click(within(dialog).getByTestId('kb-save'));
+    expect(await within(dialog).findByText('This name is already used')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'createDataset')).toBe(false);
+    await user.clear(within(dialog).getByTestId('kb-name'));
+    await user.type(within(dialog).getByTestId('kb-name'), 'Legal');
+    await user.click(within(dialog).getByTestId('kb-save'));
+    expect(await screen.findByText('Legal')).toBeInTheDocument();
+    expect(api.datasets.map((d) => d.name)).toContain('Legal');
+  });
+
+  it('shows unit states with progress and refreshes until processing ends; graph analysis only once vectorised', async () => {
+    const { api } = setup({ units: [{ name: 'done.pdf', status: 'completed' }, { name: 'new.txt', status: 'waiting', progress: 0 }] }, (a) => knowledgePaths.units(a.workspaceId, a.datasets[0]!.id));
+    const row = (name: string) => screen.getAllByTestId('unit-row').find((r) => r.dataset.name === name)!;
+    await screen.findByText('done.pdf');
+    expect(within(row('done.pdf')).getByRole('button', { name: 'Graph analysis of done.pdf' })).toBeInTheDocument();
+    expect(within(row('new.txt')).queryByRole('button', { name: /Graph analysis/ })).toBeNull();
+    expect(within(row('new.txt')).getByRole('button', { name: 'Take new.txt out of the queue' })).toBeInTheDocument();
+    // The memory API moves the unit one step per list call; the page keeps polling until it is done.
+    await waitFor(() => expect(row('new.txt').dataset.status).toBe('completed'), { timeout: 15_000 });
+    expect(within(row('new.txt')).getByText('Done')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'listDocuments').length).toBeGreaterThan(3);
+  });
+
+  it('shows the queue position of a queued graph analysis', async () => {
+    setup({ advance: false, units: [{ name: 'a.pdf', graph_status: 'queued' }, { name: 'b.pdf', graph_status: 'queued' }] }, (a) => knowledgePaths.units(a.workspaceId, a.datasets[0]!.id));
+    expect(await screen.findByText('In queue, position 2')).toBeInTheDocument();
+    expect(screen.getByText('In queue, position 1')).toBeInTheDocument();
+  });
+
+  it('uploads a text file with progress, previews the segmentation, and creates the unit', async () => {
+    const { api, router, user } = setup({ units: [{ name: 'guide.pdf' }] }, (a) => knowledgePaths.add(a.workspaceId, a.datasets[0]!.id));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'listDocuments')).toBe(true));
+    const input = screen.getByTestId('upload-input') as HTMLInputElement;
+    await user.upload(input, [new File(['x'], 'guide.pdf'), new File(['hello'], 'notes.txt')]);
+    expect(screen.getByRole('alert')).toHaveTextContent('A file of this name is already in the knowledge base');
+    expect(await screen.findByText('Upload success')).toBeInTheDocument();
+    await user.click(screen.getByTestId('add-next'));
+    await screen.findByTestId('knowledge-slice-page');
+    expect(router.state.location.search).toContain('file_ids=');
+    await waitFor(() => expect(screen.getAllByTestId('preview-segment').length).toBeGreaterThan(0), { timeout: 5000 });
+    const overlap = screen.getByLabelText(/^Segment overlap/);
+    await user.clear(overlap);
+    await user.type(overlap, '900');
+    expect(await screen.findByText('The overlap must be less than the maximum length')).toBeInTheDocument();
+    await user.clear(overlap);
+    await user.type(overlap, '10');
+    await user.click(screen.getByTestId('slice-save'));
+    await screen.findByTestId('knowledge-unit-page');
+    const created = api.calls.find((c) => c.method === 'createDocuments')!.args[1] as { sources: { name: string }[]; settings: { overlap: number; max_length: number } };
+    expect(created.sources.map((s) => s.name)).toEqual(['notes.txt']);
+    expect(created.settings).toMatchObject({ overlap: 10, max_length: 800 });
+    expect(await screen.findByText('notes.txt')).toBeInTheDocument();
+  });
+
+  it('adds a web page with its update frequency, refusing a URL the base already has', async () => {
+    const { api, router, user } = setup({ units: [{ name: 'docs', source_url: 'https://example.org/docs' }] }, (a) => knowledgePaths.add(a.workspaceId, a.datasets[0]!.id, 'url'));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'listDocuments')).toBe(true));
+    await user.type(screen.getByTestId('add-url'), 'https://example.org/docs');
+    await user.click(screen.getByTestId('add-next'));
+    expect(await screen.findByText('This URL already exists')).toBeInTheDocument();
+    await user.clear(screen.getByTestId('add-url'));
+    await user.type(screen.getByTestId('add-url'), 'https://example.org/faq');
+    await user.click(screen.getByTestId('add-next'));
+    await screen.findByTestId('knowledge-slice-page');
+    const sp = new URLSearchParams(router.state.location.search);
+    expect([sp.get('kind'), sp.get('url'), sp.get('name'), sp.get('update_frequency')]).toEqual(['url', 'https://example.org/faq', 'example.org/faq', 'none']);
+    await waitFor(() => expect(screen.getAllByTestId('preview-segment').length).toBeGreaterThan(0), { timeout: 5000 });
+    await user.click(screen.getByTestId('slice-save'));
+    await screen.findByTestId('knowledge-unit-page');
+    expect(await screen.findByText('example.org/faq')).toBeInTheDocument();
+  });
+
+  it('runs a hit test on the details page and keeps it in the history', async () => {
+    const { api, user } = setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'hit'));
+    await user.type(await screen.findByTestId('hit-query'), 'segments retrieval');
+    await user.click(screen.getByTestId('hit-run'));
+    const results = await screen.findAllByTestId('hit-result');
+    expect(results.length).toBeGreaterThan(0);
+    expect(within(screen.getByTestId('hit-history')).getByText('segments retrieval')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'hitTest')!.args[1]).toMatchObject({ query: 'segments retrieval', mode: 'hybrid', top_k: 5 });
+  });
+});
