@@ -8,6 +8,7 @@ import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
 import type { ServerContext } from './context';
 import { createCodeSandbox } from './sandbox';
+import { closeMcpClients } from './tools/runtime';
 
 export interface Studio {
   app: FastifyInstance;
@@ -45,6 +46,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     async close() {
       await app.close();
       await ctx.sandbox.close();
+      await closeMcpClients(ctx);
       await database.close();
     },
   };

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useStudio, DEFAULT_TENANT_ID, type CallOptions } from './harness';
 import { expectCode, expectOk, type Fixture, setUpWorkspaces, type Who } from './workspace-fixture';
+import { createApp, flow, parseSse, RUNS, textInput } from './runs-kit';
 import { toolExecutor } from '../../plugins/tool/executor';
 import { toolPlugin } from '../../plugins/tool/manifest';
 import { mcpExecutor } from '../../plugins/mcp/executor';
@@ -258,5 +259,35 @@ describe('MCP tools', () => {
     }
     expectCode(await call('POST', `${URL}/mcp`, 'member', { body: { config: stdioConfig } }), 403, 'PERMISSION-1000');
     expectCode(await call('POST', `${URL}/mcp`, 'owner', { body: { config: stdioConfig } }), 400, 'VALIDATION-1001');
+  });
+});
+
+describe('tools inside a draft run (the server wires tools and MCP into every run)', () => {
+  it('runs a workflow whose tool node calls a custom function and whose mcp node calls an MCP tool', async () => {
+    h.studio.ctx.settings.httpAllowPrivate = true;
+    const tool = expectOk(await call('POST', URL, 'owner', { body: { name: 'Run API' } }));
+    const fn = expectOk(await call('POST', `${URL}/${tool.id}/functions`, 'owner', { body: { name: 'weather', url: `${apiBase}/weather`, params: [{ param_key: 'city', data_type: 'string', request_type: 'query_params', is_not_null: true }] } }));
+    const mcp = expectOk(await call('POST', `${URL}/mcp`, 'owner', { body: { config: { mcpServers: { 'Run Math': { command: process.execPath, args: [path.resolve('tests/fixtures/mcp-server.mjs')] } } } } }));
+    expectOk(await call('PUT', `${URL}/${mcp.id}/mcp-tools/echo`, 'owner', { body: { enabled: true } }));
+    const doc = flow(
+      [
+        ['s', 'start', { variables: [textInput('city')] }],
+        ['t', 'tool', { toolId: tool.id, functionId: fn.id, params: [{ name: 'city', source: 'text', text: '{{#s.city#}}' }] }],
+        ['m', 'mcp', { serverId: mcp.id, toolName: 'echo', args: [{ name: 'text', text: 'from {{#s.city#}}' }] }],
+        ['e', 'end', { outputs: [{ name: 'api', selector: ['t', 'json'] }, { name: 'mcp', selector: ['m', 'text'] }] }],
+      ],
+      [
+        ['s', 't'],
+        ['t', 'm'],
+        ['m', 'e'],
+      ],
+    );
+    const appId = await createApp(h, f.u.member.token, f.wsA, 'Tool run', doc);
+    const r = await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: f.u.member.token, workspaceId: f.wsA, body: { inputs: { city: 'Oslo' } } });
+    expect(r.status, r.raw.body).toBe(200);
+    const last = parseSse(r.raw.body).at(-1) as { type: string; outputs: { api: { query: unknown }[]; mcp: string } };
+    expect(last.type, r.raw.body).toBe('run_finished');
+    expect(last.outputs.api[0].query).toEqual({ city: 'Oslo' });
+    expect(last.outputs.mcp).toContain('from Oslo');
   });
 });

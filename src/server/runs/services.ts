@@ -2,6 +2,7 @@ import type { ExecutorServices } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { createGuardedHttpClient, type GuardedHttpClient } from '../http';
 import { createSandboxService } from '../sandbox';
+import { createMcpService, createToolService } from '../tools/runtime';
 import { createConversationMemory } from './memory';
 import { createRunModelService } from './model-adapter';
 
@@ -36,14 +37,10 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
     sandbox: createSandboxService(ctx.sandbox),
     memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
   };
-  // ---------------------------------------------------------------- PLUG-IN POINT (lead)
-  // Tools, MCP and knowledge are built by their own modules; wire them here (RunScope carries the
-  // tenantId and workspaceId their WorkspaceScope asks for), e.g.
-  //   services.tools = createToolService(ctx, scope);          // src/server/tools/runtime.ts
-  //   services.mcp = createMcpService(ctx, scope);             // src/server/tools/runtime.ts
-  //   services.knowledge = createKnowledgeService(ctx, scope); // src/server/knowledge/runtime.ts
-  // Until then they stay absent and the tool, mcp and knowledge-retrieval nodes fail with their
-  // "service unavailable" codes.
-  // ----------------------------------------------------------------------------------------
+  // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.
+  services.tools = createToolService(ctx, scope);
+  services.mcp = createMcpService(ctx, scope);
+  // Knowledge (src/server/knowledge/runtime.ts) is wired when its service exists; until then the
+  // knowledge-retrieval node fails with KNOWLEDGE-UNAVAILABLE rather than answering empty.
   return services;
 }
