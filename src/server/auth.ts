@@ -15,6 +15,37 @@ const PUBLIC = new Set([
 ]);
 
 /**
+ * Recently verified users (role, status, token version, tenant status), per database, for a moment:
+ * every API request would otherwise wait for this read, a run's first token included. Writes that
+ * change any of it call {@link forgetCallers} (this process at once); another process's writes are
+ * seen within CALLER_TTL_MS.
+ */
+const CALLER_TTL_MS = 1_000;
+type CallerRow = { user: typeof users.$inferSelect; tenantStatus: number };
+const callerCaches = new WeakMap<object, Map<string, { at: number; generation: number; row: CallerRow | undefined }>>();
+let callersGeneration = 0;
+/** Drops every cached caller: call after changing a user's role, status, password or a tenant's status. */
+export function forgetCallers(): void {
+  callersGeneration++;
+}
+
+async function callerRow(ctx: ServerContext, userId: string): Promise<CallerRow | undefined> {
+  let cache = callerCaches.get(ctx.db);
+  if (!cache) callerCaches.set(ctx.db, (cache = new Map()));
+  const hit = cache.get(userId);
+  if (hit && hit.generation === callersGeneration && Date.now() - hit.at < CALLER_TTL_MS) return hit.row;
+  const generation = callersGeneration;
+  const rows = await ctx.db
+    .select({ user: users, tenantStatus: tenants.status })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(eq(users.id, userId));
+  cache.set(userId, { at: Date.now(), generation, row: rows[0] });
+  if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
+  return rows[0];
+}
+
+/**
  * Verifies the bearer token on every /api request (except the public ones) and sets `req.caller`.
  * The user row is re-read so that a disabled account, a disabled tenant or a password change
  * (token_version) takes effect at once.
@@ -28,12 +59,7 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext) {
     if (!header?.startsWith('Bearer ')) throw unauthenticated();
     const claims = await ctx.tokens.verifyAccess(header.slice(7).trim());
     if (!claims) throw unauthenticated('The access token is invalid or expired');
-    const rows = await ctx.db
-      .select({ user: users, tenantStatus: tenants.status })
-      .from(users)
-      .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(eq(users.id, claims.sub));
-    const row = rows[0];
+    const row = await callerRow(ctx, claims.sub);
     if (!row || row.user.tokenVersion !== claims.tv || row.user.tenantId !== claims.tid) {
       throw unauthenticated('The session is no longer valid');
     }

@@ -285,7 +285,7 @@ describe('tools inside a draft run (the server wires tools and MCP into every ru
     const appId = await createApp(h, f.u.member.token, f.wsA, 'Tool run', doc);
     const r = await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: f.u.member.token, workspaceId: f.wsA, body: { inputs: { city: 'Oslo' } } });
     expect(r.status, r.raw.body).toBe(200);
-    const last = parseSse(r.raw.body).at(-1) as { type: string; outputs: { api: { query: unknown }[]; mcp: string } };
+    const last = parseSse(r.raw.body).at(-1) as unknown as { type: string; outputs: { api: { query: unknown }[]; mcp: string } };
     expect(last.type, r.raw.body).toBe('run_finished');
     expect(last.outputs.api[0].query).toEqual({ city: 'Oslo' });
     expect(last.outputs.mcp).toContain('from Oslo');

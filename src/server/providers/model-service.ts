@@ -106,11 +106,39 @@ const usageOf = (u: { inputTokens?: number; outputTokens?: number; totalTokens?:
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: u?.totalTokens ?? prompt + completion };
 };
 
+/** How long a resolved model (credentials, enabled state) is used without asking the database. */
+const RESOLVE_TTL_MS = 2_000;
+type Resolved = { p: NonNullable<ReturnType<typeof providerOf>>; creds: Credentials };
+/** Per database (one per server; tests run several): key tenant/provider/type/model. */
+const resolvedCaches = new WeakMap<object, Map<string, { at: number; generation: number; value: Promise<Resolved> }>>();
+
 export class ModelService {
   constructor(private readonly ctx: Pick<ServerContext, 'db' | 'secretKey'>) {}
 
+  /**
+   * Resolved models for a moment: a run's first token should not wait for three queries and a
+   * decryption each time. Writes in this process drop entries at once (modelsGeneration); writes
+   * in another process are seen within RESOLVE_TTL_MS.
+   */
+
   /** The catalogue entry and plain credentials of an available model; ModelError otherwise. */
-  private async resolve(tenantId: string, provider: string, model: string, type: ModelType) {
+  private resolve(tenantId: string, provider: string, model: string, type: ModelType): Promise<Resolved> {
+    const key = `${tenantId}\n${provider}\n${type}\n${model}`;
+    const generation = models.modelsGeneration(tenantId);
+    let cache = resolvedCaches.get(this.ctx.db);
+    if (!cache) resolvedCaches.set(this.ctx.db, (cache = new Map()));
+    const resolved = cache;
+    const hit = resolved.get(key);
+    if (hit && hit.generation === generation && Date.now() - hit.at < RESOLVE_TTL_MS) return hit.value;
+    const value = this.resolveNow(tenantId, provider, model, type);
+    resolved.set(key, { at: Date.now(), generation, value });
+    // Failures are not kept: the admin may be fixing the setup right now.
+    value.catch(() => resolved.get(key)?.value === value && resolved.delete(key));
+    if (resolved.size > 500) resolved.delete(resolved.keys().next().value!);
+    return value;
+  }
+
+  private async resolveNow(tenantId: string, provider: string, model: string, type: ModelType): Promise<Resolved> {
     const p = providerOf(provider);
     if (!p) throw new ModelError('not_configured', `Unknown model provider '${provider}'`);
     const creds = await models.providerCredentials(this.ctx, tenantId, provider);

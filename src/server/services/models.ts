@@ -52,6 +52,15 @@ function plainOf(ctx: Ctx, p: CatalogueProvider, row: CredRow): Required<Provide
 }
 
 /** Plain credentials for a call (server side only), or undefined when the tenant has none. */
+/**
+ * Bumped by every write to a tenant's providers, model switches and custom models, so caches of
+ * resolved models (ModelService) drop what they hold at once in this process. Other processes see
+ * writes when their short cache time runs out.
+ */
+const generations = new Map<string, number>();
+export const modelsGeneration = (tenantId: string) => generations.get(tenantId) ?? 0;
+const modelsChanged = (tenantId: string) => generations.set(tenantId, modelsGeneration(tenantId) + 1);
+
 export async function providerCredentials(ctx: Ctx, tenantId: string, provider: string): Promise<Required<ProviderCredentials> | undefined> {
   const p = catalogueEntry(provider);
   const row = await credRow(ctx, tenantId, provider);
@@ -104,7 +113,7 @@ export async function resolveCredentialInput(ctx: Ctx, tenantId: string, provide
   return { base_url: parsed.data.base_url || p.default_base_url, api_key: parsed.data.api_key };
 }
 
-export async function saveCredentials(ctx: Ctx, caller: Caller, provider: string, input: Record<string, string>): Promise<ProviderCredentialsOut> {
+async function saveCredentialsNow(ctx: Ctx, caller: Caller, provider: string, input: Record<string, string>): Promise<ProviderCredentialsOut> {
   const p = catalogueEntry(provider);
   const creds = await resolveCredentialInput(ctx, caller.tenantId, provider, input);
   // Keep an empty base_url when it is the catalogue default, so a changed default follows.
@@ -130,7 +139,7 @@ export async function saveCredentials(ctx: Ctx, caller: Caller, provider: string
 }
 
 /** Removes the credentials; defaults that pointed at this provider go too (they could not run). */
-export async function deleteCredentials(ctx: Ctx, tenantId: string, provider: string): Promise<void> {
+async function deleteCredentialsNow(ctx: Ctx, tenantId: string, provider: string): Promise<void> {
   catalogueEntry(provider);
   const row = await credRow(ctx, tenantId, provider);
   if (!row) throw notFoundOrForeign('Model provider credentials', provider);
@@ -175,7 +184,7 @@ export async function modelOf(ctx: Ctx, tenantId: string, provider: string, mode
   return m;
 }
 
-export async function setModelEnabled(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType, enabled: boolean): Promise<Model> {
+async function setModelEnabledNow(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType, enabled: boolean): Promise<Model> {
   await modelOf(ctx, tenantId, provider, model, modelType);
   await ctx.db
     .insert(modelSettings)
@@ -193,7 +202,7 @@ export async function listCustomModels(ctx: Ctx, tenantId: string, provider: str
   return (await listModels(ctx, tenantId, provider)).filter((m) => m.fetch_from === 'custom');
 }
 
-export async function addCustomModel(ctx: Ctx, caller: Caller, provider: string, body: CustomModelBody): Promise<Model> {
+async function addCustomModelNow(ctx: Ctx, caller: Caller, provider: string, body: CustomModelBody): Promise<Model> {
   const p = catalogueEntry(provider);
   if (!p.supported_model_types.includes(body.model_type)) {
     throw badRequest(`Parameter error: model_type ${p.label} does not serve ${body.model_type} models`, [{ path: 'model_type', message: 'not supported by this provider' }]);
@@ -218,7 +227,7 @@ export async function addCustomModel(ctx: Ctx, caller: Caller, provider: string,
   return modelOf(ctx, caller.tenantId, provider, body.model, body.model_type);
 }
 
-export async function deleteCustomModel(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType): Promise<void> {
+async function deleteCustomModelNow(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType): Promise<void> {
   catalogueEntry(provider);
   const where = and(eq(customModels.tenantId, tenantId), eq(customModels.provider, provider), eq(customModels.modelType, modelType), eq(customModels.model, model));
   const [row] = await ctx.db.select({ id: customModels.id }).from(customModels).where(where);
@@ -278,3 +287,19 @@ export async function setDefault(ctx: Ctx, tenantId: string, d: DefaultModel): P
     .onConflictDoUpdate({ target: [tenantDefaultModels.tenantId, tenantDefaultModels.modelType], set: { provider: d.provider, model: d.model, updatedAt: new Date() } });
   return d;
 }
+
+// The writes, each telling caches of resolved models when it is done (also when it fails midway).
+const changing =
+  <A extends unknown[], R>(fn: (...args: A) => Promise<R>, tenantOf: (...args: A) => string) =>
+  async (...args: A): Promise<R> => {
+    try {
+      return await fn(...args);
+    } finally {
+      modelsChanged(tenantOf(...args));
+    }
+  };
+export const saveCredentials = changing(saveCredentialsNow, (_ctx, caller) => caller.tenantId);
+export const deleteCredentials = changing(deleteCredentialsNow, (_ctx, tenantId) => tenantId);
+export const setModelEnabled = changing(setModelEnabledNow, (_ctx, tenantId) => tenantId);
+export const addCustomModel = changing(addCustomModelNow, (_ctx, caller) => caller.tenantId);
+export const deleteCustomModel = changing(deleteCustomModelNow, (_ctx, tenantId) => tenantId);

@@ -7,6 +7,7 @@ import { badRequest, exists, notFoundOrForeign } from '../errors';
 import type { Tenant } from '../../../schemas/tenant';
 import { createUser } from './users';
 import { contains } from './orgs';
+import { forgetCallers } from '../auth';
 
 /**
  * Tenants (super admin only; spec 3 "Tenant", 4, 7.4). A tenant is created with its root
@@ -107,5 +108,6 @@ export async function setTenantStatus(db: Db, caller: Caller, tenantId: string, 
   if (status === 0 && t.isDefault) throw badRequest('The default tenant cannot be disabled');
   if (status === 0 && t.id === caller.tenantId) throw badRequest('You cannot disable your own tenant');
   await db.update(tenants).set({ status, updatedBy: caller.username, updatedAt: new Date() }).where(eq(tenants.id, tenantId));
+  forgetCallers();
   return toTenant(await tenantOf(db, tenantId));
 }

@@ -16,6 +16,7 @@ import { assertOrgsOfTenant, contains, loadOrgIndex, type OrgIndex } from '../..
 import { scopeTenant } from '../../services/tenants';
 import { createUser, findUserByName, setUserOrgs, toUser, type UserRow } from '../../services/users';
 import { changeOwnPassword } from '../console/base';
+import { forgetCallers } from '../../auth';
 
 const tags = ['admin: users'];
 const UserParams = z.object({ user_id: z.string().describe('User id') });
@@ -202,6 +203,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
           .where(eq(users.id, u.id));
         if (orgIds) await setUserOrgs(tx, u.tenantId, u.id, orgIds);
       });
+      forgetCallers();
       return done(await adminUser(db, u.id));
     },
   );
@@ -226,6 +228,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
         .update(users)
         .set({ status: req.body.status, updatedAt: new Date(), ...(disable ? bumpTokenVersion() : {}) })
         .where(eq(users.id, u.id));
+      forgetCallers();
       if (disable) await ctx.tokens.revokeAllFor(u.id);
       return done(await adminUser(db, u.id));
     },
@@ -248,6 +251,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
       if (u.id === caller.userId) throw badRequest('Change your own password with the old one (PUT /admin/users/password)');
       const passwordHash = await hashPassword(req.body.password);
       await db.update(users).set({ passwordHash, updatedAt: new Date(), ...bumpTokenVersion() }).where(eq(users.id, u.id));
+      forgetCallers();
       await ctx.tokens.revokeAllFor(u.id);
       return done(null);
     },

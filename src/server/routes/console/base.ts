@@ -11,6 +11,7 @@ import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import { findUserByName, tenantName } from '../../services/users';
 import type { Db } from '../../db/client';
+import { forgetCallers } from '../../auth';
 
 const tags = ['console: base'];
 
@@ -41,6 +42,7 @@ export async function changeOwnPassword(ctx: ServerContext, userId: string, oldP
     .update(users)
     .set({ passwordHash: await hashPassword(newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
     .where(eq(users.id, userId));
+  forgetCallers();
   await ctx.tokens.revokeAllFor(userId);
 }
 
