@@ -9,6 +9,7 @@ import { createTokenService } from './security/tokens';
 import type { ServerContext } from './context';
 import { createCodeSandbox } from './sandbox';
 import { closeMcpClients } from './tools/runtime';
+import { startRunSweeper } from './runs/sweep';
 
 export interface Studio {
   app: FastifyInstance;
@@ -29,6 +30,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);
   const jwtSecret = await ensureKey(db, 'jwt_secret');
   const secretKey = await ensureKey(db, 'secret_key');
+  // Runs a stopped server left `running` end as interrupted before anyone reads the log.
+  const sweeper = startRunSweeper(database, (e) => console.error('[weft] ending interrupted runs failed:', e));
+  await sweeper.first;
   const ctx: ServerContext = {
     db,
     settings,
@@ -44,6 +48,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     ctx,
     seeded,
     async close() {
+      sweeper.stop();
       await app.close();
       await ctx.sandbox.close();
       await closeMcpClients(ctx);

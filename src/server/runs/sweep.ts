@@ -1,0 +1,54 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { DEFAULT_RUN_LIMITS } from '../../engine/run';
+import type { Database } from '../db/client';
+import { messages, nodeExecutions, runs } from '../db/schema';
+
+/** The error a run gets when its server went away while it was going. */
+export const RUN_INTERRUPTED = { code: 'RUN-INTERRUPTED', message: 'The server stopped while this run was going; run it again' } as const;
+
+/**
+ * Ends runs left `running` by a server that stopped mid-run (a crash, a kill): they, their running
+ * node executions and their messages become `failed` with RUN-INTERRUPTED, so the log and the
+ * debug pane never show a run that spins forever.
+ *
+ * The embedded database belongs to one process, so at its start every running run is an orphan.
+ * On a shared PostgreSQL server another process may be running a run right now: only runs older
+ * than the engine's run-time limit (which no live run outlives) are taken, on start and then
+ * every few minutes. Answers how many runs it ended.
+ */
+export async function sweepOrphanedRuns(database: Pick<Database, 'db' | 'kind'>, opts: { all?: boolean } = {}): Promise<number> {
+  const { db } = database;
+  const everything = opts.all ?? database.kind === 'pglite';
+  const cutoff = new Date(Date.now() - DEFAULT_RUN_LIMITS.maxRunTimeMs - 60_000);
+  const where = everything ? eq(runs.status, 'running') : and(eq(runs.status, 'running'), lt(runs.createdAt, cutoff));
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .update(runs)
+      .set({ status: 'failed', error: { ...RUN_INTERRUPTED }, finishedAt: new Date() })
+      .where(where)
+      .returning({ id: runs.id });
+    if (!ended.length) return 0;
+    const ids = ended.map((r) => r.id);
+    const inIds = sql`(${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`;
+    await tx
+      .update(nodeExecutions)
+      .set({ status: 'failed', error: { ...RUN_INTERRUPTED }, finishedAt: new Date() })
+      .where(and(eq(nodeExecutions.status, 'running'), sql`${nodeExecutions.runId} in ${inIds}`));
+    await tx
+      .update(messages)
+      .set({ status: 'failed', error: { ...RUN_INTERRUPTED }, updatedAt: new Date() })
+      .where(and(eq(messages.status, 'running'), sql`${messages.runId} in ${inIds}`));
+    return ids.length;
+  });
+}
+
+/** Sweeps now and then every `everyMs` (shared servers); `stop()` ends the timer. */
+export function startRunSweeper(database: Pick<Database, 'db' | 'kind'>, log: (e: unknown) => void, everyMs = 5 * 60_000): { stop(): void; first: Promise<number> } {
+  const first = sweepOrphanedRuns(database).catch((e) => (log(e), 0));
+  const timer = database.kind === 'pglite' ? undefined : setInterval(() => void sweepOrphanedRuns(database).catch(log), everyMs);
+  timer?.unref();
+  return { stop: () => timer && clearInterval(timer), first };
+}

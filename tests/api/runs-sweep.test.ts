@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apps, conversations, messages, nodeExecutions, runs } from '../../src/server/db/schema';
+import { RUN_INTERRUPTED, sweepOrphanedRuns } from '../../src/server/runs/sweep';
+import { useStudio } from './harness';
+import { createApp, flow } from './runs-kit';
+import { setUpWorkspaces, type Fixture } from './workspace-fixture';
+
+// Runs left `running` by a server that went away end as interrupted: all of them on the embedded
+// database (one process owns it), only those older than the run-time limit on a shared server.
+
+const h = useStudio();
+let f: Fixture;
+let appId: string;
+
+beforeAll(async () => {
+  f = await setUpWorkspaces(h, 'sweep');
+  appId = await createApp(h, f.u.member.token, f.wsA, 'Sweep', flow([['s', 'start'], ['e', 'end']], [['s', 'e']]));
+});
+
+async function orphan(ageMs: number) {
+  const db = h.studio.ctx.db;
+  const [app] = await db.select().from(apps).where(eq(apps.id, appId));
+  const runId = randomUUID();
+  const conversationId = randomUUID();
+  const createdAt = new Date(Date.now() - ageMs);
+  await db.insert(conversations).values({ id: conversationId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId, createdBy: f.u.member.id });
+  await db.insert(runs).values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId, mode: 'chatflow', source: 'draft', createdBy: f.u.member.id, conversationId, createdAt });
+  await db.insert(nodeExecutions).values({ id: randomUUID(), runId, executionId: 'x1', seq: 1, nodeId: 's', kind: 'start', title: 'Start', status: 'running', startedAt: createdAt });
+  await db.insert(messages).values({ id: randomUUID(), conversationId, runId, query: 'hi', createdBy: f.u.member.id });
+  return runId;
+}
+
+const stateOf = async (runId: string) => {
+  const db = h.studio.ctx.db;
+  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+  const nodes = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId));
+  const [message] = await db.select().from(messages).where(eq(messages.runId, runId));
+  return { run: run.status, runError: run.error, finished: run.finishedAt !== null, node: nodes[0].status, message: message.status };
+};
+
+describe('sweepOrphanedRuns', () => {
+  it('ends every running run on the embedded database, with its nodes and message', async () => {
+    const young = await orphan(1000);
+    const ended = await sweepOrphanedRuns({ db: h.studio.ctx.db, kind: 'pglite' });
+    expect(ended).toBeGreaterThanOrEqual(1);
+    expect(await stateOf(young)).toEqual({ run: 'failed', runError: RUN_INTERRUPTED, finished: true, node: 'failed', message: 'failed' });
+  });
+
+  it('on a shared server, ends only runs older than the run-time limit', async () => {
+    const young = await orphan(1000);
+    const old = await orphan(2 * 60 * 60_000);
+    await sweepOrphanedRuns({ db: h.studio.ctx.db, kind: 'postgres' });
+    expect((await stateOf(young)).run).toBe('running');
+    expect((await stateOf(old)).run).toBe('failed');
+    // Leave nothing running for the other tests of this file.
+    await sweepOrphanedRuns({ db: h.studio.ctx.db, kind: 'pglite' });
+    expect((await stateOf(young)).run).toBe('failed');
+  });
+});
