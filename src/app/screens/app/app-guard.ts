@@ -20,6 +20,7 @@ import { loginPath, paths } from '../../paths';
 import { useSession } from '../../session';
 import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
 import { EDITOR_TABS } from './editor-layout';
+import { prefetchDraft } from './draft-prefetch';
 
 /**
  * One LLM the editor can pick (provider and model name). A stand-in shape until the model API
@@ -91,6 +92,8 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
     const target = otherEditorTarget(new URL(args.request.url).pathname, app);
     if (target) throw redirect(target);
     useSession.getState().setWorkspace(app.workspace_id);
+    // The canvas tab needs the draft: start it now, beside the editor's code and the model list.
+    if (/\/(agent-flow|agent-team)(\/base)?\/?$/.test(new URL(args.request.url).pathname)) prefetchDraft(app);
     const [workspace, models] = await Promise.all([
       getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
       modelLoader({ workspaceId: app.workspace_id, signal }),

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { builtinPlugins } from '../../../../plugins';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
+import { takeDraft } from './draft-prefetch';
 import { listCredentials } from '../../../api/credentials';
 import { listDatabases } from '../../../api/databases';
 import { listPrompts } from '../../../api/prompts';
@@ -42,7 +43,7 @@ export default function FlowPage() {
     if (!app) return;
     const ctrl = new AbortController();
     setLoad({ state: 'loading' });
-    getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal })
+    (attempt === 0 ? takeDraft(app, { signal: ctrl.signal }) : getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal }))
       .then((draft) => setLoad({ state: 'ready', draft }))
       .catch(() => !ctrl.signal.aborted && setLoad({ state: 'failed' }));
     return () => ctrl.abort();
