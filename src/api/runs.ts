@@ -14,6 +14,7 @@ import {
   ConversationSummary,
   ConversationVariables,
   listPage,
+  NodeRunResult,
   RunDetail,
   RunStopResult,
   RunStreamEvent,
@@ -29,7 +30,7 @@ import { readSseFrames } from './sse';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 
-export { LOG_PERIODS, type LogPeriod, type RunStreamEvent, type DraftChatBody, type DraftWorkflowBody, type RunFileRef, type RunSummary, type RunDetail, type NodeExecution, type ConversationSummary, type ConversationMessage } from '../../schemas/run-api';
+export { LOG_PERIODS, type LogPeriod, type NodeRunResult, type RunStreamEvent, type DraftChatBody, type DraftWorkflowBody, type RunFileRef, type RunSummary, type RunDetail, type NodeExecution, type ConversationSummary, type ConversationMessage } from '../../schemas/run-api';
 
 // ------------------------------------------------------------------ endpoints
 
@@ -37,6 +38,7 @@ const base = '/api/v1/console/apps/:app_id';
 export const runEndpoints = {
   draftChat: { method: 'POST', url: `${base}/draft/chat-messages`, name: 'runs.draftChat' },
   draftWorkflow: { method: 'POST', url: `${base}/draft/workflow-runs`, name: 'runs.draftWorkflow' },
+  draftNode: { method: 'POST', url: `${base}/draft/nodes/:node_id/run`, name: 'runs.draftNode' },
   stop: { method: 'POST', url: `${base}/runs/:run_id/stop`, name: 'runs.stop' },
   list: { method: 'GET', url: `${base}/runs`, name: 'runs.list' },
   get: { method: 'GET', url: `${base}/runs/:run_id`, name: 'runs.get' },
@@ -80,6 +82,13 @@ export const streamDraftChat = (app_id: string, body: DraftChatBody, opts: Opts 
 
 /** Runs the draft workflow with the start form's values; yields the events. */
 export const streamDraftWorkflow = (app_id: string, body: DraftWorkflowBody, opts: Opts = {}) => stream(runEndpoints.draftWorkflow, app_id, body, opts);
+
+/**
+ * Runs one node of the stored draft alone; `inputs` are the values of its references keyed
+ * `nodeId.path` (`sys.query`, `llm.text`). Answers when the node ends (status, outputs, error).
+ */
+export const runDraftNode = (app_id: string, node_id: string, inputs: Record<string, unknown>, opts?: Opts) =>
+  call(NodeRunResult, runEndpoints.draftNode, { app_id, node_id, inputs }, opts);
 
 /** Stops a run of the app (its stream then ends with `run_failed`, status `stopped`). */
 export const stopRun = (app_id: string, run_id: string, opts?: Opts) => call(RunStopResult, runEndpoints.stop, { app_id, run_id }, opts);

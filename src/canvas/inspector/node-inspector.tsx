@@ -20,6 +20,8 @@ import { registerPluginTexts } from '../editor/plugin-texts';
 import { changedKeys, issueText, issuesByField, splitRunSettings } from './logic';
 import { NodeIconTile } from './node-icon';
 import { NodeOutputs } from './node-outputs';
+import { runsAlone } from './single-run';
+import { SingleRunSection } from './single-run-section';
 import s from './inspector.module.css';
 
 export { sameStructure };
@@ -145,6 +147,7 @@ export function NodeInspector({ nodeId, onClose, className }: NodeInspectorProps
         </div>
       </NodeWidgetContext.Provider>
       <NodeOutputs options={outputs} title={t('outputs')} />
+      {runsAlone(registry, normalized.kind) && <SingleRunSection key={normalized.id} registry={registry} node={normalized} variables={variables} typeOf={env.typeOf} />}
     </aside>
   );
 }

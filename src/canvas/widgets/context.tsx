@@ -61,14 +61,28 @@ export interface ResourceOption {
   description?: string;
 }
 
+/** One parameter a tool function takes (what the node's params list is filled with). */
+export interface ToolParameterOption {
+  name: string;
+  /** A value type name (`string`, `number`, `integer`, `boolean`, `object`, `array[string]` …). */
+  type?: string;
+  required?: boolean;
+  description?: string;
+}
+
+/** A function of a tool (or a tool of an MCP server); `parameters` when known. */
+export interface ToolFunctionOption extends ResourceOption {
+  parameters?: readonly ToolParameterOption[];
+}
+
 /** A tool of the workspace with its functions (an OpenAPI tool's operations). */
 export interface ToolOption extends ResourceOption {
-  functions: readonly ResourceOption[];
+  functions: readonly ToolFunctionOption[];
 }
 
 /** An MCP server of the workspace with the tools it exposes. */
 export interface McpServerOption extends ResourceOption {
-  tools: readonly ResourceOption[];
+  tools: readonly ToolFunctionOption[];
 }
 
 /**

@@ -33,7 +33,6 @@ export { findTrigger, insertReference, tokenize, type TemplateSegment, type Temp
 export { TemplateEditor, type TemplateEditorProps } from './template-editor';
 export { VariableList, VariablePicker, type VariablePickerProps } from './variable-picker';
 export * from './variables';
-export { provideWorkspaceResources, workspaceResourcesFor, type WorkspaceResourceLoaders } from './workspace-sources';
 
 function VariableWidget(p: NodeWidgetProps) {
   return (

@@ -1,9 +1,10 @@
 import { useContext, useEffect, useState } from 'react';
 import { Switch } from '../../ui/switch';
-import { useNodeWidgetEnv, WorkspaceResourcesContext, type McpServerOption, type ResourceOption, type ToolOption } from './context';
+import { useNodeWidgetEnv, WorkspaceResourcesContext, type McpServerOption, type ResourceOption, type ToolFunctionOption, type ToolOption } from './context';
 import type { NodeWidgetProps } from './list-widgets';
 import { NativeSelect, RowList } from './rows';
 import { useInspectorT } from './labels';
+import { paramsFor } from './tool-params';
 import s from './widgets.module.css';
 
 type Source<T> = { list(opts: { signal: AbortSignal }): Promise<readonly T[]> } | undefined;
@@ -86,18 +87,18 @@ function MissingRow({ id, locked, onRemove }: { id: string; locked: boolean; onR
 
 /**
  * A workspace tool and one of its functions. The field holds the tool id; the function goes to the
- * config's `functionId` (a hidden field of the same node).
+ * config's `functionId` (a hidden field of the same node), and its parameters fill `params`.
  */
 export function ToolWidget(p: NodeWidgetProps) {
-  return <PairPicker p={p} kind="tool" second="functionId" />;
+  return <PairPicker p={p} kind="tool" second="functionId" paramsField="params" />;
 }
 
-/** An MCP server and one of its tools (`serverId`, then `toolName`). */
+/** An MCP server and one of its tools (`serverId`, then `toolName`; `args` when its parameters are known). */
 export function McpToolWidget(p: NodeWidgetProps) {
-  return <PairPicker p={p} kind="mcp" second="toolName" />;
+  return <PairPicker p={p} kind="mcp" second="toolName" paramsField="args" />;
 }
 
-function PairPicker({ p, kind, second }: { p: NodeWidgetProps; kind: 'tool' | 'mcp'; second: string }) {
+function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProps; kind: 'tool' | 'mcp'; second: string; paramsField: string }) {
   const { t } = useInspectorT();
   const env = useNodeWidgetEnv();
   const res = useContext(WorkspaceResourcesContext);
@@ -107,7 +108,8 @@ function PairPicker({ p, kind, second }: { p: NodeWidgetProps; kind: 'tool' | 'm
   const sub = str(configOf(p)[second]);
   const items = state.status === 'ready' ? state.items : [];
   const parent = items.find((x) => x.id === id);
-  const children: readonly ResourceOption[] = parent ? ('functions' in parent ? parent.functions : parent.tools) : [];
+  const children: readonly ToolFunctionOption[] = parent ? ('functions' in parent ? parent.functions : parent.tools) : [];
+  const chosen = children.find((c) => c.id === sub);
   const setField = setFieldOf(p);
   const line = <StateLine state={state} emptyKey={kind === 'tool' ? 'resources.toolEmpty' : 'resources.mcpEmpty'} />;
   if (state.status !== 'ready' || !items.length) return <div id={p.id}>{line}</div>;
@@ -131,8 +133,26 @@ function PairPicker({ p, kind, second }: { p: NodeWidgetProps; kind: 'tool' | 'm
           value={sub}
           options={[{ value: '', label: t('resources.choose') }, ...withMissing(children, sub)]}
           disabled={locked || !setField}
-          onChange={(v) => setField?.(second, v)}
+          onChange={(v) => {
+            setField?.(second, v);
+            // The chosen function's parameters become the node's params (values of same-named rows kept).
+            const params = children.find((c) => c.id === v)?.parameters;
+            if (params) setField?.(paramsField, paramsFor(configOf(p)[paramsField], params));
+          }}
         />
+      )}
+      {chosen?.description && <p className={s.muted}>{chosen.description}</p>}
+      {chosen?.parameters && chosen.parameters.length > 0 && (
+        <ul className={s.paramHints} aria-label={t('resources.parameters')} data-testid="tool-parameters">
+          {chosen.parameters.map((x) => (
+            <li key={x.name} title={x.description}>
+              <code>{x.name}</code>
+              {x.type && <span className={s.muted}>{x.type}</span>}
+              {x.required && <span className={s.required}>{t('resources.required')}</span>}
+              {x.description && <span className={s.muted}>{x.description}</span>}
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -46,7 +46,26 @@ export const sampleModels = [
 
 export const sampleResources: WorkspaceResources = {
   knowledgeBases: { list: async () => [{ id: 'kb1', name: 'Product manual', description: '42 documents' }, { id: 'kb2', name: 'Support FAQ' }] },
-  tools: { list: async () => [{ id: 'weather', name: 'Weather', functions: [{ id: 'current', name: 'Current weather' }] }] },
+  tools: {
+    list: async () => [
+      {
+        id: 'weather',
+        name: 'Weather',
+        functions: [
+          {
+            id: 'current',
+            name: 'Current weather',
+            description: 'The weather now',
+            parameters: [
+              { name: 'city', type: 'string', required: true, description: 'City name' },
+              { name: 'units', type: 'string' },
+            ],
+          },
+          { id: 'forecast', name: 'Forecast', parameters: [{ name: 'city', type: 'string', required: true }, { name: 'days', type: 'integer' }] },
+        ],
+      },
+    ],
+  },
   mcpServers: { list: async () => [{ id: 'files', name: 'File server', tools: [{ id: 'read_file', name: 'read_file' }] }] },
 };
 

@@ -80,6 +80,20 @@ describe('workspace resource pickers', () => {
     await user.selectOptions(tool, 'weather');
     await user.selectOptions(within(field('toolId')).getByRole('combobox', { name: 'Tool function' }), 'current');
     expect(config()).toMatchObject({ toolId: 'weather', functionId: 'current' });
+    // The function's parameters fill the params form, and are listed under the picker.
+    expect(config().params).toEqual([
+      { name: 'city', source: 'text', selector: [], text: '' },
+      { name: 'units', source: 'text', selector: [], text: '' },
+    ]);
+    expect(within(field('params')).getAllByRole('textbox', { name: 'Variable name' }).map((e) => (e as HTMLInputElement).value)).toEqual(['city', 'units']);
+    expect(within(field('toolId')).getByRole('list', { name: 'Parameters of the function' })).toHaveTextContent(/city.*string.*required.*City name/);
+    // Another function: a shared parameter keeps its value, the others follow the function.
+    await user.type(within(field('params')).getAllByRole('textbox', { name: 'Value' })[0], 'Paris');
+    await user.selectOptions(within(field('toolId')).getByRole('combobox', { name: 'Tool function' }), 'forecast');
+    expect(config().params).toEqual([
+      { name: 'city', source: 'text', selector: [], text: 'Paris' },
+      { name: 'days', source: 'text', selector: [], text: '' },
+    ]);
   });
 
   it('pick knowledge bases', async () => {
@@ -93,6 +107,8 @@ describe('workspace resource pickers', () => {
     const user = userEvent.setup();
     const { config, field } = show('agent');
     const add = await within(field('tools')).findByRole('combobox', { name: 'Add a tool' });
+    // Functions of workspace tools and tools of MCP servers, both offered.
+    expect(within(add).getAllByRole('option').map((o) => o.textContent)).toEqual(['Add a tool', 'Weather / Current weather', 'Weather / Forecast', 'File server / read_file']);
     await user.selectOptions(add, 'mcp:files:read_file');
     expect(config().tools).toEqual([{ type: 'mcp', providerId: 'files', name: 'read_file', enabled: true }]);
     await user.click(within(field('tools')).getByRole('switch', { name: 'Use File server / read_file' }));

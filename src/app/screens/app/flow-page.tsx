@@ -3,7 +3,8 @@
  * draft, opens one flow store per app on the built-in node kinds, autosaves a moment after each
  * change (the status goes to the editor header), offers reload or overwrite when the save is
  * refused as based on an older draft, and saves what is pending when the builder leaves. The selected
- * node opens in the inspector, whose pickers get the app guard's models and the workspace's lists;
+ * node opens in the inspector, whose pickers get the app guard's models and the workspace's lists
+ * (./workspace-resources.ts) and which can run the node alone;
  * the toolbar lays out (elk in a worker), exports and imports flow files.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
@@ -12,20 +13,18 @@ import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { builtinPlugins } from '../../../../plugins';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
 import { takeDraft } from './draft-prefetch';
-import { listCredentials } from '../../../api/credentials';
-import { listDatabases } from '../../../api/databases';
-import { listPrompts } from '../../../api/prompts';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
 import { DebugDock } from '../../../canvas/debug';
 import { FlowEditor } from '../../../canvas/editor';
-import { NodeInspector } from '../../../canvas/inspector';
+import { apiSingleRunApi, NodeInspector, SingleRunApiContext } from '../../../canvas/inspector';
 import { createLayout, type FlowLayout } from '../../../canvas/layout';
-import { ModelListContext, workspaceResourcesFor, WorkspaceResourcesContext, type ModelList, type WorkspaceResources } from '../../../canvas/widgets';
+import { ModelListContext, WorkspaceResourcesContext, type ModelList } from '../../../canvas/widgets';
 import { createNodeRegistry } from '../../../plugin-sdk';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
 import { useAppGuardData } from './app-guard';
 import { useEditorContext, type EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
+import { workspaceResources } from './workspace-resources';
 
 /** The editor's node kinds (one registry for every app: it holds no app state). */
 let registry: ReturnType<typeof createNodeRegistry> | undefined;
@@ -69,7 +68,11 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
   const [{ store, autosave, layout }] = useState(() => openEditor(app, draft));
   const guardModels = useAppGuardData()?.models;
   const models = useMemo<ModelList>(() => ({ models: guardModels ?? [] }), [guardModels]);
-  const resources = useMemo(() => workspaceResources(app.workspace_id), [app.workspace_id]);
+  const { t } = useTranslation('editor');
+  const builtinTools = t('page.builtinTools');
+  const resources = useMemo(() => workspaceResources(app.workspace_id, { builtinTools }), [app.workspace_id, builtinTools]);
+  // "Run this node" runs the stored draft: what is pending is saved first.
+  const singleRun = useMemo(() => apiSingleRunApi(app.id, app.workspace_id, autosave), [app.id, app.workspace_id, autosave]);
   const snapshot = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
   const [changed, setChanged] = useState(false);
   const pageRef = useRef<HTMLDivElement>(null);
@@ -105,13 +108,15 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
     <div ref={pageRef} className={s.page} style={height ? { height } : undefined} data-testid="flow-page">
       <ModelListContext.Provider value={models}>
         <WorkspaceResourcesContext.Provider value={resources}>
-          <FlowEditor
-            store={store}
-            className={s.editor}
-            layout={layout}
-            flowFile={{ name: app.name, description: app.description ?? '' }}
-            renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
-          />
+          <SingleRunApiContext.Provider value={singleRun}>
+            <FlowEditor
+              store={store}
+              className={s.editor}
+              layout={layout}
+              flowFile={{ name: app.name, description: app.description ?? '' }}
+              renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
+            />
+          </SingleRunApiContext.Provider>
         </WorkspaceResourcesContext.Provider>
       </ModelListContext.Provider>
       <DebugDock store={store} appId={app.id} workspaceId={app.workspace_id} autosave={autosave} />
@@ -133,27 +138,6 @@ function useFillWindow(ref: RefObject<HTMLElement | null>): number | undefined {
     return () => window.removeEventListener('resize', measure);
   }, [ref]);
   return height;
-}
-
-/**
- * The lists the inspector's pickers offer. Credentials, databases and prompts are loaded here;
- * knowledge bases, tools and MCP servers come from what their screens register with
- * `provideWorkspaceResources` (src/canvas/widgets/workspace-sources.ts), so this page need not
- * import them.
- */
-function workspaceResources(workspaceId: string): WorkspaceResources {
-  const opts = (signal: AbortSignal) => ({ signal, workspaceId, reaction: 'silent' as const });
-  return workspaceResourcesFor(workspaceId, {
-    credentials: {
-      list: async ({ signal }) => (await listCredentials({ page_size: 1000 }, opts(signal))).items.map((c) => ({ id: c.id, name: c.identifier, description: c.description })),
-    },
-    databases: {
-      list: async ({ signal }) => (await listDatabases({ page_size: 1000 }, opts(signal))).items.map((d) => ({ id: d.id, name: d.name, description: d.type })),
-    },
-    prompts: {
-      list: async ({ signal }) => (await listPrompts({ page_size: 1000 }, opts(signal))).items.map((p) => ({ id: p.id, name: p.name, description: p.description })),
-    },
-  });
 }
 
 function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout } {

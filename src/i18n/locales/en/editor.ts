@@ -71,5 +71,6 @@ export default {
     retry: 'Retry',
     conflictTitle: 'Someone else changed this draft',
     someone: 'Another member',
+    builtinTools: 'Built-in tools',
   },
 } satisfies typeof zh;

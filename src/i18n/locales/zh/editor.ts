@@ -70,5 +70,6 @@ export default {
     retry: '重试',
     conflictTitle: '草稿已被他人修改',
     someone: '其他成员',
+    builtinTools: '内置工具',
   },
 };

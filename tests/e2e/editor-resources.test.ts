@@ -1,0 +1,251 @@
+/**
+ * The flow inspector against the real server in Chromium: the tool picker lists a custom tool made
+ * through the API, choosing its function fills the tool node's parameters; then a code node runs
+ * alone through "Run this node" with a typed input, and its output shows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { FlowDocument } from '../../schemas/flow';
+import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+
+let studio: RunningStudio;
+let browser: Browser;
+
+beforeAll(async () => {
+  studio = await startStudio();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+});
+
+const CODE = `function main({ text }) {
+  return { shout: String(text).toUpperCase() + '!', size: String(text).length };
+}
+`;
+
+/** Busy for 20 s (within the node's 30 s timeout): long enough to be stopped. */
+const SLOW = `function main() {
+  const end = Date.now() + 20000;
+  while (Date.now() < end) {}
+  return { result: 'late' };
+}
+`;
+
+/** start (a text field `q`) → code (`text` = start.q; outputs shout, size) → end, and start → slow → end. */
+const workflowDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'workflow',
+  nodes: [
+    {
+      id: 'start',
+      kind: 'start',
+      kindVersion: 1,
+      title: '',
+      position: { x: 80, y: 200 },
+      config: { variables: [{ name: 'q', label: 'Question', type: 'text', required: true, options: [], allowed_extensions: [] }] },
+    },
+    {
+      id: 'code',
+      kind: 'code',
+      kindVersion: 1,
+      title: 'Shout',
+      position: { x: 420, y: 200 },
+      config: {
+        language: 'javascript',
+        inputs: [{ name: 'text', selector: ['start', 'q'] }],
+        code: CODE,
+        outputs: [
+          { name: 'shout', type: 'string' },
+          { name: 'size', type: 'number' },
+        ],
+      },
+    },
+    {
+      id: 'slow',
+      kind: 'code',
+      kindVersion: 1,
+      title: 'Slow',
+      position: { x: 420, y: 360 },
+      config: { language: 'javascript', inputs: [], code: SLOW, outputs: [{ name: 'result', type: 'string' }] },
+    },
+    { id: 'end', kind: 'end', kindVersion: 1, title: '', position: { x: 760, y: 200 }, config: { outputs: [{ name: 'out', selector: ['code', 'shout'] }] } },
+  ],
+  edges: [
+    { id: 'start-source-code-target', source: 'start', sourceHandle: 'source', target: 'code', targetHandle: 'target' },
+    { id: 'code-source-end-target', source: 'code', sourceHandle: 'source', target: 'end', targetHandle: 'target' },
+    { id: 'start-source-slow-target', source: 'start', sourceHandle: 'source', target: 'slow', targetHandle: 'target' },
+    { id: 'slow-source-end-target', source: 'slow', sourceHandle: 'source', target: 'end', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
+/** One console API call with the browser's own session (as the screens make it). */
+async function api(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers: Record<string, string> = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = await r.json().catch(() => ({}));
+      return { status: r.status, data: (json.data ?? json) as Record<string, unknown> };
+    },
+    { method, url, body },
+  );
+}
+
+describe('the flow inspector with the workspace and the server', () => {
+  it('picks a custom tool’s function with its parameters, and runs a code node alone', async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 950 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${studio.url}/`);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/operation');
+
+    // A workflow app in the default project space (its session header names that space).
+    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+
+    // A custom tool with one function taking a required city and an optional day count.
+    const tool = await api(page, 'POST', '/api/v1/console/tools', { name: 'Weather', intro: 'Forecasts' });
+    expect(tool.status).toBe(200);
+    const fn = await api(page, 'POST', `/api/v1/console/tools/${tool.data.id}/functions`, {
+      name: 'forecast',
+      description: 'The forecast of a city',
+      url: 'https://weather.example.com/forecast',
+      params: [
+        { param_key: 'city', param_name: 'City', data_type: 'string', is_not_null: true, request_type: 'query_params' },
+        { param_key: 'days', data_type: 'integer', request_type: 'query_params' },
+      ],
+    });
+    expect(fn.status).toBe(200);
+
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Resources flow');
+    await page.getByTestId('app-description').fill('Tools and single-node runs');
+    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    await page.getByTestId('app-card').filter({ hasText: 'Resources flow' }).getByTestId('app-open').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
+    const appId = new URL(page.url()).pathname.split('/')[3];
+    const draft = await api(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+    const saved = await api(page, 'PUT', '/api/v1/console/apps/workflow', { app_id: appId, base_revision: draft.data.revision, document: workflowDoc() });
+    expect(saved.status).toBe(200);
+    await page.reload();
+
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.getByTestId('node-code').isVisible()).toBe(true);
+
+    // A tool node from the palette: it opens in the inspector.
+    await page.getByTestId('toolbar-add-node').click();
+    await page.getByTestId('palette').getByTestId('palette-item-tool').click();
+    await expect.poll(() => editor.getByTestId('node-tool_1').isVisible()).toBe(true);
+    // The palette's button closes it again.
+    await page.getByTestId('toolbar-add-node').click();
+    await expect.poll(() => page.getByTestId('palette').count()).toBe(0);
+    await editor.getByTestId('node-tool_1').click();
+    const inspector = page.locator('[data-slot="node-inspector"]');
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('tool');
+    const toolField = inspector.locator('[data-field="toolId"]');
+    const toolSelect = toolField.getByRole('combobox', { name: 'Tool', exact: true });
+    // The workspace's tool and the built-in tools are offered.
+    await expect.poll(async () => (await toolSelect.locator('option').allTextContents()).join('|')).toContain('Weather');
+    expect(await toolSelect.locator('option').allTextContents()).toContain('Built-in tools');
+    await toolSelect.selectOption({ label: 'Weather' });
+    await toolField.getByRole('combobox', { name: 'Tool function' }).selectOption({ label: 'forecast' });
+    // The function's parameters fill the params form and are described under the picker.
+    const params = inspector.locator('[data-field="params"]');
+    await expect.poll(() => params.getByRole('textbox', { name: 'Variable name' }).count()).toBe(2);
+    expect(await params.getByRole('textbox', { name: 'Variable name' }).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['city', 'days']);
+    const hints = toolField.getByTestId('tool-parameters');
+    expect(await hints.textContent()).toMatch(/city.*string.*required.*City/);
+    expect(await hints.textContent()).toMatch(/days.*integer/);
+    await snap(page, 'editor-resources-01-tool');
+
+    // The choice is saved with the draft: the function by id, its params by name.
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
+    const after = await api(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+    const toolNode = (after.data.document as FlowDocument).nodes.find((n) => n.kind === 'tool')!;
+    expect(toolNode.config).toMatchObject({ toolId: tool.data.id, functionId: fn.data.id, params: [{ name: 'city' }, { name: 'days' }] });
+
+    // The new node sits at the centre, over the code node: move it down out of the way.
+    const box = (await editor.getByTestId('rf__node-tool_1').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 200, { steps: 8 });
+    await page.mouse.move(box.x + box.width / 2, box.y + 320, { steps: 8 });
+    await page.mouse.up();
+
+    // The code node alone, with the start's question typed in. The server compiles the whole draft
+    // first: the unconnected tool node is refused, with the code and the reason.
+    await editor.getByTestId('node-code').click();
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
+    const run = inspector.getByTestId('single-run');
+    await run.locator('summary').first().click();
+    await run.getByRole('textbox', { name: 'Value of start.q' }).fill('hello weft');
+    await run.getByTestId('single-run-start').click();
+    const result = run.getByTestId('single-run-result');
+    await expect.poll(() => result.count(), { timeout: 30_000 }).toBe(1);
+    expect(await result.getAttribute('data-status')).toBe('error');
+    expect(await result.getByRole('alert').textContent()).toMatch(/^VALIDATION-1000 .*tool_1.*cannot be reached/);
+
+    // Without the tool node it runs; the typed input stayed in the form.
+    await editor.getByTestId('node-tool_1').click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => editor.getByTestId('node-tool_1').count()).toBe(0);
+    await editor.getByTestId('node-code').click();
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
+    expect(await run.getByRole('textbox', { name: 'Value of start.q' }).inputValue()).toBe('hello weft');
+    await run.getByTestId('single-run-start').click();
+    await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).not.toBe('error');
+    expect(`${await result.getAttribute('data-status')} ${await result.textContent()}`).toMatch(/^succeeded /);
+    const outputs = await result.getByTestId('single-run-outputs').textContent();
+    expect(outputs).toContain('"shout": "HELLO WEFT!"');
+    expect(outputs).toContain('"size": 10');
+    expect(await result.getByTestId('run-status').textContent()).toBe('Succeeded');
+    expect(await result.getByTestId('single-run-elapsed').textContent()).toMatch(/\d+(\.\d+)? (ms|s)/);
+    await run.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/single-node.png' });
+    await snap(page, 'editor-resources-02-single-node');
+
+    // The run is in the log as a single-node run of the code node.
+    const runs = await api(page, 'GET', `/api/v1/console/apps/${appId}/runs`);
+    const list = runs.data.list as { source: string; node_id: string; status: string }[];
+    expect(list[0]).toMatchObject({ source: 'single-node', node_id: 'code', status: 'succeeded' });
+
+    // Back to the node later: the last input and result are still there.
+    await editor.getByTestId('node-end').click();
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('end');
+    await editor.getByTestId('node-code').click();
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
+    // The section opens again by itself on what was left.
+    expect(await inspector.getByRole('textbox', { name: 'Value of start.q' }).inputValue()).toBe('hello weft');
+    expect(await inspector.getByTestId('single-run-result').getAttribute('data-status')).toBe('succeeded');
+
+    // A node that takes long: Stop ends it on the server, and the result says stopped.
+    await editor.getByTestId('node-slow').click();
+    await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
+    const slow = inspector.getByTestId('single-run');
+    await slow.locator('summary').first().click();
+    expect(await slow.textContent()).toContain('This node reads no variables');
+    await slow.getByTestId('single-run-start').click();
+    await expect.poll(() => slow.getAttribute('data-status')).toBe('running');
+    const started = Date.now();
+    await slow.getByTestId('single-run-stop').click();
+    await expect.poll(() => slow.getAttribute('data-status'), { timeout: 15_000 }).toBe('stopped');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await slow.getByTestId('single-run-error').textContent()).toContain('stopped');
+    expect(await slow.getByTestId('run-status').textContent()).toBe('Stopped');
+    const stoppedRuns = ((await api(page, 'GET', `/api/v1/console/apps/${appId}/runs`)).data.list as { node_id: string; status: string }[]).filter((r) => r.node_id === 'slow');
+    expect(stoppedRuns.map((r) => r.status)).toEqual(['stopped']);
+    await context.close();
+  });
+});
