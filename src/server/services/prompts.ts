@@ -188,3 +188,8 @@ export async function parseVariables(ctx: ServerContext, s: Scope, type: Templat
   await requireMembership(ctx.db, s.caller, s.workspaceId);
   return { variables: parseTemplate(type, content) };
 }
+
+/** Any member of the workspace (the debug calls that touch no prompt row). */
+export async function requireMember(ctx: ServerContext, s: Scope) {
+  await requireMembership(ctx.db, s.caller, s.workspaceId);
+}

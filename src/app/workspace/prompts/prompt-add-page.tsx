@@ -1,15 +1,17 @@
 /**
  * /operation/workspace/:workspace_id/prompt-add/:promptId?: add a prompt, or edit one (spec 2, 3,
  * 5, 9): name, description, tags (5 of 20 characters), template type (jinja2 or f-string), scene,
- * content, and the variables the server parses from the content. The model, the debug run,
- * optimization and question generation need the model providers (a later issue).
+ * content, and the variables the server parses from the content; beside the form, the debug panel
+ * (prompt-debug-panel.tsx) runs what is being edited: values, model, streamed answer, optimization
+ * and test questions.
  */
 import { ArrowLeft } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { PromptCreateBody, PromptUpdateBody, type Prompt } from '../../../../schemas/prompt';
-import { registerMessageKeys, SchemaForm, type ObjectSchema } from '../../../kit/schema-form';
+import { PromptCreateBody, PromptUpdateBody, type Prompt, type PromptModel, type PromptVariable, type TemplateType } from '../../../../schemas/prompt';
+import { registerMessageKeys, SchemaForm, useSchemaForm, type ObjectSchema } from '../../../kit/schema-form';
 import { Button } from '../../../ui/button';
 import { EmptyState } from '../../../ui/empty-state';
 import { Skeleton } from '../../../ui/skeleton';
@@ -17,6 +19,7 @@ import { toast } from '../../../ui/toast';
 import { Page, PageHeader } from '../../shell/page';
 import { reportError } from '../members/report-error';
 import { usePromptApi } from './prompt-api';
+import { PromptDebugPanel } from './prompt-debug-panel';
 import { VariablesWidget } from './variables-widget';
 import s from './prompts-page.module.css';
 
@@ -28,8 +31,46 @@ registerMessageKeys({
 });
 
 const widgets = { variables: VariablesWidget };
-// The model picker arrives with the model providers.
+// The model is picked in the debug panel (the saved one is its first choice).
 const EXCLUDE = ['model'];
+
+interface EditorProps {
+  schema: ObjectSchema;
+  defaultValues: Record<string, unknown>;
+  workspaceId: string;
+  promptId?: string;
+  model?: PromptModel | null;
+  widgetProps: Record<string, Record<string, unknown>>;
+  onCancel(): void;
+  onSubmit(values: Record<string, unknown>): Promise<void>;
+}
+
+/** The form and, beside it, the debug panel reading the form's current content and variables. */
+function PromptEditor({ schema, defaultValues, workspaceId, promptId, model, widgetProps, onCancel, onSubmit }: EditorProps) {
+  const api = useSchemaForm(schema, { defaultValues, exclude: EXCLUDE });
+  const form = api.form as unknown as UseFormReturn<Record<string, unknown>>;
+  const [content, templateType, variables] = useWatch({ control: form.control, name: ['content', 'template_type', 'variables'] }) as [
+    string | undefined,
+    TemplateType | undefined,
+    PromptVariable[] | undefined,
+  ];
+  return (
+    <div className={s.editorLayout}>
+      <div className={s.editor}>
+        <SchemaForm form={api} ns="prompt" widgets={widgets} widgetProps={widgetProps} onCancel={onCancel} onSubmit={(v) => onSubmit(v as Record<string, unknown>)} />
+      </div>
+      <PromptDebugPanel
+        workspaceId={workspaceId}
+        promptId={promptId}
+        content={content ?? ''}
+        templateType={templateType ?? 'f-string'}
+        variables={variables ?? []}
+        model={model}
+        onAcceptContent={(c) => form.setValue('content', c, { shouldDirty: true })}
+      />
+    </div>
+  );
+}
 
 export interface PromptAddPageProps {
   workspaceId?: string;
@@ -84,53 +125,49 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
   return (
     <Page data-testid="prompt-add-page">
       <PageHeader title={promptId ? t('editor.edit') : t('editor.create')} description={t('page.description')} actions={back} />
-      <div className={s.editor}>
-        {status === 'loading' ? (
-          <div aria-busy="true">
-            <Skeleton height={32} />
-            <Skeleton height={120} />
-          </div>
-        ) : status === 'missing' ? (
-          <EmptyState title={t('editor.notFound')} action={back} />
-        ) : prompt ? (
-          <SchemaForm
-            schema={PromptUpdateBody as ObjectSchema}
-            ns="prompt"
-            exclude={EXCLUDE}
-            widgets={widgets}
-            widgetProps={widgetProps}
-            defaultValues={{
-              id: prompt.id,
-              name: prompt.name,
-              description: prompt.description,
-              tags: prompt.tags,
-              template_type: prompt.template_type,
-              scene: prompt.scene,
-              content: prompt.content,
-              variables: prompt.variables,
-            }}
-            onCancel={() => navigate(listPath)}
-            onSubmit={async (v) => {
-              await api.update(workspaceId, v as never);
-              onSaved(t('done.updated'));
-            }}
-          />
-        ) : (
-          <SchemaForm
-            schema={PromptCreateBody as ObjectSchema}
-            ns="prompt"
-            exclude={EXCLUDE}
-            widgets={widgets}
-            widgetProps={widgetProps}
-            defaultValues={{ variables: [] }}
-            onCancel={() => navigate(listPath)}
-            onSubmit={async (v) => {
-              await api.create(workspaceId, v as never);
-              onSaved(t('done.created'));
-            }}
-          />
-        )}
-      </div>
+      {status === 'loading' ? (
+        <div className={s.editor} aria-busy="true">
+          <Skeleton height={32} />
+          <Skeleton height={120} />
+        </div>
+      ) : status === 'missing' ? (
+        <EmptyState title={t('editor.notFound')} action={back} />
+      ) : prompt ? (
+        <PromptEditor
+          schema={PromptUpdateBody as ObjectSchema}
+          workspaceId={workspaceId}
+          promptId={prompt.id}
+          model={prompt.model}
+          widgetProps={widgetProps}
+          defaultValues={{
+            id: prompt.id,
+            name: prompt.name,
+            description: prompt.description,
+            tags: prompt.tags,
+            template_type: prompt.template_type,
+            scene: prompt.scene,
+            content: prompt.content,
+            variables: prompt.variables,
+          }}
+          onCancel={() => navigate(listPath)}
+          onSubmit={async (v) => {
+            await api.update(workspaceId, v as never);
+            onSaved(t('done.updated'));
+          }}
+        />
+      ) : (
+        <PromptEditor
+          schema={PromptCreateBody as ObjectSchema}
+          workspaceId={workspaceId}
+          widgetProps={widgetProps}
+          defaultValues={{ variables: [] }}
+          onCancel={() => navigate(listPath)}
+          onSubmit={async (v) => {
+            await api.create(workspaceId, v as never);
+            onSaved(t('done.created'));
+          }}
+        />
+      )}
     </Page>
   );
 }

@@ -1,3 +1,6 @@
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, page } from '../../../../schemas/common';
@@ -10,7 +13,17 @@ import {
   PromptListQuery,
   PromptUpdateBody,
 } from '../../../../schemas/prompt';
+import {
+  DebugStopParams,
+  DebugStopResult,
+  GenerateQuestionBody,
+  GenerateQuestionResult,
+  OptimizePromptBody,
+  OptimizePromptResult,
+  PromptDebugBody,
+} from '../../../../schemas/prompt-debug';
 import type { ServerContext } from '../../context';
+import * as debug from '../../services/prompt-debug';
 import * as svc from '../../services/prompts';
 import { scopeOf } from '../../services/workspace-resources';
 
@@ -21,11 +34,90 @@ const Params = z.object({ id: z.string().describe('Prompt id') });
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
 
 /**
- * Prompts of the project space named by X-Workspace-Id (spec 3, 5, 7.5, 9). Debug runs
- * (completion-messages and its stop), optimization_prompt, generate_question and publish need
- * model providers or the store and come with those issues.
+ * Prompts of the project space named by X-Workspace-Id (spec 3, 5, 7.5, 9), and the debug view's
+ * calls (services/prompt-debug.ts): completion-messages (a debug run streamed as SSE) and its
+ * stop, optimization_prompt and generate_question. Publish needs the store and comes with it.
  */
 export const promptRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
+  const registry = new debug.DebugRegistry();
+  // Open debug streams; on shutdown they are stopped and cut (as the run streams).
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    registry.stopAll();
+    for (const r of streams) r.destroy();
+  });
+
+  async function streamDebug(req: FastifyRequest & { body: z.output<typeof PromptDebugBody> }, reply: FastifyReply) {
+    const started = await debug.startDebug(ctx, scopeOf(req), registry, req.body);
+    const raw = reply.raw;
+    streams.add(raw);
+    // A debug message is not stored: a client that goes away stops it.
+    raw.on('close', () => {
+      streams.delete(raw);
+      if (!raw.writableFinished) started.controller.abort();
+    });
+    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+    reply.header('connection', 'close');
+    async function* frames() {
+      for await (const e of started.events) yield debug.debugFrame(e);
+    }
+    return reply.send(Readable.from(frames(), { objectMode: false }));
+  }
+
+  app.post(
+    '/completion-messages',
+    {
+      schema: {
+        tags,
+        summary:
+          'Debug run (any member): renders the template with the values and streams the answer as SSE: message_created, text_chunk…, then message_end (succeeded or stopped, usage) or error',
+        headers,
+        body: PromptDebugBody,
+        response: { 200: z.string().describe('text/event-stream of schemas/prompt-debug.ts PromptDebugEvent frames') },
+      },
+    },
+    (req, reply) => streamDebug(req, reply),
+  );
+
+  app.post(
+    '/completion-messages/:id/stop',
+    {
+      schema: {
+        tags,
+        summary: 'Stop a debug run you started (stopped: false when it had already ended; someone else\'s or unknown: VALIDATION-1000)',
+        headers,
+        params: DebugStopParams,
+        response: { 200: ok(DebugStopResult) },
+      },
+    },
+    async (req) => {
+      const s = scopeOf(req);
+      await svc.requireMember(ctx, s);
+      return done({ stopped: registry.stop(req.params.id, s) });
+    },
+  );
+
+  app.post(
+    '/optimization_prompt',
+    {
+      schema: {
+        tags,
+        summary: "A model rewrites the template keeping its placeholders (any member); a rewrite that drops or adds one is refused (VALIDATION-1000)",
+        headers,
+        body: OptimizePromptBody,
+        response: { 200: ok(OptimizePromptResult) },
+      },
+    },
+    async (req) => done(await debug.optimizePrompt(ctx, scopeOf(req), req.body)),
+  );
+
+  app.post(
+    '/generate_question',
+    {
+      schema: { tags, summary: 'A model proposes test questions for the prompt (any member)', headers, body: GenerateQuestionBody, response: { 200: ok(GenerateQuestionResult) } },
+    },
+    async (req) => done(await debug.generateQuestions(ctx, scopeOf(req), req.body)),
+  );
   app.get(
     '/',
     {
