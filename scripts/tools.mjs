@@ -68,7 +68,7 @@ export function findPostgresBin({ install = true } = {}) {
   }
   if (!bin) {
     throw new Error(
-      'The real-PostgreSQL API run needs a PostgreSQL server install (initdb, pg_ctl) and none was found.\n' +
+      'The real-PostgreSQL tests (the API run and the database e2e test) need a PostgreSQL server install (initdb, pg_ctl) and none was found.\n' +
         '  Debian/Ubuntu: sudo apt-get install -y postgresql\n' +
         '  Elsewhere: install PostgreSQL 14+ and set PG_BIN to its bin directory',
     );

@@ -18,7 +18,12 @@ const freePort = () =>
     srv.on('error', reject);
   });
 
-export async function withPostgres(run) {
+/**
+ * Starts a throwaway PostgreSQL server (initdb in a temp dir, a free port on 127.0.0.1, user `weft`
+ * with a random password over TCP). Call `stop()` to stop it and remove its files. Throws, saying
+ * how to install PostgreSQL, when no server install is found (and it cannot be installed).
+ */
+export async function startPostgres() {
   const bin = findPostgresBin();
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-pg-'));
@@ -45,15 +50,24 @@ export async function withPostgres(run) {
   as(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
   const url = `postgres://weft:${password}@127.0.0.1:${port}/postgres`;
   console.log(`[with-postgres] PostgreSQL (${path.basename(path.dirname(bin))}) on ${url.replace(password, '***')}`);
-  try {
-    return await run(url);
-  } finally {
+  const stop = () => {
     try {
       as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
     } catch (e) {
       console.error('[with-postgres] stop failed', e.message);
     }
     fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, host: '127.0.0.1', port, user: 'weft', password, database: 'postgres', stop };
+}
+
+/** Runs `run(url)` with a throwaway server (see {@link startPostgres}), stopped afterwards. */
+export async function withPostgres(run) {
+  const pg = await startPostgres();
+  try {
+    return await run(pg.url);
+  } finally {
+    pg.stop();
   }
 }
 

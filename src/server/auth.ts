@@ -13,6 +13,8 @@ const PUBLIC = new Set([
   '/api/v1/common/tenants/default/list',
   '/api/v1/openapi.json',
 ]);
+/** Public paths with an id in them: uploaded icons, shown by <img src> which sends no token. */
+const PUBLIC_PATTERNS = [/^\/api\/v1\/common\/files\/[^/]+\/icon$/];
 
 /**
  * Recently verified users (role, status, token version, tenant status), per database, for a moment:
@@ -54,7 +56,7 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext) {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
     const url = req.url.split('?')[0];
-    if (!url.startsWith('/api/') || PUBLIC.has(url)) return;
+    if (!url.startsWith('/api/') || PUBLIC.has(url) || (req.method === 'GET' && PUBLIC_PATTERNS.some((re) => re.test(url)))) return;
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthenticated();
     const claims = await ctx.tokens.verifyAccess(header.slice(7).trim());

@@ -10,6 +10,8 @@ import type { ServerContext } from './context';
 import { createCodeSandbox } from './sandbox';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
+import { startKnowledgeWorker } from './knowledge/queue';
+import { startRefreshTimer } from './knowledge/refresh';
 
 export interface Studio {
   app: FastifyInstance;
@@ -42,6 +44,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     sandbox: createCodeSandbox(),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
+  // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
+  const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
+  const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
   return {
     app,
     database,
@@ -49,7 +54,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     seeded,
     async close() {
       sweeper.stop();
+      refresher.stop();
       await app.close();
+      await knowledge.stop();
       await ctx.sandbox.close();
       await closeMcpClients(ctx);
       await database.close();

@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, within } from 'storybook/test';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import type { MemberRole } from '../../schemas/workspace';
 import { ToolApiContext } from '../../src/app/workspace/tools/tool-api';
 import ToolDetailPage from '../../src/app/workspace/tools/tool-detail-page';
@@ -48,8 +48,10 @@ export const McpServer: Story = {
   play: async ({ canvas }) => {
     const sw = await canvas.findByRole('switch', { name: /write_file/ }, { timeout: 3000 });
     await expect(sw).not.toBeChecked();
+    // The switches stay disabled until the caller's role is known.
+    await waitFor(() => expect(sw).toBeEnabled(), { timeout: 3000 });
     await userEvent.click(sw);
-    await expect(sw).toBeChecked();
+    await waitFor(() => expect(canvas.getByRole('switch', { name: /write_file/ })).toBeChecked(), { timeout: 3000 });
   },
 };
 

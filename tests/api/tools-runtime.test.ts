@@ -114,6 +114,33 @@ describe('function test (POST /tools/:id/functions/:fid/test)', () => {
     expect(await test(fid, {})).toMatchObject({ ok: false, error: { code: 'TOOL-INPUT-MISSING' } });
   });
 
+  it('sends array rows of a json body as arrays when the inputs are text (a JSON array, or one item)', async () => {
+    const fid = await addFn({
+      name: 'arrays',
+      method: 'POST',
+      url: `${apiBase}/orders`,
+      body_subtype: 'json',
+      body: [
+        {
+          param_key: 'data',
+          data_type: 'object',
+          request_type: 'body',
+          request_subtype: 'json',
+          children: [
+            { param_key: 'tags', data_type: 'string', is_array: true },
+            { param_key: 'qty', data_type: 'integer', is_array: true },
+            { param_key: 'items', data_type: 'object', is_array: true, children: [{ param_key: 'sku', data_type: 'string' }] },
+            { param_key: 'customer', data_type: 'object', children: [{ param_key: 'name', data_type: 'string' }] },
+          ],
+        },
+      ],
+    });
+    const echo = JSON.parse((await test(fid, { tags: '["a","b"]', qty: '[1,"2"]', items: '[{"sku":"x"}]', customer: '{"name":"Ann"}' })).body);
+    expect(JSON.parse(echo.body)).toEqual({ tags: ['a', 'b'], qty: [1, 2], items: [{ sku: 'x' }], customer: { name: 'Ann' } });
+    const one = JSON.parse((await test(fid, { tags: 'solo', qty: '7' })).body);
+    expect(JSON.parse(one.body)).toEqual({ tags: ['solo'], qty: [7], customer: {} });
+  });
+
   it('sends form bodies', async () => {
     const fid = await addFn({ name: 'form', method: 'POST', url: `${apiBase}/form`, body_subtype: 'x-www-form-urlencoded', body: [{ param_key: 'a', data_type: 'string', request_type: 'body', request_subtype: 'x-www-form-urlencoded' }] });
     const echo = JSON.parse((await test(fid, { a: 'x&y' })).body);

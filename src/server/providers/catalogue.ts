@@ -52,12 +52,12 @@ const embedding = (model: string, label: string, context_size: number): ModelInf
 });
 
 /** Local and self-hosted servers: no predefined models, the admin adds what the server runs. */
-const selfHosted = (provider: string, label: string, default_base_url: string): CatalogueProvider => ({
+const selfHosted = (provider: string, label: string, default_base_url: string, extraTypes: ModelType[] = []): CatalogueProvider => ({
   provider,
   label,
   description: `models:providers.${provider}`,
   protocol: 'openai-compatible',
-  supported_model_types: ['llm', 'text-embedding'],
+  supported_model_types: ['llm', 'text-embedding', ...extraTypes],
   default_base_url,
   models: [],
 });
@@ -116,10 +116,11 @@ export const CATALOGUE: readonly CatalogueProvider[] = [
       embedding('text-embedding-v3', 'text-embedding-v3', 8192),
     ],
   },
-  selfHosted('vllm', 'vLLM', 'http://localhost:8000/v1'),
+  // vLLM and generic OpenAI-compatible servers (Jina, Xinference, TEI...) also serve POST /rerank.
+  selfHosted('vllm', 'vLLM', 'http://localhost:8000/v1', ['rerank']),
   selfHosted('ollama', 'Ollama', 'http://localhost:11434/v1'),
   selfHosted('lmstudio', 'LM Studio', 'http://localhost:1234/v1'),
-  selfHosted('openai_api_compatible', 'OpenAI-API-compatible', ''),
+  selfHosted('openai_api_compatible', 'OpenAI-API-compatible', '', ['rerank']),
 ];
 
 export function providerOf(id: string): CatalogueProvider | undefined {

@@ -16,6 +16,11 @@ import { runRoutes } from './console/runs';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
+import { datasetRoutes } from './console/datasets';
+import { datasetSearchRoutes } from './console/datasets-search';
+import { fileRoutes } from './console/files';
+import { commonFileRoutes } from './common/files';
+import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -39,4 +44,9 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
+  await app.register(datasetRoutes(ctx), { prefix: '/console/datasets' });
+  await app.register(datasetSearchRoutes(ctx), { prefix: '/console/datasets' });
+  await app.register(fileRoutes(ctx), { prefix: '/console/files' });
+  await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
+  await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
 };

@@ -100,13 +100,24 @@ export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<Dr
     await requireApp(ctx, s);
     throw notFoundOrForeign('App', s.appId);
   }
-  const app: AppRef = { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode };
-  const document = row.document as FlowDocument;
-  const plan = planOf(app.id, row.revision, document);
+  return compileDraft(ctx, { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode }, row);
+}
+
+/**
+ * A saved draft of an app compiled for a run, with its environment (secrets decrypted). Also used
+ * to run a workflow app as a tool (../tools/workflow-run.ts). A flow that cannot run: VALIDATION-1000.
+ */
+export async function compileDraft(
+  ctx: ServerContext,
+  app: AppRef,
+  draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
+): Promise<DraftFlow> {
+  const document = draft.document as unknown as FlowDocument;
+  const plan = planOf(app.id, draft.revision, document);
   const env: Record<string, unknown> = {};
-  if (Object.keys(row.secretEnv).length) {
+  if (Object.keys(draft.secretEnv).length) {
     const secrets = await draftSecretValues(ctx, app.id);
     for (const v of document.variables.env) if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
   }
-  return { app, revision: row.revision, plan, env };
+  return { app, revision: draft.revision, plan, env };
 }

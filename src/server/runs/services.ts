@@ -1,8 +1,10 @@
+import { DEFAULT_RUN_LIMITS } from '../../engine';
 import type { ExecutorServices } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { createGuardedHttpClient, type GuardedHttpClient } from '../http';
 import { createSandboxService } from '../sandbox';
 import { createMcpService, createToolService } from '../tools/runtime';
+import { createKnowledgeService } from '../knowledge/runtime';
 import { createConversationMemory } from './memory';
 import { createRunModelService } from './model-adapter';
 
@@ -12,6 +14,13 @@ export interface RunScope {
   workspaceId: string;
   appId: string;
   userId: string;
+  /**
+   * Workflow tools: the apps whose runs started this one through a workflow tool, outermost first
+   * (empty for a run a person started), and when the outermost run hits its time limit (ms since
+   * the epoch). The tool service refuses an app already in the chain and caps the depth.
+   */
+  chain?: readonly string[];
+  deadline?: number;
 }
 
 // One guarded client per server context (it holds no per-run state; the setting is per process).
@@ -38,9 +47,9 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
     memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
   };
   // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.
-  services.tools = createToolService(ctx, scope);
+  services.tools = createToolService(ctx, { ...scope, deadline: scope.deadline ?? Date.now() + DEFAULT_RUN_LIMITS.maxRunTimeMs });
   services.mcp = createMcpService(ctx, scope);
-  // Knowledge (src/server/knowledge/runtime.ts) is wired when its service exists; until then the
-  // knowledge-retrieval node fails with KNOWLEDGE-UNAVAILABLE rather than answering empty.
+  // Knowledge bases of the run's workspace (knowledge-retrieval node).
+  services.knowledge = createKnowledgeService(ctx, scope);
   return services;
 }

@@ -28,6 +28,17 @@ function str(v: unknown): string {
 /** A value as the row's type says (json bodies keep numbers and booleans typed). */
 function typed(row: ParamRow, v: unknown): unknown {
   if (typeof v !== 'string') return v;
+  if (row.is_array) {
+    // Text for an array row (a test form, a tool node's text param): a JSON array, else one item.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      parsed = undefined;
+    }
+    const item: ParamRow = { ...row, is_array: false };
+    return Array.isArray(parsed) ? parsed.map((x) => typed(item, x)) : [typed(item, v)];
+  }
   switch (row.data_type) {
     case 'integer':
     case 'long':

@@ -11,6 +11,8 @@ import { runFunction } from './http-call';
 import { McpClientPool, McpConnectError } from './mcp-client';
 import { serverOf } from './mcp';
 import { toFunction, toolInScope, type ToolRow, type WorkspaceScope } from './rows';
+import { syncWorkflowParams } from './workflow-sync';
+import { runWorkflowTool, WORKFLOW_RUN_ERRORS, type WorkflowToolCaller } from './workflow-run';
 
 /**
  * The run-time side of tools, injected into the executors as `services.tools` and `services.mcp`
@@ -18,8 +20,8 @@ import { toFunction, toolInScope, type ToolRow, type WorkspaceScope } from './ro
  * its own project space.
  *
  * - Tool nodes and agents name a tool by `provider` = tool id (or `builtin`) and `name` = the
- *   function's id or name. Custom tools call their HTTP function; workflow tools cannot run yet
- *   (running an app needs the run server: `TOOL-WORKFLOW-NOT-RUNNABLE`).
+ *   function's id or name. Custom tools call their HTTP function; workflow tools run their app's
+ *   flow in this process as a run of that app (./workflow-run.ts: recursion and depth guarded).
  * - MCP nodes and agents name `serverId` = the MCP tool's id and `name` = the server's tool name,
  *   which must be switched on. Clients are pooled per server config and closed after 5 idle
  *   minutes, or by {@link closeMcpClients} at shutdown.
@@ -31,7 +33,7 @@ import { toFunction, toolInScope, type ToolRow, type WorkspaceScope } from './ro
 export const RUNTIME_ERRORS = {
   NOT_FOUND: 'TOOL-NOT-FOUND',
   HTTP_STATUS: 'TOOL-HTTP-STATUS',
-  WORKFLOW: 'TOOL-WORKFLOW-NOT-RUNNABLE',
+  WORKFLOW: WORKFLOW_RUN_ERRORS.NO_RUN,
   MCP_DISABLED: 'MCP-TOOL-DISABLED',
   MCP_CONNECT: 'MCP-CONNECT-FAILED',
 } as const;
@@ -80,16 +82,17 @@ export function functionParameters(fn: ToolFunction): Record<string, unknown> {
   return objectSchema([...fn.params, ...headerInputs, ...(fn.method === 'GET' || fn.method === 'HEAD' ? [] : body)]);
 }
 
-/** `services.tools` for runs of one workspace. */
-export function createToolService(ctx: ServerContext, scope: WorkspaceScope): ToolService {
+/**
+ * `services.tools` for runs of one workspace. A run passes its app, member, workflow-tool chain and
+ * deadline too (runs/services.ts), which workflow tools need; without them only custom and built-in
+ * tools run.
+ */
+export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller): ToolService {
   const http = () => createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
   async function resolve(ref: { provider: string; name: string }) {
     const tool = await findTool(ctx, scope, ref.provider);
     if (!tool) throw notFound(`${ref.provider}/${ref.name}`);
-    if (tool.type === 'workflow') {
-      throw new NodeExecutionError(RUNTIME_ERRORS.WORKFLOW, `The workflow tool "${tool.name}" cannot run yet: running an app as a tool needs the run server`);
-    }
-    if (tool.type !== 'custom') throw new NodeExecutionError(RUNTIME_ERRORS.NOT_FOUND, `"${tool.name}" is an ${tool.type} tool: call it through its own node`);
+    if (tool.type !== 'custom' && tool.type !== 'workflow') throw new NodeExecutionError(RUNTIME_ERRORS.NOT_FOUND, `"${tool.name}" is an ${tool.type} tool: call it through its own node`);
     const fn = await findFunction(ctx, tool.id, ref.name);
     if (!fn) throw notFound(`${tool.name}/${ref.name}`);
     return { tool, fn };
@@ -100,7 +103,8 @@ export function createToolService(ctx: ServerContext, scope: WorkspaceScope): To
         const r = await runBuiltinTool(ref.name, args, { http: http(), signal });
         return { text: r.text, files: [], json: r.json ? [r.json] : [] };
       }
-      const { fn } = await resolve(ref);
+      const { tool, fn } = await resolve(ref);
+      if (tool.type === 'workflow') return runWorkflowTool(ctx, scope, tool, args, signal);
       const r = await runFunction(ctx, scope, fn, args, { signal });
       if (r.error) throw new NodeExecutionError(r.error.code, r.error.message, { request: r.request });
       if (r.status >= 400) {
@@ -118,9 +122,12 @@ export function createToolService(ctx: ServerContext, scope: WorkspaceScope): To
     async describe(ref): Promise<ToolDefinition | undefined> {
       if (ref.provider === BUILTIN_TOOL_PROVIDER) return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, ref.name) ? BUILTIN_TOOLS[ref.name].definition : undefined;
       const tool = await findTool(ctx, scope, ref.provider);
-      if (!tool || tool.type !== 'custom') return undefined;
+      if (!tool || (tool.type !== 'custom' && tool.type !== 'workflow')) return undefined;
+      // A model is offered the app's current start form.
+      if (tool.type === 'workflow' && tool.workflowAppId) await syncWorkflowParams(ctx, tool.id, tool.workflowAppId);
       const fn = await findFunction(ctx, tool.id, ref.name);
       if (!fn) return undefined;
+      if (tool.type === 'workflow') return { name: tool.name, description: tool.intro || fn.description || tool.name, parameters: functionParameters(fn) };
       return { name: fn.name, description: fn.description || `${fn.method} ${fn.url}`, parameters: functionParameters(fn) };
     },
   };

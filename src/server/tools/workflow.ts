@@ -12,7 +12,7 @@ import { insertTool, toolView } from './service';
 /**
  * Workflow tools: a workflow app of the workspace offered as a tool with one function, `run`, whose
  * parameters are the app's start-form fields. The app's draft is read (apps have no published
- * versions yet). Running it needs the run server, which the runtime does not reach yet (runtime.ts).
+ * versions yet). Runs call it through ./workflow-run.ts (the app's flow runs in-process).
  */
 
 export const WORKFLOW_FUNCTION = 'run';

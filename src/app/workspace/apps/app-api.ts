@@ -6,6 +6,7 @@ import { createContext, useContext } from 'react';
 import type { App, AppIcon, AppStatus, AppType } from '../../../../schemas/app';
 import type { Workspace } from '../../../../schemas/workspace';
 import { createApp, deleteApp, listApps, setAppStatus, updateApp, type AppListParams } from '../../../api/apps';
+import { uploadFile } from '../../../api/files';
 import { getWorkspace } from '../../../api/workspaces';
 
 export interface AppPage {
@@ -31,7 +32,7 @@ export interface AppApi {
   setStatus(workspaceId: string, id: string, status: AppStatus): Promise<App>;
   /**
    * Stores an uploaded icon image. Absent: the icon picker offers only the 7 colours and 9 icons.
-   * The real API has none yet (the server has no file upload route).
+   * The real API stores it as an 'icon' file, shown through the public icon route (an <img> sends no bearer).
    */
   uploadIcon?: (file: File) => Promise<{ iconPath: string; iconId?: string }>;
 }
@@ -44,7 +45,14 @@ export const apiAppApi: AppApi = {
   updateApp: (id, appId, body) => updateApp(id, { id: appId, ...body }, { reaction: 'silent' }),
   deleteApp: (id, appId) => deleteApp(id, appId),
   setStatus: (id, appId, status) => setAppStatus(id, appId, status),
+  uploadIcon: async (file) => {
+    const f = await uploadFile(file, 'icon');
+    return { iconPath: iconUrl(f.id), iconId: f.id };
+  },
 };
+
+/** Where an uploaded icon is served (public: icons are shown in <img>, which sends no bearer token). */
+export const iconUrl = (fileId: string) => `/api/v1/common/files/${encodeURIComponent(fileId)}/icon`;
 
 export const AppApiContext = createContext<AppApi>(apiAppApi);
 

@@ -97,6 +97,15 @@ export default function DatabasesPage({ workspaceId: given, pollMs = DETECTING_P
   }, [canChange, api, workspaceId, t]);
 
   const filtered = list.filters.name !== '' || list.filters.type !== '';
+  // The status tooltip: the failure's cause in the user's language before the server's own words
+  // (status_message is an English sentence from the driver check).
+  const rows = useMemo(
+    () =>
+      list.rows?.map((r) =>
+        r.status === 'failed' && r.status_code ? { ...r, status_message: [t(`check.codes.${r.status_code}`), r.status_message].filter(Boolean).join(' · ') } : r,
+      ) ?? null,
+    [list.rows, t],
+  );
 
   return (
     <Page data-testid="databases-page">
@@ -126,7 +135,7 @@ export default function DatabasesPage({ workspaceId: given, pollMs = DETECTING_P
         schema={Database}
         ns="database"
         overrides={overrides}
-        rows={list.status === 'error' ? [] : list.rows}
+        rows={list.status === 'error' ? [] : rows}
         error={list.status === 'error'}
         onRetry={list.reload}
         busy={list.status === 'loading' && list.rows !== null && !detecting}

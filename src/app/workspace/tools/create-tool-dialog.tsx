@@ -57,6 +57,10 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
   const [busy, setBusy] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const file = useRef<HTMLInputElement>(null);
+  // The reset below must run when the dialog opens in a mode, not when `t` changes (a namespace that
+  // finishes loading gives a new `t`, and resetting then wiped what the user had started typing).
+  const tRef = useRef(t);
+  tRef.current = t;
 
   useEffect(() => {
     setName('');
@@ -65,8 +69,8 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
     setAppId('');
     setError('');
     setSubmitted(false);
-    if (mode === 'workflow') api.workflowApps(workspaceId).then(setApps, (e: unknown) => setError(messageOf(e, t('loadFailed'))));
-  }, [mode, api, workspaceId, t]);
+    if (mode === 'workflow') api.workflowApps(workspaceId).then(setApps, (e: unknown) => setError(messageOf(e, tRef.current('loadFailed'))));
+  }, [mode, api, workspaceId]);
 
   const required = t('required');
   const missing = {

@@ -19,6 +19,9 @@ interface InputSpec {
   placeholder: string;
 }
 
+/** An empty input's hint: the type, and that arrays and objects are written as JSON. */
+const placeholderOf = (r: ParamRow) => (r.is_array ? `${r.data_type || 'string'}[] · JSON` : r.data_type === 'object' ? 'object · JSON' : r.data_type || 'string');
+
 /** The inputs a call takes: query and path rows, header placeholders, and body fields (a json body's `data` fields). */
 export function testInputs(fn: Pick<ToolFunction, 'params' | 'headers' | 'body' | 'body_subtype' | 'method'>): InputSpec[] {
   const out: InputSpec[] = [];
@@ -26,7 +29,7 @@ export function testInputs(fn: Pick<ToolFunction, 'params' | 'headers' | 'body' 
   const add = (r: ParamRow) => {
     if (seen.has(r.param_key)) return;
     seen.add(r.param_key);
-    out.push({ key: r.param_key, label: r.param_name && r.param_name !== r.param_key ? `${r.param_key} (${r.param_name})` : r.param_key, required: !!r.is_not_null && !r.default_value, placeholder: r.default_value || r.data_type });
+    out.push({ key: r.param_key, label: r.param_name && r.param_name !== r.param_key ? `${r.param_key} (${r.param_name})` : r.param_key, required: !!r.is_not_null && !r.default_value, placeholder: r.default_value || placeholderOf(r) });
   };
   fn.params.forEach(add);
   for (const h of fn.headers) for (const m of (h.param_value ?? '').matchAll(/\{([\w.-]+)\}/g)) add({ param_key: m[1], data_type: 'string' });

@@ -74,7 +74,7 @@ const tools: typeof zh = {
     mcpFailed: 'Could not list the tools',
     mcpConfig: 'Server config',
     workflowApp: 'Source app',
-    workflowNote: 'The parameters come from the app’s start node. Running a workflow tool needs the run service, so flows cannot call it yet.',
+    workflowNote: 'The parameters come from the app’s start node. A tool node or an agent that calls it runs the app’s saved draft (its run shows in the app’s log) and gets the End node’s outputs.',
     confirmDeleteFunction: { title: 'Delete this function?', description: 'The function “{{name}}” will be deleted. This cannot be undone.' },
   },
   fn: {

@@ -72,7 +72,7 @@ const tools = {
     mcpFailed: '无法列出工具',
     mcpConfig: '服务配置',
     workflowApp: '来源应用',
-    workflowNote: '工作流工具的参数来自应用的开始节点；运行工作流工具需要运行服务，目前尚不可在流程中调用。',
+    workflowNote: '工作流工具的参数来自应用的开始节点。工具节点或智能体调用它时，会运行该应用已保存的草稿（运行记录显示在该应用的日志中），并返回结束节点的输出。',
     confirmDeleteFunction: { title: '删除此方法？', description: '将删除方法“{{name}}”，此操作不可撤销。' },
   },
   fn: {

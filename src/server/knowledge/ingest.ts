@@ -1,0 +1,286 @@
+/**
+ * The `normal` task: a unit's file (or URL page) is parsed, segmented by its rule, tokenised for
+ * full-text search and embedded with its knowledge base's embedder, then stored as segments. The
+ * task starts by removing whatever an earlier attempt stored, so running it again (a restart, a
+ * refresh) never duplicates segments; a failure or a stop removes what it had written.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { ServerContext } from '../context';
+import { datasetDocuments, datasetQaPairs, datasets, datasetSegments, files } from '../db/schema';
+import { createGuardedHttpClient, createWebPageReader } from '../http';
+import { createEmbedder, EMBED_BATCH_SIZE, embedderForTenant } from './embedder';
+import { parseFile } from './parse';
+import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
+import { fileStorage } from './storage';
+import { searchTokens } from './tokenize';
+import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
+
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'settings'>;
+type DocumentRow = typeof datasetDocuments.$inferSelect;
+type DatasetRow = typeof datasets.$inferSelect;
+
+const hasVectorColumn = new WeakMap<object, Promise<boolean>>();
+
+/** Whether dataset_segments has the pgvector column `embedding_v` (checked once per database). */
+export function vectorColumnExists(ctx: Pick<ServerContext, 'db'>): Promise<boolean> {
+  let p = hasVectorColumn.get(ctx.db);
+  if (!p) {
+    p = ctx.db
+      .execute(sql`select 1 as one from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)
+      .then((r) => ((r as { rows?: unknown[] }).rows ?? (r as unknown as unknown[])).length > 0);
+    hasVectorColumn.set(ctx.db, p);
+  }
+  return p;
+}
+
+/**
+ * The embedder of a knowledge base. The first ingestion of a base picks the tenant's default
+ * text-embedding model (or the built-in one) and records it; later units use the recorded one.
+ */
+export async function embedderOfDataset(ctx: Ctx, ds: Pick<DatasetRow, 'id' | 'tenantId' | 'embedding' | 'embeddingDim'>): Promise<Embedder> {
+  if (ds.embeddingDim !== null || ds.embedding !== null) return createEmbedder(ctx, ds.tenantId, { embedding: ds.embedding });
+  const e = await embedderForTenant(ctx, ds.tenantId);
+  let recorded = false;
+  return {
+    id: e.id,
+    get dim() {
+      return e.dim;
+    },
+    async embed(texts, signal) {
+      const out = await e.embed(texts, signal);
+      if (!recorded && out[0]) {
+        recorded = true;
+        await ctx.db
+          .update(datasets)
+          .set({ embedding: e.embedding, embeddingDim: out[0].length })
+          .where(and(eq(datasets.id, ds.id), sql`${datasets.embeddingDim} is null`));
+      }
+      return out;
+    },
+  };
+}
+
+/** Records the base's embedding dimension after vectors of `dim` were made (first ingestion). */
+async function recordDim(ctx: Ctx, datasetId: string, embedder: Embedder, dim: number) {
+  await ctx.db
+    .update(datasets)
+    .set({ embeddingDim: dim, ...(embedder.id === 'builtin' ? { embedding: null } : {}) })
+    .where(and(eq(datasets.id, datasetId), sql`${datasets.embeddingDim} is null`));
+}
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /** Called with 0..1 as batches are stored. */
+  onProgress?: (fraction: number) => Promise<void> | void;
+}
+
+/**
+ * Stores segment drafts of a unit: general drafts as `chunk` rows; parent-child drafts as a `parent`
+ * row (context, not matched: no tokens, no vector) with its `child` rows. Matched rows get
+ * `tokens = searchTokens(content)`, `embedding` (and `embedding_v` where pgvector exists) and
+ * `metadata` { document_name, ...draft metadata }. Appends after the unit's existing positions.
+ * Answers the number of rows written.
+ */
+export async function writeSegments(
+  ctx: Ctx,
+  doc: Pick<DocumentRow, 'id' | 'datasetId' | 'tenantId' | 'name'>,
+  drafts: SegmentDraft[],
+  embedder: Embedder,
+  opts: WriteOptions = {},
+): Promise<number> {
+  const withVector = await vectorColumnExists(ctx);
+  const [{ maxPos }] = await ctx.db
+    .select({ maxPos: sql<number>`coalesce(max(${datasetSegments.position}), 0)::int` })
+    .from(datasetSegments)
+    .where(eq(datasetSegments.documentId, doc.id));
+  let position = Number(maxPos);
+  type Row = typeof datasetSegments.$inferInsert;
+  const rows: Row[] = [];
+  const now = new Date();
+  for (const d of drafts) {
+    const metadata = { document_name: doc.name, ...(d.metadata ?? {}) };
+    const base = { tenantId: doc.tenantId, datasetId: doc.datasetId, documentId: doc.id, createdAt: now, updatedAt: now };
+    if (d.children) {
+      const parentId = randomUUID();
+      rows.push({ ...base, id: parentId, kind: 'parent', position: ++position, content: d.content, tokens: '', metadata });
+      let childPos = 0;
+      for (const c of d.children) rows.push({ ...base, id: randomUUID(), kind: 'child', parentId, position: ++childPos, content: c, tokens: searchTokens(c), metadata });
+    } else {
+      rows.push({ ...base, id: randomUUID(), kind: 'chunk', position: ++position, content: d.content, tokens: searchTokens(d.content), metadata });
+    }
+  }
+  const matched = rows.filter((r) => r.kind !== 'parent');
+  let done = 0;
+  let dimRecorded = false;
+  // Parents first (children refer to them), then the matched rows in embedded batches.
+  const parents = rows.filter((r) => r.kind === 'parent');
+  for (let i = 0; i < parents.length; i += 500) {
+    opts.signal?.throwIfAborted();
+    await ctx.db.insert(datasetSegments).values(parents.slice(i, i + 500));
+  }
+  for (let i = 0; i < matched.length; i += EMBED_BATCH_SIZE) {
+    opts.signal?.throwIfAborted();
+    const batch = matched.slice(i, i + EMBED_BATCH_SIZE);
+    const vectors = await embedder.embed(
+      batch.map((r) => r.content),
+      opts.signal,
+    );
+    if (!dimRecorded && vectors[0]) {
+      dimRecorded = true;
+      await recordDim(ctx, doc.datasetId, embedder, vectors[0].length);
+    }
+    batch.forEach((r, k) => (r.embedding = vectors[k] ?? null));
+    opts.signal?.throwIfAborted();
+    if (withVector) await insertWithVector(ctx, batch);
+    else await ctx.db.insert(datasetSegments).values(batch);
+    done += batch.length;
+    await opts.onProgress?.(done / matched.length);
+    // PGlite answers in microtasks: without a macrotask turn, HTTP requests and timers would wait for the whole unit.
+    await yieldToEventLoop();
+  }
+  return rows.length;
+}
+
+/**
+ * Inserts segment rows with `embedding_v` in the same statement (a separate update costs a quarter
+ * more on PGlite): the vector is sent once as pgvector text and cast to real[] for `embedding`.
+ */
+async function insertWithVector(ctx: Pick<ServerContext, 'db'>, batch: (typeof datasetSegments.$inferInsert)[]) {
+  const values = batch.map((r) => {
+    // real and pgvector hold float32: 7 significant digits say all of it, in half the text.
+    const v = r.embedding ? `[${r.embedding.map((x) => (x === 0 ? '0' : x.toPrecision(7))).join(',')}]` : null;
+    return sql`(${r.id}::uuid, ${r.tenantId}::uuid, ${r.datasetId}::uuid, ${r.documentId}::uuid, ${r.parentId ?? null}::uuid, ${r.kind}, ${r.position}, ${r.content}, ${r.tokens ?? ''},
+      ${v}::vector::real[], ${v}::vector, ${JSON.stringify(r.metadata ?? {})}::jsonb, ${r.enabled ?? true})`;
+  });
+  await ctx.db.execute(sql`insert into dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, embedding, embedding_v, metadata, enabled)
+    values ${sql.join(values, sql`, `)}`);
+}
+
+/** Lets I/O and timers run between batches. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Re-tokenises and re-embeds one stored segment after its content changed. */
+export async function reindexSegment(ctx: Ctx, ds: DatasetRow, segmentId: string, content: string) {
+  const embedder = await embedderOfDataset(ctx, ds);
+  const [vector] = await embedder.embed([content]);
+  await ctx.db
+    .update(datasetSegments)
+    .set({ content, tokens: searchTokens(content), embedding: vector ?? null, updatedAt: new Date() })
+    .where(eq(datasetSegments.id, segmentId));
+  if (vector && (await vectorColumnExists(ctx))) {
+    await ctx.db.execute(sql`update dataset_segments set embedding_v = embedding::vector where id = ${segmentId}::uuid`);
+  }
+}
+
+/**
+ * Stores (or, with `id`, updates) a Q&A pair: tokens of question and answer, the question's vector
+ * (`embedding`; dataset_qa_pairs has no vector column). Answers the row.
+ */
+export async function embedAndStoreQa(
+  ctx: Ctx,
+  ds: DatasetRow,
+  doc: Pick<DocumentRow, 'id' | 'datasetId' | 'tenantId'>,
+  qa: { id?: string; question: string; answer: string },
+  embedder?: Embedder,
+) {
+  const e = embedder ?? (await embedderOfDataset(ctx, ds));
+  const [vector] = await e.embed([qa.question]);
+  if (vector) await recordDim(ctx, ds.id, e, vector.length);
+  const values = { question: qa.question, answer: qa.answer, tokens: searchTokens(`${qa.question} ${qa.answer}`), embedding: vector ?? null };
+  const [row] = qa.id
+    ? await ctx.db
+        .update(datasetQaPairs)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(datasetQaPairs.id, qa.id))
+        .returning()
+    : await ctx.db
+        .insert(datasetQaPairs)
+        .values({ id: randomUUID(), tenantId: doc.tenantId, datasetId: doc.datasetId, documentId: doc.id, ...values })
+        .returning();
+  // dataset_qa_pairs has the pgvector column too where pgvector exists.
+  if (vector && (await vectorColumnExists(ctx))) {
+    await ctx.db.execute(sql`update dataset_qa_pairs set embedding_v = embedding::vector where id = ${row!.id}::uuid`);
+  }
+  return row!;
+}
+
+/** The process rule stored on a unit, completed with the defaults. */
+export function ruleOf(doc: Pick<DocumentRow, 'processRule'>): ProcessRule {
+  return { ...DEFAULT_PROCESS_RULE, ...(doc.processRule as Partial<ProcessRule>) };
+}
+
+/** Cuts a parsed document by the rule (tables: one segment per row, every sheet). */
+export function segmentParsed(parsed: ParsedDoc, rule: ProcessRule): SegmentDraft[] {
+  if (parsed.kind === 'table') return parsed.sheets.flatMap((s) => segmentTable(s, rule));
+  return segmentText(parsed.text, rule);
+}
+
+/** Fetches a web page through the guarded client (private addresses only when the settings allow) as text. */
+export async function fetchUrlText(ctx: Ctx, url: string, signal?: AbortSignal): Promise<{ text: string; title: string }> {
+  const http = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+  const page = await createWebPageReader(http, { maxChars: 5_000_000 }).read(url, { signal, maxChars: 5_000_000 });
+  return { text: page.text, title: page.title };
+}
+
+/** Reads a unit's source (its stored file or its URL) and parses it. */
+export async function readSource(ctx: Ctx, doc: DocumentRow, signal?: AbortSignal): Promise<{ parsed: ParsedDoc; bytes: number }> {
+  if (doc.sourceUrl) {
+    const page = await fetchUrlText(ctx, doc.sourceUrl, signal);
+    return { parsed: { kind: 'text', text: page.text, title: page.title }, bytes: Buffer.byteLength(page.text) };
+  }
+  if (!doc.fileId) throw new Error('The file of this unit was deleted');
+  const [file] = await ctx.db.select().from(files).where(eq(files.id, doc.fileId));
+  if (!file) throw new Error('The file of this unit was deleted');
+  const bytes = await fileStorage(ctx.settings).get(file.storageKey);
+  const parsed = await parseFile({ bytes, name: file.name }, { sheet: doc.sheet ?? undefined, headerRow: doc.headerRow ?? undefined });
+  return { parsed, bytes: bytes.length };
+}
+
+
+const setUnit = (ctx: Ctx, id: string, v: Partial<typeof datasetDocuments.$inferInsert>) =>
+  ctx.db
+    .update(datasetDocuments)
+    .set({ ...v, updatedAt: new Date() })
+    .where(eq(datasetDocuments.id, id));
+
+/** The next refresh of a URL unit refreshed every `frequency` days (null: never). */
+export function nextRefreshOf(frequency: string, from = new Date()): Date | null {
+  const days = Number(frequency);
+  if (!Number.isFinite(days) || days <= 0) return null;
+  return new Date(from.getTime() + days * 86_400_000);
+}
+
+/** The `normal` task handler. */
+export const ingestHandler: TaskHandler = async (job) => {
+  const { ctx, task, signal } = job;
+  const [doc] = await ctx.db.select().from(datasetDocuments).where(eq(datasetDocuments.id, task.documentId));
+  const [ds] = await ctx.db.select().from(datasets).where(eq(datasets.id, task.datasetId));
+  if (!doc || !ds) throw new Error('The knowledge unit no longer exists');
+  // A new attempt (restart, refresh) starts from nothing.
+  await ctx.db.delete(datasetSegments).where(eq(datasetSegments.documentId, doc.id));
+  try {
+    await setUnit(ctx, doc.id, { status: 'parsing', progress: 0, error: null });
+    await job.log('info', doc.sourceUrl ? `Fetching ${doc.sourceUrl}` : `Parsing ${doc.name}`);
+    const { parsed, bytes } = await readSource(ctx, doc, signal);
+    signal.throwIfAborted();
+    await job.progress(0.1);
+    await setUnit(ctx, doc.id, { status: 'segmenting' });
+    const rule = ruleOf(doc);
+    const drafts = segmentParsed(parsed, rule);
+    const chars = parsed.kind === 'text' ? parsed.text.length : drafts.reduce((n, d) => n + d.content.length, 0);
+    if (!drafts.length) throw new Error(parsed.kind === 'table' ? 'The table has no rows under its header row' : 'No text was found in this file');
+    await job.log('info', `${drafts.length} segments (${chars} characters)`);
+    await job.progress(0.2);
+    signal.throwIfAborted();
+    await setUnit(ctx, doc.id, { status: 'indexing', charCount: chars, ...(doc.sourceUrl ? { size: bytes } : {}) });
+    const embedder = await embedderOfDataset(ctx, ds);
+    const written = await writeSegments(ctx, doc, drafts, embedder, { signal, onProgress: (f) => job.progress(0.2 + 0.8 * f) });
+    await job.log('info', `${written} segments stored with ${embedder.id} vectors`);
+    if (doc.sourceUrl) await setUnit(ctx, doc.id, { nextRefreshAt: nextRefreshOf(doc.updateFrequency) });
+  } catch (e) {
+    // Nothing half-done stays behind: the unit's segments are those of a complete run or none.
+    await ctx.db.delete(datasetSegments).where(eq(datasetSegments.documentId, doc.id));
+    throw e;
+  }
+};

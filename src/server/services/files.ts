@@ -1,0 +1,165 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { ServerContext } from '../context';
+import { requireMembership, UUID_RE, type Caller } from '../context';
+import { files } from '../db/schema';
+import { badRequest, notFoundOrForeign } from '../errors';
+import { ICON_FILE_TYPES, type FileBizType, type UploadedFile } from '../../../schemas/knowledge';
+import { extensionOf, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
+import { fileStorage, storageKeyOf } from '../knowledge/storage';
+
+/**
+ * Uploaded files (spec 7.5 files): knowledge files ('dataset'), debug-run and chat attachments, and
+ * icons. Bytes go to the data directory's file storage; the row keeps name, size, type and checksum.
+ * A file belongs to the caller's tenant and (when the upload named one) workspace: only members of
+ * that workspace read it. Icons are also served without a token (GET /common/files/:id/icon), since
+ * an <img> cannot send one: only image types are accepted and served there.
+ */
+
+export type FileRow = typeof files.$inferSelect;
+
+/** Icon uploads: at most 5 MB (spec 5). */
+export const ICON_MAX_MB = 5;
+
+const MIME: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  bmp: 'image/bmp',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  json: 'application/json',
+  html: 'text/html',
+};
+
+/** The MIME type stored for a file name (by extension; the client's claim is not trusted). */
+export const mimeOf = (name: string) => MIME[extensionOf(name)] ?? 'application/octet-stream';
+
+/** The size limit of a business type in MB: the configured upload limit, icons at most 5 MB. */
+export function limitMbOf(settings: ServerContext['settings'], biz: FileBizType): number {
+  return biz === 'icon' ? Math.min(ICON_MAX_MB, settings.uploadMaxMb) : settings.uploadMaxMb;
+}
+
+/** Whether the bytes really are the image their extension says (so an icon never serves HTML). */
+export function looksLikeImage(ext: string, b: Buffer): boolean {
+  const starts = (...sig: number[]) => sig.every((v, i) => b[i] === v);
+  switch (ext) {
+    case 'png':
+      return starts(0x89, 0x50, 0x4e, 0x47);
+    case 'jpg':
+    case 'jpeg':
+      return starts(0xff, 0xd8, 0xff);
+    case 'gif':
+      return starts(0x47, 0x49, 0x46, 0x38);
+    case 'bmp':
+      return starts(0x42, 0x4d);
+    case 'webp':
+      return starts(0x52, 0x49, 0x46, 0x46) && b.subarray(8, 12).toString('latin1') === 'WEBP';
+    case 'svg':
+      return /<svg[\s>]/i.test(b.subarray(0, 4096).toString('utf8'));
+    default:
+      return false;
+  }
+}
+
+const list = (xs: readonly string[]) => xs.map((x) => `.${x}`).join(' ');
+
+/** Checks name, type and size for the business type; VALIDATION-1000 with a clear message otherwise. */
+export function checkUpload(settings: ServerContext['settings'], biz: FileBizType, name: string, bytes: Buffer) {
+  const ext = extensionOf(name);
+  if (!name.trim() || name.length > 255) throw badRequest('The file name must have 1 to 255 characters');
+  if (bytes.length === 0) throw badRequest(`The file '${name}' is empty`);
+  const max = limitMbOf(settings, biz);
+  if (bytes.length > max * 1024 * 1024) throw badRequest(`The file '${name}' is too large: at most ${max} MB`, { max_mb: max });
+  if (biz === 'dataset') {
+    const all = [...KNOWLEDGE_FILE_TYPES.text, ...KNOWLEDGE_FILE_TYPES.table] as string[];
+    if (!all.includes(ext)) throw badRequest(`Unsupported file type '${ext ? '.' + ext : name}': knowledge files can be ${list(all)}`);
+  }
+  if (biz === 'icon') {
+    if (!(ICON_FILE_TYPES as readonly string[]).includes(ext)) throw badRequest(`Unsupported icon type '${ext ? '.' + ext : name}': icons can be ${list(ICON_FILE_TYPES)}`);
+    if (!looksLikeImage(ext, bytes)) throw badRequest(`The file '${name}' is not a valid .${ext} image`);
+  }
+}
+
+export const toUploaded = (r: FileRow): UploadedFile => ({ id: r.id, name: r.name, size: r.size, mime_type: r.mimeType });
+
+/**
+ * Stores an upload. `workspaceId` (the X-Workspace-Id header) is required except for icons and chat
+ * files, which may belong to the tenant only; when given, the caller must be a member.
+ */
+export async function storeUpload(
+  ctx: ServerContext,
+  caller: Caller,
+  workspaceId: string | undefined,
+  input: { bizType: FileBizType; name: string; bytes: Buffer },
+): Promise<UploadedFile> {
+  if (workspaceId) await requireMembership(ctx.db, caller, workspaceId);
+  else if (input.bizType === 'dataset' || input.bizType === 'debug') {
+    throw badRequest('Request header X-Workspace-Id is required for this upload');
+  }
+  const name = input.name.replace(/[\\/]/g, '_').trim();
+  checkUpload(ctx.settings, input.bizType, name, input.bytes);
+  const id = randomUUID();
+  const storageKey = storageKeyOf(caller.tenantId, id);
+  await fileStorage(ctx.settings).put(storageKey, input.bytes);
+  const [row] = await ctx.db
+    .insert(files)
+    .values({
+      id,
+      tenantId: caller.tenantId,
+      workspaceId: workspaceId ?? null,
+      bizType: input.bizType,
+      name,
+      size: input.bytes.length,
+      mimeType: mimeOf(name),
+      storageKey,
+      sha256: createHash('sha256').update(input.bytes).digest('hex'),
+      createdBy: caller.userId,
+    })
+    .returning();
+  return toUploaded(row!);
+}
+
+/**
+ * A file the caller may read: same tenant; a workspace file needs membership of its workspace
+ * (a foreign or missing id is VALIDATION-1000).
+ */
+export async function readableFile(ctx: ServerContext, caller: Caller, fileId: string): Promise<FileRow> {
+  if (!UUID_RE.test(fileId)) throw notFoundOrForeign('File', fileId);
+  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, caller.tenantId)));
+  if (!row) throw notFoundOrForeign('File', fileId);
+  if (row.workspaceId) {
+    try {
+      await requireMembership(ctx.db, caller, row.workspaceId);
+    } catch {
+      throw notFoundOrForeign('File', fileId);
+    }
+  }
+  return row;
+}
+
+export const fileBytes = (ctx: ServerContext, row: FileRow) => fileStorage(ctx.settings).get(row.storageKey);
+
+/** An icon for the public icon route: only 'icon' uploads of an image type (anything else: not found). */
+export async function publicIcon(ctx: ServerContext, fileId: string): Promise<FileRow | null> {
+  if (!UUID_RE.test(fileId)) return null;
+  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), eq(files.bizType, 'icon')));
+  if (!row || !row.mimeType.startsWith('image/')) return null;
+  return row;
+}
+
+/** `attachment`/`inline` Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266/5987). */
+export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,187 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db/schema';
+import { refreshDueUnits } from '../../src/server/knowledge/refresh';
+import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
+import { makeCsv, makeDoc, makeDocx, makePdf, makeXls, makeXlsx } from '../../src/server/knowledge/test-files';
+import { useStudio } from './harness';
+import { addUnits, createBase, RULE, segmentsOf, startPageServer, uploadOk, useTempDataDir, waitUnit } from './knowledge-kit';
+import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
+
+// The normal task on real files made in the test (Chinese and English), parent-child mode, table
+// rows with their headers, URL units through the guarded client, and the refresh of URL units.
+
+const h = useStudio();
+useTempDataDir(h);
+let f: Fixture;
+let ds: string;
+const ZH = '知识库把文档切成分段，再向量化以便检索。';
+const EN = 'Weft keeps knowledge in bases and cuts units into segments.';
+
+beforeAll(async () => {
+  f = await setUpWorkspaces(h, 'ing');
+  ds = await createBase(h, f.u.member.token, f.wsA, 'Ingest');
+});
+
+const stored = async (documentId: string) =>
+  h.studio.ctx.db.select().from(datasetSegments).where(eq(datasetSegments.documentId, documentId)).orderBy(datasetSegments.kind, datasetSegments.position);
+
+async function ingest(name: string, bytes: Buffer, extra: Record<string, unknown> = {}) {
+  const file = await uploadOk(h, f.u.member.token, f.wsA, name, bytes);
+  const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { file_ids: [file], ...extra });
+  const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
+  expect(done.status, done.error).toBe('completed');
+  return done;
+}
+
+describe('text files', () => {
+  for (const [name, make] of [
+    ['paper.pdf', () => makePdf([[EN, ZH], ['Second page about pricing.']])],
+    ['memo.docx', () => makeDocx([EN, ZH, 'Second paragraph about pricing.'])],
+    ['old.doc', () => makeDoc([EN, ZH, 'Second paragraph about pricing.'])],
+  ] as const) {
+    it(`ingests ${name}: segments with tokens, vectors and the unit name`, async () => {
+      const unit = await ingest(name, make());
+      expect(unit.segment_count).toBeGreaterThan(0);
+      const rows = await stored(unit.id);
+      const all = rows.map((r) => r.content).join('\n');
+      expect(all).toContain(ZH);
+      expect(all).toContain('Weft keeps knowledge');
+      expect(all).toContain('pricing');
+      for (const r of rows) {
+        expect(r.kind).toBe('chunk');
+        expect(r.tokens.length).toBeGreaterThan(0);
+        expect(r.embedding?.length).toBe(256);
+        expect(r.metadata).toMatchObject({ document_name: name });
+      }
+      expect(rows.find((r) => r.content.includes(ZH))!.tokens).toContain('知识');
+      // pgvector column kept in step (PGlite always has it).
+      const res = await h.studio.ctx.db.execute(sql`select count(*)::int as n from dataset_segments where document_id = ${unit.id}::uuid and embedding_v is not null`);
+      const [{ n }] = rowsOf<{ n: number }>(res);
+      expect(Number(n)).toBe(rows.length);
+    });
+  }
+
+  it('records the base embedder on first ingestion', async () => {
+    const [row] = await h.studio.ctx.db.select().from(datasets).where(eq(datasets.id, ds));
+    expect(row).toMatchObject({ embedding: null, embeddingDim: 256 });
+  });
+
+  it('cuts parents and children in parent-child mode', async () => {
+    const long = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} explains part ${i} of the manual. 第${i}句说明手册的一部分。`).join('\n');
+    const unit = await ingest('parents.docx', makeDocx([long, 'Closing words.']), {
+      process_rule: { ...RULE, mode: 'parent_child', max_length: 60, parent_max_length: 400 },
+    });
+    expect(unit.segment_mode).toBe('parent_child');
+    const rows = await stored(unit.id);
+    const parents = rows.filter((r) => r.kind === 'parent');
+    const children = rows.filter((r) => r.kind === 'child');
+    expect(parents.length).toBeGreaterThan(1);
+    expect(children.length).toBeGreaterThan(parents.length);
+    for (const c of children) {
+      const p = parents.find((x) => x.id === c.parentId)!;
+      expect(p.content).toContain(c.content.slice(0, 10));
+      expect(c.embedding?.length).toBe(256);
+    }
+    // Parents give context only: not matched.
+    for (const p of parents) expect([p.tokens, p.embedding]).toEqual(['', null]);
+    expect(unit.segment_count).toBe(parents.length);
+    expect((await segmentsOf(h, f.u.member.token, f.wsA, ds, unit.id)).length).toBe(parents.length);
+  });
+});
+
+describe('tables', () => {
+  const rows = [
+    ['产品', 'Price', 'Note'],
+    ['小部件', '12.5', 'Small widget'],
+    ['Gadget', '30', '大号'],
+  ];
+  for (const [name, make] of [
+    ['prices.xlsx', () => makeXlsx([{ name: 'Prices', rows }])],
+    ['prices.xls', () => Promise.resolve(makeXls([{ name: 'Prices', rows }]))],
+    ['prices.csv', () => Promise.resolve(makeCsv(rows, { bom: true }))],
+  ] as const) {
+    it(`ingests ${name}: one segment per row with its header`, async () => {
+      const unit = await ingest(name, await make());
+      const segs = await stored(unit.id);
+      expect(segs.map((s) => s.content)).toEqual(['产品: 小部件; Price: 12.5; Note: Small widget', '产品: Gadget; Price: 30; Note: 大号']);
+      expect(segs[0]!.metadata).toMatchObject({ document_name: name, row: { 产品: '小部件', Price: '12.5', Note: 'Small widget' } });
+    });
+  }
+
+  it('uses the chosen sheet and header row', async () => {
+    const book = await makeXlsx([
+      { name: 'Cover', rows: [['nothing here']] },
+      { name: '数据', rows: [['Report 2025'], ['城市', 'Count'], ['上海', 3], ['Berlin', 4]] },
+    ]);
+    const unit = await ingest('report.xlsx', book, { sheet: '数据', header_row: 2 });
+    expect((await stored(unit.id)).map((s) => s.content)).toEqual(['城市: 上海; Count: 3', '城市: Berlin; Count: 4']);
+  });
+
+  it('fails a unit whose file cannot be parsed, with an error and a log line, storing nothing', async () => {
+    const file = await uploadOk(h, f.u.member.token, f.wsA, 'broken.docx', Buffer.from('this is not a zip'));
+    const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { file_ids: [file] });
+    const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toBeTruthy();
+    expect(done.segment_count).toBe(0);
+    const logs = expectOk(await h.call('GET', `/api/v1/console/datasets/${ds}/tasks/${done.task_id}/logs`, { token: f.u.member.token, workspaceId: f.wsA }));
+    expect(logs.at(-1)).toMatchObject({ level: 'error', message: done.error });
+  });
+});
+
+describe('URL units', () => {
+  let pages: Awaited<ReturnType<typeof startPageServer>>;
+  let version = 1;
+  beforeAll(async () => {
+    pages = await startPageServer(() => `<html><head><title>Doc v${version}</title></head><body><h1>Version ${version}</h1><p>${ZH}</p><p>Page text version ${version}.</p><script>var x = 1;</script></body></html>`);
+  });
+  afterAll(async () => {
+    h.studio.ctx.settings.httpAllowPrivate = false;
+    await pages?.close();
+  });
+
+  it('refuses a private address unless the settings allow it', async () => {
+    h.studio.ctx.settings.httpAllowPrivate = false;
+    const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { url: pages.url('/private'), name: 'Private' });
+    const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
+    expect(done.status).toBe('failed');
+    expect(pages.hits()).toBe(0);
+  });
+
+  it('fetches the page as clean text and refreshes it when due', async () => {
+    h.studio.ctx.settings.httpAllowPrivate = true;
+    const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { url: pages.url('/page'), name: 'Web page', update_frequency: '1' });
+    const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
+    expect(done.status, done.error).toBe('completed');
+    const text = (await stored(unit.id)).map((s) => s.content).join('\n');
+    expect(text).toContain('Page text version 1.');
+    expect(text).toContain(ZH);
+    expect(text).not.toContain('var x');
+    const [row] = await h.studio.ctx.db.select().from(datasetDocuments).where(eq(datasetDocuments.id, unit.id));
+    expect(row!.nextRefreshAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    // Not due yet: nothing happens. Due: the page is fetched again and its segments replaced.
+    expect(await refreshDueUnits(h.studio.ctx)).toBe(0);
+    version = 2;
+    await h.studio.ctx.db.update(datasetDocuments).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(datasetDocuments.id, unit.id));
+    expect(await refreshDueUnits(h.studio.ctx)).toBe(1);
+    expect(await refreshDueUnits(h.studio.ctx)).toBe(0);
+    await runQueuedTasksNow(h.studio.ctx);
+    const again = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
+    expect(again.status).toBe('completed');
+    const segs = await stored(unit.id);
+    expect(segs.map((s) => s.content).join('\n')).toContain('Page text version 2.');
+    expect(segs.map((s) => s.content).join('\n')).not.toContain('version 1');
+    const [after] = await h.studio.ctx.db.select().from(datasetDocuments).where(and(eq(datasetDocuments.id, unit.id)));
+    expect(after!.nextRefreshAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+  });
+
+  it('previews a URL through the same client', async () => {
+    const p = expectOk(await h.call('POST', `/api/v1/console/datasets/${ds}/segmentation-preview`, { token: f.u.member.token, workspaceId: f.wsA, body: { url: pages.url('/page'), process_rule: RULE } }));
+    expect(p.total).toBeGreaterThan(0);
+    expect(p.segments.map((s: { content: string }) => s.content).join('\n')).toContain(ZH);
+    const bad = await h.call('POST', `/api/v1/console/datasets/${ds}/segmentation-preview`, { token: f.u.member.token, workspaceId: f.wsA, body: { url: pages.url('/missing'), process_rule: RULE } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION-1000');
+  });
+});

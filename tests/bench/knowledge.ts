@@ -1,0 +1,146 @@
+/**
+ * Knowledge benchmark (`npm run bench:knowledge`): prints figures, asserts nothing. On the embedded
+ * database (PGlite, in memory) with the built-in embedding:
+ * - ingestion throughput, MB of text per second: parse (.txt bytes) + segment + tokenise + embed +
+ *   store, through the indexer the normal task uses (ingest.ts segmentParsed + writeSegments);
+ * - hit-test latency p50/p95 over 100,000 segments, for full-text, vector and hybrid, through the
+ *   real route POST /console/datasets/:id/hit-test (validation, membership, retrieval, history
+ *   and hit counts), top k 4, after a warm-up.
+ * Targets: >= 2 MB/s; p95 <= 50 ms.
+ * Options (env): BENCH_SEGMENTS (default 100000), BENCH_QUERIES (default 100).
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { datasetDocuments, datasets } from '../../src/server/db/schema';
+import { builtinEmbedder } from '../../src/server/knowledge/embedder';
+import { segmentParsed, writeSegments } from '../../src/server/knowledge/ingest';
+import { parseFile } from '../../src/server/knowledge/parse';
+import { HNSW_INDEX } from '../../src/server/knowledge/retrieve';
+import { DEFAULT_PROCESS_RULE } from '../../src/server/knowledge/segment';
+import type { ProcessRule } from '../../src/server/knowledge/types';
+import { createStudio } from '../../src/server/server';
+import { Settings } from '../../src/server/settings';
+
+const SEGMENTS = Number(process.env.BENCH_SEGMENTS ?? 100_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
+const PER_UNIT = 5_000;
+const fmt = (n: number, d = 1) => n.toFixed(d).padStart(8);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+// A deterministic corpus with a natural (Zipf) word distribution: 3,000 English-like words and
+// 1,500 Chinese two-character words, so common words are common and most words are rare, as in
+// real documents. Queries take words of middle rank (not stop-word-like, not unseen).
+let seed = 42;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 0x1_0000_0000;
+const SYLLABLES = 'ka ri to me su na lo pe vi da gor tan bel rix mon sal ver qua dex lin por fen'.split(' ');
+const HAN = '知识检索向量分段文档问题答案表格城市河流山峰模型服务队列任务图谱实体关系密码账户设置收入欧洲午餐发货订单退货保修发票客户支持产品发布版本更新计划报告预算政策合同天气电话会议工程设计测试数据网络安全学习教育医院银行'.split('');
+function vocabulary(n: number, make: () => string): string[] {
+  const out = new Set<string>();
+  while (out.size < n) out.add(make());
+  return [...out];
+}
+const EN = vocabulary(3000, () => Array.from({ length: 2 + Math.floor(rnd() * 2) }, () => SYLLABLES[Math.floor(rnd() * SYLLABLES.length)]).join(''));
+const ZH = vocabulary(1500, () => HAN[Math.floor(rnd() * HAN.length)]! + HAN[Math.floor(rnd() * HAN.length)]!);
+function zipf(words: string[]): () => string {
+  const cum: number[] = [];
+  let total = 0;
+  for (let r = 0; r < words.length; r++) cum.push((total += 1 / (r + 1)));
+  return () => {
+    const x = rnd() * total;
+    let lo = 0;
+    let hi = cum.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo]!;
+  };
+}
+const enWord = zipf(EN);
+const zhWord = zipf(ZH);
+const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+function paragraph(): string {
+  const en = Array.from({ length: 22 }, enWord).join(' ');
+  const zh = Array.from({ length: 10 }, zhWord).join('');
+  return `${en[0]!.toUpperCase()}${en.slice(1)}. ${zh}。`;
+}
+
+async function main() {
+  const password = 'Bench12345';
+  const studio = await createStudio(Settings.parse({ adminUser: 'admin', adminPassword: password, clientDir: '/nonexistent', logLevel: 'silent' }), { inMemory: true });
+  try {
+    const inject = async (method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const r = await studio.app.inject({ method, url, payload: body as object, headers });
+      const j = r.json() as { code: number | string; msg: string; data: any };
+      if (j.code !== 0) throw new Error(`${url}: ${j.code} ${j.msg}`);
+      return j.data;
+    };
+    const login = await inject('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username: 'admin', password });
+    const auth = { authorization: `Bearer ${login.access_token}` };
+    const ws = await inject('POST', '/api/v1/console/workspaces', { name: 'Bench' }, auth);
+    const h = { ...auth, 'x-workspace-id': ws.id };
+    const base = await inject('POST', '/api/v1/console/datasets', { name: 'Bench', description: '' }, h);
+    const [ds] = await studio.ctx.db.select().from(datasets).where(eq(datasets.id, base.id));
+    const rule: ProcessRule = { ...DEFAULT_PROCESS_RULE, max_length: 200, overlap: 0 };
+
+    // ---- ingestion: PER_UNIT paragraphs (one segment each) per unit, as the normal task does it.
+    const units = Math.ceil(SEGMENTS / PER_UNIT);
+    let bytes = 0;
+    let segments = 0;
+    let ingestMs = 0;
+    for (let u = 0; u < units; u++) {
+      const n = Math.min(PER_UNIT, SEGMENTS - u * PER_UNIT);
+      const text = Array.from({ length: n }, paragraph).join('\n\n');
+      const file = Buffer.from(text, 'utf8');
+      const id = randomUUID();
+      const name = `unit-${u}.txt`;
+      await studio.ctx.db.insert(datasetDocuments).values({ id, tenantId: DEFAULT_TENANT_ID, datasetId: ds!.id, name, fileType: 'txt', status: 'indexing', processRule: { ...rule }, createdBy: ds!.createdBy });
+      const t0 = performance.now();
+      const parsed = await parseFile({ bytes: file, name });
+      const drafts = segmentParsed(parsed, rule);
+      segments += await writeSegments(studio.ctx, { id, datasetId: ds!.id, tenantId: DEFAULT_TENANT_ID, name }, drafts, builtinEmbedder);
+      ingestMs += performance.now() - t0;
+      bytes += file.length;
+      await studio.ctx.db.update(datasetDocuments).set({ status: 'completed', progress: 1, charCount: text.length }).where(eq(datasetDocuments.id, id));
+      if (u === 0 || (u + 1) % 5 === 0) process.stdout.write(`  ingested ${segments} segments (${(bytes / 1e6).toFixed(1)} MB)\n`);
+    }
+    const mbps = bytes / 1e6 / (ingestMs / 1000);
+    console.log(`ingestion  ${fmt(bytes / 1e6)} MB  ${segments} segments  ${fmt(ingestMs / 1000, 2)} s  = ${fmt(mbps, 2)} MB/s   (target >= 2 MB/s)`);
+
+    // ---- the vector index retrieval is written for (not in the migrations yet: see HNSW_INDEX).
+    const t1 = performance.now();
+    await studio.ctx.db.execute(sql.raw(HNSW_INDEX));
+    console.log(`hnsw index ${fmt((performance.now() - t1) / 1000, 2)} s to build over ${segments} segments`);
+    await studio.ctx.db.execute(sql`analyze dataset_segments`);
+
+    // ---- hit tests over the whole base.
+    const mid = <T>(xs: T[]) => xs.slice(20, 600);
+    const queries = Array.from({ length: QUERIES }, (_, i) => (i % 3 === 2 ? `${pick(mid(ZH))}${pick(mid(ZH))}` : `${pick(mid(EN))} ${pick(mid(EN))} ${pick(mid(EN))}`));
+    const results: Record<string, number[]> = {};
+    for (const mode of ['full_text', 'vector', 'hybrid'] as const) {
+      const times: number[] = [];
+      for (const q of queries.slice(0, 5)) await inject('POST', `/api/v1/console/datasets/${base.id}/hit-test`, { query: q, mode, top_k: 4, rerank: false, graph: false }, h);
+      let found = 0;
+      for (const q of queries) {
+        const t0 = performance.now();
+        const r = await inject('POST', `/api/v1/console/datasets/${base.id}/hit-test`, { query: q, mode, top_k: 4, rerank: false, graph: false }, h);
+        times.push(performance.now() - t0);
+        found += r.results.length;
+      }
+      results[mode] = times;
+      console.log(`hit test ${mode.padEnd(9)}  p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  (${QUERIES} queries over ${segments} segments, ${(found / QUERIES).toFixed(1)} results each; target p95 <= 50 ms)`);
+    }
+  } finally {
+    await studio.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
