@@ -33,7 +33,7 @@ export interface Reply {
   raw: LightMyRequestResponse;
 }
 
-async function serverDatabaseUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function serverDatabaseUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const { Client } = await import('pg');
   const name = `weft_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new Client({ connectionString: base });

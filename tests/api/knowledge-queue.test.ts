@@ -8,7 +8,7 @@ import { enqueueTask, MAX_ATTEMPTS, runQueuedTasksNow } from '../../src/server/k
 import { segmentText } from '../../src/server/knowledge/segment';
 import { createStudio, type Studio } from '../../src/server/server';
 import { Settings } from '../../src/server/settings';
-import { ADMIN, DEFAULT_TENANT_ID, type Harness } from './harness';
+import { ADMIN, DEFAULT_TENANT_ID, serverDatabaseUrl, type Harness } from './harness';
 import { addUnits, createBase, RULE, uploadOk, waitFor, waitUnit } from './knowledge-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
@@ -17,14 +17,21 @@ import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 // taken over, a task whose process keeps dying fails; stop mid-task removes the partial segments.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-queue-'));
-const settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent' });
+let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent' });
+// On a PostgreSQL server (DATABASE_URL): a database of this file's own, shared by the successive servers.
+let dropDatabase: (() => Promise<void>) | undefined;
 let studio: Studio;
 const h = {} as Harness;
 let f: Fixture;
 let ds: string;
 
 async function open(first: boolean) {
-  studio = await createStudio(settings, first ? { loadDataDir: new Blob([fs.readFileSync(inject('pgTemplate'))]) } : {});
+  if (first && process.env.DATABASE_URL) {
+    const made = await serverDatabaseUrl(process.env.DATABASE_URL);
+    dropDatabase = made.drop;
+    settings = { ...settings, databaseUrl: made.url };
+  }
+  studio = await createStudio(settings, first && !settings.databaseUrl ? { loadDataDir: new Blob([fs.readFileSync(inject('pgTemplate'))]) } : {});
   h.studio = studio;
 }
 
@@ -55,6 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await studio?.close();
+  await dropDatabase?.();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -140,6 +140,14 @@ describe('retrieve: with the HNSW vector index', () => {
   it('answers the same nearest segments through the partial index on embedding_v::vector(256)', async () => {
     const q = { query: 'how do I reset my password', mode: 'vector' as const, topK: 3 };
     const exact = await search(q);
+    expect(exact.length).toBeGreaterThan(0);
+    const hasVector = Boolean(((await db().execute(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)) as unknown as { rows: unknown[] }).rows.length);
+    if (!hasVector) {
+      // A server without pgvector: no column to index, and vector search answers from real[] by cosine in the process.
+      await expect(db().execute(sql.raw(HNSW_INDEX))).rejects.toThrow();
+      expect((await search(q)).map((x) => x.content)).toEqual(exact.map((x) => x.content));
+      return;
+    }
     await db().execute(sql.raw(HNSW_INDEX));
     // A base this small is cheaper to scan: make the planner take the index, as it does on big bases.
     await db().execute(sql`set enable_seqscan = off`);

@@ -272,7 +272,8 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)) |
 export function startKnowledgeWorker(ctx: ServerContext, opts: KnowledgeWorkerOptions = {}): KnowledgeWorker {
   const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const kind = opts.kind ?? 'pglite';
-  const concurrency = opts.concurrency ?? (kind === 'pglite' ? 1 : 2);
+  // One task at a time per process: several processes on one server share the queue (a busy machine is not made busier by one process).
+  const concurrency = opts.concurrency ?? 1;
   const pollMs = opts.pollMs ?? POLL_MS;
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const log = opts.log ?? ((e: unknown) => console.error('[weft] knowledge worker:', e));
