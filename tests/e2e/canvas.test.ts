@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -48,15 +48,7 @@ const codeText = (code: Locator) => code.locator('.view-lines').evaluate((el) =>
 
 describe('the canvas', () => {
   it('builds a three-node flow with the mouse, saves it, and finds it intact after a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${studio.url}/`);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.getByTestId('login-username').fill(ADMIN.username);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/operation');
+    const { context, page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
 
     // The seeded default project space, its apps page, a new workflow app.
     await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();

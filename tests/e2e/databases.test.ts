@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 // @ts-expect-error plain ESM helper shared with the scripts
 import { startPostgres } from '../../scripts/with-postgres.mjs';
-import { ADMIN, launchBrowser, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
 
 interface Postgres {
   host: string;
@@ -57,15 +57,7 @@ async function settledStatus(page: Page, name: string) {
 
 describe('the Database tab with a real PostgreSQL server', () => {
   it('connects with the right password and fails clearly with a wrong one', async () => {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 950 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${studio.url}/`);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.getByTestId('login-username').fill(ADMIN.username);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/operation');
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 950 });
     await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
     await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
     await page.getByTestId('project-tab-database').click();

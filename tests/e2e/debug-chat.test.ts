@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
-import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -73,15 +73,7 @@ async function loadDraft(page: Page, appId: string, document: FlowDocument) {
 
 describe('the debug chat', () => {
   it('streams the answer of a start → llm → answer chatflow and shows its trace', async () => {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${studio.url}/`);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.getByTestId('login-username').fill(ADMIN.username);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/operation');
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
 
     // The admin model screen: OpenAI pointed at the fake server.
     await page.goto(`${studio.url}/operation/system/model`);

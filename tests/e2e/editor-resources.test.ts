@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
-import { ADMIN, launchBrowser, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -100,15 +100,7 @@ async function api(page: Page, method: string, url: string, body?: unknown): Pro
 
 describe('the flow inspector with the workspace and the server', () => {
   it('picks a custom tool’s function with its parameters, and runs a code node alone', async () => {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 950 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${studio.url}/`);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.getByTestId('login-username').fill(ADMIN.username);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/operation');
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 950 });
 
     // A workflow app in the default project space (its session header names that space).
     await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // @ts-expect-error plain ESM helper shared with the scripts
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/tools.mjs';
 
@@ -75,4 +75,21 @@ export async function snap(page: Page, name: string) {
   const dir = path.resolve('test-results');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A new browser context and page signed in as the seeded admin, on /operation.
+ * @example const { context, page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
+ */
+export async function signIn(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${url}/`);
+  await page.waitForURL((u) => u.pathname === '/login');
+  await page.getByTestId('login-username').fill(ADMIN.username);
+  await page.getByTestId('login-password').fill(ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => u.pathname === '/operation');
+  return { context, page };
 }

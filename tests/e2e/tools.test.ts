@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -64,15 +64,7 @@ const lastRow = (page: Page) => bodyTable(page).locator('tbody tr[data-row-id]')
 
 describe('the Tools tab', () => {
   it('creates a custom tool and a function with a nested json body that survives a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${studio.url}/`);
-    await page.waitForURL((u) => u.pathname === '/login');
-    await page.getByTestId('login-username').fill(ADMIN.username);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => u.pathname === '/operation');
+    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
 
     await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
     await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
