@@ -10,7 +10,16 @@ export const DropdownMenuGroup = Radix.Group;
 export const DropdownMenuSub = Radix.Sub;
 export const DropdownMenuRadioGroup = Radix.RadioGroup;
 
-export function DropdownMenuContent({ className, sideOffset = 4, align = 'start', ...props }: ComponentProps<typeof Radix.Content>) {
+/**
+ * When an item opened a dialog, the menu must not hand focus back to its trigger as it finishes closing:
+ * that late focus move (after the exit animation) pulled focus out of the dialog's first field and lost
+ * the keys a user had started typing. Focus stays where the dialog put it.
+ */
+function keepDialogFocus(event: Event) {
+  if (document.querySelector('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]')) event.preventDefault();
+}
+
+export function DropdownMenuContent({ className, sideOffset = 4, align = 'start', onCloseAutoFocus, ...props }: ComponentProps<typeof Radix.Content>) {
   return (
     <Radix.Portal>
       <Radix.Content
@@ -18,6 +27,10 @@ export function DropdownMenuContent({ className, sideOffset = 4, align = 'start'
         sideOffset={sideOffset}
         align={align}
         className={cn(s.content, className)}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (!event.defaultPrevented) keepDialogFocus(event);
+        }}
         {...props}
       />
     </Radix.Portal>

@@ -49,7 +49,9 @@ export const Owner: Story = {
     const dialog = await screen.findByRole('dialog', { name: 'New custom tool' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await expect(await within(dialog).findByText('This form field is required!')).toBeVisible();
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Stock quotes');
+    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    await userEvent.type(name, 'Stock quotes');
+    await expect(name).toHaveValue('Stock quotes');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await expect(await canvas.findByRole('heading', { name: /Stock quotes/ }, { timeout: 3000 })).toBeVisible();
   },
