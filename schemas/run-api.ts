@@ -66,7 +66,13 @@ export type DraftWorkflowBody = z.infer<typeof DraftWorkflowBody>;
  * One node of the draft run alone. `inputs` gives the values of the node's references, keyed as the
  * trace shows them: `nodeId.path` (`llm1.text`, `sys.query`, `conversation.topic`).
  */
-export const NodeRunBody = z.object({ inputs: Values }).strict();
+export const NodeRunBody = z
+  .object({
+    inputs: Values,
+    /** The id the run gets, chosen by the caller so it can stop exactly this run while it goes (unused ids only). */
+    run_id: z.uuid().optional(),
+  })
+  .strict();
 export type NodeRunBody = z.infer<typeof NodeRunBody>;
 
 export const NodeRunResult = z.object({

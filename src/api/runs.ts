@@ -87,8 +87,8 @@ export const streamDraftWorkflow = (app_id: string, body: DraftWorkflowBody, opt
  * Runs one node of the stored draft alone; `inputs` are the values of its references keyed
  * `nodeId.path` (`sys.query`, `llm.text`). Answers when the node ends (status, outputs, error).
  */
-export const runDraftNode = (app_id: string, node_id: string, inputs: Record<string, unknown>, opts?: Opts) =>
-  call(NodeRunResult, runEndpoints.draftNode, { app_id, node_id, inputs }, opts);
+export const runDraftNode = (app_id: string, node_id: string, inputs: Record<string, unknown>, opts?: Opts, run_id?: string) =>
+  call(NodeRunResult, runEndpoints.draftNode, { app_id, node_id, inputs, ...(run_id ? { run_id } : {}) }, opts);
 
 /** Stops a run of the app (its stream then ends with `run_failed`, status `stopped`). */
 export const stopRun = (app_id: string, run_id: string, opts?: Opts) => call(RunStopResult, runEndpoints.stop, { app_id, run_id }, opts);

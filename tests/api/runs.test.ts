@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunStreamEvent } from '../../schemas/run-api';
 import { ANSWER_CHUNKS, fakeOpenAi, type FakeServer } from './fake-providers';
@@ -298,6 +299,48 @@ describe('POST /draft/nodes/:node_id/run', () => {
   it('a failing node answers status failed with the error (not an HTTP error)', async () => {
     const data = expectOk(await h.call('POST', `${RUNS(workflowApp)}/draft/nodes/c/run`, { ...member(), body: { inputs: {} } }));
     expect(data).toMatchObject({ status: 'failed', error: { nodeId: 'c' }, outputs: {} });
+  });
+
+  it('only the node itself is checked: an unfinished flow around it does not refuse it, its own problems do', async () => {
+    const unfinished = flow(
+      [
+        ['s', 'start', { variables: [textInput('x')] }],
+        ['c', 'code', { inputs: [{ name: 'x', selector: ['s', 'x'] }], code: 'function main({ x }) { return { y: Number(x) * 2 } }', outputs: [{ name: 'y', type: 'number' }] }],
+        // Not connected, no model, no end node: the whole draft cannot run.
+        ['lost', 'llm', { prompts: [prompt('user', 'hi')] }],
+      ],
+      [],
+    );
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Unfinished', unfinished);
+    expectCode(await h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { ...member(), body: { inputs: {} } }), 400, 'VALIDATION-1000');
+    const data = expectOk(await h.call('POST', `${RUNS(app)}/draft/nodes/c/run`, { ...member(), body: { inputs: { 's.x': '21' } } }));
+    expect(data).toMatchObject({ status: 'succeeded', outputs: { y: 42 } });
+    const own = await h.call('POST', `${RUNS(app)}/draft/nodes/lost/run`, { ...member(), body: { inputs: {} } });
+    expectCode(own, 400, 'VALIDATION-1000');
+    expect(JSON.stringify(own.body)).toContain('node/lost');
+  });
+
+  it('a run id chosen by the caller names the run, so stop reaches exactly it; a used id is refused', async () => {
+    const busy = flow(
+      [
+        ['s', 'start'],
+        ['c', 'code', { inputs: [], code: 'function main() { while (true) {} }', outputs: [], timeoutSeconds: 20 }],
+      ],
+      [['s', 'c']],
+    );
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Busy', busy);
+    const runId = randomUUID();
+    const going = h.call('POST', `${RUNS(app)}/draft/nodes/c/run`, { ...member(), body: { inputs: {}, run_id: runId } });
+    let stop: Awaited<ReturnType<typeof h.call>> | undefined;
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      stop = await h.call('POST', `${RUNS(app)}/runs/${runId}/stop`, member());
+      if (stop.status === 200 && stop.body.data.stopped) break;
+    }
+    expect(expectOk(stop!)).toEqual({ stopped: true });
+    expect(expectOk(await going)).toMatchObject({ runId, status: 'stopped' });
+    expectCode(await h.call('POST', `${RUNS(app)}/draft/nodes/c/run`, { ...member(), body: { inputs: {}, run_id: runId } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('POST', `${RUNS(app)}/draft/nodes/c/run`, { ...member(), body: { inputs: {}, run_id: 'not-a-uuid' } }), 400, 'VALIDATION-1000');
   });
 
   it('an unknown node answers VALIDATION-1000', async () => {

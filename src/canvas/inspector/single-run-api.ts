@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { listRuns, runDraftNode, stopRun } from '../../api/runs';
+import { runDraftNode, stopRun } from '../../api/runs';
 import type { AutosaveController } from '../autosave';
 import { saveBeforeRun } from '../debug/use-debug-run';
 import type { SingleRunResult } from './single-run';
@@ -25,28 +25,36 @@ export const useSingleRunApi = () => useContext(SingleRunApiContext);
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The real API for one app. The run call answers only when the node ends, so stop finds the run
- * in the app's running runs (a single-node run of this node) and stops it; the run's row may take
- * a moment to appear, so it looks a few times.
+ * The real API for one app. Each run gets an id chosen here, so stop names exactly that run; the
+ * run call answers only when the node ends, and the run may not be registered on the server yet
+ * when stop is pressed at once, so stop asks a few times.
  */
 export function apiSingleRunApi(appId: string, workspaceId: string, autosave?: AutosaveController): SingleRunApi {
   const opts = { workspaceId, reaction: 'silent' as const };
+  const going = new Map<string, string>();
   return {
     scope: appId,
     prepare: async () => {
       const e = autosave ? await saveBeforeRun(autosave) : null;
       return e ? (e.kind === 'conflict' ? 'conflict' : 'unsaved') : null;
     },
-    run: (nodeId, inputs, signal) => runDraftNode(appId, nodeId, inputs, { ...opts, signal }),
+    async run(nodeId, inputs, signal) {
+      const runId = crypto.randomUUID();
+      going.set(nodeId, runId);
+      try {
+        return await runDraftNode(appId, nodeId, inputs, { ...opts, signal }, runId);
+      } finally {
+        if (going.get(nodeId) === runId) going.delete(nodeId);
+      }
+    },
     async stop(nodeId) {
+      const runId = going.get(nodeId);
+      if (!runId) return false;
       for (let attempt = 0; attempt < 5; attempt++) {
-        const page = await listRuns(appId, { status: 'running', page_size: 50 }, opts);
-        const mine = page.list.filter((r) => r.source === 'single-node' && r.node_id === nodeId);
-        if (mine.length) {
-          const answers = await Promise.all(mine.map((r) => stopRun(appId, r.id, opts)));
-          return answers.some((a) => a.stopped);
-        }
-        await wait(300);
+        const answer = await stopRun(appId, runId, opts).catch(() => null);
+        if (answer?.stopped) return true;
+        if (!going.has(nodeId)) return false;
+        await wait(200);
       }
       return false;
     },

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { FlowDocument, FlowMode } from '../../../schemas/flow';
-import { compile, type ExecutionPlan } from '../../engine';
+import { createEdge, type FlowDocument, type FlowMode } from '../../../schemas/flow';
+import { compile, type ExecutionPlan, type PlanNode } from '../../engine';
 import { createNodeRegistry } from '../../plugin-sdk/registry';
 import { runtimeExecutors } from '../../../plugins/executors';
 import { runtimePlugins } from '../../../plugins/runtime';
@@ -78,6 +78,11 @@ function planOf(appId: string, revision: number, document: FlowDocument): Execut
  * why. A flow that cannot run: VALIDATION-1000 with the issues.
  */
 export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<DraftFlow> {
+  const row = await loadDraftRow(ctx, s);
+  return compileDraft(ctx, { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode }, row);
+}
+
+async function loadDraftRow(ctx: ServerContext, s: AppScope) {
   const rows = UUID_RE.test(s.appId) && UUID_RE.test(s.workspaceId)
     ? await ctx.db
         .select({
@@ -100,7 +105,61 @@ export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<Dr
     await requireApp(ctx, s);
     throw notFoundOrForeign('App', s.appId);
   }
-  return compileDraft(ctx, { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode }, row);
+  return row;
+}
+
+/** Issues that do not stop a node from running alone: its inputs are typed in, not taken from upstream. */
+const ALONE_IGNORED = new Set(['issues.referenceNotUpstream']);
+
+/**
+ * One node of the app's draft, compiled to run alone ("run this node"). Only that node is checked:
+ * an unfinished or unconnected node elsewhere in the draft does not refuse it. The node runs behind
+ * the draft's start node (so the run has the flow's start and mode) with nothing else around it.
+ * A missing node, a container (it needs its body) or a node with problems of its own: VALIDATION-1000.
+ */
+export async function loadDraftNode(ctx: ServerContext, s: AppScope, nodeId: string): Promise<DraftFlow & { node: PlanNode }> {
+  const row = await loadDraftRow(ctx, s);
+  const app: AppRef = { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode };
+  const document = row.document as unknown as FlowDocument;
+  const { nodes: registry } = engineRegistries;
+  const source = document.nodes.find((n) => n.id === nodeId);
+  const plugin = source && registry.get(source.kind);
+  if (!source || !plugin || plugin.category === 'annotation') throw notFoundOrForeign('Node', nodeId);
+  if (plugin.container) throw badRequest(`Node "${nodeId}" is a ${source.kind} container and cannot run alone`, [{ path: 'node_id', message: 'container nodes run with their body' }]);
+
+  const own = registry
+    .validateFlow(document)
+    .filter((i) => i.nodeId === nodeId && i.severity === 'error' && !ALONE_IGNORED.has(i.key));
+  if (own.length) {
+    const issues = own.map((i) => ({ path: `node/${nodeId}`, message: `${i.ns}:${i.key}`, code: i.key, node_id: nodeId }));
+    throw badRequest(`The node cannot run: ${issues.map((i) => i.message).join('; ')}`, issues);
+  }
+
+  const node = { ...source, parentId: undefined };
+  delete (node as { parentId?: string }).parentId;
+  const entry = plugin.targetHandle
+    ? document.nodes.find((n) => !n.parentId && !registry.get(n.kind)?.targetHandle && registry.get(n.kind)?.category !== 'annotation')
+    : undefined;
+  if (plugin.targetHandle && !entry) throw badRequest('The flow needs a start node to run a node in it', [{ path: 'flow', message: 'no start node' }]);
+  const alone: FlowDocument = {
+    ...document,
+    nodes: entry ? [entry, node] : [node],
+    edges: entry ? [createEdge(entry.id, nodeId)] : [],
+  };
+  const key = `${app.id}:${row.revision}:node:${nodeId}`;
+  let plan = plans.get(key);
+  if (!plan) {
+    const compiled = compile(alone, engineRegistries, { validate: false });
+    if (!compiled.ok) {
+      const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
+      throw badRequest(`The node cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
+    }
+    plan = compiled.plan;
+    plans.set(key, plan);
+    if (plans.size > PLAN_CACHE_MAX) plans.delete(plans.keys().next().value!);
+  }
+  const compiledNode = plan.nodes.get(nodeId)!;
+  return { app, revision: row.revision, plan, env: await secretEnv(ctx, app.id, document, row.secretEnv), node: compiledNode };
 }
 
 /**
@@ -114,10 +173,15 @@ export async function compileDraft(
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
   const plan = planOf(app.id, draft.revision, document);
+  return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
+}
+
+/** The draft's secret environment values by name, decrypted. */
+async function secretEnv(ctx: ServerContext, appId: string, document: FlowDocument, stored: Record<string, string>) {
   const env: Record<string, unknown> = {};
-  if (Object.keys(draft.secretEnv).length) {
-    const secrets = await draftSecretValues(ctx, app.id);
+  if (Object.keys(stored).length) {
+    const secrets = await draftSecretValues(ctx, appId);
     for (const v of document.variables.env) if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
   }
-  return { app, revision: draft.revision, plan, env };
+  return env;
 }

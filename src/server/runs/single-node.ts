@@ -6,8 +6,8 @@ import { RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engin
 import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { nodeExecutions, runs } from '../db/schema';
-import { badRequest, notFoundOrForeign } from '../errors';
-import { loadDraftFlow, type AppScope } from './app-flow';
+import { badRequest } from '../errors';
+import { loadDraftNode, type AppScope } from './app-flow';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 
@@ -30,12 +30,15 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  * see the node's own result); its timeout does. Container nodes (iteration, loop) need their body
  * and cannot run alone. The run is stored (source `single-node`) and can be stopped like any run.
  */
-export async function runSingleNode(ctx: ServerContext, s: AppScope, nodeId: string, inputs: Record<string, unknown>): Promise<NodeRunResult> {
-  const flow = await loadDraftFlow(ctx, s);
-  const { app, plan } = flow;
-  const node = plan.nodes.get(nodeId);
-  if (!node) throw notFoundOrForeign('Node', nodeId);
-  if (node.body) throw badRequest(`Node "${nodeId}" is a ${node.kind} container and cannot run alone`, [{ path: 'node_id', message: 'container nodes run with their body' }]);
+export async function runSingleNode(
+  ctx: ServerContext,
+  s: AppScope,
+  nodeId: string,
+  inputs: Record<string, unknown>,
+  chosenRunId?: string,
+): Promise<NodeRunResult> {
+  const flow = await loadDraftNode(ctx, s, nodeId);
+  const { app, plan, node } = flow;
   if (!node.executor) throw badRequest(`Node "${nodeId}" does nothing when run alone`, [{ path: 'node_id', message: 'no executor' }]);
 
   const root = {
@@ -53,20 +56,25 @@ export async function runSingleNode(ctx: ServerContext, s: AppScope, nodeId: str
   const pool = new VariablePool(root);
   for (const [id, out] of outputsByNode) pool.set(id, out);
 
-  const runId = randomUUID();
+  const runId = chosenRunId ?? randomUUID();
   const userId = s.caller.userId;
-  await ctx.db.insert(runs).values({
-    id: runId,
-    tenantId: app.tenantId,
-    workspaceId: app.workspaceId,
-    appId: app.id,
-    mode: app.mode,
-    source: 'single-node',
-    nodeId,
-    query: typeof root.sys.query === 'string' ? root.sys.query : '',
-    inputs,
-    createdBy: userId,
-  });
+  const inserted = await ctx.db
+    .insert(runs)
+    .values({
+      id: runId,
+      tenantId: app.tenantId,
+      workspaceId: app.workspaceId,
+      appId: app.id,
+      mode: app.mode,
+      source: 'single-node',
+      nodeId,
+      query: typeof root.sys.query === 'string' ? root.sys.query : '',
+      inputs,
+      createdBy: userId,
+    })
+    .onConflictDoNothing()
+    .returning({ id: runs.id });
+  if (!inserted.length) throw badRequest(`Run id ${runId} is already used`, [{ path: 'run_id', message: 'already used' }]);
   const controller = new AbortController();
   const registry = runRegistry(ctx);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });

@@ -104,7 +104,7 @@ export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
         response: { 200: ok(NodeRunResult) },
       },
     },
-    async (req) => done(await runSingleNode(ctx, appScope(req), req.params.node_id, req.body.inputs)),
+    async (req) => done(await runSingleNode(ctx, appScope(req), req.params.node_id, req.body.inputs, req.body.run_id)),
   );
 
   app.post(
