@@ -19,6 +19,11 @@ export interface ServerContext {
   secretKey: Uint8Array;
   /** The code node's sandbox, one per process: created with the context, closed on shutdown. */
   sandbox: CodeSandbox;
+  /**
+   * True when this process is the database's only user (the embedded database): what it caches of
+   * rows it writes itself cannot go stale behind its back. False on a shared PostgreSQL server.
+   */
+  exclusiveDb?: boolean;
 }
 
 /** The verified caller, from the access token. */

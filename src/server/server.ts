@@ -42,6 +42,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     secretKey,
     // Workers start on first use, so a server that runs no code node pays nothing for it.
     sandbox: createCodeSandbox(),
+    exclusiveDb: database.kind === 'pglite',
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.

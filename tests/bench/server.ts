@@ -4,13 +4,17 @@
  * - runs per second of a 10-node workflow through POST .../draft/workflow-runs (each stream read to
  *   its end; the clock stops when the last run is also stored);
  * - the latency the server adds to the first token: time to the first `answer_chunk` of a chat run
- *   through the server minus time to the first token read straight from the fake provider.
+ *   through the server minus time to the first token read straight from the fake provider. The fake
+ *   runs in a process of its own (as a remote provider would), so it is not slowed by the server's work.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import type { FlowDocument } from '../../schemas/flow';
 import { Settings } from '../../src/server/settings';
 import { createStudio } from '../../src/server/server';
 import { runRegistry } from '../../src/server/runs/registry';
-import { fakeOpenAi, GOOD_KEY } from '../api/fake-providers';
+import { GOOD_KEY } from '../api/fake-providers';
 import { flow } from '../engine/kit';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -60,10 +64,24 @@ const chatDoc = flow(
   'chatflow',
 );
 
+/** The fake provider in a child process (./fake-provider-process.ts), as a remote provider would be. */
+export async function remoteFakeOpenAi(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fake-provider-process.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  const { baseUrl } = JSON.parse(line) as { baseUrl: string };
+  return {
+    baseUrl,
+    close: async () => {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
 export async function benchServer() {
   const password = 'Bench12345';
   const studio = await createStudio(Settings.parse({ adminUser: 'admin', adminPassword: password, clientDir: '/nonexistent', logLevel: 'silent' }), { inMemory: true });
-  const fake = await fakeOpenAi();
+  const fake = await remoteFakeOpenAi();
   try {
     const base = await studio.app.listen({ port: 0, host: '127.0.0.1' });
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -8,6 +8,7 @@ import { requireMembership, UUID_RE, type Caller, type ServerContext } from '../
 import { appDrafts, apps, workspaceMembers, workspaces } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { draftSecretValues } from '../services/apps';
+import { draftRowsGeneration } from '../services/cache-generations';
 
 /** The built-in node kinds and their executors, as runs compile flows against them. */
 export const engineRegistries = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
@@ -74,7 +75,7 @@ function planOf(appId: string, revision: number, document: FlowDocument): Execut
 
 /**
  * The app's draft compiled for a run, with its environment. Membership, app and draft come in one
- * query (this is on the way to a run's first token); when it finds nothing, {@link requireApp} says
+ * query (this is on the way to a run's first token; cached on the embedded database); when it finds nothing, {@link requireApp} says
  * why. A flow that cannot run: VALIDATION-1000 with the issues.
  */
 export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<DraftFlow> {
@@ -82,8 +83,38 @@ export async function loadDraftFlow(ctx: ServerContext, s: AppScope): Promise<Dr
   return compileDraft(ctx, { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode }, row);
 }
 
-async function loadDraftRow(ctx: ServerContext, s: AppScope) {
-  const rows = UUID_RE.test(s.appId) && UUID_RE.test(s.workspaceId)
+type DraftRowOf = Awaited<ReturnType<typeof queryDraftRow>>[number];
+
+/**
+ * The caller's drafts recently read for a run, on the embedded database only (one process owns it,
+ * so every write that matters calls forgetDraftRows, ../services/cache-generations.ts): the read is on the way to a
+ * run's first token. On a shared server every run reads the database.
+ */
+const DRAFT_ROWS_MAX = 500;
+const draftRows = new WeakMap<object, Map<string, { generation: number; row: DraftRowOf }>>();
+
+async function loadDraftRow(ctx: ServerContext, s: AppScope): Promise<DraftRowOf> {
+  const key = `${s.caller.tenantId}:${s.caller.userId}:${s.workspaceId}:${s.appId}`;
+  let cache = ctx.exclusiveDb ? draftRows.get(ctx.db) : undefined;
+  if (ctx.exclusiveDb && !cache) draftRows.set(ctx.db, (cache = new Map()));
+  const hit = cache?.get(key);
+  if (hit && hit.generation === draftRowsGeneration()) return hit.row;
+  const generation = draftRowsGeneration();
+  const row = (await queryDraftRow(ctx, s))[0];
+  if (!row) {
+    await requireApp(ctx, s);
+    throw notFoundOrForeign('App', s.appId);
+  }
+  if (cache) {
+    cache.delete(key);
+    cache.set(key, { generation, row });
+    if (cache.size > DRAFT_ROWS_MAX) cache.delete(cache.keys().next().value!);
+  }
+  return row;
+}
+
+async function queryDraftRow(ctx: ServerContext, s: AppScope) {
+  return UUID_RE.test(s.appId) && UUID_RE.test(s.workspaceId)
     ? await ctx.db
         .select({
           id: apps.id,
@@ -100,12 +131,6 @@ async function loadDraftRow(ctx: ServerContext, s: AppScope) {
         .innerJoin(appDrafts, eq(appDrafts.appId, apps.id))
         .where(and(eq(apps.id, s.appId), eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId)))
     : [];
-  const row = rows[0];
-  if (!row) {
-    await requireApp(ctx, s);
-    throw notFoundOrForeign('App', s.appId);
-  }
-  return row;
 }
 
 /** Issues that do not stop a node from running alone: its inputs are typed in, not taken from upstream. */

@@ -72,7 +72,9 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   const query = req.kind === 'chat' ? req.body.query : '';
   // One statement (one round trip, atomic): the new conversation, the run, the message. Not awaited:
   // the run starts at once (the first token need not wait for it); the recorder writes the run's
-  // node rows and end after it.
+  // node rows and end after it. It is sent on the next turn of the event loop, once the run has
+  // gone as far as it can without waiting (a model request is on its way): the embedded database
+  // works on this thread, and must not hold that request up.
   const parts: SQL[] = [];
   if (chat && !conversationId) {
     conversationId = randomUUID();
@@ -86,7 +88,7 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
       VALUES (${messageId}, ${conversationId}, ${runId}, ${query}, ${JSON.stringify(files)}::jsonb, ${userId}))`);
   }
-  const inserted = ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+  const inserted = new Promise((r) => setImmediate(r)).then(() => ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`));
 
   const registry = runRegistry(ctx);
   const controller = new AbortController();

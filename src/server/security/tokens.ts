@@ -24,8 +24,14 @@ export interface TokenService {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** Verified access tokens kept (each until it expires): a verification is on the way to every answer. */
+const VERIFIED_MAX = 5_000;
+
 export function createTokenService(db: Db, secret: Uint8Array, accessTtl: number, refreshTtl: number): TokenService {
   const issuer = 'weft';
+  // A token's signature and claims never change, so one verification holds until it expires. The
+  // checks that can change (user disabled, password changed) are made per request by the caller.
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
   return {
     async issue(claims) {
       const access_token = await new SignJWT({ tid: claims.tid, role: claims.role, tv: claims.tv })
@@ -46,10 +52,19 @@ export function createTokenService(db: Db, secret: Uint8Array, accessTtl: number
       return { access_token, refresh_token, token_type: 'Bearer' as const, expires_in: accessTtl };
     },
     async verifyAccess(token) {
+      const hit = verified.get(token);
+      if (hit) {
+        if (Date.now() < hit.exp) return hit.claims;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, secret, { issuer, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string') return null;
-        return { sub: payload.sub, tid: payload.tid, role: payload.role as SystemRole, tv: Number(payload.tv ?? 0) };
+        if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string' || typeof payload.exp !== 'number') return null;
+        const claims: AccessClaims = { sub: payload.sub, tid: payload.tid, role: payload.role as SystemRole, tv: Number(payload.tv ?? 0) };
+        verified.set(token, { claims, exp: payload.exp * 1000 });
+        if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+        return claims;
       } catch {
         return null;
       }

@@ -21,6 +21,7 @@ import type {
   UserRef,
 } from '../../../schemas/app';
 import { contains, isUniqueViolation, lockNames, MANAGERS, nothingToChange, page, type Scope, type Tx } from './workspace-resources';
+import { forgetDraftRows } from './cache-generations';
 
 /**
  * Apps of a workspace and their draft flow documents (spec 3, 5, 7.5 "apps").
@@ -176,6 +177,7 @@ export async function deleteApp(ctx: ServerContext, s: Scope, id: string): Promi
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
   await appView(ctx, s, id);
   await ctx.db.delete(apps).where(and(eq(apps.id, id), inScope(s)));
+  forgetDraftRows();
 }
 
 /**
@@ -307,7 +309,7 @@ export async function saveDraft(
     ]);
   }
   const appId = app.id;
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(appDrafts).where(eq(appDrafts.appId, appId)).for('update');
     if (!current) throw notFoundOrForeign('App', appId);
     const next = splitSecrets(ctx.secretKey, appId, input.document, current.secretEnv);
@@ -351,6 +353,9 @@ export async function saveDraft(
       secrets_set: Object.keys(next.secrets),
     };
   });
+  // After the commit: a run reading the draft meanwhile must not keep the old one as current.
+  forgetDraftRows();
+  return saved;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { users, workspaceMembers, workspaces } from '../db/schema';
 import { type Caller, requireMembership, UUID_RE } from '../context';
 import { AppError, badRequest, exists, notFoundOrForeign } from '../errors';
+import { forgetDraftRows } from './cache-generations';
 import { ErrorCode } from '../../../schemas/errors';
 import type { Member, MemberRole, Workspace } from '../../../schemas/workspace';
 
@@ -139,6 +140,7 @@ export async function updateWorkspace(
 export async function deleteWorkspace(db: Db, caller: Caller, workspaceId: string) {
   await requireMembership(db, caller, workspaceId, OWNER_ONLY);
   await db.delete(workspaces).where(and(eq(workspaces.id, workspaceId), eq(workspaces.tenantId, caller.tenantId)));
+  forgetDraftRows();
 }
 
 // ---------------------------------------------------------------- members
@@ -291,6 +293,7 @@ export async function removeMember(db: Db, caller: Caller, workspaceId: string, 
   const m = await memberOf(db, workspaceId, memberId);
   if (m.role === 'owner') throw badRequest('The owner cannot be removed from the project space');
   await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.id));
+  forgetDraftRows();
 }
 
 /** Any non-owner member leaves; the owner must transfer ownership first. */
@@ -300,6 +303,7 @@ export async function exitWorkspace(db: Db, caller: Caller, workspaceId: string)
     throw badRequest('The owner cannot leave the project space; transfer ownership to another member first');
   }
   await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.memberId));
+  forgetDraftRows();
 }
 
 /**
@@ -325,5 +329,6 @@ export async function transferOwnership(db: Db, caller: Caller, workspaceId: str
       .returning({ id: workspaceMembers.id });
     if (!promoted.length) throw notFoundOrForeign('Member', memberId);
   });
+  forgetDraftRows();
   return workspaceView(db, caller, workspaceId);
 }

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStudio } from './harness';
+import { createApp, flow, parseSse, RUNS, saveDraft, textInput } from './runs-kit';
+import { expectCode, expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
+
+// A run reads the app's draft and the caller's membership; on the embedded database that read is
+// cached (it is on the way to the first token). Whatever changes it must be seen by the next run.
+
+const h = useStudio();
+let f: Fixture;
+
+const greeting = (text: string) =>
+  flow(
+    [
+      ['s', 'start', { variables: [textInput('name')] }],
+      ['t', 'template-transform', { inputs: [{ name: 'name', selector: ['s', 'name'] }], template: `${text} {{ name }}` }],
+      ['e', 'end', { outputs: [{ name: 'out', selector: ['t', 'output'] }] }],
+    ],
+    [
+      ['s', 't'],
+      ['t', 'e'],
+    ],
+  );
+
+async function runAs(token: string, appId: string) {
+  const r = await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token, workspaceId: f.wsA, body: { inputs: { name: 'Ada' } } });
+  if (r.status !== 200) return r;
+  const finished = parseSse(r.raw.body).find((e) => e.type === 'run_finished') as { outputs?: Record<string, unknown> } | undefined;
+  return { ...r, out: finished?.outputs?.out };
+}
+
+beforeAll(async () => {
+  f = await setUpWorkspaces(h, 'draft-cache');
+});
+
+describe('the draft a run reads', () => {
+  it('a saved draft is what the next run runs', async () => {
+    const appId = await createApp(h, f.u.admin.token, f.wsA, 'Greeting', greeting('Hello'));
+    expect((await runAs(f.u.admin.token, appId)) as { out?: unknown }).toMatchObject({ status: 200, out: 'Hello Ada' });
+    await saveDraft(h, f.u.admin.token, f.wsA, appId, greeting('Goodbye'));
+    expect((await runAs(f.u.admin.token, appId)) as { out?: unknown }).toMatchObject({ status: 200, out: 'Goodbye Ada' });
+  });
+
+  it('a member removed from the space cannot run its apps any more', async () => {
+    const appId = await createApp(h, f.u.admin.token, f.wsA, 'Members only', greeting('Hi'));
+    expect((await runAs(f.u.member.token, appId)) as { out?: unknown }).toMatchObject({ status: 200, out: 'Hi Ada' });
+    const members = expectOk(await h.call('GET', `/api/v1/console/workspaces/${f.wsA}/members`, { token: f.u.owner.token, query: { page: 1, page_size: 50 } }));
+    const row = (members.items as { id: string; user_id: string }[]).find((m) => m.user_id === f.u.member.id);
+    expect(row).toBeDefined();
+    expectOk(await h.call('DELETE', `/api/v1/console/workspaces/${f.wsA}/members/${row!.id}`, { token: f.u.owner.token }));
+    expectCode(await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: f.u.member.token, workspaceId: f.wsA, body: { inputs: { name: 'Ada' } } }), 400, 'VALIDATION-1000');
+  });
+
+  it('a deleted app cannot be run', async () => {
+    const appId = await createApp(h, f.u.admin.token, f.wsA, 'Short-lived', greeting('Hey'));
+    expect((await runAs(f.u.admin.token, appId)) as { out?: unknown }).toMatchObject({ status: 200, out: 'Hey Ada' });
+    expectOk(await h.call('DELETE', `/api/v1/console/apps/${appId}`, { token: f.u.admin.token, workspaceId: f.wsA }));
+    expectCode(await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: f.u.admin.token, workspaceId: f.wsA, body: { inputs: { name: 'Ada' } } }), 400, 'VALIDATION-1000');
+  });
+});
