@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { deflateSync } from 'node:zlib';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -40,6 +41,31 @@ async function drag(page: Page, from: Locator, to: Locator) {
   await page.mouse.up();
 }
 
+/** A real 2×2 PNG (signature, IHDR, IDAT, IEND with their CRCs). */
+function tinyPng(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
+  const rows = Buffer.from([0, 255, 0, 0, 0, 0, 255, 0, 0, 255, 0, 255, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
 const TT = 'template-transform_1';
 const TEMPLATE = 'Hello from the inspector';
 
@@ -57,9 +83,19 @@ describe('the canvas', () => {
     await page.getByTestId('app-name').fill('Greeting flow');
     await page.getByTestId('app-description').fill('Says hello');
     await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
+    // An uploaded image as the icon: stored on the server, shown from its public icon URL.
+    await page.getByTestId('app-dialog').getByRole('button', { name: 'Icon' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose an icon' });
+    await picker.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: tinyPng() });
+    await expect.poll(() => page.getByTestId('app-dialog').locator('img[data-slot="app-icon"]').count()).toBe(1);
+    await page.keyboard.press('Escape');
     await page.getByTestId('app-dialog-submit').click();
     const card = page.getByTestId('app-card').filter({ hasText: 'Greeting flow' });
     await expect.poll(() => card.count()).toBe(1);
+    const icon = card.locator('img[data-slot="app-icon"]');
+    await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    expect(await icon.getAttribute('src')).toMatch(/^\/api\/v1\/common\/files\/[^/]+\/icon$/);
+    await snap(page, 'canvas-00-app-with-uploaded-icon');
     await card.getByTestId('app-open').click();
     await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
 
