@@ -62,6 +62,8 @@ export const App = z.object({
   updated_at: Timestamp,
   /** The draft flow document's current revision (see AppDraft). */
   draft_revision: z.number().int(),
+  /** The newest published version's number, or null when the app was never published (see AppVersion). */
+  latest_version: z.string().nullable().optional(),
 });
 export type App = z.infer<typeof App>;
 
@@ -144,3 +146,67 @@ export const DraftConflict = z.object({
   updated_by: UserRef.nullable(),
 });
 export type DraftConflict = z.infer<typeof DraftConflict>;
+
+// ---------------------------------------------------------------- published versions (spec 3, 7.5 "app publish")
+
+/** The longest version number (spec 3 "Version: version number, description"; 5 "Version number not empty"). */
+export const APP_VERSION_MAX = 50;
+export const APP_VERSION_DESCRIPTION_MAX = 500;
+
+/**
+ * A published version of an app: a frozen copy of the draft flow as it was when published.
+ * Roles (Weft's choice, spec 6 leaves it open): every member reads; publishing and deleting a version
+ * are releases, for owner and admin; restoring a version into the draft is a draft save (any member).
+ */
+export const AppVersion = z.object({
+  id: Id,
+  app_id: Id,
+  /** Unique in the app, compared without case. */
+  version: z.string(),
+  description: z.string(),
+  /** The draft revision it was published from, that draft's content hash and save time. */
+  draft_revision: z.number().int(),
+  draft_hash: z.string(),
+  draft_updated_at: Timestamp,
+  created_by: Id,
+  /** The publisher's display name (real name, else username). */
+  created_by_name: z.string(),
+  created_at: Timestamp,
+});
+export type AppVersion = z.infer<typeof AppVersion>;
+
+/** One version with its flow document (secret environment variables come without `value`). */
+export const AppVersionDetail = AppVersion.extend({ document: FlowDocument });
+export type AppVersionDetail = z.infer<typeof AppVersionDetail>;
+
+export const AppVersionListQuery = z.object({ page: pageNumber, page_size: pageSize(APP_PAGE_MAX, 20) });
+export type AppVersionListQuery = z.infer<typeof AppVersionListQuery>;
+
+/**
+ * POST /apps/{app_id}/publish: publish the current draft as `version`. The draft must compile (the
+ * same checks as a run); a version number the app already has is refused with VALIDATION-1001.
+ */
+export const AppPublishBody = z
+  .object({
+    version: z.string().trim().min(1, 'The version number cannot be empty').max(APP_VERSION_MAX, `The version number has at most ${APP_VERSION_MAX} characters`),
+    description: z.string().trim().max(APP_VERSION_DESCRIPTION_MAX).default(''),
+  })
+  .strict();
+export type AppPublishBody = z.infer<typeof AppPublishBody>;
+export type AppPublishInput = z.input<typeof AppPublishBody>;
+
+export const AppVersionParams = AppParams.extend({ version_id: z.string().describe('Version id') });
+
+/**
+ * The version number that follows `latest` (the last number in it grows by one: v1.0.2 -> v1.0.3,
+ * 7 -> 8, release-9 -> release-10); `v1.0.0` when there is none, `latest.1` when it has no number.
+ */
+export function nextVersion(latest: string | null | undefined): string {
+  const v = latest?.trim();
+  if (!v) return 'v1.0.0';
+  const m = /^(.*?)(\d+)(\D*)$/.exec(v);
+  if (!m) return `${v}.1`.slice(0, APP_VERSION_MAX);
+  const [, head, digits, tail] = m;
+  const next = String(BigInt(digits) + 1n).padStart(digits.length, '0');
+  return `${head}${next}${tail}`.slice(0, APP_VERSION_MAX);
+}

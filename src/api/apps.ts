@@ -1,7 +1,20 @@
 /** CONSOLE apps group (spec 7.5 "apps"): apps of a project space and their draft flow. */
 import { z } from 'zod';
 import { page } from '../../schemas/common';
-import { App, AppCreateBody, AppDetail, AppDraft, AppListQuery, AppUpdateBody, DraftSaved, type AppStatus, type DraftSaveInput } from '../../schemas/app';
+import {
+  App,
+  AppCreateBody,
+  AppDetail,
+  AppDraft,
+  AppListQuery,
+  AppUpdateBody,
+  AppVersion,
+  AppVersionDetail,
+  DraftSaved,
+  type AppPublishInput,
+  type AppStatus,
+  type DraftSaveInput,
+} from '../../schemas/app';
 import { call, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -16,6 +29,10 @@ export const appEndpoints = {
   draft: { method: 'GET', url: `${base}/:app_id/workflow`, name: 'apps.draft' },
   remove: { method: 'DELETE', url: `${base}/:app_id`, name: 'apps.remove' },
   setStatus: { method: 'PUT', url: `${base}/:app_id/status/:status`, name: 'apps.setStatus' },
+  versions: { method: 'GET', url: `${base}/:app_id/publish`, name: 'apps.versions' },
+  publish: { method: 'POST', url: `${base}/:app_id/publish`, name: 'apps.publish' },
+  version: { method: 'GET', url: `${base}/:app_id/publish/:version_id`, name: 'apps.version' },
+  removeVersion: { method: 'DELETE', url: `${base}/:app_id/publish/:version_id`, name: 'apps.removeVersion' },
 } as const satisfies Record<string, Endpoint>;
 
 export type AppListParams = Partial<z.input<typeof AppListQuery>>;
@@ -62,3 +79,22 @@ export const deleteApp = (workspace_id: string, app_id: string, opts?: Opts) =>
 /** Sets an app's status, active or inactive (any member). */
 export const setAppStatus = (workspace_id: string, app_id: string, status: AppStatus, opts?: Opts) =>
   call(App, appEndpoints.setStatus, { app_id, status }, { workspaceId: workspace_id, ...opts });
+
+/** The app's published versions, newest first (any member); 20 a page by default. */
+export const listAppVersions = (workspace_id: string, app_id: string, q: { page?: number; page_size?: number } = {}, opts?: Opts) =>
+  call(page(AppVersion), appEndpoints.versions, { app_id, page: 1, page_size: 20, ...q }, { workspaceId: workspace_id, ...opts });
+
+/**
+ * Publishes the current draft as `version` (owner and admin). A taken number answers VALIDATION-1001;
+ * a draft that cannot run VALIDATION-1000 with the problems in the message and `data`.
+ */
+export const publishApp = (workspace_id: string, app_id: string, body: AppPublishInput, opts?: Opts) =>
+  call(AppVersion, appEndpoints.publish, { app_id, ...body }, { workspaceId: workspace_id, ...opts });
+
+/** One version with its flow document (to restore it into the draft). */
+export const getAppVersion = (workspace_id: string, app_id: string, version_id: string, opts?: Opts) =>
+  call(AppVersionDetail, appEndpoints.version, { app_id, version_id }, { workspaceId: workspace_id, ...opts });
+
+/** Deletes a published version (owner and admin). */
+export const deleteAppVersion = (workspace_id: string, app_id: string, version_id: string, opts?: Opts) =>
+  call(z.null(), appEndpoints.removeVersion, { app_id, version_id }, { workspaceId: workspace_id, ...opts });

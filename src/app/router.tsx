@@ -225,7 +225,9 @@ function editorRoutes(): RouteObject {
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
           : tab === 'log'
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
-            : stub(tab, `app.${tab}`),
+            : tab === 'version' && kind !== 'agent-builder'
+              ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
+              : stub(tab, `app.${tab}`),
       ),
     ],
   });

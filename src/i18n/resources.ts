@@ -42,6 +42,7 @@ export type Namespaces = {
   debug: typeof import('./locales/zh/debug').default;
   runlog: typeof import('./locales/zh/runlog').default;
   flowtools: typeof import('./locales/zh/flowtools').default;
+  appversion: typeof import('./locales/zh/appversion').default;
 };
 
 export const languages = ['zh', 'en'] as const;

@@ -8,7 +8,7 @@ import { signIn } from '../../src/api/auth';
 import { createWorkspace } from '../../src/api/workspaces';
 import * as tools from '../../src/api/tools';
 import { closeMcpClients } from '../../src/server/tools/runtime';
-import { toolResources } from '../../src/app/workspace/tools/tool-resources';
+import { workspaceResources } from '../../src/app/screens/app/workspace-resources';
 
 // The client functions of src/api/tools.ts against the real server: paths, bodies and answers parse.
 
@@ -54,12 +54,12 @@ it('every tools endpoint function parses the real answers', async () => {
   expect((await tools.listMcpTools(mcp.id, o)).tools.map((x) => x.name)).toEqual(['add', 'echo', 'fail']);
   expect((await tools.toggleMcpTool(mcp.id, 'echo', true, o)).mcp_enabled).toEqual(['echo']);
   // The canvas pickers' sources.
-  const res = toolResources(ws.id);
+  const res = workspaceResources(ws.id, { builtinTools: 'Built-in' });
   const signal = AbortSignal.timeout(10_000);
   const options = await res.tools!.list({ signal });
-  expect(options.map((x) => x.name)).toEqual(['Built-in', 'Tiny', 'Client tool']);
-  expect(options[2].functions).toEqual([{ id: fn.id, name: 'ping', description: 'd' }]);
-  expect(await res.mcpServers!.list({ signal })).toEqual([{ id: mcp.id, name: 'Fixture', description: '', tools: [{ id: 'echo', name: 'echo' }] }]);
+  expect(options.map((x) => x.name)).toEqual(['Tiny', 'Client tool', 'Built-in']);
+  expect(options[1].functions).toEqual([{ id: fn.id, name: 'ping', description: 'd', parameters: [{ name: 'q', type: 'string', required: false }] }]);
+  expect(await res.mcpServers!.list({ signal })).toEqual([{ id: mcp.id, name: 'Fixture', tools: [{ id: 'echo', name: 'echo' }] }]);
   expect(await tools.deleteFunction(t.id, fn.id, o)).toBeNull();
   expect(await tools.deleteTool(t.id, o)).toBeNull();
   await expect(tools.createWorkflowTool({ app_id: ws.id }, { ...o, reaction: 'silent' })).rejects.toMatchObject({ code: 'VALIDATION-1000' });

@@ -45,7 +45,14 @@ const callerFlow = (toolId: string, params: { name: string; text: string }[]): F
     ],
   );
 
+/** Publishes the app's current draft (owner) as `version`. */
+async function publish(appId: string, version = `v${Date.now()}-${Math.random().toString(36).slice(2, 6)}`) {
+  return expectOk(await h.call('POST', `/api/v1/console/apps/${appId}/publish`, { token: f.u.owner.token, workspaceId: f.wsA, body: { version } }));
+}
+
+/** Publishes the app (a tool runs the latest published version) and offers it as a workflow tool. */
 async function workflowTool(appId: string): Promise<string> {
+  await publish(appId);
   return expectOk(await h.call('POST', `${TOOLS}/workflow`, { token: f.u.owner.token, workspaceId: f.wsA, body: { app_id: appId } })).id as string;
 }
 
@@ -79,7 +86,7 @@ describe('a workflow tool inside a run', () => {
     // B's log: one run, with the tool's arguments as inputs, by the member whose run called it.
     const log = await runLog(appB);
     expect(log.total).toBe(1);
-    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'draft', inputs: { topic: 'Oslo', count: '3' }, outputs: { report: 'Report on Oslo x3', topic: 'Oslo' }, created_by: f.u.member.id });
+    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'published', inputs: { topic: 'Oslo', count: '3' }, outputs: { report: 'Report on Oslo x3', topic: 'Oslo' }, created_by: f.u.member.id });
     const detail = expectOk(await h.call('GET', `${RUNS(appB)}/runs/${log.list[0].id}`, member()));
     expect(detail.nodes.map((n: { node_id: string; status: string }) => [n.node_id, n.status])).toEqual([
       ['s', 'succeeded'],
@@ -208,6 +215,9 @@ describe('recursion, depth, time and stop', () => {
     const toolE = await workflowTool(appE);
     await saveDraft(h, f.u.member.token, f.wsA, appD, callerFlow(toolE, [{ name: 'subject', text: 'from D' }]));
     await saveDraft(h, f.u.member.token, f.wsA, appE, callerFlow(toolD, [{ name: 'subject', text: 'from E' }]));
+    // Tools run the published versions: publish the calling flows.
+    await publish(appD);
+    await publish(appE);
     const chain = await runWorkflow(appD, { subject: 'start' });
     expect(chain.type).toBe('run_failed');
     expect(chain.error!.code).toBe('TOOL-WORKFLOW-RECURSION');
@@ -245,5 +255,95 @@ describe('recursion, depth, time and stop', () => {
     expect(await errorOf(other.call({ provider: toolB, name: 'run' }, { topic: 'x' }, { signal: AbortSignal.timeout(5000) }))).toMatchObject({ code: 'TOOL-NOT-FOUND' });
     const rows = await h.studio.ctx.db.select({ id: runs.id }).from(runs).where(eq(runs.appId, appB));
     expect(rows.length).toBe(before);
+  });
+});
+
+describe('the published version is what a workflow tool runs', () => {
+  const service = () => createToolService(h.studio.ctx, { tenantId: DEFAULT_TENANT_ID, workspaceId: f.wsA, appId: f.wsB, userId: f.u.member.id });
+  const call = (toolId: string, args: Record<string, unknown>) =>
+    service()
+      .call({ provider: toolId, name: 'run' }, args, { signal: AbortSignal.timeout(10_000) })
+      .then((r) => ({ ok: r as { json: Record<string, unknown>[] }, error: null }), (e: { code: string; message: string }) => ({ ok: null, error: e }));
+  const echoFlow = (field: string, template: string) =>
+    flow(
+      [
+        ['s', 'start', { variables: [textInput(field)] }],
+        ['t', 'template-transform', { inputs: [{ name: field, selector: ['s', field] }], template }],
+        ['e', 'end', { outputs: [{ name: 'said', selector: ['t', 'output'] }] }],
+      ],
+      [
+        ['s', 't'],
+        ['t', 'e'],
+      ],
+    );
+
+  it('refuses to offer an app that was never published, with a clear message; the app list marks it', async () => {
+    const appId = await createApp(h, f.u.member.token, f.wsA, 'Never published', echoFlow('word', '{{ word }}'));
+    const r = await h.call('POST', `${TOOLS}/workflow`, { token: f.u.owner.token, workspaceId: f.wsA, body: { app_id: appId } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'VALIDATION-1000', data: { app_id: appId, reason: 'TOOL-WORKFLOW-UNPUBLISHED' } });
+    expect(r.body.msg).toBe('The workflow app "Never published" has no published version: publish it on its Version tab before offering it as a tool');
+    const listed = expectOk(await h.call('GET', '/api/v1/console/apps', { ...member(), query: { type: 'workflow', name: 'Never published' } })).items;
+    expect(listed[0].latest_version).toBeNull();
+    await publish(appId, 'v1.0.0');
+    const after = expectOk(await h.call('GET', '/api/v1/console/apps', { ...member(), query: { type: 'workflow', name: 'Never published' } })).items;
+    expect(after[0].latest_version).toBe('v1.0.0');
+  });
+
+  it('a draft change after publishing changes neither the inputs nor the result; publishing again does', async () => {
+    const appId = await createApp(h, f.u.member.token, f.wsA, 'Frozen flow', echoFlow('word', 'v1 says {{ word }}'));
+    const toolId = await workflowTool(appId);
+    await saveDraft(h, f.u.member.token, f.wsA, appId, echoFlow('phrase', 'draft says {{ phrase }}'));
+
+    expect((await call(toolId, { word: 'hi' })).ok).toMatchObject({ json: [{ said: 'v1 says hi' }] });
+    const params = async () => expectOk(await h.call('GET', `${TOOLS}/${toolId}`, member())).functions[0].params.map((p: { param_key: string }) => p.param_key);
+    expect(await params()).toEqual(['word']);
+    const log = await runLog(appId);
+    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'published', inputs: { word: 'hi' } });
+
+    await publish(appId, 'v2');
+    expect(await params()).toEqual(['phrase']);
+    expect((await call(toolId, { phrase: 'yo' })).ok).toMatchObject({ json: [{ said: 'draft says yo' }] });
+    expect((await call(toolId, { word: 'hi' })).error).toMatchObject({ code: 'TOOL-WORKFLOW-INPUT' });
+  });
+
+  it("runs with the secret environment values frozen in the version, not the draft's later ones", async () => {
+    const withSecret = (token: string | undefined): FlowDocument => {
+      const doc = flow(
+        [
+          ['s', 'start', { variables: [textInput('word')] }],
+          ['t', 'template-transform', { inputs: [{ name: 'word', selector: ['s', 'word'] }, { name: 'token', selector: ['env', 'TOKEN'] }], template: '{{ word }} with {{ token }}' }],
+          ['e', 'end', { outputs: [{ name: 'said', selector: ['t', 'output'] }] }],
+        ],
+        [
+          ['s', 't'],
+          ['t', 'e'],
+        ],
+      );
+      return { ...doc, variables: { ...doc.variables, env: [{ id: 'k', name: 'TOKEN', type: 'secret', description: '', ...(token === undefined ? {} : { value: token }) }] } } as FlowDocument;
+    };
+    const appId = await createApp(h, f.u.member.token, f.wsA, 'Secret flow', withSecret('tok-1'));
+    const toolId = await workflowTool(appId);
+    await saveDraft(h, f.u.member.token, f.wsA, appId, withSecret('tok-2'));
+    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with tok-1' }] });
+    await publish(appId, 'v-secret-2');
+    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with tok-2' }] });
+  });
+
+  it('runs the previous version when the newest is deleted, and refuses to run with no version left', async () => {
+    const appId = await createApp(h, f.u.member.token, f.wsA, 'Versions come and go', echoFlow('word', 'old {{ word }}'));
+    const toolId = await workflowTool(appId);
+    await saveDraft(h, f.u.member.token, f.wsA, appId, echoFlow('word', 'new {{ word }}'));
+    const v2 = await publish(appId, 'v2');
+    expect((await call(toolId, { word: 'a' })).ok).toMatchObject({ json: [{ said: 'new a' }] });
+    expectOk(await h.call('DELETE', `/api/v1/console/apps/${appId}/publish/${v2.id}`, { token: f.u.owner.token, workspaceId: f.wsA }));
+    expect((await call(toolId, { word: 'b' })).ok).toMatchObject({ json: [{ said: 'old b' }] });
+    const versions = expectOk(await h.call('GET', `/api/v1/console/apps/${appId}/publish`, member())).items as { id: string }[];
+    for (const v of versions) expectOk(await h.call('DELETE', `/api/v1/console/apps/${appId}/publish/${v.id}`, { token: f.u.owner.token, workspaceId: f.wsA }));
+    const before = (await runLog(appId)).total;
+    const gone = await call(toolId, { word: 'c' });
+    expect(gone.error).toMatchObject({ code: 'TOOL-WORKFLOW-UNPUBLISHED' });
+    expect(gone.error!.message).toBe('The workflow "Versions come and go" of the tool "Versions come and go" has no published version: publish it first');
+    expect((await runLog(appId)).total).toBe(before);
   });
 });

@@ -185,6 +185,8 @@ describe('workflow tools', () => {
       ],
     };
     await h.studio.ctx.db.update(appDrafts).set({ document: doc }).where(eq(appDrafts.appId, app.id));
+    // A workflow tool runs the app's latest published version: publish first.
+    expectOk(await call('POST', `/api/v1/console/apps/${app.id}/publish`, 'owner', { body: { version: 'v1' } }));
     const t = expectOk(await call('POST', `${URL}/workflow`, 'owner', { body: { app_id: app.id } }));
     expect(t).toMatchObject({ type: 'workflow', name: 'Translate flow', intro: 'Translates text', workflow_app_id: app.id, function_count: 1 });
     const detail = expectOk(await call('GET', `${URL}/${t.id}`, 'owner'));
@@ -195,9 +197,10 @@ describe('workflow tools', () => {
       { param_key: 'lang', param_name: 'Language', description: 'Language', data_type: 'string', optional_values: 'en,zh', is_not_null: true, request_type: 'query_params' },
     ]);
     expectCode(await call('PUT', `${URL}/${t.id}/functions`, 'owner', { body: { id: detail.functions[0].id, url: 'https://x.example' } }), 400, 'VALIDATION-1000');
-    // The app's start form changes: the tool's parameters follow.
+    // The app's start form changes and is published: the tool's parameters follow.
     doc.nodes[0].config = { variables: [{ name: 'query', label: '', type: 'text', required: false, options: [] }] };
-    await h.studio.ctx.db.update(appDrafts).set({ document: doc }).where(eq(appDrafts.appId, app.id));
+    await h.studio.ctx.db.update(appDrafts).set({ document: doc, revision: 2 }).where(eq(appDrafts.appId, app.id));
+    expectOk(await call('POST', `/api/v1/console/apps/${app.id}/publish`, 'owner', { body: { version: 'v2' } }));
     expect(expectOk(await call('GET', `${URL}/${t.id}`, 'member')).functions[0].params).toEqual([
       { param_key: 'query', param_name: 'query', description: '', data_type: 'string', optional_values: '', is_not_null: false, request_type: 'query_params' },
     ]);

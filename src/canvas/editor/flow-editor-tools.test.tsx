@@ -11,6 +11,7 @@ import { animatedLayout } from './animated-layout';
 import { FlowEditor } from './flow-editor';
 import { flowFileName } from './flow-files';
 import { stubBrowserForReactFlow } from './test-setup';
+import { StoredSecretsContext } from './stored-secrets';
 import { rowsOf, saveRows, validateRows, type VariableRow } from './variables-logic';
 
 const registry = createNodeRegistry(builtinPlugins);
@@ -72,6 +73,24 @@ describe('variables', () => {
     cleanup();
     setup('chatflow');
     expect(screen.getByTestId('toolbar-conversation-variables')).toBeInTheDocument();
+  });
+
+  it('says which secrets have a value stored on the server (their values never come back)', async () => {
+    const store = createFlowStore({ registry, mode: 'workflow' });
+    saveRows(store, 'env', [row({ id: 'env_1', name: 'api_key', type: 'secret' }), row({ id: 'env_2', name: 'token', type: 'secret' })]);
+    render(
+      <StoredSecretsContext.Provider value={new Set(['env_1'])}>
+        <FlowEditor store={store} checklistDelayMs={0} />
+      </StoredSecretsContext.Provider>,
+    );
+    fireEvent.click(screen.getByTestId('toolbar-env-variables'));
+    const dialog = await screen.findByTestId('variables-dialog-env');
+    const [stored, missing] = within(dialog).getAllByTestId('variable-value');
+    expect(stored).toHaveAttribute('data-secret', 'stored');
+    expect(stored).toHaveAttribute('placeholder', 'A value is stored (hidden); leave empty to keep it');
+    expect(stored).toHaveValue('');
+    expect(missing).toHaveAttribute('data-secret', 'missing');
+    expect(missing).toHaveAttribute('placeholder', 'No value stored yet');
   });
 });
 

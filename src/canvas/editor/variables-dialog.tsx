@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, Input } from '../../ui';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
 import { NativeSelect } from '../widgets/rows';
+import { useStoredSecrets } from './stored-secrets';
 import { CONVERSATION_VALUE_TYPES, ENV_TYPES, newRow, rowsOf, saveRows, validateRows, type RowError, type VariableList, type VariableRow } from './variables-logic';
 import s from './editor.module.css';
 
@@ -36,6 +37,8 @@ function VariablesForm({ list, onDone }: { list: VariableList; onDone(): void })
   const { t } = useTranslation('flowtools');
   const store = useFlowStoreApi();
   const readOnly = store.getState().readOnly;
+  const stored = useStoredSecrets();
+  const secretHint = (id: string) => (!stored ? t('variables.secretKeep') : stored.has(id) ? t('variables.secretStored') : t('variables.secretNotSet'));
   const [rows, setRows] = useState<VariableRow[]>(() => rowsOf(store.getState().document, list));
   const [tried, setTried] = useState(false);
   const errors = tried ? validateRows(rows) : {};
@@ -93,7 +96,8 @@ function VariablesForm({ list, onDone }: { list: VariableList; onDone(): void })
                       value={r.value}
                       type={r.type === 'secret' ? 'password' : 'text'}
                       autoComplete="off"
-                      placeholder={r.type === 'secret' ? t('variables.secretKeep') : undefined}
+                      placeholder={r.type === 'secret' ? secretHint(r.id) : undefined}
+                      data-secret={r.type === 'secret' ? (stored?.has(r.id) ? 'stored' : stored ? 'missing' : undefined) : undefined}
                       aria-label={t('variables.value')}
                       aria-invalid={Boolean(errors[r.id]?.value)}
                       readOnly={readOnly}

@@ -288,3 +288,4 @@ export const tenantDefaultModels = pgTable(
 export * from './schema-runs';
 export * from './schema-tools';
 export * from './schema-knowledge';
+export * from './schema-apps';

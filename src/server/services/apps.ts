@@ -39,11 +39,11 @@ type AppRow = typeof apps.$inferSelect;
 type DraftRow = typeof appDrafts.$inferSelect;
 
 /** Every member of the workspace builds apps. */
-const BUILDERS = ['owner', 'admin', 'ordinary_member'] as const;
+export const BUILDERS = ['owner', 'admin', 'ordinary_member'] as const;
 
-const displayName = sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, '')`;
+export const displayName = sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, '')`;
 
-function toApp(r: AppRow, creatorName: string | null, revision: number | null): App {
+function toApp(r: AppRow, creatorName: string | null, revision: number | null, latest: string | null = null): App {
   return {
     id: r.id,
     workspace_id: r.workspaceId,
@@ -57,10 +57,14 @@ function toApp(r: AppRow, creatorName: string | null, revision: number | null): 
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     draft_revision: revision ?? 1,
+    latest_version: latest,
   };
 }
 
-const appColumns = { app: apps, creatorName: displayName, revision: appDrafts.revision };
+// The newest published version's number (app_versions, services/apps-versions.ts), for lists and pickers.
+const latestVersion = sql<string | null>`(select v.version from app_versions v where v.app_id = ${apps.id} order by v.created_at desc, v.id desc limit 1)`;
+
+const appColumns = { app: apps, creatorName: displayName, revision: appDrafts.revision, latestVersion };
 
 function appQuery(ctx: ServerContext, where: SQL | undefined) {
   return ctx.db
@@ -74,11 +78,11 @@ function appQuery(ctx: ServerContext, where: SQL | undefined) {
 const inScope = (s: Scope) => and(eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId));
 
 /** The app as the API answers it, or VALIDATION-1000 when it is not in the scope. */
-async function appView(ctx: ServerContext, s: Scope, id: string): Promise<App> {
+export async function appView(ctx: ServerContext, s: Scope, id: string): Promise<App> {
   if (!UUID_RE.test(id)) throw notFoundOrForeign('App', id);
   const [row] = await appQuery(ctx, and(eq(apps.id, id), inScope(s)));
   if (!row) throw notFoundOrForeign('App', id);
-  return toApp(row.app, row.creatorName, row.revision);
+  return toApp(row.app, row.creatorName, row.revision, row.latestVersion);
 }
 
 async function assertNameFree(tx: Tx, s: Scope, name: string, exceptId?: string) {
@@ -110,7 +114,7 @@ export async function listApps(ctx: ServerContext, s: Scope, q: AppListQuery) {
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size);
   return page(
-    rows.map((r) => toApp(r.app, r.creatorName, r.revision)),
+    rows.map((r) => toApp(r.app, r.creatorName, r.revision, r.latestVersion)),
     total,
     q,
   );
@@ -205,12 +209,12 @@ export async function getApp(ctx: ServerContext, caller: Caller, workspaceId: st
 
 // ---------------------------------------------------------------- the draft
 
-async function userRef(db: Db | Tx, userId: string): Promise<UserRef> {
+export async function userRef(db: Db | Tx, userId: string): Promise<UserRef> {
   const [u] = await db.select({ name: displayName }).from(users).where(eq(users.id, userId));
   return { id: userId, name: u?.name ?? '' };
 }
 
-async function draftRow(ctx: ServerContext, appId: string): Promise<DraftRow> {
+export async function draftRow(ctx: ServerContext, appId: string): Promise<DraftRow> {
   const [row] = await ctx.db.select().from(appDrafts).where(eq(appDrafts.appId, appId));
   if (!row) throw notFoundOrForeign('App', appId);
   return row;
@@ -268,7 +272,7 @@ function splitSecrets(key: Uint8Array, appId: string, doc: FlowDocument, stored:
 }
 
 /** JSON with object keys sorted (jsonb does not keep key order), for comparing documents. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -364,8 +368,16 @@ export async function saveDraft(
  */
 export async function draftSecretValues(ctx: ServerContext, appId: string): Promise<Record<string, string>> {
   const row = await draftRow(ctx, appId);
+  return secretValuesOf(ctx, appId, row.secretEnv);
+}
+
+/**
+ * The plain values of encrypted secret environment values of an app (a draft's or a published
+ * version's `secretEnv`), by variable id. Values that no longer decrypt are left out.
+ */
+export function secretValuesOf(ctx: ServerContext, appId: string, secretEnv: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [id, stored] of Object.entries(row.secretEnv)) {
+  for (const [id, stored] of Object.entries(secretEnv)) {
     const plain = tryDecrypt(ctx.secretKey, stored, secretAad(appId, id));
     if (plain !== undefined) out[id] = plain;
   }

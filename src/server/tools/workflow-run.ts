@@ -3,8 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { DEFAULT_RUN_LIMITS, run, RUN_ERRORS } from '../../engine';
 import { NodeExecutionError } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
-import { appDrafts, apps, runs } from '../db/schema';
+import { apps, runs } from '../db/schema';
 import { compileDraft, type DraftFlow } from '../runs/app-flow';
+import { secretValuesOf } from '../services/apps';
+import { latestVersionRow } from '../services/apps-versions';
+import type { FlowDocument } from '../../../schemas/flow';
 import { RunRecorder } from '../runs/recorder';
 import { runRegistry } from '../runs/registry';
 import { buildExecutorServices } from '../runs/services';
@@ -13,10 +16,12 @@ import type { ToolRow, WorkspaceScope } from './rows';
 /**
  * Running a workflow tool: the tool's app flow runs in this process through the same engine and
  * services as a draft run, with the call's arguments as the start form's inputs, and is stored as a
- * run of that app (it shows in the app's log, `source` `draft`, by the member whose run called it).
- * The End node's outputs are the result.
+ * run of that app (it shows in the app's log, `source` `published`, by the member whose run called
+ * it). The End node's outputs are the result.
  *
- * Apps have no published versions yet (no versions table): the app's saved draft runs.
+ * The app's LATEST PUBLISHED version runs (services/apps-versions.ts), with the secret environment
+ * values frozen in it: editing the draft changes nothing until the app is published again. An app
+ * with no published version left cannot run as a tool (`TOOL-WORKFLOW-UNPUBLISHED`).
  *
  * Guards: a run cannot call its own app, directly or through a chain of workflow tools
  * (`TOOL-WORKFLOW-RECURSION`); at most {@link WORKFLOW_TOOL_MAX_DEPTH} workflow tools run inside one
@@ -30,6 +35,8 @@ export const WORKFLOW_RUN_ERRORS = {
   /** The tool was called outside a run (no app and member to run it for). */
   NO_RUN: 'TOOL-WORKFLOW-NOT-RUNNABLE',
   APP_MISSING: 'TOOL-WORKFLOW-APP-MISSING',
+  /** The app has no published version (never published, or every version deleted). */
+  UNPUBLISHED: 'TOOL-WORKFLOW-UNPUBLISHED',
   RECURSION: 'TOOL-WORKFLOW-RECURSION',
   DEPTH: 'TOOL-WORKFLOW-DEPTH',
   INPUT: 'TOOL-WORKFLOW-INPUT',
@@ -75,26 +82,40 @@ function checkInputs(toolName: string, document: Record<string, unknown>, args: 
   }
 }
 
-/** The tool's app (this workspace's, a workflow) and its draft compiled; clear errors otherwise. */
+/** The tool's app (this workspace's, a workflow) and its latest published version compiled; clear errors otherwise. */
 async function loadToolFlow(ctx: ServerContext, caller: WorkflowToolCaller, tool: ToolRow) {
   const appId = tool.workflowAppId;
   const [row] = appId
     ? await ctx.db
-        .select({ id: apps.id, name: apps.name, type: apps.type, revision: appDrafts.revision, document: appDrafts.document, secretEnv: appDrafts.secretEnv })
+        .select({ id: apps.id, name: apps.name, type: apps.type })
         .from(apps)
-        .innerJoin(appDrafts, eq(appDrafts.appId, apps.id))
         .where(and(eq(apps.id, appId), eq(apps.workspaceId, caller.workspaceId), eq(apps.tenantId, caller.tenantId)))
     : [];
   if (!row || row.type !== 'workflow') {
     throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.APP_MISSING, `The workflow app of the tool "${tool.name}" no longer exists in this project space`);
   }
+  const version = await latestVersionRow(ctx, caller, row.id);
+  if (!version) {
+    throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.UNPUBLISHED, `The workflow "${row.name}" of the tool "${tool.name}" has no published version: publish it first`, { app_id: row.id });
+  }
   let flow: DraftFlow;
   try {
-    flow = await compileDraft(ctx, { id: row.id, tenantId: caller.tenantId, workspaceId: caller.workspaceId, mode: 'workflow' }, row);
+    // Compiled under the draft revision it was published from (the same document, so the same plan).
+    flow = await compileDraft(
+      ctx,
+      { id: row.id, tenantId: caller.tenantId, workspaceId: caller.workspaceId, mode: 'workflow' },
+      { revision: version.draftRevision, document: version.document, secretEnv: {} },
+    );
   } catch (e) {
-    throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.CANNOT_RUN, `The workflow "${row.name}" of the tool "${tool.name}" cannot run: ${(e as Error).message}`);
+    throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.CANNOT_RUN, `The workflow "${row.name}" (version ${version.version}) of the tool "${tool.name}" cannot run: ${(e as Error).message}`);
   }
-  return { flow, document: row.document, appName: row.name };
+  // The version's own secret values, not the draft's (compileDraft would read the draft's).
+  const secrets = secretValuesOf(ctx, row.id, version.secretEnv);
+  const env = { ...flow.env };
+  for (const v of (version.document as unknown as FlowDocument).variables?.env ?? []) {
+    if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
+  }
+  return { flow: { ...flow, env }, document: version.document, appName: row.name, version: version.version };
 }
 
 /**
@@ -127,7 +148,7 @@ export async function runWorkflowTool(
     });
   }
   const deadline = caller.deadline ?? Date.now() + DEFAULT_RUN_LIMITS.maxRunTimeMs;
-  const { flow, document, appName } = await loadToolFlow(ctx, caller, tool);
+  const { flow, document, appName, version } = await loadToolFlow(ctx, caller, tool);
   checkInputs(tool.name, document, args);
   const remaining = Math.floor(deadline - Date.now());
   if (remaining <= 0) throw new NodeExecutionError(RUN_ERRORS.TIME_LIMIT, `No time is left to run the workflow "${appName}": the run reached its time limit`);
@@ -135,7 +156,7 @@ export async function runWorkflowTool(
 
   const runId = randomUUID();
   const { app } = flow;
-  await ctx.db.insert(runs).values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'draft', inputs: args, createdBy: caller.userId });
+  await ctx.db.insert(runs).values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'published', inputs: args, createdBy: caller.userId });
   const controller = new AbortController();
   const stop = () => controller.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
@@ -161,6 +182,7 @@ export async function runWorkflowTool(
       throw new NodeExecutionError(inner.code || WORKFLOW_RUN_ERRORS.FAILED, `The workflow "${appName}" ${result.status === 'stopped' ? 'was stopped' : 'failed'}: ${inner.message}`, {
         run_id: runId,
         app_id: app.id,
+        version,
       });
     }
     return { text: JSON.stringify(result.outputs), files: [], json: [result.outputs] };

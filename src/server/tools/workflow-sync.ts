@@ -1,17 +1,21 @@
 import { and, eq } from 'drizzle-orm';
 import type { ServerContext } from '../context';
-import { appDrafts, toolFunctions } from '../db/schema';
+import { tools, toolFunctions } from '../db/schema';
+import { latestVersionRow } from '../services/apps-versions';
 import type { ParamRow } from '../../../schemas/parameter';
 import { startFieldRows, WORKFLOW_FUNCTION } from './workflow';
 
 /**
- * A workflow tool's parameters follow its app: when the app's start form changed since, the `run`
- * function's rows are rewritten from it (on read, so the detail never shows stale inputs).
+ * A workflow tool's parameters follow its app's latest published version: when that version's
+ * start form differs, the `run` function's rows are rewritten from it (on read, so the detail never
+ * shows stale inputs). Draft edits do not show until the app is published again.
  */
 export async function syncWorkflowParams(ctx: ServerContext, toolId: string, appId: string): Promise<void> {
-  const [draft] = await ctx.db.select({ document: appDrafts.document }).from(appDrafts).where(eq(appDrafts.appId, appId));
-  if (!draft) return;
-  const rows: ParamRow[] = startFieldRows(draft.document);
+  const [tool] = await ctx.db.select({ tenantId: tools.tenantId, workspaceId: tools.workspaceId }).from(tools).where(eq(tools.id, toolId));
+  if (!tool) return;
+  const version = await latestVersionRow(ctx, tool, appId);
+  if (!version) return;
+  const rows: ParamRow[] = startFieldRows(version.document);
   const [fn] = await ctx.db.select().from(toolFunctions).where(and(eq(toolFunctions.toolId, toolId), eq(toolFunctions.name, WORKFLOW_FUNCTION)));
   if (!fn || JSON.stringify(fn.params) === JSON.stringify(rows)) return;
   await ctx.db.update(toolFunctions).set({ params: rows, updatedAt: new Date() }).where(eq(toolFunctions.id, fn.id));

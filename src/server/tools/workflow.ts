@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE } from '../context';
-import { appDrafts, apps } from '../db/schema';
+import { apps } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
+import { latestVersionRow } from '../services/apps-versions';
 import { MANAGERS, type Scope } from '../services/workspace-resources';
 import type { AppIcon } from '../../../schemas/app';
 import type { ParamRow } from '../../../schemas/parameter';
@@ -11,8 +12,9 @@ import { insertTool, toolView } from './service';
 
 /**
  * Workflow tools: a workflow app of the workspace offered as a tool with one function, `run`, whose
- * parameters are the app's start-form fields. The app's draft is read (apps have no published
- * versions yet). Runs call it through ./workflow-run.ts (the app's flow runs in-process).
+ * parameters are the start-form fields of the app's latest published version (an app never
+ * published cannot become a tool: publish it on its Version tab first). Runs call it through
+ * ./workflow-run.ts (that version's flow runs in-process).
  */
 
 export const WORKFLOW_FUNCTION = 'run';
@@ -46,12 +48,18 @@ export async function createWorkflowTool(ctx: ServerContext, s: Scope, input: { 
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
   if (!UUID_RE.test(input.app_id)) throw notFoundOrForeign('App', input.app_id);
   const [row] = await ctx.db
-    .select({ app: apps, document: appDrafts.document })
+    .select({ app: apps })
     .from(apps)
-    .leftJoin(appDrafts, eq(appDrafts.appId, apps.id))
     .where(and(eq(apps.id, input.app_id), eq(apps.workspaceId, s.workspaceId), eq(apps.tenantId, s.caller.tenantId)));
   if (!row) throw notFoundOrForeign('App', input.app_id);
   if (row.app.type !== 'workflow') throw badRequest('Only a workflow app can become a tool', { type: row.app.type });
+  const version = await latestVersionRow(ctx, { tenantId: s.caller.tenantId, workspaceId: s.workspaceId }, row.app.id);
+  if (!version) {
+    throw badRequest(`The workflow app "${row.app.name}" has no published version: publish it on its Version tab before offering it as a tool`, {
+      app_id: row.app.id,
+      reason: 'TOOL-WORKFLOW-UNPUBLISHED',
+    });
+  }
   const id = await insertTool(
     ctx,
     s,
@@ -69,7 +77,7 @@ export async function createWorkflowTool(ctx: ServerContext, s: Scope, input: { 
           description: row.app.description || row.app.name,
           method: 'POST',
           url: '',
-          params: startFieldRows(row.document),
+          params: startFieldRows(version.document),
           headers: [],
           body: [],
           body_subtype: 'json',

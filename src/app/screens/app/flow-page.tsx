@@ -25,6 +25,7 @@ import { useAppGuardData } from './app-guard';
 import { useEditorContext, type EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
+import { StoredSecretsContext } from '../../../canvas/editor/stored-secrets';
 
 /** The editor's node kinds (one registry for every app: it holds no app state). */
 let registry: ReturnType<typeof createNodeRegistry> | undefined;
@@ -65,7 +66,8 @@ export default function FlowPage() {
 }
 
 function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
-  const [{ store, autosave, layout }] = useState(() => openEditor(app, draft));
+  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft));
+  const storedSecrets = useSyncExternalStore(secrets.subscribe, secrets.get);
   const guardModels = useAppGuardData()?.models;
   const models = useMemo<ModelList>(() => ({ models: guardModels ?? [] }), [guardModels]);
   const { t } = useTranslation('editor');
@@ -109,13 +111,15 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
       <ModelListContext.Provider value={models}>
         <WorkspaceResourcesContext.Provider value={resources}>
           <SingleRunApiContext.Provider value={singleRun}>
-            <FlowEditor
-              store={store}
-              className={s.editor}
-              layout={layout}
-              flowFile={{ name: app.name, description: app.description ?? '' }}
-              renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
-            />
+            <StoredSecretsContext.Provider value={storedSecrets}>
+              <FlowEditor
+                store={store}
+                className={s.editor}
+                layout={layout}
+                flowFile={{ name: app.name, description: app.description ?? '' }}
+                renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
+              />
+            </StoredSecretsContext.Provider>
           </SingleRunApiContext.Provider>
         </WorkspaceResourcesContext.Provider>
       </ModelListContext.Provider>
@@ -140,20 +144,44 @@ function useFillWindow(ref: RefObject<HTMLElement | null>): number | undefined {
   return height;
 }
 
-function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout } {
+/** The ids of the secrets stored with the draft (its `secrets_set`), as each load and save answers them. */
+function storedSecretsOf(initial: string[]) {
+  let value: ReadonlySet<string> = new Set(initial);
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(ids: string[]) {
+      if (ids.length === value.size && ids.every((id) => value.has(id))) return;
+      value = new Set(ids);
+      for (const l of listeners) l();
+    },
+    subscribe(l: () => void) {
+      listeners.add(l);
+      return () => void listeners.delete(l);
+    },
+  };
+}
+
+function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
+  const secrets = storedSecretsOf(draft.secrets_set);
   const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
   // elk runs in a Web Worker, loaded on the first "tidy up".
   const layout = createLayout({ registry: store.registry });
   const autosave = createFlowAutosave(store, {
     revision: draft.revision,
     // The autosave reports failures itself (header status, conflict dialog): no error toasts.
-    save: (document, base_revision) => saveAppDraft(app.workspace_id, { app_id: app.id, base_revision, document }, { reaction: 'silent' }),
+    save: async (document, base_revision) => {
+      const saved = await saveAppDraft(app.workspace_id, { app_id: app.id, base_revision, document }, { reaction: 'silent' });
+      secrets.set(saved.secrets_set);
+      return saved;
+    },
     load: async () => {
       const d = await getAppDraft(app.workspace_id, app.id);
+      secrets.set(d.secrets_set);
       return { document: d.document, revision: d.revision };
     },
   });
-  return { store, autosave, layout };
+  return { store, autosave, layout, secrets };
 }
 
 /** Someone saved the draft since it was loaded: reload theirs or overwrite with ours. */

@@ -10,7 +10,7 @@ import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
 import { Textarea } from '../../../ui/textarea';
 import { toast } from '../../../ui/toast';
-import { useToolApi, type Choice } from './tool-api';
+import { useToolApi, type WorkflowAppChoice } from './tool-api';
 import s from './tools.module.css';
 
 export type CreateMode = 'custom' | 'openapi' | 'mcp' | 'workflow';
@@ -52,7 +52,7 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
   const [intro, setIntro] = useState('');
   const [text, setText] = useState('');
   const [appId, setAppId] = useState('');
-  const [apps, setApps] = useState<Choice[] | null>(null);
+  const [apps, setApps] = useState<WorkflowAppChoice[] | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [submitted, setSubmitted] = useState(false);
@@ -168,8 +168,12 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
   } else if (mode === 'workflow') {
     body = (
       <>
-        <Field label={t('create.workflowApp')} required error={submitted && missing.app ? required : undefined} help={apps && apps.length === 0 ? t('create.noWorkflowApps') : undefined}>
-          <Select value={appId || undefined} onValueChange={setAppId} options={(apps ?? []).map((a) => ({ value: a.id, label: a.name }))} placeholder={t('create.workflowApp')} aria-label={t('create.workflowApp')} />
+        <Field label={t('create.workflowApp')} required error={submitted && missing.app ? required : undefined} help={apps && apps.length === 0 ? t('create.noWorkflowApps') : apps && !apps.some((a) => a.version) ? t('create.noPublishedWorkflowApps') : undefined}>
+          <Select
+            value={appId || undefined}
+            onValueChange={setAppId}
+            // A tool runs the app's newest published version: apps never published are shown, not pickable.
+            options={(apps ?? []).map((a) => ({ value: a.id, label: a.version ? `${a.name} · ${a.version}` : `${a.name} (${t('create.notPublished')})`, disabled: !a.version }))} placeholder={t('create.workflowApp')} aria-label={t('create.workflowApp')} />
         </Field>
         <Field label={t('create.nameOptional')}>
           <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />

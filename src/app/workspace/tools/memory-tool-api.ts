@@ -168,7 +168,10 @@ export function createMemoryToolApi(opts: MemoryToolOptions = {}): MemoryToolApi
     },
     async workflowApps() {
       await step('workflowApps', []);
-      return [{ id: '0a000000-0000-4000-8000-000000000001', name: 'Translate flow' }];
+      return [
+        { id: '0a000000-0000-4000-8000-000000000001', name: 'Translate flow', version: 'v1.0.0' },
+        { id: '0a000000-0000-4000-8000-000000000002', name: 'Unpublished flow', version: null },
+      ];
     },
     async credentials() {
       await step('credentials', []);

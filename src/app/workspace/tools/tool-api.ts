@@ -35,6 +35,11 @@ export interface Choice {
   name: string;
 }
 
+/** A workflow app for the workflow tool picker: `version` is its newest published version (null: never published). */
+export interface WorkflowAppChoice extends Choice {
+  version: string | null;
+}
+
 export interface ToolApi {
   getWorkspace(ws: string): Promise<Workspace>;
   list(ws: string, q: ToolQuery): Promise<PagedAnswer<Tool>>;
@@ -47,8 +52,8 @@ export interface ToolApi {
   importOpenApi(ws: string, body: OpenApiImportBody): Promise<Tool>;
   createMcp(ws: string, body: McpCreateBody): Promise<Tool>;
   createWorkflow(ws: string, body: WorkflowToolCreateBody): Promise<Tool>;
-  /** Workflow-mode apps of the workspace (the workflow tool's source). */
-  workflowApps(ws: string): Promise<Choice[]>;
+  /** Workflow-mode apps of the workspace (the workflow tool's source; only published ones can be picked). */
+  workflowApps(ws: string): Promise<WorkflowAppChoice[]>;
   /** Credentials of the workspace (the auth's secret). */
   credentials(ws: string): Promise<Choice[]>;
   publish(ws: string, id: string, note: string): Promise<Tool>;
@@ -75,7 +80,7 @@ export const apiToolApi: ToolApi = {
   importOpenApi: (workspaceId, body) => api.importOpenApi(body, { workspaceId, reaction: 'silent' }),
   createMcp: (workspaceId, body) => api.createMcpTool(body, { workspaceId, reaction: 'silent' }),
   createWorkflow: (workspaceId, body) => api.createWorkflowTool(body, { workspaceId, reaction: 'silent' }),
-  workflowApps: async (workspaceId) => (await listApps(workspaceId, { type: 'workflow', page_size: 1000 })).items.map((a) => ({ id: a.id, name: a.name })),
+  workflowApps: async (workspaceId) => (await listApps(workspaceId, { type: 'workflow', page_size: 1000 })).items.map((a) => ({ id: a.id, name: a.name, version: a.latest_version ?? null })),
   credentials: async (workspaceId) => (await listCredentials({ page_size: 1000 }, { workspaceId })).items.map((c) => ({ id: c.id, name: c.identifier })),
   publish: (workspaceId, id, note) => api.publishTool(id, note, { workspaceId }),
   unpublish: (workspaceId, id) => api.unpublishTool(id, { workspaceId }),

@@ -42,6 +42,22 @@ function setup(path: string, opts: MemoryToolOptions = {}) {
 }
 
 describe('tool screens', () => {
+  it('offers only published workflow apps as a workflow tool source, with their newest version', async () => {
+    const { api, user } = setup('/operation/workspace/:ws/tool');
+    await screen.findByRole('row', { name: /Weather API/ }, { timeout: 4000 });
+    await user.click(screen.getByRole('button', { name: /New tool/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Workflow tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Offer a workflow as a tool' });
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'workflowApps')).toBe(true));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Workflow app' }));
+    const published = await screen.findByRole('option', { name: 'Translate flow · v1.0.0' });
+    expect(published).not.toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Unpublished flow (not published)' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(published);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'createWorkflow')).toMatchObject({ args: [{ app_id: '0a000000-0000-4000-8000-000000000001' }] }));
+  });
+
   it('lists tools with type, status and counts, filters by name, and adds an MCP server from its config JSON', async () => {
     const { api, user, router } = setup('/operation/workspace/:ws/tool');
     const row = await screen.findByRole('row', { name: /Weather API/ }, { timeout: 4000 });

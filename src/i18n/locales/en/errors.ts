@@ -39,6 +39,15 @@ const errors: typeof zh = {
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
+    // Workflow tools (src/server/tools/workflow-run.ts WORKFLOW_RUN_ERRORS), in run and node errors.
+    'TOOL-WORKFLOW-NOT-RUNNABLE': 'A workflow tool runs only inside a run of an app',
+    'TOOL-WORKFLOW-APP-MISSING': 'The workflow app of this tool no longer exists in this project space',
+    'TOOL-WORKFLOW-UNPUBLISHED': 'The workflow app of this tool has no published version: publish it first',
+    'TOOL-WORKFLOW-RECURSION': 'A workflow cannot call itself, directly or through other workflow tools',
+    'TOOL-WORKFLOW-DEPTH': 'Workflow tools are nested too deep inside one another',
+    'TOOL-WORKFLOW-INPUT': "The workflow tool's inputs do not match its start form",
+    'TOOL-WORKFLOW-INVALID': 'The published workflow of this tool cannot run',
+    'TOOL-WORKFLOW-FAILED': 'The workflow of this tool failed',
   },
   client: {
     network: 'Network connection failed. Check your network and try again',

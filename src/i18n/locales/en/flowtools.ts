@@ -32,6 +32,8 @@ export default {
     save: 'Save',
     cancel: 'Cancel',
     secretKeep: 'Leave empty to keep the stored value',
+    secretStored: 'A value is stored (hidden); leave empty to keep it',
+    secretNotSet: 'No value stored yet',
     types: {
       string: 'Text',
       number: 'Number',

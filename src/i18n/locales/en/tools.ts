@@ -52,6 +52,8 @@ const tools: typeof zh = {
     workflowHelp: 'Pick a workflow app of this project space; the input fields of its start node become the tool parameters',
     workflowApp: 'Workflow app',
     noWorkflowApps: 'This project space has no workflow apps yet',
+    noPublishedWorkflowApps: 'No workflow app is published yet: publish one on its Version tab first',
+    notPublished: 'not published',
     done: 'Tool created',
   },
   actions: { open: 'Open', delete: 'Delete', publish: 'Publish', unpublish: 'Unpublish', edit: 'Edit info', save: 'Save', cancel: 'Cancel', addFunction: 'Add function', refresh: 'Refresh', test: 'Test', back: 'Back' },

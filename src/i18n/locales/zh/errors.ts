@@ -43,6 +43,15 @@ const errors = {
     'SYSTEM-1404': '请求的接口不存在',
     'SYSTEM-1405': '当前 HTTP 请求方法已被禁用',
     'SYSTEM-1500': '服务器开了个小差，工程师正在紧急修复',
+    // 工作流工具（src/server/tools/workflow-run.ts WORKFLOW_RUN_ERRORS），出现在运行和节点的错误里。
+    'TOOL-WORKFLOW-NOT-RUNNABLE': '工作流工具只能在应用的运行中调用',
+    'TOOL-WORKFLOW-APP-MISSING': '此工具的工作流应用在当前项目空间中已不存在',
+    'TOOL-WORKFLOW-UNPUBLISHED': '此工具的工作流应用还没有发布的版本，请先发布',
+    'TOOL-WORKFLOW-RECURSION': '工作流不能直接或通过其它工作流工具调用自己',
+    'TOOL-WORKFLOW-DEPTH': '工作流工具相互嵌套的层数太多',
+    'TOOL-WORKFLOW-INPUT': '工作流工具的输入与其开始节点的表单不符',
+    'TOOL-WORKFLOW-INVALID': '此工具发布的工作流无法运行',
+    'TOOL-WORKFLOW-FAILED': '此工具的工作流运行失败',
   },
   /** Failures detected in the browser (no answer from the server, or rejected before the call). */
   client: {

@@ -31,6 +31,8 @@ export default {
     save: '保存',
     cancel: '取消',
     secretKeep: '留空保留已保存的值',
+    secretStored: '已保存值（隐藏），留空则保留',
+    secretNotSet: '尚未保存值',
     types: {
       string: '文本',
       number: '数字',

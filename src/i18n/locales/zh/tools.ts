@@ -50,6 +50,8 @@ const tools = {
     workflowHelp: '选择本项目空间中的工作流应用，其开始节点的输入字段将成为工具参数',
     workflowApp: '工作流应用',
     noWorkflowApps: '此项目空间还没有工作流应用',
+    noPublishedWorkflowApps: '还没有已发布的工作流应用：请先在应用的版本页发布',
+    notPublished: '未发布',
     done: '工具已创建',
   },
   actions: { open: '打开', delete: '删除', publish: '发布', unpublish: '取消发布', edit: '编辑信息', save: '保存', cancel: '取消', addFunction: '添加方法', refresh: '刷新', test: '测试', back: '返回' },

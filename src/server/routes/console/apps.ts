@@ -10,12 +10,18 @@ import {
   AppParams,
   AppStatusParams,
   AppUpdateBody,
+  AppPublishBody,
+  AppVersion,
+  AppVersionDetail,
+  AppVersionListQuery,
+  AppVersionParams,
   DraftSaveBody,
   DraftSaved,
 } from '../../../../schemas/app';
 import type { ServerContext } from '../../context';
 import { requireCaller, workspaceIdFromHeader } from '../../context';
 import * as svc from '../../services/apps';
+import * as versions from '../../services/apps-versions';
 import { scopeOf } from '../../services/workspace-resources';
 
 const tags = ['console: apps'];
@@ -143,5 +149,63 @@ export const appRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
       },
     },
     async (req) => done(await svc.setAppStatus(ctx, scopeOf(req), req.params.app_id, req.params.status)),
+  );
+
+  // ------------------------------------------------------------ published versions (spec 7.5 "app publish")
+
+  app.get(
+    '/:app_id/publish',
+    {
+      schema: {
+        tags,
+        summary: "The app's published versions, newest first (any member)",
+        headers,
+        params: AppParams,
+        querystring: AppVersionListQuery,
+        response: { 200: ok(page(AppVersion)) },
+      },
+    },
+    async (req) => done(await versions.listVersions(ctx, scopeOf(req), req.params.app_id, req.query)),
+  );
+
+  app.post(
+    '/:app_id/publish',
+    {
+      schema: {
+        tags,
+        summary:
+          'Publish the current draft as a version (owner, admin). The version number must be new for the app (VALIDATION-1001) and the draft must compile (VALIDATION-1000 listing the problems)',
+        headers,
+        params: AppParams,
+        body: AppPublishBody,
+        response: { 200: ok(AppVersion) },
+      },
+    },
+    async (req) => done(await versions.publishApp(ctx, scopeOf(req), req.params.app_id, req.body)),
+  );
+
+  app.get(
+    '/:app_id/publish/:version_id',
+    {
+      schema: {
+        tags,
+        summary: 'One published version with its flow document, e.g. to restore it into the draft (any member)',
+        headers,
+        params: AppVersionParams,
+        response: { 200: ok(AppVersionDetail) },
+      },
+    },
+    async (req) => done(await versions.getVersion(ctx, scopeOf(req), req.params.app_id, req.params.version_id)),
+  );
+
+  app.delete(
+    '/:app_id/publish/:version_id',
+    {
+      schema: { tags, summary: 'Delete a published version (owner, admin)', headers, params: AppVersionParams, response: { 200: ok(z.null()) } },
+    },
+    async (req) => {
+      await versions.deleteVersion(ctx, scopeOf(req), req.params.app_id, req.params.version_id);
+      return done(null);
+    },
   );
 };

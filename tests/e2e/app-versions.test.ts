@@ -1,0 +1,99 @@
+/**
+ * The version tab in Chromium against the real server: create a workflow app, load a draft through
+ * the API, publish it from the version tab (the number prefilled), change the draft, restore the
+ * version into the draft and see it on the canvas.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { FlowDocument } from '../../schemas/flow';
+import { launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+
+let studio: RunningStudio;
+let browser: Browser;
+
+beforeAll(async () => {
+  studio = await startStudio();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+});
+
+/** start(topic) → template (titled `title`) → end. */
+const doc = (title: string): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'workflow',
+  nodes: [
+    { id: 'start', kind: 'start', kindVersion: 1, title: '', position: { x: 80, y: 200 }, config: { variables: [{ name: 'topic', label: '', type: 'text', required: true, options: [], allowed_extensions: [] }] } },
+    { id: 'tpl', kind: 'template-transform', kindVersion: 1, title, position: { x: 420, y: 200 }, config: { inputs: [{ name: 'topic', selector: ['start', 'topic'] }], template: 'On {{ topic }}' } },
+    { id: 'end', kind: 'end', kindVersion: 1, title: '', position: { x: 760, y: 200 }, config: { outputs: [{ name: 'out', selector: ['tpl', 'output'] }] } },
+  ],
+  edges: [
+    { id: 'start-source-tpl-target', source: 'start', sourceHandle: 'source', target: 'tpl', targetHandle: 'target' },
+    { id: 'tpl-source-end-target', source: 'tpl', sourceHandle: 'source', target: 'end', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
+/** Saves a draft with the browser's own session (the same calls the editor makes). */
+async function saveDraft(page: Page, appId: string, document: FlowDocument) {
+  const status = await page.evaluate(
+    async ({ appId, document }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
+      const draft = await (await fetch(`/api/v1/console/apps/${appId}/workflow`, { headers })).json();
+      const r = await fetch('/api/v1/console/apps/workflow', { method: 'PUT', headers, body: JSON.stringify({ app_id: appId, base_revision: draft.data.revision, document }) });
+      return `${r.status} ${await r.text()}`;
+    },
+    { appId, document },
+  );
+  expect(status).toMatch(/^200 /);
+}
+
+describe('the version tab', () => {
+  it('publishes the draft, and restores a version into the draft so the canvas shows it', async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
+    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Versioned flow');
+    await page.getByTestId('app-description').fill('Has versions');
+    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    await page.getByTestId('app-card').filter({ hasText: 'Versioned flow' }).getByTestId('app-open').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
+    const appId = new URL(page.url()).pathname.split('/')[3];
+    await saveDraft(page, appId, doc('First words'));
+
+    // Publish from the version tab: v1.0.0 is suggested for the first version.
+    await page.getByTestId('editor-tabs').getByRole('link', { name: 'Versions' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/agent-flow/version'));
+    const versionPage = page.getByTestId('version-page');
+    await expect.poll(() => versionPage.getByText('No version published yet').count()).toBe(1);
+    await versionPage.getByRole('button', { name: 'Publish' }).click();
+    const dialog = page.getByTestId('publish-dialog');
+    await expect.poll(() => dialog.getByTestId('publish-version').inputValue()).toBe('v1.0.0');
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('The first words');
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    const rows = versionPage.locator('[data-testid^="version-row-"]');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('The first words');
+
+    // The draft moves on; the version stays. Restore it and open the canvas.
+    await saveDraft(page, appId, doc('Second words'));
+    await page.reload();
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().getByRole('button', { name: 'Restore to draft' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Restore to draft' }).click();
+    await expect.poll(() => page.getByText(/Version v1\.0\.0 restored to the draft/).count()).toBe(1);
+    await snap(page, 'versions-01-restored');
+    await versionPage.getByRole('link', { name: 'Open the canvas' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/agent-flow/base'));
+    const node = page.getByTestId('flow-editor').getByTestId('node-tpl');
+    await expect.poll(() => node.textContent(), { timeout: 20_000 }).toContain('First words');
+    await context.close();
+  });
+});
