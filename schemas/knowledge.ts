@@ -172,6 +172,22 @@ export const AdminDatasetTask = z.object({
 });
 export type AdminDatasetTask = z.infer<typeof AdminDatasetTask>;
 export const AdminTaskListQuery = z.object({ ...paging, status: z.string().optional() });
+/**
+ * A unit's Q&A generation (its latest `faq` task: the tenant's default chat model writes Q&A pairs
+ * from the unit's segments). Null before the first start.
+ */
+export const QaGeneration = z.object({
+  task_id: Id,
+  /** queued, running, cancelling, cancelled, failed, completed. */
+  status: z.string(),
+  /** 0…100 while running. */
+  progress: z.number().nullable(),
+  queue_position: z.number().nullable(),
+  error: z.string().nullable(),
+  created_at: Time,
+  finished_at: Time.nullable(),
+});
+export type QaGeneration = z.infer<typeof QaGeneration>;
 
 
 // ---- Server-side request shapes (the client builds these from the functions of src/api/datasets.ts) ----

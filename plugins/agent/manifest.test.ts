@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { runPluginContract } from '../../src/plugin-sdk';
 import { flow, handlesOf, issueKeys, node, registry } from '../../tests/plugins/helpers';
+import { KNOWLEDGE_RESULT_MAX, KNOWLEDGE_SEGMENT_MAX, knowledgeResultText } from './executor';
+import { agentPlugin } from './manifest';
 
 const model = { provider: 'p', name: 'm' };
 const agent = (id: string, config: Record<string, unknown> = {}) => node(id, 'agent', { model, instructions: 'Help.', ...config });
@@ -31,5 +34,35 @@ describe('agent', () => {
     const doc = flow('agent', [node('start', 'start'), node('a', 'agent', { tools: [{ type: 'mcp', providerId: 's1', name: '' }] })], [['start', 'a']]);
     expect(issueKeys(doc, 'a')).toEqual(['model.issues.modelMissing', 'issues.instructionsEmpty', 'issues.toolIncomplete']);
     expect(handlesOf(agent('a', { errorStrategy: 'fail-branch' }))).toEqual(['source', 'fail-branch']);
+  });
+
+  it('searches no knowledge base by default; version 1 nodes gain the knowledge settings', () => {
+    expect(runPluginContract(agentPlugin)).toEqual([]);
+    expect(agentPlugin.version).toBe(2);
+    const fresh = node('a', 'agent').config;
+    expect([fresh.knowledgeIds, fresh.knowledgeTopK, fresh.knowledgeMinScore]).toEqual([[], 4, 0]);
+    // Picked with the knowledge-retrieval node's widget.
+    const shape = (agentPlugin.configSchema as unknown as { shape: Record<string, { meta(): unknown }> }).shape;
+    expect(shape.knowledgeIds!.meta()).toMatchObject({ widget: 'knowledge-bases' });
+    const old = { id: 'a', kind: 'agent', kindVersion: 1, title: 'a', position: { x: 0, y: 0 }, config: { model, instructions: 'Help.', tools: [] } };
+    const migrated = registry.migrate(old);
+    expect(migrated.kindVersion).toBe(2);
+    expect(migrated.config).toMatchObject({ model, instructions: 'Help.', knowledgeIds: [], knowledgeTopK: 4, knowledgeMinScore: 0 });
+    // A version-1 node that already names bases (written by hand or an import) keeps them.
+    expect(registry.migrate({ ...old, config: { ...old.config, knowledgeIds: ['kb1'] } }).config.knowledgeIds).toEqual(['kb1']);
+    expect(agentPlugin.configSchema.safeParse({ knowledgeTopK: 0 }).success).toBe(false);
+    expect(agentPlugin.configSchema.safeParse({ knowledgeMinScore: 1.5 }).success).toBe(false);
+  });
+
+  it('hands the model numbered, scored and bounded search results', () => {
+    expect(knowledgeResultText([])).toBe('No relevant knowledge was found.');
+    expect(knowledgeResultText([{ content: 'Pandas eat bamboo.', score: 0.71234, title: 'nature.txt' }, { content: 'Walls.', score: 0.2 }])).toBe(
+      '[1] score 0.712 · nature.txt\nPandas eat bamboo.\n\n[2] score 0.200\nWalls.',
+    );
+    const long = knowledgeResultText(Array.from({ length: 10 }, (_, i) => ({ content: String(i).repeat(5000), score: 1 - i / 10 })));
+    expect(long.length).toBeLessThanOrEqual(KNOWLEDGE_RESULT_MAX + 100);
+    expect(long).toContain(`${'0'.repeat(KNOWLEDGE_SEGMENT_MAX)}…`);
+    expect(long).not.toContain('0'.repeat(KNOWLEDGE_SEGMENT_MAX + 1));
+    expect(long).toMatch(/\(\d+ more results left out\)$/);
   });
 });

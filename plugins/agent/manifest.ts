@@ -16,6 +16,12 @@ export const AgentTool = z.object({
 });
 export type AgentTool = z.infer<typeof AgentTool>;
 
+/** Knowledge search offered to the model: how many segments one search returns, and the least score kept (0: none). */
+export const AGENT_KNOWLEDGE_DEFAULTS = { knowledgeTopK: 4, knowledgeMinScore: 0 } as const;
+
+/** The search settings show once a knowledge base is chosen. */
+const withKnowledge = { field: 'knowledgeIds', notEmpty: true };
+
 const configSchema = z.object({
   model: modelField(0),
   instructions: Template.default('').meta({ label: 'fields.instructions', placeholder: 'fields.instructionsPlaceholder', widget: NODE_WIDGETS.template, rows: 8, order: 1 }),
@@ -27,6 +33,10 @@ const configSchema = z.object({
   /** How other agents see this one when deciding to hand off. */
   handoffDescription: z.string().max(1000).default('').meta({ label: 'fields.handoffDescription', widget: 'textarea', rows: 2, order: 5 }),
   maxIterations: z.number().int().min(1).max(50).default(10).meta({ label: 'fields.maxIterations', help: 'fields.maxIterationsHelp', order: 6 }),
+  /** Knowledge bases the agent may search (a `search_knowledge` function offered to the model). */
+  knowledgeIds: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.knowledge', help: 'fields.knowledgeHelp', widget: NODE_WIDGETS.knowledgeBases, order: 7 }),
+  knowledgeTopK: z.number().int().min(1).max(20).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeTopK).meta({ label: 'fields.knowledgeTopK', order: 8, visibleWhen: withKnowledge }),
+  knowledgeMinScore: z.number().min(0).max(1).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinScore).meta({ label: 'fields.knowledgeMinScore', help: 'fields.knowledgeMinScoreHelp', order: 9, visibleWhen: withKnowledge }),
   ...memoryShape(50),
   ...runSettingsShape({ timeout: 300, maxTimeout: 1800 }),
 });
@@ -65,7 +75,15 @@ function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] 
 /** An agent: a model with instructions and tools, reasoning in steps; in a team it can hand off to other agents. */
 export const agentPlugin = defineNodePlugin({
   kind: 'agent',
-  version: 1,
+  // 2: knowledge bases (knowledgeIds, knowledgeTopK, knowledgeMinScore).
+  version: 2,
+  migrations: [
+    {
+      from: 1,
+      up: (config) => ({ knowledgeIds: [], ...AGENT_KNOWLEDGE_DEFAULTS, ...config }),
+      sample: { model: { provider: 'p', name: 'm' }, instructions: 'Help.', query: ['sys', 'query'], tools: [], handoffs: [], handoffDescription: '', maxIterations: 10 },
+    },
+  ],
   category: 'model',
   icon: { lucide: 'bot' },
   color: '#7c3aed',
@@ -83,6 +101,11 @@ export const agentPlugin = defineNodePlugin({
         handoffDescription: '职责说明',
         maxIterations: '最大步数',
         maxIterationsHelp: '一次回答中最多思考和调用工具的轮数',
+        knowledge: '知识库',
+        knowledgeHelp: '智能体需要时会检索这些知识库',
+        knowledgeTopK: '每次检索的分段数',
+        knowledgeMinScore: '最低相关度',
+        knowledgeMinScoreHelp: '0 到 1；为 0 时不过滤',
       },
       outputs: { text: '回复', handoffTo: '转交给' },
       issues: {
@@ -108,6 +131,11 @@ export const agentPlugin = defineNodePlugin({
         handoffDescription: 'What this agent does',
         maxIterations: 'Maximum steps',
         maxIterationsHelp: 'How many rounds of reasoning and tool calls one answer may take',
+        knowledge: 'Knowledge bases',
+        knowledgeHelp: 'The agent searches these knowledge bases when it needs to',
+        knowledgeTopK: 'Segments per search',
+        knowledgeMinScore: 'Minimum relevance',
+        knowledgeMinScoreHelp: '0 to 1; 0 keeps every match',
       },
       outputs: { text: 'Reply', handoffTo: 'Handed off to' },
       issues: {

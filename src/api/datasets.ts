@@ -28,6 +28,7 @@ import {
   HitHistoryDetail,
   HitTestBody,
   HitTestResult,
+  QaGeneration,
   QaPair,
   QaPairBody,
   TaskLog,
@@ -71,6 +72,8 @@ export const datasetEndpoints = {
   createQa: { method: 'POST', url: `${doc}/qa-pairs`, name: 'datasets.createQa' },
   updateQa: { method: 'PUT', url: `${doc}/qa-pairs/:qa_id`, name: 'datasets.updateQa' },
   removeQa: { method: 'DELETE', url: `${doc}/qa-pairs/:qa_id`, name: 'datasets.removeQa' },
+  qaGeneration: { method: 'GET', url: `${doc}/qa-generation`, name: 'datasets.qaGeneration' },
+  startQaGeneration: { method: 'POST', url: `${doc}/qa-generation`, name: 'datasets.startQaGeneration' },
   stopTask: { method: 'POST', url: `${one}/tasks/:task_id/stop`, name: 'datasets.stopTask' },
   cancelQueue: { method: 'POST', url: `${one}/tasks/:task_id/cancel-queue`, name: 'datasets.cancelQueue' },
   taskLogs: { method: 'GET', url: `${one}/tasks/:task_id/logs`, name: 'datasets.taskLogs' },
@@ -121,6 +124,10 @@ export const updateSegment = (dataset_id: string, document_id: string, segment_i
 export const listQaPairs = (dataset_id: string, document_id: string, q: Partial<In<typeof SegmentListQuery>>, o?: Opts) => call(page(QaPair), ep.qa, { ...q, dataset_id, document_id }, o);
 export const createQaPair = (dataset_id: string, document_id: string, body: In<typeof QaPairBody>, o?: Opts) => call(QaPair, ep.createQa, { ...body, dataset_id, document_id }, o);
 export const updateQaPair = (dataset_id: string, document_id: string, qa_id: string, body: In<typeof QaPairBody>, o?: Opts) => call(QaPair, ep.updateQa, { ...body, dataset_id, document_id, qa_id }, o);
+/** The unit's latest Q&A generation (null: never started). */
+export const qaGeneration = (dataset_id: string, document_id: string, o?: Opts) => call(QaGeneration.nullable(), ep.qaGeneration, { dataset_id, document_id }, o);
+/** Starts generating Q&A pairs from the unit's segments with the tenant's default chat model. */
+export const startQaGeneration = (dataset_id: string, document_id: string, o?: Opts) => call(QaGeneration, ep.startQaGeneration, { dataset_id, document_id }, o);
 export const deleteQaPair = (dataset_id: string, document_id: string, qa_id: string, o?: Opts) => call(ok, ep.removeQa, { dataset_id, document_id, qa_id }, o);
 
 export const hitTest = (dataset_id: string, body: In<typeof HitTestBody>, o?: Opts) => call(HitTestResult, ep.hitTest, { ...body, dataset_id }, o);

@@ -74,3 +74,14 @@ export const Details: Story = {
     await expect((await canvas.findAllByTestId('hit-result')).length).toBeGreaterThan(0);
   },
 };
+
+/** The Q&A screen's "Generate Q&A with AI": the task's state while it runs, then the generated pairs. */
+export const QaGeneration: Story = {
+  args: { screen: 'details' },
+  play: async ({ canvas }) => {
+    await userEvent.click(await canvas.findByTestId('details-tab-qa', {}, { timeout: 3000 }));
+    await userEvent.click(await canvas.findByTestId('qa-generate'));
+    await expect(await canvas.findByText('Generated', {}, { timeout: 8000 })).toBeVisible();
+    await expect((await canvas.findAllByTestId('qa-pair')).length).toBe(2);
+  },
+};

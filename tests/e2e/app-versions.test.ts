@@ -89,6 +89,7 @@ describe('the version tab', () => {
     await rows.first().getByRole('button', { name: 'Restore to draft' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Restore to draft' }).click();
     await expect.poll(() => page.getByText(/Version v1\.0\.0 restored to the draft/).count()).toBe(1);
+    await expect.poll(() => page.getByRole('alertdialog').count()).toBe(0);
     await snap(page, 'versions-01-restored');
     await versionPage.getByRole('link', { name: 'Open the canvas' }).click();
     await page.waitForURL((u) => u.pathname.endsWith('/agent-flow/base'));

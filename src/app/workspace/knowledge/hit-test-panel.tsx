@@ -30,7 +30,8 @@ export function HitResults({ results }: { results: readonly HitResult[] }) {
             <Badge variant="primary" className={s.score}>
               {r.score.toFixed(3)}
             </Badge>
-            <span>{t('hit.source', { name: r.document_name, n: r.position })}</span>
+            {/* Segments count from 1; a matched Q&A pair comes back at position 0. */}
+            <span>{r.position > 0 ? t('hit.source', { name: r.document_name, n: r.position }) : t('hit.sourceQa', { name: r.document_name })}</span>
             {r.source !== 'vector' && <Badge variant="neutral">{t(`hit.via.${r.source}` as 'hit.via.full_text')}</Badge>}
           </span>
           <p className={s.segmentText}>{r.content}</p>
@@ -41,7 +42,7 @@ export function HitResults({ results }: { results: readonly HitResult[] }) {
 }
 
 /** Hit test of a knowledge base: the query form, its results, and the history of earlier tests. */
-export function HitTestPanel({ workspaceId, datasetId }: { workspaceId: string; datasetId: string }) {
+export function HitTestPanel({ workspaceId, datasetId, onTested }: { workspaceId: string; datasetId: string; /** A test ran (hit counts changed). */ onTested?: () => void }) {
   const { t } = useTranslation(['knowledge', 'common', 'kit']);
   const api = useKnowledgeApi();
   const [query, setQuery] = useState('');
@@ -63,6 +64,7 @@ export function HitTestPanel({ workspaceId, datasetId }: { workspaceId: string; 
       const r = await api.hitTest(workspaceId, datasetId, { ...opts, score_threshold: Math.min(opts.score_threshold ?? 0, scoreMax), query: text });
       setResults(r.results);
       history.reload();
+      onTested?.();
     } catch (e) {
       reportError(e);
     } finally {

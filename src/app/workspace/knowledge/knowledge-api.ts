@@ -15,6 +15,7 @@ import type {
   HitHistoryDetail,
   HitTestBody,
   HitTestResult,
+  QaGeneration,
   QaPair,
   Segment,
   SegmentPreview,
@@ -74,6 +75,9 @@ export interface KnowledgeApi {
   createQa(ws: string, datasetId: string, documentId: string, body: { question: string; answer: string }): Promise<QaPair>;
   updateQa(ws: string, datasetId: string, documentId: string, id: string, body: { question: string; answer: string }): Promise<QaPair>;
   deleteQa(ws: string, datasetId: string, documentId: string, id: string): Promise<unknown>;
+  /** The unit's latest Q&A generation by the default chat model (null: never started). */
+  qaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration | null>;
+  startQaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration>;
 
   hitTest(ws: string, datasetId: string, body: HitTestBody): Promise<HitTestResult>;
   listHitHistory(ws: string, datasetId: string, q: ListQuery): Promise<PagedAnswer<HitHistory>>;
@@ -146,6 +150,8 @@ export const apiKnowledgeApi: KnowledgeApi = {
   createQa: (ws, datasetId, documentId, body) => ds.createQaPair(datasetId, documentId, body, silent(ws)),
   updateQa: (ws, datasetId, documentId, id, body) => ds.updateQaPair(datasetId, documentId, id, body, silent(ws)),
   deleteQa: (ws, datasetId, documentId, id) => ds.deleteQaPair(datasetId, documentId, id, w(ws)),
+  qaGeneration: (ws, datasetId, documentId) => ds.qaGeneration(datasetId, documentId, w(ws)),
+  startQaGeneration: (ws, datasetId, documentId) => ds.startQaGeneration(datasetId, documentId, silent(ws)),
 
   hitTest: (ws, datasetId, body) => ds.hitTest(datasetId, body, w(ws)),
   listHitHistory: (ws, datasetId, q) => ds.listHitHistory(datasetId, q, w(ws)),

@@ -4,7 +4,7 @@
  * delete), the hit test of its knowledge base (with history), and its knowledge graph when graph
  * analysis has run.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import type { DatasetDocument } from '../../../api/datasets-contract';
@@ -36,12 +36,15 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
   const [doc, setDoc] = useState<DatasetDocument | null>(null);
+  // Bumped when a panel changes the unit, so the header's counts follow.
+  const [version, setVersion] = useState(0);
+  const changed = useCallback(() => setVersion((n) => n + 1), []);
   const tab: Tab = (TABS as readonly string[]).includes(q.tab) ? (q.tab as Tab) : 'segments';
   const ref = { workspaceId, datasetId: q.datasetId, documentId: q.documentId };
 
   useEffect(() => {
     api.getDocument(workspaceId, q.datasetId, q.documentId).then(setDoc, reportError);
-  }, [api, workspaceId, q.datasetId, q.documentId]);
+  }, [api, workspaceId, q.datasetId, q.documentId, version]);
 
   const v = doc ? unitView(doc) : null;
 
@@ -78,13 +81,13 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
           ))}
         </TabsList>
         <TabsContent value="segments">
-          <SegmentsPanel {...ref} />
+          <SegmentsPanel {...ref} onChanged={changed} />
         </TabsContent>
         <TabsContent value="qa">
-          <QaPanel {...ref} />
+          <QaPanel {...ref} onChanged={changed} />
         </TabsContent>
         <TabsContent value="hit">
-          <HitTestPanel workspaceId={workspaceId} datasetId={q.datasetId} />
+          <HitTestPanel workspaceId={workspaceId} datasetId={q.datasetId} onTested={changed} />
         </TabsContent>
         <TabsContent value="graph">
           <GraphPanel {...ref} enabled={doc?.graph_status === 'enabled'} />

@@ -35,7 +35,7 @@ export default function KnowledgeUnitPage(props: { workspaceId?: string }) {
   return datasetId ? <UnitList {...props} /> : <NoDataset workspaceId={props.workspaceId} />;
 }
 
-/** A queued graph analysis with its place in the queue (asked again on each list refresh). */
+/** A queued or running graph analysis, with its place in the queue while queued (asked again on each list refresh). */
 function GraphQueueBadge({ workspaceId, datasetId, doc }: { workspaceId: string; datasetId: string; doc: DatasetDocument }) {
   const { t } = useTranslation('knowledge');
   const api = useKnowledgeApi();
@@ -47,6 +47,8 @@ function GraphQueueBadge({ workspaceId, datasetId, doc }: { workspaceId: string;
       live = false;
     };
   }, [api, workspaceId, datasetId, doc]);
+  // The server says `analysing` from the toggle on, queued or running: the queue place tells which.
+  if (!position && doc.graph_status === 'analysing') return <StatusBadge value="analysing" label={t('graph.analysing')} tones={{ analysing: 'info' }} />;
   return <StatusBadge value="queued" label={position ? t('graph.queuedAt', { position }) : t('graph.queued')} tones={{ queued: 'warning' }} />;
 }
 
@@ -185,7 +187,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
                   </TableCell>
                   <TableCell>
                     <span className={s.inline}>
-                      {doc.graph_status === 'queued' ? (
+                      {doc.graph_status === 'queued' || doc.graph_status === 'analysing' ? (
                         <GraphQueueBadge workspaceId={workspaceId} datasetId={datasetId} doc={doc} />
                       ) : (
                         <StatusBadge value={doc.graph_status} label={t(g.labelKey as 'graph.disabled')} tones={{ [doc.graph_status ?? '']: g.tone }} />

@@ -4,7 +4,7 @@
  * indexing → completed on each list call, graph analysis only after vectorising, stop and cancel)
  * and cuts text with the form's separators and lengths for the preview.
  */
-import type { AdminDatasetTask, Dataset, DatasetDocument, HitHistoryDetail, QaPair, Segment, TaskLog } from '../../../api/datasets-contract';
+import type { AdminDatasetTask, Dataset, DatasetDocument, HitHistoryDetail, QaGeneration, QaPair, Segment, TaskLog } from '../../../api/datasets-contract';
 import { ApiError } from '../../../api/request';
 import type { KnowledgeApi, ListQuery } from './knowledge-api';
 import { separatorsOf, type SegmentationForm } from './segmentation';
@@ -126,6 +126,20 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
     }));
   const findDs = (dsId: string) => datasets.find((d) => d.id === dsId) ?? (() => { throw bad(); })();
   const findDoc = (docId: string) => documents.find((d) => d.id === docId) ?? (() => { throw bad(); })();
+  // Q&A generation per unit: queued → running → completed (two pairs from its first segments), one step per read.
+  const generations = new Map<string, QaGeneration>();
+  const advanceGeneration = (docId: string) => {
+    const g = generations.get(docId);
+    if (!g) return null;
+    if (g.status === 'queued') Object.assign(g, { status: 'running', progress: 50, queue_position: null });
+    else if (g.status === 'running') {
+      Object.assign(g, { status: 'completed', progress: 100, finished_at: at(n) });
+      for (const s of segments.filter((x) => x.document_id === docId).slice(0, 2)) {
+        qa.push({ id: id(), document_id: docId, question: `What does segment ${s.position} say?`, answer: s.content, created_at: at(n) });
+      }
+    }
+    return { ...g };
+  };
   const seed = (d: DatasetDocument, texts: string[]) => {
     texts.forEach((content, i) => segments.push({ id: id(), document_id: d.id, position: i + 1, content, enabled: true, hit_count: 0, created_at: at(n) }));
     d.segment_count = texts.length;
@@ -296,6 +310,21 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
       const x = qa.find((y) => y.id === qaId);
       if (!x) throw bad();
       return Object.assign(x, body);
+    },
+    async qaGeneration(_ws, _dsId, docId) {
+      await step('qaGeneration', [docId]);
+      findDoc(docId);
+      return advanceGeneration(docId);
+    },
+    async startQaGeneration(_ws, _dsId, docId) {
+      await step('startQaGeneration', [docId]);
+      const d = findDoc(docId);
+      if (d.status !== 'completed') throw bad('Q&A generation needs the unit’s vector analysis to succeed first');
+      const g = generations.get(docId);
+      if (g && (g.status === 'queued' || g.status === 'running')) return { ...g };
+      const next: QaGeneration = { task_id: id(), status: 'queued', progress: 0, queue_position: 1, error: null, created_at: at(n), finished_at: null };
+      generations.set(docId, next);
+      return { ...next };
     },
     async deleteQa(_ws, _dsId, _docId, qaId) {
       await step('deleteQa', [qaId]);

@@ -9,16 +9,19 @@ import { usePaginationLabels } from '../../system/users/admin-kit';
 import { reportError } from '../members/report-error';
 import { useKnowledgeApi } from './knowledge-api';
 import { TextDialog } from './text-dialog';
+import { QaGenerationControl } from './qa-generation';
 import s from './knowledge.module.css';
 
 export interface UnitRef {
   workspaceId: string;
   datasetId: string;
   documentId: string;
+  /** Something of the unit changed (counts to refresh). */
+  onChanged?: () => void;
 }
 
 /** The segments of a unit: search, page, edit, enable or disable, add. */
-export function SegmentsPanel({ workspaceId, datasetId, documentId }: UnitRef) {
+export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }: UnitRef) {
   const { t } = useTranslation(['knowledge', 'common']);
   const api = useKnowledgeApi();
   const list = usePagedList((q) => api.listSegments(workspaceId, datasetId, documentId, q), { keyword: '' }, [api, workspaceId, datasetId, documentId], reportError);
@@ -78,6 +81,7 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId }: UnitRef) {
           else if (editing) await api.updateSegment(workspaceId, datasetId, documentId, editing.id, { content });
           toast.success(t('segments.saved'));
           list.reload();
+          onChanged?.();
         }}
       />
     </div>
@@ -85,7 +89,7 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId }: UnitRef) {
 }
 
 /** The Q&A pairs of a unit: list, add, edit, delete. */
-export function QaPanel({ workspaceId, datasetId, documentId }: UnitRef) {
+export function QaPanel({ workspaceId, datasetId, documentId, onChanged }: UnitRef) {
   const { t } = useTranslation(['knowledge', 'common']);
   const api = useKnowledgeApi();
   const list = usePagedList((q) => api.listQa(workspaceId, datasetId, documentId, q), { keyword: '' }, [api, workspaceId, datasetId, documentId], reportError);
@@ -98,6 +102,15 @@ export function QaPanel({ workspaceId, datasetId, documentId }: UnitRef) {
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('qa.search')} aria-label={t('qa.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
         <span className={s.spacer} />
+        <QaGenerationControl
+          workspaceId={workspaceId}
+          datasetId={datasetId}
+          documentId={documentId}
+          onDone={() => {
+            list.reload();
+            onChanged?.();
+          }}
+        />
         <Button variant="primary" size="sm" icon={<Plus aria-hidden="true" />} onClick={() => setEditing('new')} data-testid="qa-add">
           {t('qa.add')}
         </Button>
@@ -145,6 +158,7 @@ export function QaPanel({ workspaceId, datasetId, documentId }: UnitRef) {
           else if (editing) await api.updateQa(workspaceId, datasetId, documentId, editing.id, body);
           toast.success(t('qa.saved'));
           list.reload();
+          onChanged?.();
         }}
       />
       <ConfirmDialog
@@ -164,6 +178,7 @@ export function QaPanel({ workspaceId, datasetId, documentId }: UnitRef) {
             throw e;
           } finally {
             list.reload();
+            onChanged?.();
           }
         }}
       />

@@ -31,6 +31,9 @@ describe('unit status (spec 4)', () => {
     expect(graphView({ status: 'completed', graph_status: 'failed' })).toMatchObject({ canAnalyse: true, tone: 'danger' });
     expect(graphView({ status: 'completed', graph_status: 'analysing' })).toMatchObject({ canAnalyse: false, inProgress: true });
     expect(graphView({ status: 'completed', graph_status: 'unparseable' }).canAnalyse).toBe(false);
+    // The server's own names for "never analysed" and "no text to analyse".
+    expect(graphView({ status: 'completed', graph_status: 'none' })).toMatchObject({ labelKey: 'graph.disabled', canAnalyse: true });
+    expect(graphView({ status: 'completed', graph_status: 'not_parseable' })).toMatchObject({ labelKey: 'graph.unparseable', canAnalyse: false, tone: 'warning' });
   });
 
   it('keeps polling while any unit or graph moves', () => {

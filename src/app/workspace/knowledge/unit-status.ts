@@ -75,10 +75,14 @@ export interface GraphView {
   canAnalyse: boolean;
 }
 
+const GRAPH_ALIASES: Record<string, string> = { none: 'disabled', not_parseable: 'unparseable' };
+
 /** The graph column: only meaningful once vector analysis succeeded (spec 4). */
 export function graphView(u: UnitStateInput): GraphView {
   const ready = unitView(u).ready;
-  const g = u.graph_status ?? 'disabled';
+  // The server's names (none, not_parseable) read as the screen's (disabled, unparseable).
+  const raw = u.graph_status ?? 'disabled';
+  const g = GRAPH_ALIASES[raw] ?? raw;
   const tone: Record<string, StatusTone> = { enabled: 'success', analysing: 'info', failed: 'danger', cancelled: 'neutral', unparseable: 'warning', disabled: 'neutral', queued: 'warning' };
   return {
     labelKey: `graph.${g}`,

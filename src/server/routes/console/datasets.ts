@@ -18,6 +18,7 @@ import {
   ExcelSheets,
   ExcelSheetsQuery,
   QaPair,
+  QaGeneration,
   QaPairBody,
   QaParams,
   Segment,
@@ -34,6 +35,7 @@ import {
 import type { ServerContext } from '../../context';
 import * as svc from '../../services/datasets';
 import * as content from '../../services/datasets-content';
+import * as qaGen from '../../services/datasets-qa';
 import { scopeOf } from '../../services/workspace-resources';
 
 const tags = ['console: datasets'];
@@ -168,6 +170,24 @@ export const datasetRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => asyn
     '/:dataset_id/documents/:document_id/qa-pairs',
     { schema: { tags, summary: 'Add a Q&A pair (embedded)', headers, params: DocumentParams, body: QaPairBody, response: { 200: ok(QaPair) } } },
     async (req) => done(await content.saveQa(ctx, scopeOf(req), req.params.dataset_id, req.params.document_id, req.body)),
+  );
+  app.get(
+    '/:dataset_id/documents/:document_id/qa-generation',
+    { schema: { tags, summary: "The unit's latest Q&A generation by the default chat model (null: never started)", headers, params: DocumentParams, response: { 200: ok(QaGeneration.nullable()) } } },
+    async (req) => done(await qaGen.qaGeneration(ctx, scopeOf(req), req.params.dataset_id, req.params.document_id)),
+  );
+  app.post(
+    '/:dataset_id/documents/:document_id/qa-generation',
+    {
+      schema: {
+        tags,
+        summary: "Generate Q&A pairs from the unit's segments with the tenant's default chat model (queued; the unit's vector analysis must have completed)",
+        headers,
+        params: DocumentParams,
+        response: { 200: ok(QaGeneration) },
+      },
+    },
+    async (req) => done(await qaGen.startQaGeneration(ctx, scopeOf(req), req.params.dataset_id, req.params.document_id)),
   );
   app.put(
     '/:dataset_id/documents/:document_id/qa-pairs/:qa_id',
