@@ -207,7 +207,7 @@ describe('the Knowledge Base tab against the real server', () => {
 
     // Q&A generation: refused clearly without a chat model; with one, it runs and adds its pairs.
     await page.getByTestId('qa-generate').click();
-    await page.getByText('Q&A generation needs a default chat model (LLM) in this tenant; set one in model management').waitFor();
+    await page.getByText('Q&A generation needs a default chat model (LLM) in this tenant; set one in model management').first().waitFor();
     await configureDefaultModel();
     await page.getByTestId('qa-generate').click();
     await expect.poll(() => page.getByTestId('qa-generation-state').getAttribute('data-status'), { timeout: 15_000 }).toBe('completed');
@@ -272,6 +272,12 @@ describe('the Knowledge Base tab against the real server', () => {
     const agent = draft.document.nodes.find((n: { kind: string }) => n.kind === 'agent');
     expect(agent).toMatchObject({ kindVersion: 2, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
     await page.screenshot({ path: '/tmp/e2e-knowledge-agent-inspector.png' });
+    // A long inspector scrolls inside its panel; the window (editor header, canvas) stays put.
+    const layout = await page.evaluate(() => {
+      const slot = document.querySelector<HTMLElement>('[data-testid="inspector-slot"]')!;
+      return { scrollY: window.scrollY, overflow: document.documentElement.scrollHeight - window.innerHeight, panelScrolls: slot.scrollHeight > slot.clientHeight };
+    });
+    expect(layout).toEqual({ scrollY: 0, overflow: 0, panelScrolls: true });
 
     // The one refused request (Q&A generation without a chat model) is the only failure the browser saw.
     expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
