@@ -36,6 +36,14 @@ export const FLOW_MODES = FlowMode.options;
 export const CHAT_MODES: readonly FlowMode[] = ['agent', 'chatflow', 'agent_team'];
 export const isChatMode = (mode: FlowMode) => CHAT_MODES.includes(mode);
 
+/**
+ * Agent teams: a top-level agent with no edge in or out is a team member. It is not a step of the
+ * run (the checklist does not call it unconnected, the engine does not schedule it): the agent the
+ * run reaches hands the conversation to it (`handoffs`). Callers check the "no edge" part.
+ * @example const members = doc.nodes.filter((n) => isTeamMemberKind(doc.mode, n) && !linked.has(n.id));
+ */
+export const isTeamMemberKind = (mode: FlowMode, node: { kind: string; parentId?: string | null }) => mode === 'agent_team' && node.kind === 'agent' && !node.parentId;
+
 /** Version of the document's own shape (not of node kinds, which carry `kindVersion`). */
 export const FLOW_SCHEMA_VERSION = 1;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runPluginContract } from '../../src/plugin-sdk';
+import { computeChecklist, hasBlockingIssues } from '../../src/canvas/checklist';
+import { createFlowGraph, runPluginContract } from '../../src/plugin-sdk';
 import { flow, handlesOf, issueKeys, node, registry } from '../../tests/plugins/helpers';
 import { KNOWLEDGE_RESULT_MAX, KNOWLEDGE_SEGMENT_MAX, knowledgeResultText } from './executor';
 import { agentPlugin } from './manifest';
@@ -27,7 +28,33 @@ describe('agent', () => {
     );
     expect(issueKeys(doc, 'lead')).toEqual(['issues.handoffDuplicate', 'issues.handoffSelf', 'issues.handoffMissing', 'issues.handoffMissing']);
     expect(issueKeys(doc, 'billing')).toEqual(['issues.handoffDescriptionEmpty']);
-    expect(issueKeys(doc, 'support')).toEqual([]);
+    // Standing apart with no agent handing off to it, it would never run.
+    expect(issueKeys(doc, 'support')).toEqual(['issues.teamMemberUnreached']);
+  });
+
+  it('in a team, agents without edges are members the checklist accepts; one no agent hands off to is warned about', () => {
+    const doc = flow(
+      'agent_team',
+      [
+        node('start', 'start'),
+        agent('lead', { handoffs: ['billing'] }),
+        node('ans', 'answer', { answer: '{{#lead.text#}}' }),
+        agent('billing', { handoffDescription: 'Invoices' }),
+        agent('idle', { handoffDescription: 'Nothing' }),
+      ],
+      [['start', 'lead'], ['lead', 'ans']],
+    );
+    const entries = computeChecklist(doc, registry);
+    expect(entries.map((e) => [e.nodeId, e.key, e.severity])).toEqual([['idle', 'issues.teamMemberUnreached', 'warning']]);
+    expect(hasBlockingIssues(entries)).toBe(false);
+    // The lead's outputs name who answered; the same agent in an agent app has no such output.
+    expect(registry.outputsOf(doc.nodes[1]!, createFlowGraph(doc)).map((p) => p.name)).toContain('answered_by');
+    // The same lone agent in an agent app is a step that is not connected.
+    const single = { ...doc, mode: 'agent' as const };
+    expect(computeChecklist(single, registry).filter((e) => e.severity === 'error').map((e) => [e.nodeId, e.key])).toEqual([
+      ['billing', 'checklist.notConnected'],
+      ['idle', 'checklist.notConnected'],
+    ]);
   });
 
   it('needs a model and complete tools, and warns without instructions', () => {

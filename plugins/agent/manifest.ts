@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTeamMemberKind } from '../../schemas/flow';
 import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
@@ -48,6 +49,9 @@ const OUTPUTS: Port[] = [
   usagePort(),
 ];
 
+/** In an agent team, the entry agent's turn may end with a team member's answer: who answered. */
+const TEAM_OUTPUTS: Port[] = [...OUTPUTS, { name: 'answered_by', type: 'string', labelKey: 'outputs.answeredBy' }];
+
 function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] {
   const c = node.config;
   const out = [...checkModel(c.model)];
@@ -68,6 +72,9 @@ function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] 
   // In a team, an agent others can hand off to needs a description they can choose by.
   const isTarget = graph.nodes.some((n) => n.kind === 'agent' && n.id !== node.id && Array.isArray(n.config.handoffs) && n.config.handoffs.includes(node.id));
   if (isTarget && !c.handoffDescription.trim()) out.push({ key: 'issues.handoffDescriptionEmpty', path: ['handoffDescription'], severity: 'warning' });
+  // A team member (no edges, see isTeamMemberKind) runs only when an agent hands off to it.
+  const standsApart = isTeamMemberKind(graph.mode, node) && !graph.incoming(node.id).length && !graph.outgoing(node.id).length;
+  if (standsApart && !isTarget) out.push({ key: 'issues.teamMemberUnreached', severity: 'warning' });
   out.push(...checkMemoryAndVision(c, graph), ...checkRunSettings(node, OUTPUTS));
   return out;
 }
@@ -107,7 +114,7 @@ export const agentPlugin = defineNodePlugin({
         knowledgeMinScore: '最低相关度',
         knowledgeMinScoreHelp: '0 到 1；为 0 时不过滤',
       },
-      outputs: { text: '回复', handoffTo: '转交给' },
+      outputs: { text: '回复', handoffTo: '转交给', answeredBy: '回答的智能体' },
       issues: {
         querySelectorEmpty: '请选择用户输入变量',
         instructionsEmpty: '还没有写指令',
@@ -116,6 +123,7 @@ export const agentPlugin = defineNodePlugin({
         handoffMissing: '转交目标 {{id}} 不是本流程中的智能体',
         handoffDuplicate: '转交目标 {{id}} 重复',
         handoffDescriptionEmpty: '其他智能体会转交给它，请写职责说明',
+        teamMemberUnreached: '没有连线，也没有智能体转交给它：它不会运行',
       },
     },
     en: {
@@ -137,7 +145,7 @@ export const agentPlugin = defineNodePlugin({
         knowledgeMinScore: 'Minimum relevance',
         knowledgeMinScoreHelp: '0 to 1; 0 keeps every match',
       },
-      outputs: { text: 'Reply', handoffTo: 'Handed off to' },
+      outputs: { text: 'Reply', handoffTo: 'Handed off to', answeredBy: 'Answered by' },
       issues: {
         querySelectorEmpty: 'Choose the user input variable',
         instructionsEmpty: 'No instructions written yet',
@@ -146,13 +154,14 @@ export const agentPlugin = defineNodePlugin({
         handoffMissing: 'The hand-off target {{id}} is not an agent of this flow',
         handoffDuplicate: 'The hand-off target {{id}} appears twice',
         handoffDescriptionEmpty: 'Other agents hand off to this one: describe what it does',
+        teamMemberUnreached: 'Not connected, and no agent hands off to it: it never runs',
       },
     },
   }),
   configSchema,
   // A single agent is the heart of an agent app; a team is several.
   modes: ['agent', 'agent_team'],
-  outputs: (config) => withErrorOutputs(config, OUTPUTS),
+  outputs: (config, ctx) => withErrorOutputs(config, ctx.graph?.mode === 'agent_team' ? TEAM_OUTPUTS : OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });

@@ -1,4 +1,4 @@
-import type { FlowDocument, FlowNode } from '../../schemas/flow';
+import { isTeamMemberKind, type FlowDocument, type FlowNode } from '../../schemas/flow';
 import { collectReferences, createFlowGraph, type FlowGraph, type IssueSeverity, type NodeRegistry } from '../plugin-sdk';
 
 /** The i18n namespace of the checks the canvas adds to the plugins' own. */
@@ -52,6 +52,8 @@ function connectionEntries(graph: FlowGraph, registry: NodeRegistry): Omit<Check
       if (isEntry(registry, n)) {
         if (steps.length > 1 && !graph.outgoing(n.id).length) out.push(entry(n.id, 'entryNotConnected'));
       } else if (!graph.incoming(n.id).length) {
+        // An agent team's member stands apart on purpose: it takes hand-offs (its plugin warns when none come).
+        if (isTeamMemberKind(graph.mode, n) && !graph.outgoing(n.id).length) continue;
         out.push(entry(n.id, 'notConnected'));
       } else if (live && !live.has(n.id)) {
         out.push(entry(n.id, 'unreachable'));

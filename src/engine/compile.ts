@@ -16,6 +16,14 @@ export interface EngineRegistries {
 export interface CompileOptions {
   /** Run the registry's checks (config against schemas, references …). Default true. */
   validate?: boolean;
+  /**
+   * Top-level nodes that may stand apart: when it returns true for a node with no edges at all,
+   * the node is not scheduled (nor "unreachable") but compiled into {@link ExecutionPlan.peers},
+   * where a running node reaches it through `ctx.peer` (agent teams: the agents that take
+   * hand-offs). The server decides which nodes (the engine knows no node kind).
+   * @example compile(doc, registries, { detached: (n) => doc.mode === 'agent_team' && n.kind === 'agent' })
+   */
+  detached?: (node: FlowNode) => boolean;
 }
 
 /** Why a flow cannot run. */
@@ -70,6 +78,8 @@ export interface ExecutionPlan {
   readonly root: PlanScope;
   /** Every runnable node by id, at any depth. */
   readonly nodes: ReadonlyMap<string, PlanNode>;
+  /** Detached nodes (see {@link CompileOptions.detached}) by id: compiled, never scheduled. */
+  readonly peers: ReadonlyMap<string, PlanNode>;
   readonly envDefaults: Readonly<Record<string, unknown>>;
   readonly conversationDefaults: Readonly<Record<string, unknown>>;
 }
@@ -109,8 +119,18 @@ export function compile(document: FlowDocument, registries: EngineRegistries, op
     if (plugin.category !== 'annotation') runnable.set(node.id, { node, plugin });
   }
 
+  // Detached: top-level, no edge in or out, and the caller says so.
+  const linked = new Set(doc.edges.flatMap((e) => [e.source, e.target]));
+  const detachedIds = new Set<string>();
+  if (opts.detached) {
+    for (const [id, { node, plugin }] of runnable) {
+      if (!node.parentId && !linked.has(id) && !plugin.container && plugin.targetHandle && opts.detached(node)) detachedIds.add(id);
+    }
+  }
+
   const scopeMembers = new Map<string | null, string[]>();
   for (const [id, { node }] of runnable) {
+    if (detachedIds.has(id)) continue;
     const key = node.parentId ?? null;
     (scopeMembers.get(key) ?? scopeMembers.set(key, []).get(key)!).push(id);
   }
@@ -213,11 +233,18 @@ export function compile(document: FlowDocument, registries: EngineRegistries, op
   }
 
   const root = buildScope(null);
+  const peers = new Map<string, PlanNode>();
+  for (const id of detachedIds) {
+    const p = planNode(id, 0, new Map());
+    // Not in `all`: `plan.nodes` holds what the scopes schedule.
+    all.delete(id);
+    peers.set(id, p);
+  }
   if (issues.length || !root) return { ok: false, issues };
 
   const envDefaults: Record<string, unknown> = {};
   for (const v of doc.variables.env) if (v.value !== undefined) envDefaults[v.name] = v.value;
   const conversationDefaults: Record<string, unknown> = {};
   for (const v of doc.variables.conversation) conversationDefaults[v.name] = v.value;
-  return { ok: true, plan: { document: doc, mode: doc.mode, root, nodes: all, envDefaults, conversationDefaults } };
+  return { ok: true, plan: { document: doc, mode: doc.mode, root, nodes: all, peers, envDefaults, conversationDefaults } };
 }

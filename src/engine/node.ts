@@ -1,12 +1,18 @@
 import { DEFAULT_SOURCE_HANDLE, FAIL_BRANCH_HANDLE } from '../../schemas/flow';
 import type { RunError } from '../../schemas/run';
-import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult } from '../plugin-sdk/executor';
+import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult, type PeerNode } from '../plugin-sdk/executor';
 import { retryDelay } from '../plugin-sdk/node-settings';
 import type { PlanNode } from './compile';
 import { containerRunner } from './containers';
 import { AbortScope, NodeFailure, RUN_ERRORS, RunAbort, toRunError } from './errors';
 import { stringify, type VariablePool } from './pool';
 import type { ScopeRun } from './scope';
+
+/** A detached node as an executor sees it (`ctx.peer`). */
+function peerOf(peers: ReadonlyMap<string, PlanNode>, id: string): PeerNode | undefined {
+  const p = peers.get(id);
+  return p ? { id: p.id, kind: p.kind, title: p.title, config: p.config } : undefined;
+}
 
 const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -74,6 +80,7 @@ function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown
     assign: (selector, value) => scope.assign(selector, value),
     services: run.services,
     ...(node.body ? { container: containerRunner(scope, node, executionId, abort) } : {}),
+    ...(run.plan.peers?.size ? { peer: (id: string) => peerOf(run.plan.peers, id) } : {}),
   };
   return new Promise<NodeExecutionResult>((resolve, reject) => {
     let off: (() => void) | undefined;

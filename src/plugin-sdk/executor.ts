@@ -275,6 +275,21 @@ export interface ExecutionContext<C extends NodeConfig = NodeConfig> {
   readonly services: ExecutorServices;
   /** Present for container kinds (iteration, loop). */
   readonly container?: ContainerRunner;
+  /**
+   * A detached node of the flow (not scheduled: an agent team's agents that only take hand-offs),
+   * by id; undefined when there is no such node. Present only when the flow has detached nodes, so
+   * an executor without it keeps its plain behaviour.
+   * @example const billing = ctx.peer?.('billing'); if (billing?.kind === 'agent') runAs(billing.config);
+   */
+  readonly peer?: (nodeId: string) => PeerNode | undefined;
+}
+
+/** A detached node as a running node sees it: its config is migrated and parsed like its own. */
+export interface PeerNode {
+  readonly id: string;
+  readonly kind: string;
+  readonly title: string;
+  readonly config: NodeConfig;
 }
 
 /** What `execute` returns. */

@@ -1,13 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetQaPairs } from '../../src/server/db/schema';
 import { eq } from 'drizzle-orm';
-import { GOOD_KEY } from './fake-providers';
 import { DEFAULT_TENANT_ID, useStudio } from './harness';
 import { addUnits, createBase, segmentsOf, uploadOk, useTempDataDir, waitUnit } from './knowledge-kit';
-import { configureProvider, createApp, flow, model, parseSse, RUNS } from './runs-kit';
+import { configureProvider, createApp, flow, model, parseSse, RUNS, scriptedOpenAi, type ScriptedModel } from './runs-kit';
 import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
 // Knowledge used by agents and Q&A generation, through the real routes on embedded Postgres and a
@@ -34,12 +31,6 @@ const TEXT = [
   'Photosynthesis converts light energy into chemical energy stored in glucose.',
 ].join('\n\n');
 
-interface ScriptedModel {
-  baseUrl: string;
-  requests: { body: any }[];
-  close(): Promise<void>;
-}
-
 /**
  * The model's script. Agent turns (tools offered): first a `search_knowledge` call for "panda bamboo",
  * then, with the tool result, an answer quoting the figure it found (or saying it found nothing).
@@ -59,46 +50,8 @@ function reply(body: any): string | { tool: string; args: string } {
   return 'Hello.';
 }
 
-async function scriptedModel(): Promise<ScriptedModel> {
-  const requests: { body: any }[] = [];
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-    if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) return res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"bad key"}}');
-    if (req.url !== '/v1/chat/completions') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
-    requests.push({ body });
-    const r = reply(body);
-    const created = 1_700_000_000;
-    if (!body.stream) {
-      const message = typeof r === 'string' ? { role: 'assistant', content: r } : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: r.tool, arguments: r.args } }] };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message, finish_reason: typeof r === 'string' ? 'stop' : 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: unknown, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.write(chunk({ role: 'assistant', content: '' }));
-    if (typeof r === 'string') {
-      for (let i = 0; i < r.length; i += 16) res.write(chunk({ content: r.slice(i, i + 16) }));
-      res.write(chunk({}, 'stop'));
-    } else {
-      res.write(chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: r.tool, arguments: '' } }] }));
-      res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: r.args } }] }));
-      res.write(chunk({}, 'tool_calls'));
-    }
-    res.end('data: [DONE]\n\n');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
-
 beforeAll(async () => {
-  llm = await scriptedModel();
+  llm = await scriptedOpenAi(reply);
   f = await setUpWorkspaces(h, 'kag');
   await configureProvider(h, 'openai', llm.baseUrl);
   ds = await createBase(h, f.u.member.token, f.wsA, 'Nature');
@@ -129,7 +82,6 @@ const agentApp = (config: Record<string, unknown>) =>
       ['s', 'a'],
       ['a', 'ans'],
     ],
-    // Agent-team apps have no debug runs yet (VALIDATION-1000): the single-agent app runs the same node.
     'agent',
   );
 

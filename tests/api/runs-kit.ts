@@ -119,3 +119,55 @@ export async function slowOpenAi(chunks: string[], delayMs: number): Promise<Slo
       }),
   };
 }
+
+/** What a scripted model says to one request: text (streamed in 16-character pieces), or one tool call. */
+export type ScriptedReply = string | { tool: string; args: string };
+
+export interface ScriptedModel {
+  baseUrl: string;
+  /** The request bodies, in order. */
+  requests: { body: any }[];
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible chat server (POST /v1/chat/completions, streamed or not, key GOOD_KEY)
+ * whose every answer `reply` decides from the request body: for agents, tool calls and answers.
+ */
+export async function scriptedOpenAi(reply: (body: any) => ScriptedReply): Promise<ScriptedModel> {
+  const requests: { body: any }[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) return res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"bad key"}}');
+    if (req.url !== '/v1/chat/completions') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
+    requests.push({ body });
+    const r = reply(body);
+    const created = 1_700_000_000;
+    if (!body.stream) {
+      const message = typeof r === 'string' ? { role: 'assistant', content: r } : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: r.tool, arguments: r.args } }] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message, finish_reason: typeof r === 'string' ? 'stop' : 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.write(chunk({ role: 'assistant', content: '' }));
+    if (typeof r === 'string') {
+      for (let i = 0; i < r.length; i += 16) res.write(chunk({ content: r.slice(i, i + 16) }));
+      res.write(chunk({}, 'stop'));
+    } else {
+      res.write(chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: r.tool, arguments: '' } }] }));
+      res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: r.args } }] }));
+      res.write(chunk({}, 'tool_calls'));
+    }
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { createEdge, type FlowDocument, type FlowMode } from '../../../schemas/flow';
-import { compile, type ExecutionPlan, type PlanNode } from '../../engine';
+import { createEdge, isTeamMemberKind, type FlowDocument, type FlowMode } from '../../../schemas/flow';
+import { compile, type CompileOptions, type ExecutionPlan, type PlanNode } from '../../engine';
 import { createNodeRegistry } from '../../plugin-sdk/registry';
 import { runtimeExecutors } from '../../../plugins/executors';
 import { runtimePlugins } from '../../../plugins/runtime';
@@ -54,7 +54,14 @@ export interface DraftFlow {
 const PLAN_CACHE_MAX = 200;
 const plans = new Map<string, ExecutionPlan>();
 
-function planOf(appId: string, revision: number, document: FlowDocument): ExecutionPlan {
+/**
+ * Agent teams: the agents without edges are the team members the entry agent hands off to; they are
+ * compiled (and checked) but not scheduled (the agent executor reaches them through `ctx.peer`).
+ */
+export const compileOptionsOf = (mode: FlowMode): CompileOptions =>
+  mode === 'agent_team' ? { detached: (node) => isTeamMemberKind(mode, node) } : {};
+
+function planOf(appId: string, revision: number, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
   const key = `${appId}:${revision}`;
   const hit = plans.get(key);
   if (hit) {
@@ -63,7 +70,7 @@ function planOf(appId: string, revision: number, document: FlowDocument): Execut
     plans.set(key, hit);
     return hit;
   }
-  const compiled = compile(document, engineRegistries);
+  const compiled = compile(document, engineRegistries, compileOptionsOf(mode));
   if (!compiled.ok) {
     const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
     throw badRequest(`The flow cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
@@ -197,7 +204,7 @@ export async function compileDraft(
   draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
-  const plan = planOf(app.id, draft.revision, document);
+  const plan = planOf(app.id, draft.revision, document, app.mode);
   return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
 }
 

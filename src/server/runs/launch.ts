@@ -41,14 +41,9 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   const flow = await loadDraftFlow(ctx, s);
   const { app } = flow;
   const chat = req.kind === 'chat';
-  // Agent teams have their own runtime (not built yet): neither endpoint runs them.
-  if (chat !== isChatMode(app.mode) || app.mode === 'agent_team') {
-    const why =
-      app.mode === 'agent_team'
-        ? 'Debug runs of agent team apps are not available'
-        : chat
-          ? `App mode ${app.mode} does not take chat messages (use workflow-runs)`
-          : `App mode ${app.mode} is a conversation (use chat-messages)`;
+  // Agent teams are conversations too: the entry agent runs, the others take its hand-offs (app-flow.ts).
+  if (chat !== isChatMode(app.mode)) {
+    const why = chat ? `App mode ${app.mode} does not take chat messages (use workflow-runs)` : `App mode ${app.mode} is a conversation (use chat-messages)`;
     throw badRequest(why, [{ path: 'app_id', message: `mode ${app.mode}` }]);
   }
   const userId = s.caller.userId;
