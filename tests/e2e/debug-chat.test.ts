@@ -9,14 +9,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
+import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
 import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
 let fake: FakeServer;
+/** The agent team's model: the triage agent hands off to billing, which answers. */
+let team: ScriptedModel;
 
 beforeAll(async () => {
   fake = await fakeOpenAi();
+  team = await scriptedOpenAi((body) => {
+    const system = body.messages[0]?.role === 'system' ? String(body.messages[0].content) : '';
+    if (system.startsWith('You triage.')) return { tool: 'transfer_to_billing', args: '{"reason":"an invoice question"}' };
+    if (system.startsWith('You do billing.')) return 'Your invoice is fixed: the refund is on its way.';
+    return 'Hello.';
+  });
   studio = await startStudio();
   browser = await launchBrowser();
 });
@@ -25,6 +34,7 @@ afterAll(async () => {
   await browser?.close();
   await studio?.stop();
   await fake?.close();
+  await team?.close();
 });
 
 const chatDoc = (): FlowDocument => ({
@@ -55,6 +65,46 @@ const chatDoc = (): FlowDocument => ({
   variables: { env: [], conversation: [] },
   notes: '',
 });
+
+const deepseek = { provider: 'deepseek', name: 'deepseek-chat', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } };
+const agentNode = (id: string, title: string, x: number, y: number, config: Record<string, unknown>) => ({
+  id,
+  kind: 'agent',
+  kindVersion: 2,
+  title,
+  position: { x, y },
+  config: { model: deepseek, ...config },
+});
+/** An agent team: start → Triage → answer; Billing stands apart and takes Triage's hand-offs. */
+const teamDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'agent_team',
+  nodes: [
+    { id: 'start', kind: 'start', kindVersion: 1, title: '', position: { x: 80, y: 200 }, config: { variables: [] } },
+    agentNode('triage', 'Triage', 420, 200, { instructions: 'You triage.', handoffs: ['billing'] }),
+    { id: 'answer', kind: 'answer', kindVersion: 1, title: '', position: { x: 760, y: 200 }, config: { answer: '{{#triage.text#}}' } },
+    agentNode('billing', 'Billing', 420, 420, { instructions: 'You do billing.', handoffDescription: 'Invoices and refunds' }),
+  ],
+  edges: [
+    { id: 'start-source-triage-target', source: 'start', sourceHandle: 'source', target: 'triage', targetHandle: 'target' },
+    { id: 'triage-source-answer-target', source: 'triage', sourceHandle: 'source', target: 'answer', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
+/** Calls the API with the browser's own session. */
+async function api(page: Page, method: string, path: string, body?: unknown): Promise<string> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
+      const r = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return `${r.status} ${await r.text()}`;
+    },
+    { method, path, body },
+  );
+}
 
 /** Saves a draft with the browser's own session (the same calls the editor makes). */
 async function loadDraft(page: Page, appId: string, document: FlowDocument) {
@@ -136,6 +186,54 @@ describe('the debug chat', () => {
     const sheet = page.getByTestId('run-sheet');
     await expect.poll(() => sheet.getByTestId('trace-item-llm').count()).toBe(1);
     await snap(page, 'debug-02-log-trace');
+    await context.close();
+  });
+
+  it('runs an agent team: the triage agent hands off, the billing agent answers, the trace shows the chain', async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
+    // DeepSeek (OpenAI-compatible) pointed at the scripted model, through the admin API.
+    expect(await api(page, 'POST', '/api/v1/admin/models/model-providers/deepseek/credentials', { credentials: { base_url: team.baseUrl, api_key: GOOD_KEY } })).toMatch(/^200 /);
+
+    await page.goto(`${studio.url}/operation`);
+    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Help desk');
+    await page.getByTestId('app-description').fill('A triage agent and a billing agent');
+    await page.getByTestId('app-type').locator('[data-mode="agent_team"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    await page.getByTestId('app-card').filter({ hasText: 'Help desk' }).getByTestId('app-open').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-team\/base$/.test(u.pathname));
+    const appId = new URL(page.url()).pathname.split('/')[3];
+    await loadDraft(page, appId, teamDoc());
+    await page.reload();
+
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.getByTestId('node-billing').isVisible()).toBe(true);
+    // Billing has no edges: a team member, not an unconnected step (nothing on the checklist).
+    await page.getByTestId('toolbar-checklist').click();
+    await expect.poll(() => page.getByTestId('checklist-count').textContent()).toBe('0');
+    expect(await page.getByTestId('checklist-entry-billing').count()).toBe(0);
+    await page.getByTestId('toolbar-checklist').click();
+
+    await page.getByTestId('debug-open').click();
+    const pane = page.getByTestId('debug-pane');
+    await pane.getByTestId('chat-input').fill('My invoice is wrong');
+    await pane.getByTestId('chat-send').click();
+    await expect.poll(() => pane.getByTestId('chat-answer-text').textContent(), { timeout: 30_000 }).toBe('Your invoice is fixed: the refund is on its way.');
+    await expect.poll(() => pane.getByTestId('chat-answer').getAttribute('data-status')).toBe('succeeded');
+    // The billing agent got the same message, told about the hand-off.
+    const billing = team.requests.map((r) => r.body).find((b) => String(b.messages[0]?.content).startsWith('You do billing.'));
+    expect(billing.messages[0].content).toContain('"Triage" handed this conversation to "Billing" because: an invoice question');
+    expect(billing.messages.at(-1)).toEqual({ role: 'user', content: 'My invoice is wrong' });
+
+    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    const row = pane.getByTestId('trace-item-triage');
+    await expect.poll(() => row.getAttribute('data-status')).toBe('succeeded');
+    expect(await row.getByTestId('trace-answered-by').textContent()).toBe('answered by Billing');
+    await row.locator('summary').first().click();
+    expect(await row.getByTestId('trace-handoffs').textContent()).toBe('Hand-offs: Triage → Billing (an invoice question)');
+    await snap(page, 'debug-03-agent-team');
     await context.close();
   });
 });

@@ -83,6 +83,38 @@ export function JsonBlock({ label, value, open, testId }: { label: string; value
 
 const isEmpty = (v: Record<string, unknown> | undefined) => !v || Object.keys(v).length === 0;
 
+/**
+ * An agent team's turn: the agents it went through (the entry agent's `agents` output), when it
+ * handed off at least once. Each with its title, and why the one before handed over.
+ */
+function handoffChain(item: TraceItem): { id: string; title: string; reason?: string }[] | null {
+  const agents = item.outputs?.agents;
+  if (!Array.isArray(agents) || agents.length < 2) return null;
+  return agents.map((a: { id?: unknown; title?: unknown; reason?: unknown }, i) => ({
+    id: String(a.id ?? ''),
+    title: String(a.title || a.id || ''),
+    ...(i > 0 && typeof (agents[i - 1] as { reason?: unknown }).reason === 'string' ? { reason: String((agents[i - 1] as { reason: string }).reason) } : {}),
+  }));
+}
+
+function HandoffChain({ item }: { item: TraceItem }) {
+  const { t } = useTranslation('debug');
+  const chain = handoffChain(item);
+  if (!chain) return null;
+  return (
+    <p className={s.muted} data-testid="trace-handoffs">
+      {t('trace.handoffs')}{' '}
+      {chain.map((a, i) => (
+        <span key={`${a.id}-${i}`} data-agent={a.id}>
+          {i > 0 && ' → '}
+          <strong>{a.title}</strong>
+          {a.reason && <span title={a.reason}> ({a.reason})</span>}
+        </span>
+      ))}
+    </p>
+  );
+}
+
 function ItemDetails({ item }: { item: TraceItem }) {
   const { t } = useTranslation('debug');
   return (
@@ -94,6 +126,7 @@ function ItemDetails({ item }: { item: TraceItem }) {
       )}
       {item.retries > 0 && <p className={s.muted}>{t('trace.retries', { count: item.retries })}</p>}
       {item.handle && item.handle !== 'source' && <p className={s.muted}>{t('trace.branch', { handle: item.handle })}</p>}
+      <HandoffChain item={item} />
       {!isEmpty(item.inputs) && <JsonBlock label={t('trace.inputs')} value={item.inputs} testId="trace-inputs" />}
       {!isEmpty(item.outputs) && <JsonBlock label={t('trace.outputs')} value={item.outputs} testId="trace-outputs" />}
       {item.status === 'running' && item.text && <JsonBlock label={t('trace.text')} value={item.text} open />}
@@ -133,6 +166,11 @@ function TraceRow({ trace, id, depth }: { trace: RunTrace; id: string; depth: nu
           <span className={s.traceTitle}>{title}</span>
           {kindLabel && <span className={s.traceKind}>{kindLabel}</span>}
           {item.rounds && <span className={s.muted}>{t('trace.rounds', { count: item.rounds.length })}</span>}
+          {typeof item.outputs?.answered_by === 'string' && item.outputs.answered_by && handoffChain(item) && (
+            <span className={s.muted} data-testid="trace-answered-by">
+              {t('trace.answeredBy', { agent: handoffChain(item)!.at(-1)!.title })}
+            </span>
+          )}
           <span className={s.traceMeta}>
             {tokens ? <span title={t('trace.tokens')}>{t('trace.tokensCount', { count: tokens })}</span> : null}
             {item.elapsedMs !== undefined && <span title={t('trace.elapsed')}>{formatElapsed(t, item.elapsedMs)}</span>}

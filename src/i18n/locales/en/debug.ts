@@ -67,6 +67,8 @@ const debug: typeof zh = {
     branch: 'Branch: {{handle}}',
     total: '{{elapsed}} in all · {{tokens}} tokens · {{steps}} steps',
     loopVariables: 'Loop variables',
+    handoffs: 'Hand-offs:',
+    answeredBy: 'answered by {{agent}}',
   },
   errors: {
     unsaved: 'The draft is not saved, so it cannot run. Check the save status and try again.',

@@ -66,6 +66,8 @@ export default {
     branch: '分支：{{handle}}',
     total: '总耗时 {{elapsed}} · {{tokens}} tokens · {{steps}} 步',
     loopVariables: '循环变量',
+    handoffs: '转交：',
+    answeredBy: '由 {{agent}} 回答',
   },
   errors: {
     unsaved: '草稿还没有保存，无法运行。请检查保存状态后再试。',
