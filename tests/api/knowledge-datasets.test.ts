@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetSegments, datasets, users } from '../../src/server/db/schema';
-import { runQueuedTasksNow } from '../../src/server/knowledge/queue';
+import { vectorColumnExists } from '../../src/server/knowledge/ingest';
+import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { makeCsv, makeXlsx } from '../../src/server/knowledge/test-files';
 import { segmentText } from '../../src/server/knowledge/segment';
 import { useStudio } from './harness';
@@ -21,6 +22,15 @@ const EXPECTED = segmentText(TEXT, { ...RULE }).map((d) => d.content);
 beforeAll(async () => {
   f = await setUpWorkspaces(h, 'kds');
 });
+
+/** A segment's vector as stored: `embedding_v` where pgvector exists (then `embedding` is null), else `embedding`. */
+async function vectorOf(segmentId: string): Promise<number[] | null> {
+  const withVector = await vectorColumnExists(h.studio.ctx);
+  const col = sql.raw(withVector ? 'embedding_v::real[] as v, embedding as e' : 'embedding as v, null as e');
+  const [r] = rowsOf<{ v: number[] | null; e: number[] | null }>(await h.studio.ctx.db.execute(sql`select ${col} from dataset_segments where id = ${segmentId}::uuid`));
+  expect(r!.e).toBeNull();
+  return r!.v;
+}
 
 describe('knowledge bases', () => {
   let id: string;
@@ -149,14 +159,17 @@ describe('units, segments, Q&A pairs, tasks', () => {
     expect(segs.map((s) => s.content)).toEqual(EXPECTED);
     const [before] = await h.studio.ctx.db.select().from(datasetSegments).where(eq(datasetSegments.id, segs[0]!.id));
     expect(before!.tokens).toContain('weft');
-    expect(before!.embedding!.length).toBe(256);
+    const vectorBefore = await vectorOf(segs[0]!.id);
+    expect(vectorBefore!.length).toBe(256);
     const added = expectOk(await h.call('POST', `${base}/${ds}/documents/${doc.id}/segments`, { token: f.u.member.token, workspaceId: f.wsA, body: { content: '新增的分段 about pricing' } }));
     expect(added).toMatchObject({ position: EXPECTED.length + 1, content: '新增的分段 about pricing', enabled: true });
     const edited = expectOk(await h.call('PUT', `${base}/${ds}/documents/${doc.id}/segments/${segs[0]!.id}`, { token: f.u.member.token, workspaceId: f.wsA, body: { content: 'Completely different words' } }));
     expect(edited.content).toBe('Completely different words');
     const [after] = await h.studio.ctx.db.select().from(datasetSegments).where(eq(datasetSegments.id, segs[0]!.id));
     expect(after!.tokens).toBe('completely different words');
-    expect(after!.embedding).not.toEqual(before!.embedding);
+    const vectorAfter = await vectorOf(segs[0]!.id);
+    expect(vectorAfter!.length).toBe(256);
+    expect(vectorAfter).not.toEqual(vectorBefore);
     const off = expectOk(await h.call('PUT', `${base}/${ds}/documents/${doc.id}/segments/${segs[1]!.id}`, { token: f.u.member.token, workspaceId: f.wsA, body: { enabled: false } }));
     expect(off.enabled).toBe(false);
     const found = expectOk(await h.call('GET', `${base}/${ds}/documents/${doc.id}/segments`, { token: f.u.member.token, workspaceId: f.wsA, query: { keyword: 'pricing' } }));

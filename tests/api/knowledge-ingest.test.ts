@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db/schema';
+import { vectorColumnExists } from '../../src/server/knowledge/ingest';
 import { refreshDueUnits } from '../../src/server/knowledge/refresh';
 import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { makeCsv, makeDoc, makeDocx, makePdf, makeXls, makeXlsx } from '../../src/server/knowledge/test-files';
@@ -23,8 +24,19 @@ beforeAll(async () => {
   ds = await createBase(h, f.u.member.token, f.wsA, 'Ingest');
 });
 
-const stored = async (documentId: string) =>
-  h.studio.ctx.db.select().from(datasetSegments).where(eq(datasetSegments.documentId, documentId)).orderBy(datasetSegments.kind, datasetSegments.position);
+/** The unit's rows, each with its vector as stored (`embedding_v` where pgvector exists, else `embedding`). */
+const stored = async (documentId: string) => {
+  const rows = await h.studio.ctx.db.select().from(datasetSegments).where(eq(datasetSegments.documentId, documentId)).orderBy(datasetSegments.kind, datasetSegments.position);
+  if (!(await vectorColumnExists(h.studio.ctx))) return rows.map((r) => ({ ...r, vector: r.embedding }));
+  const vecs = new Map(
+    rowsOf<{ id: string; v: number[] | null; e: number[] | null }>(
+      await h.studio.ctx.db.execute(sql`select id, embedding_v::real[] as v, embedding as e from dataset_segments where document_id = ${documentId}::uuid`),
+    ).map((r) => [r.id, r]),
+  );
+  // pgvector: the vector is in embedding_v alone.
+  for (const r of rows) expect(vecs.get(r.id)!.e).toBeNull();
+  return rows.map((r) => ({ ...r, vector: vecs.get(r.id)!.v }));
+};
 
 async function ingest(name: string, bytes: Buffer, extra: Record<string, unknown> = {}) {
   const file = await uploadOk(h, f.u.member.token, f.wsA, name, bytes);
@@ -51,12 +63,13 @@ describe('text files', () => {
       for (const r of rows) {
         expect(r.kind).toBe('chunk');
         expect(r.tokens.length).toBeGreaterThan(0);
-        expect(r.embedding?.length).toBe(256);
+        expect(r.vector?.length).toBe(256);
         expect(r.metadata).toMatchObject({ document_name: name });
       }
       expect(rows.find((r) => r.content.includes(ZH))!.tokens).toContain('知识');
-      // Every segment has its vector (also in embedding_v where pgvector exists).
-      const res = await h.studio.ctx.db.execute(sql`select count(*)::int as n from dataset_segments where document_id = ${unit.id}::uuid and embedding is not null and array_length(embedding, 1) > 0`);
+      // Every segment has its vector (in embedding_v where pgvector exists, else in embedding).
+      const col = sql.raw((await vectorColumnExists(h.studio.ctx)) ? 'vector_dims(embedding_v)' : 'array_length(embedding, 1)');
+      const res = await h.studio.ctx.db.execute(sql`select count(*)::int as n from dataset_segments where document_id = ${unit.id}::uuid and ${col} = 256`);
       const [{ n }] = rowsOf<{ n: number }>(res);
       expect(Number(n)).toBe(rows.length);
     });
@@ -81,10 +94,10 @@ describe('text files', () => {
     for (const c of children) {
       const p = parents.find((x) => x.id === c.parentId)!;
       expect(p.content).toContain(c.content.slice(0, 10));
-      expect(c.embedding?.length).toBe(256);
+      expect(c.vector?.length).toBe(256);
     }
     // Parents give context only: not matched.
-    for (const p of parents) expect([p.tokens, p.embedding]).toEqual(['', null]);
+    for (const p of parents) expect([p.tokens, p.vector]).toEqual(['', null]);
     expect(unit.segment_count).toBe(parents.length);
     expect((await segmentsOf(h, f.u.member.token, f.wsA, ds, unit.id)).length).toBe(parents.length);
   });

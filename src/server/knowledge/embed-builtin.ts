@@ -9,59 +9,96 @@ export const BUILTIN_EMBEDDING_DIM = 256;
 
 const CJK_RUN = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)|((?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+)/gu;
 
-/** 32-bit FNV-1a over UTF-16 code units, with a salt per feature kind so kinds do not collide alike. */
-function fnv1a(s: string, salt: number): number {
-  let h = (0x811c9dc5 ^ salt) >>> 0;
-  for (let i = 0; i < s.length; i++) {
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** Continues a 32-bit FNV-1a hash over the UTF-16 code units `s[from..to)`. */
+function fnvRange(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
     h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
-  return h >>> 0;
+  return h;
 }
 
-function features(text: string, tf: Map<number, number>): void {
-  const add = (f: string, salt: number, weight = 1) => {
-    const h = fnv1a(f, salt);
-    // Low bits choose the bucket, bit 31 the sign: collisions cancel out on average.
-    const key = h & 0x8000_0000 ? -((h % BUILTIN_EMBEDDING_DIM) + 1) : (h % BUILTIN_EMBEDDING_DIM) + 1;
-    tf.set(key, (tf.get(key) ?? 0) + weight);
-  };
-  let prevWord = '';
-  for (const m of text.toLowerCase().matchAll(CJK_RUN)) {
+/**
+ * Feature weights by signed bucket: index `bucket` for a positive sign, `DIM + bucket` for a
+ * negative one (a feature hashes to one bucket and one sign). Reused between texts (one thread).
+ */
+const tf = new Float64Array(2 * BUILTIN_EMBEDDING_DIM);
+const touched = new Uint8Array(2 * BUILTIN_EMBEDDING_DIM);
+
+/** Adds a feature whose (unsigned 32-bit) FNV-1a hash is `h`. */
+function add(h: number, weight: number): void {
+  h >>>= 0;
+  // Low bits choose the bucket, bit 31 the sign: collisions cancel out on average.
+  const slot = (h % BUILTIN_EMBEDDING_DIM) + (h & 0x8000_0000 ? BUILTIN_EMBEDDING_DIM : 0);
+  tf[slot] = tf[slot]! + weight;
+  touched[slot] = 1;
+}
+
+/**
+ * The features of a text, hashed with a salt per kind so kinds do not collide alike: for CJK runs
+ * each UTF-16 unit (salt 3) and adjacent pair (salt 4, weight 1.5); for words the word (salt 1,
+ * weight 1.5), the pair with the previous word (salt 2) and, for words longer than 3, the
+ * character 3-grams of ' ' + word + ' ' (salt 5, weight 0.5). Hashes are computed in place, without
+ * building the feature strings.
+ */
+function features(text: string): void {
+  let prevStart = -1;
+  let prevEnd = -1;
+  let lower = text.toLowerCase();
+  for (const m of lower.matchAll(CJK_RUN)) {
+    const at = m.index!;
     if (m[1]) {
-      const s = m[1];
-      for (let i = 0; i < s.length; i++) {
-        add(s[i]!, 3);
-        if (i + 1 < s.length) add(s.slice(i, i + 2), 4, 1.5);
+      const n = m[1].length;
+      for (let i = 0; i < n; i++) {
+        add(fnvRange(FNV_OFFSET ^ 3, lower, at + i, at + i + 1), 1);
+        if (i + 1 < n) add(fnvRange(FNV_OFFSET ^ 4, lower, at + i, at + i + 2), 1.5);
       }
-      prevWord = '';
+      prevStart = -1;
     } else {
-      const w = m[2]!;
-      add(w, 1, 1.5);
-      if (prevWord) add(prevWord + ' ' + w, 2);
-      prevWord = w;
-      if (w.length > 3) {
-        const padded = ' ' + w + ' ';
-        for (let i = 0; i + 3 <= padded.length; i++) add(padded.slice(i, i + 3), 5, 0.5);
+      const n = m[2]!.length;
+      add(fnvRange(FNV_OFFSET ^ 1, lower, at, at + n), 1.5);
+      if (prevStart >= 0) {
+        let h = fnvRange(FNV_OFFSET ^ 2, lower, prevStart, prevEnd);
+        h = Math.imul(h ^ 32, FNV_PRIME);
+        add(fnvRange(h, lower, at, at + n), 1);
+      }
+      prevStart = at;
+      prevEnd = at + n;
+      if (n > 3) {
+        // 3-grams of ' ' + word + ' ': the first and the last hold a space.
+        let h = Math.imul((FNV_OFFSET ^ 5) ^ 32, FNV_PRIME);
+        add(fnvRange(h, lower, at, at + 2), 0.5);
+        for (let i = 0; i + 3 <= n; i++) add(fnvRange(FNV_OFFSET ^ 5, lower, at + i, at + i + 3), 0.5);
+        h = fnvRange(FNV_OFFSET ^ 5, lower, at + n - 2, at + n);
+        add(Math.imul(h ^ 32, FNV_PRIME), 0.5);
       }
     }
   }
+  lower = '';
 }
 
 /** Embeds one text; an empty text gives the zero vector. */
 export function embedOne(text: string): number[] {
-  const tf = new Map<number, number>();
-  features(text, tf);
-  const v = new Float64Array(BUILTIN_EMBEDDING_DIM);
-  for (const [key, count] of tf) {
-    const idx = Math.abs(key) - 1;
-    v[idx] = v[idx]! + Math.sign(key) * (1 + Math.log(count));
-  }
+  features(text);
+  const D = BUILTIN_EMBEDDING_DIM;
+  const v = new Float64Array(D);
   let norm = 0;
-  for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
+  for (let i = 0; i < D; i++) {
+    // Sublinear term frequency per signed bucket; a bucket's two signs add up.
+    const pos = touched[i] ? 1 + Math.log(tf[i]!) : 0;
+    const neg = touched[D + i] ? -(1 + Math.log(tf[D + i]!)) : 0;
+    const x = touched[i] && touched[D + i] ? pos + neg : touched[i] ? pos : neg;
+    v[i] = x;
+    norm += x * x;
+  }
+  tf.fill(0);
+  touched.fill(0);
   norm = Math.sqrt(norm);
-  const out = new Array<number>(BUILTIN_EMBEDDING_DIM);
-  for (let i = 0; i < v.length; i++) out[i] = norm ? v[i]! / norm : 0;
+  const out = new Array<number>(D);
+  for (let i = 0; i < D; i++) out[i] = norm ? v[i]! / norm : 0;
   return out;
 }
 

@@ -4,10 +4,10 @@
  * segments, Q&A pairs and units it returned. Also the graph reads of the search routes.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
-import { datasetDocuments, datasetHitResults, datasetQaPairs, datasetSegments, datasetTasks } from '../db/schema';
+import { datasetDocuments, datasetHitResults, datasetTasks } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { ModelError } from '../providers/errors';
 import { getDefault } from '../services/models';
@@ -33,31 +33,32 @@ export function asAppError(e: unknown): unknown {
   return e;
 }
 
-/** Adds one hit to each returned segment (and matched child), Q&A pair and unit. */
-export async function countHits(ctx: Ctx, hits: RetrievedHit[]): Promise<void> {
-  if (!hits.length) return;
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+
+/**
+ * Adds one hit to each returned segment (and matched child), Q&A pair and unit and, for a hit test,
+ * inserts its history row: all in one statement (one round trip, one transaction).
+ */
+export async function countHits(ctx: Ctx, hits: RetrievedHit[], history?: typeof datasetHitResults.$inferInsert): Promise<void> {
+  if (!hits.length && !history) return;
   const segIds = [...new Set(hits.filter((h) => h.kind === 'segment').flatMap((h) => [h.id, ...h.matchedIds]))];
   const qaIds = [...new Set(hits.filter((h) => h.kind === 'qa').map((h) => h.id))];
-  if (segIds.length) {
-    await ctx.db
-      .update(datasetSegments)
-      .set({ hitCount: sql`${datasetSegments.hitCount} + 1` })
-      .where(inArray(datasetSegments.id, segIds));
-  }
-  if (qaIds.length) {
-    await ctx.db
-      .update(datasetQaPairs)
-      .set({ hitCount: sql`${datasetQaPairs.hitCount} + 1` })
-      .where(inArray(datasetQaPairs.id, qaIds));
-  }
   const perDoc = new Map<string, number>();
   for (const h of hits) perDoc.set(h.documentId, (perDoc.get(h.documentId) ?? 0) + 1);
-  for (const [id, n] of perDoc) {
-    await ctx.db
-      .update(datasetDocuments)
-      .set({ hitCount: sql`${datasetDocuments.hitCount} + ${n}` })
-      .where(eq(datasetDocuments.id, id));
+  const parts: SQL[] = [];
+  if (history) {
+    const r = history;
+    parts.push(sql`h as (insert into dataset_hit_results (id, tenant_id, dataset_id, query, mode, top_k, score_threshold, rerank, graph, results, result_count, created_by)
+      values (${r.id}::uuid, ${r.tenantId}::uuid, ${r.datasetId}::uuid, ${r.query}, ${r.mode}, ${r.topK}, ${r.scoreThreshold ?? 0}, ${r.rerank ?? false}, ${r.graph ?? false},
+        ${JSON.stringify(r.results ?? [])}::jsonb, ${r.resultCount ?? 0}, ${r.createdBy}::uuid))`);
   }
+  if (segIds.length) parts.push(sql`s as (update dataset_segments set hit_count = hit_count + 1 where id = any(${uuidArray(segIds)}::uuid[]))`);
+  if (qaIds.length) parts.push(sql`q as (update dataset_qa_pairs set hit_count = hit_count + 1 where id = any(${uuidArray(qaIds)}::uuid[]))`);
+  if (perDoc.size) {
+    parts.push(sql`d as (update dataset_documents t set hit_count = t.hit_count + c.n
+      from unnest(${uuidArray([...perDoc.keys()])}::uuid[], ${`{${[...perDoc.values()].join(',')}}`}::int[]) as c(id, n) where t.id = c.id)`);
+  }
+  await ctx.db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
 }
 
 const toResult = (h: RetrievedHit): HitResult => ({
@@ -97,7 +98,7 @@ export async function hitTest(ctx: ServerContext, s: Scope, datasetId: string, b
     throw asAppError(e);
   }
   const results = hits.map(toResult);
-  await ctx.db.insert(datasetHitResults).values({
+  await countHits(ctx, hits, {
     id: randomUUID(),
     tenantId: ds.tenantId,
     datasetId: ds.id,
@@ -111,7 +112,6 @@ export async function hitTest(ctx: ServerContext, s: Scope, datasetId: string, b
     resultCount: results.length,
     createdBy: s.caller.userId,
   });
-  await countHits(ctx, hits);
   return { query: body.query, results };
 }
 

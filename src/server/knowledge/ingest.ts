@@ -75,12 +75,17 @@ export interface WriteOptions {
   onProgress?: (fraction: number) => Promise<void> | void;
 }
 
+/** Matched rows embedded and stored per statement. */
+const WRITE_BATCH_SIZE = 512;
+
 /**
  * Stores segment drafts of a unit: general drafts as `chunk` rows; parent-child drafts as a `parent`
  * row (context, not matched: no tokens, no vector) with its `child` rows. Matched rows get
- * `tokens = searchTokens(content)`, `embedding` (and `embedding_v` where pgvector exists) and
- * `metadata` { document_name, ...draft metadata }. Appends after the unit's existing positions.
- * Answers the number of rows written.
+ * `tokens = searchTokens(content)`, their vector and `metadata` { document_name, ...draft metadata }.
+ * The vector goes to `embedding_v` alone where pgvector exists (`embedding` real[] stays null there;
+ * retrieval reads `embedding_v`), else to `embedding`. On PGlite the rows go in through one binary
+ * COPY per batch (pgvector's text input parses floats slowly in WASM; its binary input does not).
+ * Appends after the unit's existing positions. Answers the number of rows written.
  */
 export async function writeSegments(
   ctx: Ctx,
@@ -90,6 +95,8 @@ export async function writeSegments(
   opts: WriteOptions = {},
 ): Promise<number> {
   const withVector = await vectorColumnExists(ctx);
+  // The binary COPY writes embedding_v: PGlite always has it.
+  const pglite = withVector ? pgliteOf(ctx.db) : null;
   const [{ maxPos }] = await ctx.db
     .select({ maxPos: sql<number>`coalesce(max(${datasetSegments.position}), 0)::int` })
     .from(datasetSegments)
@@ -98,16 +105,17 @@ export async function writeSegments(
   type Row = typeof datasetSegments.$inferInsert;
   const rows: Row[] = [];
   const now = new Date();
+  const docMeta = { document_name: doc.name };
   for (const d of drafts) {
-    const metadata = { document_name: doc.name, ...(d.metadata ?? {}) };
+    const metadata = d.metadata ? { ...docMeta, ...d.metadata } : docMeta;
     const base = { tenantId: doc.tenantId, datasetId: doc.datasetId, documentId: doc.id, createdAt: now, updatedAt: now };
     if (d.children) {
       const parentId = randomUUID();
       rows.push({ ...base, id: parentId, kind: 'parent', position: ++position, content: d.content, tokens: '', metadata });
       let childPos = 0;
-      for (const c of d.children) rows.push({ ...base, id: randomUUID(), kind: 'child', parentId, position: ++childPos, content: c, tokens: searchTokens(c), metadata });
+      for (const c of d.children) rows.push({ ...base, id: randomUUID(), kind: 'child', parentId, position: ++childPos, content: c, tokens: '', metadata });
     } else {
-      rows.push({ ...base, id: randomUUID(), kind: 'chunk', position: ++position, content: d.content, tokens: searchTokens(d.content), metadata });
+      rows.push({ ...base, id: randomUUID(), kind: 'chunk', position: ++position, content: d.content, tokens: '', metadata });
     }
   }
   const matched = rows.filter((r) => r.kind !== 'parent');
@@ -119,9 +127,9 @@ export async function writeSegments(
     opts.signal?.throwIfAborted();
     await ctx.db.insert(datasetSegments).values(parents.slice(i, i + 500));
   }
-  for (let i = 0; i < matched.length; i += EMBED_BATCH_SIZE) {
+  for (let i = 0; i < matched.length; i += WRITE_BATCH_SIZE) {
     opts.signal?.throwIfAborted();
-    const batch = matched.slice(i, i + EMBED_BATCH_SIZE);
+    const batch = matched.slice(i, i + WRITE_BATCH_SIZE);
     const vectors = await embedder.embed(
       batch.map((r) => r.content),
       opts.signal,
@@ -130,31 +138,132 @@ export async function writeSegments(
       dimRecorded = true;
       await recordDim(ctx, doc.datasetId, embedder, vectors[0].length);
     }
-    batch.forEach((r, k) => (r.embedding = vectors[k] ?? null));
+    for (const r of batch) r.tokens = searchTokens(r.content);
     opts.signal?.throwIfAborted();
-    if (withVector) await insertWithVector(ctx, batch);
-    else await ctx.db.insert(datasetSegments).values(batch);
+    if (pglite) await copySegments(pglite, batch, vectors);
+    else if (withVector) await insertWithVector(ctx, batch, vectors);
+    else await ctx.db.insert(datasetSegments).values(batch.map((r, k) => ({ ...r, embedding: vectors[k] ?? null })));
     done += batch.length;
     await opts.onProgress?.(done / matched.length);
     // PGlite answers in microtasks: without a macrotask turn, HTTP requests and timers would wait for the whole unit.
     await yieldToEventLoop();
   }
+  // PGlite has no autovacuum: the full-text index's pending list (fastupdate) would only be merged
+  // when it reaches 4 MB, and every search reads it row by row until then. Merge it now.
+  if (pglite && matched.length) await pglite.query(`select gin_clean_pending_list('dataset_segments_tsv'::regclass)`);
   return rows.length;
 }
 
-/**
- * Inserts segment rows with `embedding_v` in the same statement (a separate update costs a quarter
- * more on PGlite): the vector is sent once as pgvector text and cast to real[] for `embedding`.
- */
-async function insertWithVector(ctx: Pick<ServerContext, 'db'>, batch: (typeof datasetSegments.$inferInsert)[]) {
-  const values = batch.map((r) => {
-    // real and pgvector hold float32: 7 significant digits say all of it, in half the text.
-    const v = r.embedding ? `[${r.embedding.map((x) => (x === 0 ? '0' : x.toPrecision(7))).join(',')}]` : null;
+/** The pgvector text form of a vector (float32 holds 7 significant digits: say no more). */
+export const vectorText = (v: number[]) => `[${v.map((x) => (x === 0 ? '0' : Number.isFinite(x) ? x.toPrecision(7) : '0')).join(',')}]`;
+
+/** A PostgreSQL server with pgvector: the vector is sent once as pgvector text, `embedding` stays null. */
+async function insertWithVector(ctx: Pick<ServerContext, 'db'>, batch: (typeof datasetSegments.$inferInsert)[], vectors: number[][]) {
+  const values = batch.map((r, k) => {
+    const v = vectors[k] ? vectorText(vectors[k]) : null;
     return sql`(${r.id}::uuid, ${r.tenantId}::uuid, ${r.datasetId}::uuid, ${r.documentId}::uuid, ${r.parentId ?? null}::uuid, ${r.kind}, ${r.position}, ${r.content}, ${r.tokens ?? ''},
-      ${v}::vector::real[], ${v}::vector, ${JSON.stringify(r.metadata ?? {})}::jsonb, ${r.enabled ?? true})`;
+      ${v}::vector, ${JSON.stringify(r.metadata ?? {})}::jsonb, ${r.enabled ?? true})`;
   });
-  await ctx.db.execute(sql`insert into dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, embedding, embedding_v, metadata, enabled)
+  await ctx.db.execute(sql`insert into dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, embedding_v, metadata, enabled)
     values ${sql.join(values, sql`, `)}`);
+}
+
+/** The PGlite client under a drizzle database (null on a PostgreSQL server). */
+interface PgliteTx {
+  query<T = unknown>(q: string, params?: unknown[], opts?: { blob?: Blob }): Promise<{ rows: T[] }>;
+}
+interface PgliteLike extends PgliteTx {
+  transaction<T>(fn: (tx: PgliteTx) => Promise<T>): Promise<T>;
+}
+function pgliteOf(db: object): PgliteLike | null {
+  const client = (db as { $client?: { query?: unknown; dumpDataDir?: unknown } }).$client;
+  return client && typeof client.query === 'function' && typeof client.dumpDataDir === 'function' ? (client as unknown as PgliteLike) : null;
+}
+
+/** The unit was deleted while it was being indexed. */
+export class UnitGoneError extends Error {
+  constructor() {
+    super('The knowledge unit no longer exists');
+  }
+}
+
+/**
+ * Stores matched segment rows with one `COPY ... FORMAT binary` (PGlite): uuid, text, int4, jsonb
+ * and pgvector's binary forms written straight into one buffer. created_at/updated_at/enabled/
+ * hit_count take their column defaults; `tsv` is generated from `tokens` by the database.
+ *
+ * The rows of a batch share one unit (hence one base and tenant): instead of the three foreign-key
+ * checks per row (an SPI query each, the largest cost per row in WASM), the transaction takes the
+ * unit's row FOR KEY SHARE, as those checks do — so the unit (and its base and tenant, which it
+ * references) cannot go away before the commit, and a unit deleted before fails the batch — and
+ * copies with `session_replication_role = replica` (no per-row triggers; the table has no others).
+ */
+async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$inferInsert)[], vectors: number[][]) {
+  const enc = (s: string) => Buffer.from(s, 'utf8');
+  const metaCache = new Map<object, Buffer>();
+  const prepared = batch.map((r, k) => {
+    const meta = r.metadata ?? {};
+    let m = metaCache.get(meta);
+    if (!m) metaCache.set(meta, (m = enc(JSON.stringify(meta))));
+    return { r, content: enc(r.content), tokens: enc(r.tokens ?? ''), meta: m, vec: vectors[k] ?? null };
+  });
+  const FIELDS = 11;
+  let size = 19 + 2;
+  for (const p of prepared) {
+    size += 2 + FIELDS * 4 + 16 * 4 + (p.r.parentId ? 16 : 0) + Buffer.byteLength(p.r.kind ?? 'chunk') + 4 + p.content.length + p.tokens.length + 1 + p.meta.length + 1;
+    if (p.vec) size += 4 + 4 * p.vec.length;
+  }
+  const buf = Buffer.allocUnsafe(size);
+  let o = buf.write('PGCOPY\n\xff\r\n\0', 0, 'latin1');
+  o = buf.writeInt32BE(0, o);
+  o = buf.writeInt32BE(0, o);
+  const uuid = (id: string | null | undefined) => {
+    if (!id) return (o = buf.writeInt32BE(-1, o));
+    o = buf.writeInt32BE(16, o);
+    o += buf.write(id.replace(/-/g, ''), o, 'hex');
+    return o;
+  };
+  const bytes = (b: Buffer) => {
+    o = buf.writeInt32BE(b.length, o);
+    o += b.copy(buf, o);
+  };
+  for (const p of prepared) {
+    const r = p.r;
+    o = buf.writeInt16BE(FIELDS, o);
+    uuid(r.id);
+    uuid(r.tenantId);
+    uuid(r.datasetId);
+    uuid(r.documentId);
+    uuid(r.parentId);
+    bytes(enc(r.kind ?? 'chunk'));
+    o = buf.writeInt32BE(4, o);
+    o = buf.writeInt32BE(r.position, o);
+    bytes(p.content);
+    bytes(p.tokens);
+    if (p.vec) {
+      o = buf.writeInt32BE(4 + 4 * p.vec.length, o);
+      o = buf.writeInt16BE(p.vec.length, o);
+      o = buf.writeInt16BE(0, o);
+      for (const x of p.vec) o = buf.writeFloatBE(Number.isFinite(x) ? x : 0, o);
+    } else {
+      o = buf.writeInt32BE(-1, o);
+    }
+    o = buf.writeInt32BE(p.meta.length + 1, o); // jsonb: version byte 1, then the JSON text
+    o = buf.writeUInt8(1, o);
+    o += p.meta.copy(buf, o);
+  }
+  o = buf.writeInt16BE(-1, o);
+  const blob = new Blob([buf.subarray(0, o)]);
+  const first = batch[0]!;
+  await pg.transaction(async (tx) => {
+    const unit = await tx.query<{ one: number }>(
+      'select 1 as one from dataset_documents where id = $1 and dataset_id = $2 and tenant_id = $3 for key share',
+      [first.documentId, first.datasetId, first.tenantId],
+    );
+    if (!unit.rows.length) throw new UnitGoneError();
+    await tx.query('set local session_replication_role = replica');
+    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob });
+  });
 }
 
 /** Lets I/O and timers run between batches. */
@@ -164,18 +273,19 @@ export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediat
 export async function reindexSegment(ctx: Ctx, ds: DatasetRow, segmentId: string, content: string) {
   const embedder = await embedderOfDataset(ctx, ds);
   const [vector] = await embedder.embed([content]);
+  const withVector = await vectorColumnExists(ctx);
   await ctx.db
     .update(datasetSegments)
-    .set({ content, tokens: searchTokens(content), embedding: vector ?? null, updatedAt: new Date() })
+    .set({ content, tokens: searchTokens(content), embedding: withVector ? null : (vector ?? null), updatedAt: new Date() })
     .where(eq(datasetSegments.id, segmentId));
-  if (vector && (await vectorColumnExists(ctx))) {
-    await ctx.db.execute(sql`update dataset_segments set embedding_v = embedding::vector where id = ${segmentId}::uuid`);
+  if (withVector) {
+    await ctx.db.execute(sql`update dataset_segments set embedding_v = ${vector ? vectorText(vector) : null}::vector where id = ${segmentId}::uuid`);
   }
 }
 
 /**
  * Stores (or, with `id`, updates) a Q&A pair: tokens of question and answer, the question's vector
- * (`embedding`; dataset_qa_pairs has no vector column). Answers the row.
+ * (`embedding_v` where pgvector exists, else `embedding` real[]). Answers the row.
  */
 export async function embedAndStoreQa(
   ctx: Ctx,
@@ -187,7 +297,8 @@ export async function embedAndStoreQa(
   const e = embedder ?? (await embedderOfDataset(ctx, ds));
   const [vector] = await e.embed([qa.question]);
   if (vector) await recordDim(ctx, ds.id, e, vector.length);
-  const values = { question: qa.question, answer: qa.answer, tokens: searchTokens(`${qa.question} ${qa.answer}`), embedding: vector ?? null };
+  const withVector = await vectorColumnExists(ctx);
+  const values = { question: qa.question, answer: qa.answer, tokens: searchTokens(`${qa.question} ${qa.answer}`), embedding: withVector ? null : (vector ?? null) };
   const [row] = qa.id
     ? await ctx.db
         .update(datasetQaPairs)
@@ -198,9 +309,9 @@ export async function embedAndStoreQa(
         .insert(datasetQaPairs)
         .values({ id: randomUUID(), tenantId: doc.tenantId, datasetId: doc.datasetId, documentId: doc.id, ...values })
         .returning();
-  // dataset_qa_pairs has the pgvector column too where pgvector exists.
-  if (vector && (await vectorColumnExists(ctx))) {
-    await ctx.db.execute(sql`update dataset_qa_pairs set embedding_v = embedding::vector where id = ${row!.id}::uuid`);
+  // Where pgvector exists the vector lives in embedding_v only (as for segments).
+  if (withVector) {
+    await ctx.db.execute(sql`update dataset_qa_pairs set embedding_v = ${vector ? vectorText(vector) : null}::vector where id = ${row!.id}::uuid`);
   }
   return row!;
 }

@@ -26,7 +26,7 @@ import { createEmbedder } from './embedder';
 import { vectorColumnExists } from './ingest';
 import { rowsOf } from './queue';
 import { rerank as rerankCall, type RerankModelRef } from './rerank';
-import { queryTokens } from './tokenize';
+import { isCjk, queryTokens } from './tokenize';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
 
@@ -112,13 +112,38 @@ export interface RetrievedHit {
 export const DEFAULT_VECTOR_WEIGHT = 0.7;
 export const MAX_GRAPH_MIN_RELEVANCE = 0.5;
 /**
- * The partial HNSW index the vector search is written for, for bases with the built-in embedding
- * (256 dimensions): pgvector indexes only fixed-dimension vectors, hence the cast and the predicate.
- * NOT in the migrations yet (the bench and a test create it): add it as a migration where pgvector
- * exists. Without it the same query scans (exact, fine for small bases).
+ * The partial HNSW index for bases with the built-in embedding (256 dimensions): pgvector indexes
+ * only fixed-dimension vectors, hence the cast and the predicate. Migration 0008_knowledge_index
+ * creates it where pgvector exists (same statement). It is the trade of search time for ingestion
+ * time: on the embedded database (WASM) keeping it up costs ~3 ms per stored segment (several times
+ * the rest of ingestion), while an exact search reads every vector of the searched bases (~1 s over
+ * 130,000 segments, against ~30 ms through the index). An operator may drop it (retrieval notices
+ * within {@link INDEX_CHECK_MS} and searches exactly); other dimensions are always searched exactly.
  */
 export const HNSW_INDEX =
   'create index if not exists dataset_segments_hnsw_256 on dataset_segments using hnsw ((embedding_v::vector(256)) vector_cosine_ops) where vector_dims(embedding_v) = 256';
+const HNSW_INDEX_NAME = 'dataset_segments_hnsw_256';
+const HNSW_DIM = 256;
+/** How long a look at pg_indexes for {@link HNSW_INDEX} holds. */
+const INDEX_CHECK_MS = 30_000;
+const annIndexSeen = new WeakMap<object, { at: number; exists: Promise<boolean> }>();
+
+/** Whether {@link HNSW_INDEX} exists (looked up at most every {@link INDEX_CHECK_MS}). */
+function annIndexExists(ctx: Ctx): Promise<boolean> {
+  const seen = annIndexSeen.get(ctx.db);
+  if (seen && Date.now() - seen.at < INDEX_CHECK_MS) return seen.exists;
+  const exists = ctx.db
+    .execute(sql`select 1 as one from pg_indexes where indexname = ${HNSW_INDEX_NAME}`)
+    .then((r) => rowsOf(r).length > 0)
+    .catch(() => false);
+  annIndexSeen.set(ctx.db, { at: Date.now(), exists });
+  return exists;
+}
+
+/** Forgets what {@link annIndexExists} saw (after creating or dropping the index). */
+export function forgetAnnIndex(ctx: Pick<ServerContext, 'db'>): void {
+  annIndexSeen.delete(ctx.db);
+}
 
 /** Nearest neighbours read from the vector index before the other conditions (pgvector's default hnsw.ef_search). */
 const ANN_POOL = 40;
@@ -126,6 +151,12 @@ const ANN_POOL = 40;
 const MIN_GRAPH_NEIGHBOURS = 3;
 /** Candidates read from each list before merging, at least. */
 const MIN_CANDIDATES = 20;
+
+/**
+ * A row's vector as real[]: `embedding_v` where pgvector exists (the indexer leaves `embedding`
+ * null there), else `embedding`.
+ */
+const embeddingOf = (withVector: boolean, alias: 's' | 'q') => sql.raw(withVector ? `${alias}.embedding_v::real[]` : `${alias}.embedding`);
 
 const vectorLiteral = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 const idList = (ids: string[]) =>
@@ -232,6 +263,10 @@ const segmentWhere = (tenantId: string, baseIds: string[], filter: SQL) =>
 const qaWhere = (tenantId: string, baseIds: string[], filter: SQL) =>
   sql`q.tenant_id = ${tenantId}::uuid and q.dataset_id in (${idList(baseIds)}) and q.enabled and d.enabled and d.status = 'completed' and ${filter}`;
 
+/** The ids of the bases' searchable units (enabled, indexed), as an SQL array. */
+const searchableUnits = (tenantId: string, baseIds: string[]) =>
+  sql`array(select d.id from dataset_documents d where d.tenant_id = ${tenantId}::uuid and d.dataset_id in (${idList(baseIds)}) and d.enabled and d.status = 'completed')`;
+
 async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined): Promise<Candidate[]> {
   const segFilter = metadataFilterSql(SEG_META, f);
   const qaFilter = metadataFilterSql(QA_META, f);
@@ -243,38 +278,46 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
     const dim = Math.floor(qvec.length);
     const d = sql.raw(String(dim));
     const distance = sql`s.embedding_v::vector(${d}) <=> ${q}::vector(${d})`;
-    // Nearest segments first by the vector alone (the partial HNSW index on
-    // (embedding_v::vector(dim)) where vector_dims(embedding_v) = dim serves exactly this), then
-    // the base, unit and metadata conditions; when those leave too few, the exact search.
-    const pool = ANN_POOL;
-    let segs = rowsOf<{ id: string; sim: number; n: number }>(
-      await ctx.db.execute(sql`
-        select c.id, c.sim, c.n from (
-          select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim, count(*) over () as n
-          from (select s.* from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${pool}) s
-        ) c join dataset_documents d on d.id = c.document_id
-        where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
-          and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
-        order by c.sim desc
-        limit ${limit}`),
-    );
-    if (segs.length < limit && Number(segs[0]?.n ?? pool) >= pool) {
-      segs = rowsOf<{ id: string; sim: number; n: number }>(
+    // With the HNSW index: nearest segments first by the vector alone (the partial index serves
+    // exactly this), then the base, unit and metadata conditions; when those leave too few, the
+    // exact search. Without it: the exact search over the searched bases only.
+    // The searchable units first (few rows): joined, the planner loops over the units and scans
+    // the segments once per unit.
+    const exact = async () =>
+      rowsOf<{ id: string; sim: number }>(
         await ctx.db.execute(sql`
-          select s.id, 1 - (${distance}) as sim, 0 as n
-          from dataset_segments s join dataset_documents d on d.id = s.document_id
-          where ${segmentWhere(tenantId, baseIds, segFilter)} and vector_dims(s.embedding_v) = ${d}
+          select s.id, 1 - (${distance}) as sim
+          from dataset_segments s
+          where s.document_id = any(${searchableUnits(tenantId, baseIds)}) and s.tenant_id = ${tenantId}::uuid and s.dataset_id in (${idList(baseIds)})
+            and s.enabled and s.kind <> 'parent' and ${segFilter} and vector_dims(s.embedding_v) = ${d}
           order by ${distance}
           limit ${limit}`),
       );
+    let segs: { id: string; sim: number }[];
+    if (dim === HNSW_DIM && (await annIndexExists(ctx))) {
+      const pool = ANN_POOL;
+      const near = rowsOf<{ id: string; sim: number; n: number }>(
+        await ctx.db.execute(sql`
+          select c.id, c.sim, c.n from (
+            select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim, count(*) over () as n
+            from (select s.* from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${pool}) s
+          ) c join dataset_documents d on d.id = c.document_id
+          where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
+            and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
+          order by c.sim desc
+          limit ${limit}`),
+      );
+      segs = near.length < limit && Number(near[0]?.n ?? pool) >= pool ? await exact() : near;
+    } else {
+      segs = await exact();
     }
     for (const r of segs) out.push({ key: 's:' + r.id, vector: Number(r.sim) });
     const qas = rowsOf<{ id: string; sim: number }>(
       await ctx.db.execute(sql`
-        select q.id, 1 - (q.embedding::vector <=> ${q}::vector) as sim
+        select q.id, 1 - (q.embedding_v <=> ${q}::vector) as sim
         from dataset_qa_pairs q join dataset_documents d on d.id = q.document_id
-        where ${qaWhere(tenantId, baseIds, qaFilter)} and q.embedding is not null and array_length(q.embedding, 1) = ${dim}
-        order by q.embedding::vector <=> ${q}::vector
+        where ${qaWhere(tenantId, baseIds, qaFilter)} and q.embedding_v is not null and vector_dims(q.embedding_v) = ${d}
+        order by q.embedding_v <=> ${q}::vector
         limit ${limit}`),
     );
     for (const r of qas) out.push({ key: 'q:' + r.id, vector: Number(r.sim) });
@@ -316,12 +359,16 @@ const FT_SCAN_CAP = 1000;
 async function fullTextCandidates(ctx: Ctx, tenantId: string, baseIds: string[], toks: string[], limit: number, f: MetadataFilter | null | undefined): Promise<Candidate[]> {
   const segFilter = metadataFilterSql(SEG_META, f);
   const qaFilter = metadataFilterSql(QA_META, f);
+  // The searchable units first (few rows), so the plan is one GIN scan filtered by unit, not a
+  // nested loop that scans the GIN index once per unit.
+  const units = searchableUnits(tenantId, baseIds);
   const run = async (tsquery: string) => {
     const segs = rowsOf<{ id: string; rank: number }>(
       await ctx.db.execute(sql`
         select m.id, ts_rank_cd(m.tsv, to_tsquery('simple', ${tsquery})) as rank from (
-          select s.id, s.tsv from dataset_segments s join dataset_documents d on d.id = s.document_id
-          where s.tsv @@ to_tsquery('simple', ${tsquery}) and ${segmentWhere(tenantId, baseIds, segFilter)}
+          select s.id, s.tsv from dataset_segments s
+          where s.tsv @@ to_tsquery('simple', ${tsquery}) and s.document_id = any(${units})
+            and s.tenant_id = ${tenantId}::uuid and s.dataset_id in (${idList(baseIds)}) and s.enabled and s.kind <> 'parent' and ${segFilter}
           limit ${FT_SCAN_CAP}) m
         order by rank desc, m.id
         limit ${limit}`),
@@ -337,10 +384,19 @@ async function fullTextCandidates(ctx: Ctx, tenantId: string, baseIds: string[],
     );
     return [...segs.map((r) => ({ key: 's:' + r.id, rank: Number(r.rank) })), ...qas.map((r) => ({ key: 'q:' + r.id, rank: Number(r.rank) }))];
   };
-  const all = toks.length > 1 ? await run(toks.join(' & ')) : [];
-  if (all.length >= limit) return all;
-  const seen = new Set(all.map((c) => c.key));
-  return [...all, ...(await run(toks.join(' | '))).filter((c) => !seen.has(c.key))];
+  const out: Candidate[] = toks.length > 1 ? await run(toks.join(' & ')) : [];
+  const seen = new Set(out.map((c) => c.key));
+  const add = (cs: Candidate[]) => {
+    for (const c of cs) if (!seen.has(c.key)) seen.add(c.key), out.push(c);
+  };
+  // A single CJK character is in most segments of a Chinese base: matching ANY token would rank a
+  // thousand arbitrary rows. The query's words and CJK bigrams (each in few segments, and every
+  // segment holding a bigram holds its characters) are tried first; characters alone only when
+  // those leave too few.
+  const strong = toks.filter((t) => !(t.length === 1 && isCjk(t)));
+  if (out.length < limit && strong.length && strong.length < toks.length) add(await run(strong.join(' | ')));
+  if (out.length < limit) add(await run(toks.join(' | ')));
+  return out;
 }
 
 interface Detail {
@@ -362,6 +418,7 @@ interface Detail {
 
 /** Content, tokens, vectors and full-text rank of the candidates (every candidate scored on both parts). */
 async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<string, Detail>> {
+  const withVector = await vectorColumnExists(ctx);
   const segIds = keys.filter((k) => k.startsWith('s:')).map((k) => k.slice(2));
   const qaIds = keys.filter((k) => k.startsWith('q:')).map((k) => k.slice(2));
   const out = new Map<string, Detail>();
@@ -384,7 +441,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
       parent_metadata: Record<string, unknown> | null;
     }>(
       await ctx.db.execute(sql`
-        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, s.embedding,
+        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, ${embeddingOf(withVector, 's')} as embedding,
           ${rankOf(sql`s.tsv`)} as rank, s.metadata,
           p.id as parent_id, p.position as parent_position, p.content as parent_content, p.metadata as parent_metadata
         from dataset_segments s join dataset_documents d on d.id = s.document_id
@@ -412,7 +469,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
   if (qaIds.length) {
     const rows = rowsOf<{ id: string; dataset_id: string; document_id: string; document_name: string; question: string; answer: string; tokens: string; embedding: number[] | null; rank: number }>(
       await ctx.db.execute(sql`
-        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, q.embedding, ${rankOf(sql`q.tsv`)} as rank
+        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, ${embeddingOf(withVector, 'q')} as embedding, ${rankOf(sql`q.tsv`)} as rank
         from dataset_qa_pairs q join dataset_documents d on d.id = q.document_id
         where q.id in (${idList(qaIds)})`),
     );
@@ -648,7 +705,7 @@ export async function graphNeighbours(
   if (!ids.length) return [];
   const rows = rowsOf<{ id: string; dataset_id: string; document_id: string; document_name: string; position: number; content: string; embedding: number[] | null; metadata: Record<string, unknown> }>(
     await ctx.db.execute(sql`
-      select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.embedding, s.metadata
+      select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, ${embeddingOf(await vectorColumnExists(ctx), 's')} as embedding, s.metadata
       from dataset_segments s join dataset_documents d on d.id = s.document_id
       where s.id in (${idList(ids)}) and s.enabled and d.enabled and d.status = 'completed'`),
   );

@@ -208,7 +208,7 @@ export async function updateSegment(
       }));
       if (inserted.length) await ctx.db.insert(datasetSegments).values(inserted);
       if (inserted.length && (await vectorColumnExists(ctx))) {
-        await ctx.db.execute(sql`update dataset_segments set embedding_v = embedding::vector where parent_id = ${row.id}::uuid and embedding is not null`);
+        await ctx.db.execute(sql`update dataset_segments set embedding_v = embedding::vector, embedding = null where parent_id = ${row.id}::uuid and embedding is not null`);
       }
     } else {
       await reindexSegment(ctx, ds, row.id, body.content);
