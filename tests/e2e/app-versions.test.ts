@@ -88,7 +88,8 @@ describe('the version tab', () => {
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole('button', { name: 'Restore to draft' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Restore to draft' }).click();
-    await expect.poll(() => page.getByText(/Version v1\.0\.0 restored to the draft/).count()).toBe(1);
+    // (Radix toasts also announce their text in a hidden live region for a moment: hence first().)
+    await page.getByText(/Version v1\.0\.0 restored to the draft/).first().waitFor();
     await expect.poll(() => page.getByRole('alertdialog').count()).toBe(0);
     await snap(page, 'versions-01-restored');
     await versionPage.getByRole('link', { name: 'Open the canvas' }).click();

@@ -176,8 +176,8 @@ describe('the flow inspector with the workspace and the server', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + 320, { steps: 8 });
     await page.mouse.up();
 
-    // The code node alone, with the start's question typed in. The server compiles the whole draft
-    // first: the unconnected tool node is refused, with the code and the reason.
+    // The code node alone, with the start's question typed in. The draft around it is unfinished
+    // (the tool node is not connected): only the node's own problems would refuse it, so it runs.
     await editor.getByTestId('node-code').click();
     await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
     const run = inspector.getByTestId('single-run');
@@ -186,19 +186,17 @@ describe('the flow inspector with the workspace and the server', () => {
     await run.getByTestId('single-run-start').click();
     const result = run.getByTestId('single-run-result');
     await expect.poll(() => result.count(), { timeout: 30_000 }).toBe(1);
-    expect(await result.getAttribute('data-status')).toBe('error');
-    expect(await result.getByRole('alert').textContent()).toMatch(/^VALIDATION-1000 .*tool_1.*cannot be reached/);
-
-    // Without the tool node it runs; the typed input stayed in the form.
+    await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).not.toBe('running');
+    expect(`${await result.getAttribute('data-status')} ${await result.textContent()}`).toMatch(/^succeeded /);
+    // The whole flow still cannot run: the checklist names the unconnected tool node.
+    expect(Number(await page.getByTestId('checklist-count').textContent())).toBeGreaterThan(0);
+    // Out of the way again (the tool node is not needed further); the code node's result stays.
     await editor.getByTestId('node-tool_1').click();
     await page.keyboard.press('Delete');
     await expect.poll(() => editor.getByTestId('node-tool_1').count()).toBe(0);
     await editor.getByTestId('node-code').click();
     await expect.poll(() => inspector.getAttribute('data-kind')).toBe('code');
-    expect(await run.getByRole('textbox', { name: 'Value of start.q' }).inputValue()).toBe('hello weft');
-    await run.getByTestId('single-run-start').click();
-    await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).not.toBe('error');
-    expect(`${await result.getAttribute('data-status')} ${await result.textContent()}`).toMatch(/^succeeded /);
+    await expect.poll(() => result.getAttribute('data-status')).toBe('succeeded');
     const outputs = await result.getByTestId('single-run-outputs').textContent();
     expect(outputs).toContain('"shout": "HELLO WEFT!"');
     expect(outputs).toContain('"size": 10');
