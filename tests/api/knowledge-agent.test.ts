@@ -182,5 +182,19 @@ describe('Q&A generation (faq task)', () => {
     const hit = expectOk(await h.call('POST', `${DS(ds)}/hit-test`, { ...member(), body: { query: 'What does photosynthesis store energy in?', mode: 'full_text', top_k: 5, rerank: false, graph: false } }));
     expect(hit.results[0]).toMatchObject({ document_id: doc, position: 0 });
     expect(hit.results[0].content).toContain('What does photosynthesis store energy in?');
+
+    // Generating again (the model writes the same questions) adds no duplicates; the log says so.
+    const second = expectOk(await h.call('POST', GEN(), member()));
+    expect(second.task_id).not.toBe(started.task_id);
+    const until2 = Date.now() + 20_000;
+    let state2 = second;
+    while (!['completed', 'failed', 'cancelled'].includes(state2.status) && Date.now() < until2) {
+      await new Promise((r) => setTimeout(r, 100));
+      state2 = expectOk(await h.call('GET', GEN(), member()));
+    }
+    expect(state2).toMatchObject({ task_id: second.task_id, status: 'completed' });
+    expect(expectOk(await h.call('GET', `${DS(ds)}/documents/${doc}`, member())).qa_count).toBe(2);
+    const logs2 = expectOk(await h.call('GET', `${DS(ds)}/tasks/${second.task_id}/logs`, member()));
+    expect(logs2.map((l: any) => l.message)).toContain('0 Q&A pairs generated with openai/gpt-4o-mini (2 already in the unit, skipped)');
   });
 });

@@ -4,7 +4,7 @@
  * unit's segments (fails with a clear message when the tenant has none).
  */
 import { and, asc, eq, ne } from 'drizzle-orm';
-import { datasetDocuments, datasets, datasetSegments } from '../db/schema';
+import { datasetDocuments, datasetQaPairs, datasets, datasetSegments } from '../db/schema';
 import { ModelService } from '../providers/model-service';
 import { getDefault } from '../services/models';
 import { graphHandler } from './graph';
@@ -33,6 +33,9 @@ export function parseQaList(text: string): { question: string; answer: string }[
   }
 }
 
+/** Questions compare without case, surrounding space and runs of spaces. */
+const sameQuestion = (q: string) => q.trim().replace(/\s+/g, ' ').toLowerCase();
+
 export const faqHandler: TaskHandler = async (job) => {
   const { ctx, task, signal } = job;
   const model = await getDefault(ctx, task.tenantId, 'llm');
@@ -49,7 +52,13 @@ export const faqHandler: TaskHandler = async (job) => {
   const svc = new ModelService(ctx);
   const embedder = await embedderOfDataset(ctx, ds);
   const calls = Math.min(FAQ_MAX_CALLS, Math.ceil(segs.length / FAQ_SEGMENTS_PER_CALL));
+  // A question the unit has already (by hand, an earlier generation, or an earlier attempt of this
+  // task that failed half-way) is not added again.
+  const known = new Set(
+    (await ctx.db.select({ question: datasetQaPairs.question }).from(datasetQaPairs).where(eq(datasetQaPairs.documentId, doc.id))).map((r) => sameQuestion(r.question)),
+  );
   let made = 0;
+  let skipped = 0;
   for (let c = 0; c < calls; c++) {
     signal.throwIfAborted();
     const text = segs
@@ -70,12 +79,18 @@ export const faqHandler: TaskHandler = async (job) => {
       if (ev.type === 'text') answer += ev.text;
     }
     for (const qa of parseQaList(answer)) {
+      const key = sameQuestion(qa.question);
+      if (known.has(key)) {
+        skipped++;
+        continue;
+      }
       await embedAndStoreQa(ctx, ds, doc, qa, embedder);
+      known.add(key);
       made++;
     }
     await job.progress((c + 1) / calls);
   }
-  await job.log('info', `${made} Q&A pairs generated with ${model.provider}/${model.model}`);
+  await job.log('info', `${made} Q&A pairs generated with ${model.provider}/${model.model}${skipped ? ` (${skipped} already in the unit, skipped)` : ''}`);
 };
 
 export const taskHandlers: Record<'normal' | 'graphic' | 'faq', TaskHandler> = {
