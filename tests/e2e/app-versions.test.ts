@@ -4,9 +4,9 @@
  * version into the draft and see it on the canvas.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
-import { launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -38,35 +38,13 @@ const doc = (title: string): FlowDocument => ({
   notes: '',
 });
 
-/** Saves a draft with the browser's own session (the same calls the editor makes). */
-async function saveDraft(page: Page, appId: string, document: FlowDocument) {
-  const status = await page.evaluate(
-    async ({ appId, document }) => {
-      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
-      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
-      const draft = await (await fetch(`/api/v1/console/apps/${appId}/workflow`, { headers })).json();
-      const r = await fetch('/api/v1/console/apps/workflow', { method: 'PUT', headers, body: JSON.stringify({ app_id: appId, base_revision: draft.data.revision, document }) });
-      return `${r.status} ${await r.text()}`;
-    },
-    { appId, document },
-  );
-  expect(status).toMatch(/^200 /);
-}
 
 describe('the version tab', () => {
   it('publishes the draft, and restores a version into the draft so the canvas shows it', async () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
-    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
-    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
-    await page.getByTestId('app-create').click();
-    await page.getByTestId('app-name').fill('Versioned flow');
-    await page.getByTestId('app-description').fill('Has versions');
-    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
-    await page.getByTestId('app-dialog-submit').click();
-    await page.getByTestId('app-card').filter({ hasText: 'Versioned flow' }).getByTestId('app-open').click();
-    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
-    const appId = new URL(page.url()).pathname.split('/')[3];
-    await saveDraft(page, appId, doc('First words'));
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Versioned flow', description: 'Has versions', mode: 'workflow' });
+    await saveDraftInBrowser(page, appId, doc('First words'));
 
     // Publish from the version tab: v1.0.0 is suggested for the first version.
     await page.getByTestId('editor-tabs').getByRole('link', { name: 'Versions' }).click();
@@ -83,7 +61,7 @@ describe('the version tab', () => {
     expect(await rows.first().textContent()).toContain('The first words');
 
     // The draft moves on; the version stays. Restore it and open the canvas.
-    await saveDraft(page, appId, doc('Second words'));
+    await saveDraftInBrowser(page, appId, doc('Second words'));
     await page.reload();
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole('button', { name: 'Restore to draft' }).click();

@@ -6,11 +6,11 @@
  * find the run in the log tab with the same trace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
-import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -93,33 +93,7 @@ const teamDoc = (): FlowDocument => ({
   notes: '',
 });
 
-/** Calls the API with the browser's own session. */
-async function api(page: Page, method: string, path: string, body?: unknown): Promise<string> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
-      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
-      const r = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      return `${r.status} ${await r.text()}`;
-    },
-    { method, path, body },
-  );
-}
 
-/** Saves a draft with the browser's own session (the same calls the editor makes). */
-async function loadDraft(page: Page, appId: string, document: FlowDocument) {
-  const status = await page.evaluate(
-    async ({ appId, document }) => {
-      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
-      const headers = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId, 'Content-Type': 'application/json' };
-      const draft = await (await fetch(`/api/v1/console/apps/${appId}/workflow`, { headers })).json();
-      const r = await fetch('/api/v1/console/apps/workflow', { method: 'PUT', headers, body: JSON.stringify({ app_id: appId, base_revision: draft.data.revision, document }) });
-      return `${r.status} ${await r.text()}`;
-    },
-    { appId, document },
-  );
-  expect(status).toMatch(/^200 /);
-}
 
 describe('the debug chat', () => {
   it('streams the answer of a start → llm → answer chatflow and shows its trace', async () => {
@@ -138,18 +112,9 @@ describe('the debug chat', () => {
 
     // A chatflow app in the default project space, its draft loaded through the API.
     await page.goto(`${studio.url}/operation`);
-    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
-    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
-    await page.getByTestId('app-create').click();
-    await page.getByTestId('app-name').fill('Debug chat');
-    await page.getByTestId('app-description').fill('Says hello');
-    await page.getByTestId('app-type').locator('[data-mode="chatflow"]').click();
-    await page.getByTestId('app-dialog-submit').click();
-    const card = page.getByTestId('app-card').filter({ hasText: 'Debug chat' });
-    await card.getByTestId('app-open').click();
-    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
-    const appId = new URL(page.url()).pathname.split('/')[3];
-    await loadDraft(page, appId, chatDoc());
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Debug chat', description: 'Says hello', mode: 'chatflow' });
+    await saveDraftInBrowser(page, appId, chatDoc());
     await page.reload();
 
     const editor = page.getByTestId('flow-editor');
@@ -192,20 +157,11 @@ describe('the debug chat', () => {
   it('runs an agent team: the triage agent hands off, the billing agent answers, the trace shows the chain', async () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
     // DeepSeek (OpenAI-compatible) pointed at the scripted model, through the admin API.
-    expect(await api(page, 'POST', '/api/v1/admin/models/model-providers/deepseek/credentials', { credentials: { base_url: team.baseUrl, api_key: GOOD_KEY } })).toMatch(/^200 /);
+    expect((await sessionApi(page, 'POST', '/api/v1/admin/models/model-providers/deepseek/credentials', { credentials: { base_url: team.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
 
-    await page.goto(`${studio.url}/operation`);
-    await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
-    await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
-    await page.getByTestId('app-create').click();
-    await page.getByTestId('app-name').fill('Help desk');
-    await page.getByTestId('app-description').fill('A triage agent and a billing agent');
-    await page.getByTestId('app-type').locator('[data-mode="agent_team"]').click();
-    await page.getByTestId('app-dialog-submit').click();
-    await page.getByTestId('app-card').filter({ hasText: 'Help desk' }).getByTestId('app-open').click();
-    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-team\/base$/.test(u.pathname));
-    const appId = new URL(page.url()).pathname.split('/')[3];
-    await loadDraft(page, appId, teamDoc());
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Help desk', description: 'A triage agent and a billing agent', mode: 'agent_team' });
+    await saveDraftInBrowser(page, appId, teamDoc());
     await page.reload();
 
     const editor = page.getByTestId('flow-editor');

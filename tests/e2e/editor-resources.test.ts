@@ -4,9 +4,9 @@
  * alone through "Run this node" with a typed input, and its output shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
-import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -83,20 +83,6 @@ const workflowDoc = (): FlowDocument => ({
   notes: '',
 });
 
-/** One console API call with the browser's own session (as the screens make it). */
-async function api(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
-      const headers: Record<string, string> = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId };
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json = await r.json().catch(() => ({}));
-      return { status: r.status, data: (json.data ?? json) as Record<string, unknown> };
-    },
-    { method, url, body },
-  );
-}
 
 describe('the flow inspector with the workspace and the server', () => {
   it('picks a custom tool’s function with its parameters, and runs a code node alone', async () => {
@@ -107,9 +93,9 @@ describe('the flow inspector with the workspace and the server', () => {
     await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
 
     // A custom tool with one function taking a required city and an optional day count.
-    const tool = await api(page, 'POST', '/api/v1/console/tools', { name: 'Weather', intro: 'Forecasts' });
+    const tool = await sessionApi(page, 'POST', '/api/v1/console/tools', { name: 'Weather', intro: 'Forecasts' });
     expect(tool.status).toBe(200);
-    const fn = await api(page, 'POST', `/api/v1/console/tools/${tool.data.id}/functions`, {
+    const fn = await sessionApi(page, 'POST', `/api/v1/console/tools/${tool.data.id}/functions`, {
       name: 'forecast',
       description: 'The forecast of a city',
       url: 'https://weather.example.com/forecast',
@@ -120,16 +106,9 @@ describe('the flow inspector with the workspace and the server', () => {
     });
     expect(fn.status).toBe(200);
 
-    await page.getByTestId('app-create').click();
-    await page.getByTestId('app-name').fill('Resources flow');
-    await page.getByTestId('app-description').fill('Tools and single-node runs');
-    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
-    await page.getByTestId('app-dialog-submit').click();
-    await page.getByTestId('app-card').filter({ hasText: 'Resources flow' }).getByTestId('app-open').click();
-    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/agent-flow\/base$/.test(u.pathname));
-    const appId = new URL(page.url()).pathname.split('/')[3];
-    const draft = await api(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
-    const saved = await api(page, 'PUT', '/api/v1/console/apps/workflow', { app_id: appId, base_revision: draft.data.revision, document: workflowDoc() });
+    const appId = await createAppInUi(page, { name: 'Resources flow', description: 'Tools and single-node runs', mode: 'workflow' });
+    const draft = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+    const saved = await sessionApi(page, 'PUT', '/api/v1/console/apps/workflow', { app_id: appId, base_revision: draft.data.revision, document: workflowDoc() });
     expect(saved.status).toBe(200);
     await page.reload();
 
@@ -164,7 +143,7 @@ describe('the flow inspector with the workspace and the server', () => {
 
     // The choice is saved with the draft: the function by id, its params by name.
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
-    const after = await api(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+    const after = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
     const toolNode = (after.data.document as FlowDocument).nodes.find((n) => n.kind === 'tool')!;
     expect(toolNode.config).toMatchObject({ toolId: tool.data.id, functionId: fn.data.id, params: [{ name: 'city' }, { name: 'days' }] });
 
@@ -207,7 +186,7 @@ describe('the flow inspector with the workspace and the server', () => {
     await snap(page, 'editor-resources-02-single-node');
 
     // The run is in the log as a single-node run of the code node.
-    const runs = await api(page, 'GET', `/api/v1/console/apps/${appId}/runs`);
+    const runs = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/runs`);
     const list = runs.data.list as { source: string; node_id: string; status: string }[];
     expect(list[0]).toMatchObject({ source: 'single-node', node_id: 'code', status: 'succeeded' });
 
@@ -234,7 +213,7 @@ describe('the flow inspector with the workspace and the server', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await slow.getByTestId('single-run-error').textContent()).toContain('stopped');
     expect(await slow.getByTestId('run-status').textContent()).toBe('Stopped');
-    const stoppedRuns = ((await api(page, 'GET', `/api/v1/console/apps/${appId}/runs`)).data.list as { node_id: string; status: string }[]).filter((r) => r.node_id === 'slow');
+    const stoppedRuns = ((await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/runs`)).data.list as { node_id: string; status: string }[]).filter((r) => r.node_id === 'slow');
     expect(stoppedRuns.map((r) => r.status)).toEqual(['stopped']);
     await context.close();
   });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
-import { ADMIN, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -245,12 +245,7 @@ describe('the Knowledge Base tab against the real server', () => {
     // An agent app's agent node picks the base in the inspector (the knowledge-retrieval node's widget).
     const datasetId = new URL(unitsUrl).searchParams.get('dataset_id');
     await page.getByTestId('project-tab-app').click();
-    await page.getByTestId('app-create').click();
-    await page.getByTestId('app-name').fill('Nature agent');
-    await page.getByTestId('app-description').fill('Answers from the nature notes');
-    await page.getByTestId('app-type').locator('[data-mode="agent"]').click();
-    await page.getByTestId('app-dialog-submit').click();
-    await page.getByTestId('app-card').filter({ hasText: 'Nature agent' }).getByTestId('app-open').click();
+    await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
     const flowEditor = page.getByTestId('flow-editor');
     const agentNode = flowEditor.locator('[data-testid^="node-agent"]').first();
     await agentNode.waitFor();

@@ -93,3 +93,55 @@ export async function signIn(browser: Browser, url: string, viewport: { width: n
   await page.waitForURL((u) => u.pathname === '/operation');
   return { context, page };
 }
+
+/**
+ * One console API call with the browser's own session (as the screens make it): its status and
+ * the envelope's `data`.
+ * @example const draft = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+ */
+export async function sessionApi(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers: Record<string, string> = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = await r.json().catch(() => ({}));
+      return { status: r.status, data: (json.data ?? json) as Record<string, unknown> };
+    },
+    { method, url, body },
+  );
+}
+
+/**
+ * On a project space's app list: creates an app through the create dialog, opens it and waits
+ * for its editor (agent-team apps open in /agent-team, the others in /agent-flow). Answers its id.
+ * @example const appId = await createAppInUi(page, { name: 'Help desk', description: 'Triage', mode: 'agent_team' });
+ */
+export async function createAppInUi(page: Page, app: { name: string; description: string; mode: 'agent' | 'chatflow' | 'workflow' | 'agent_team' }): Promise<string> {
+  await page.getByTestId('app-create').click();
+  await page.getByTestId('app-name').fill(app.name);
+  await page.getByTestId('app-description').fill(app.description);
+  await page.getByTestId('app-type').locator(`[data-mode="${app.mode}"]`).click();
+  await page.getByTestId('app-dialog-submit').click();
+  await page.getByTestId('app-card').filter({ hasText: app.name }).getByTestId('app-open').click();
+  const editor = app.mode === 'agent_team' ? 'agent-team' : 'agent-flow';
+  await page.waitForURL((u) => new RegExp(`^/operation/app/[^/]+/${editor}/base$`).test(u.pathname));
+  return new URL(page.url()).pathname.split('/')[3]!;
+}
+
+/** From /operation, the first project space's app list. */
+export async function openFirstWorkspaceApps(page: Page): Promise<void> {
+  await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+  await page.waitForURL((u) => /^\/operation\/workspace\/[^/]+\/app$/.test(u.pathname));
+}
+
+/**
+ * Saves an app's draft with the browser's own session (the calls the editor makes: read the
+ * revision, save on it); throws unless the save answered 200.
+ */
+export async function saveDraftInBrowser(page: Page, appId: string, document: unknown): Promise<void> {
+  const draft = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+  const saved = await sessionApi(page, 'PUT', '/api/v1/console/apps/workflow', { app_id: appId, base_revision: draft.data.revision, document });
+  if (saved.status !== 200) throw new Error(`saving the draft answered ${saved.status}: ${JSON.stringify(saved.data)}`);
+}
