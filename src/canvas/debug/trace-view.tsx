@@ -158,6 +158,8 @@ function TraceRow({ trace, id, depth }: { trace: RunTrace; id: string; depth: nu
   const kindName = titleOf?.(item.kind);
   const title = item.title || kindName || item.nodeId;
   const kindLabel = item.title || !kindName ? (kindName ?? item.kind) : undefined;
+  // An agent team's turn that a member answered: the last agent of the chain.
+  const answeredBy = item.outputs?.answered_by ? handoffChain(item)?.at(-1) : undefined;
   return (
     <li className={s.traceRow} data-testid={`trace-item-${item.nodeId}`} data-status={item.status}>
       <details>
@@ -166,9 +168,9 @@ function TraceRow({ trace, id, depth }: { trace: RunTrace; id: string; depth: nu
           <span className={s.traceTitle}>{title}</span>
           {kindLabel && <span className={s.traceKind}>{kindLabel}</span>}
           {item.rounds && <span className={s.muted}>{t('trace.rounds', { count: item.rounds.length })}</span>}
-          {typeof item.outputs?.answered_by === 'string' && item.outputs.answered_by && handoffChain(item) && (
+          {answeredBy && (
             <span className={s.muted} data-testid="trace-answered-by">
-              {t('trace.answeredBy', { agent: handoffChain(item)!.at(-1)!.title })}
+              {t('trace.answeredBy', { agent: answeredBy.title })}
             </span>
           )}
           <span className={s.traceMeta}>
