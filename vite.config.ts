@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -9,6 +11,29 @@ const alias = {
   '@schemas': path.resolve(import.meta.dirname, 'schemas'),
   '@': path.resolve(import.meta.dirname, 'src'),
 };
+
+// Unit tests. A `.test.tsx` file runs in jsdom, a `.test.ts` file in Node unless listed in domUnitTests
+// (plain TypeScript that still needs a DOM: fetch wrappers, storage, i18n detection). Files share one
+// module graph per worker (no per-file reload of React, Radix, jsdom: 5 minutes down to 1 on two
+// cores), except files that call vi.mock (a shared graph could hand them a module another file
+// imported unmocked) or say `unit-isolated` (they test a module's first start): those run on their own.
+const unitRoots = ['src', 'schemas', 'plugins', 'tests/unit', 'tests/plugins', 'tests/engine'];
+const domUnitTests = [
+  'src/api/files.test.ts',
+  'src/api/reactions.test.ts',
+  'src/app/guards.test.ts',
+  'src/app/session.test.ts',
+  'src/canvas/commands/manager.test.ts',
+  'src/i18n/i18n.test.ts',
+];
+const unitFiles = unitRoots.flatMap((dir) =>
+  fs
+    .readdirSync(path.join(import.meta.dirname, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f) && !f.includes('node_modules'))
+    .map((f) => path.posix.join(dir, f.split(path.sep).join('/'))),
+);
+const isolated = unitFiles.filter((f) => /vi\.mock\(|unit-isolated/.test(fs.readFileSync(path.join(import.meta.dirname, f), 'utf8')));
+const inDom = (f: string) => f.endsWith('.tsx') || domUnitTests.includes(f);
 
 export default defineConfig({
   plugins: [react()],
@@ -36,12 +61,36 @@ export default defineConfig({
     ],
   },
   test: {
+    // Vitest's default in a run is one worker fewer than the cores: one worker on CI's two cores, with
+    // the other core idle while a file waits on PGlite, a server or jsdom.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
+        // Plain TypeScript (engine, server, schemas, stores).
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'schemas/**/*.test.ts', 'plugins/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}', 'tests/plugins/**/*.test.{ts,tsx}', 'tests/engine/**/*.test.ts'],
+          include: unitFiles.filter((f) => !inDom(f) && !isolated.includes(f)),
+          environment: 'node',
+          isolate: false,
+        },
+      },
+      {
+        // Components, and the few .ts tests that need a DOM.
+        extends: true,
+        test: {
+          name: 'unit-dom',
+          include: unitFiles.filter((f) => inDom(f) && !isolated.includes(f)),
+          environment: 'jsdom',
+          setupFiles: ['tests/unit/setup.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-isolated',
+          include: isolated,
           environment: 'jsdom',
           setupFiles: ['tests/unit/setup.ts'],
         },
@@ -56,6 +105,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Each file starts its own database and server; the modules (Fastify, drizzle, the AI SDK,
+          // PGlite's loader) load once per worker instead of once per file.
+          isolate: false,
         },
       },
       {
@@ -78,6 +130,8 @@ export default defineConfig({
           // A story's play function races dialog animations on a loaded machine; one retry tells a
           // flake from a failure (the report still lists the retried test).
           retry: 1,
+          // All story files in one page's module graph: Storybook, React and Radix load once.
+          isolate: false,
           browser: {
             enabled: true,
             headless: true,

@@ -42,7 +42,7 @@ function vitest(title, projects, env = {}) {
 
 const steps = {
   typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
-  unit: () => vitest('unit', ['unit']),
+  unit: () => vitest('unit', ['unit', 'unit-dom', 'unit-isolated']),
   api: () => vitest('api (embedded PostgreSQL)', ['api']),
   'api-pg': () => withPostgres((url) => vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url })),
   build: () => run('client build', process.execPath, [bin('vite', 'bin/vite.js'), 'build', '--logLevel', 'warn']),

@@ -1,3 +1,4 @@
+// unit-isolated (vite.config.ts): the language test needs i18n not started yet by another file.
 import { describe, expect, it } from 'vitest';
 import { errorCodeValues } from '../../schemas/errors';
 import { currentLanguage, i18n, initI18n, LANG_STORAGE_KEY, setLanguage, toLanguage } from './index';

@@ -136,7 +136,8 @@ describe('knowledge screens', () => {
     await user.click(screen.getByTestId('hit-run'));
     const results = await screen.findAllByTestId('hit-result');
     expect(results.length).toBeGreaterThan(0);
-    expect(within(screen.getByTestId('hit-history')).getByText('segments retrieval')).toBeInTheDocument();
+    // The history list reloads after the results arrive.
+    expect(await within(await screen.findByTestId('hit-history')).findByText('segments retrieval')).toBeInTheDocument();
     expect(api.calls.find((c) => c.method === 'hitTest')!.args[1]).toMatchObject({ query: 'segments retrieval', mode: 'hybrid', top_k: 5 });
   });
 });
