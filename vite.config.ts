@@ -82,6 +82,9 @@ export default defineConfig({
           name: 'unit-dom',
           include: unitFiles.filter((f) => inDom(f) && !isolated.includes(f)),
           environment: 'jsdom',
+          // A component test types and clicks through screens: seconds on a loaded machine. A test
+          // that times out keeps typing into the next one's document, so the margin is wide.
+          testTimeout: 20_000,
           setupFiles: ['tests/unit/setup.ts'],
           isolate: false,
         },
@@ -92,6 +95,7 @@ export default defineConfig({
           name: 'unit-isolated',
           include: isolated,
           environment: 'jsdom',
+          testTimeout: 20_000,
           setupFiles: ['tests/unit/setup.ts'],
         },
       },

@@ -22,6 +22,10 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     logger: opts.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
+    // Connections are kept alive (also after an SSE stream); Node's server.close() left some idle
+    // kept-alive connections open (up to the 72 s keep-alive timeout), holding the close: close ends
+    // them all, after the preClose hooks have stopped the streams.
+    forceCloseConnections: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -5,7 +5,8 @@
  *   its end; the clock stops when the last run is also stored);
  * - the latency the server adds to the first token: time to the first `answer_chunk` of a chat run
  *   through the server minus time to the first token read straight from the fake provider. The fake
- *   runs in a process of its own (as a remote provider would), so it is not slowed by the server's work.
+ *   and the client run in processes of their own (as a remote provider and a browser would), so
+ *   neither is slowed by the server's work nor slows it.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,18 +27,9 @@ async function json(res: Response) {
   return body.data;
 }
 
-/** Reads an SSE body; resolves with the time (ms since `t0`) of the first frame `first` matches, after reading it all. */
-async function readStream(res: Response, t0: number, first?: (frame: string) => boolean): Promise<number> {
-  const decoder = new TextDecoder();
-  let at = -1;
-  let buf = '';
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    if (at < 0 && first) {
-      buf += decoder.decode(chunk, { stream: true });
-      if (buf.split('\n\n').some((f) => f && first(f))) at = performance.now() - t0;
-    }
-  }
-  return at;
+/** Reads a body to its end. */
+async function drain(res: Response): Promise<void> {
+  for await (const _ of res.body as unknown as AsyncIterable<Uint8Array>);
 }
 
 const tenNodes = (): FlowDocument => {
@@ -108,7 +100,7 @@ export async function benchServer() {
     const runOnce = async () => {
       const res = await post(`/api/v1/console/apps/${wf}/draft/workflow-runs`, { inputs: { name: 'x' } }, h);
       if (res.status !== 200) throw new Error(`workflow run: ${res.status} ${await res.text()}`);
-      await readStream(res, 0);
+      await drain(res);
     };
     for (let i = 0; i < 20; i++) await runOnce(); // warm up
     await settled();
@@ -126,22 +118,12 @@ export async function benchServer() {
       console.log(`${`workflow-runs over HTTP, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(34)} nodes     10 | ${fmt((total * 1000) / ms, 1)} runs/s | ${fmt(ms / total)} ms/run (stream read, run stored)`);
     }
 
-    // First token: straight from the fake provider, then through the server.
-    const direct: number[] = [];
-    const served: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      let t0 = performance.now();
-      const raw = await fetch(`${fake.baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${GOOD_KEY}` },
-        body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
-      });
-      direct.push(await readStream(raw, t0, (f) => f.includes('"content":"Hel"')));
-      t0 = performance.now();
-      const res = await post(`/api/v1/console/apps/${chat}/draft/chat-messages`, { query: 'hi' }, h);
-      served.push(await readStream(res, t0, (f) => f.startsWith('event: answer_chunk')));
-      await settled();
-    }
+    // First token: straight from the fake provider, then through the server, read by a client in a
+    // process of its own (./first-token-client.ts), as a browser is.
+    const client = spawn(process.execPath, ['--import', 'tsx', new URL('./first-token-client.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+    client.stdin.end(`${JSON.stringify({ fakeBaseUrl: fake.baseUrl, fakeKey: GOOD_KEY, url: `${base}/api/v1/console/apps/${chat}/draft/chat-messages`, headers: h, rounds: 30 })}\n`);
+    const [line] = (await once(createInterface({ input: client.stdout }), 'line')) as [string];
+    const { direct, served } = JSON.parse(line) as { direct: number[]; served: number[] };
     const d = median(direct.slice(5));
     const s = median(served.slice(5));
     console.log(

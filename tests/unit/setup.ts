@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy… and waitFor give a loaded machine (two test workers on two cores) 5 s instead of 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // Files share one document (isolate: false in vite.config.ts): whatever a test rendered goes after it,
 // also in files that do not call cleanup themselves.

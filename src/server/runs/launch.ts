@@ -12,6 +12,9 @@ import { RunRecorder } from './recorder';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 
+/** Longest wait of a run's first write on the embedded database (see startDraftRun). */
+const FIRST_WRITE_WAIT_MS = 100;
+
 /** A run that has started: its first stream event, its events, and when it is stored. */
 export interface StartedRun {
   created: RunCreatedEvent;
@@ -67,9 +70,11 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   const query = req.kind === 'chat' ? req.body.query : '';
   // One statement (one round trip, atomic): the new conversation, the run, the message. Not awaited:
   // the run starts at once (the first token need not wait for it); the recorder writes the run's
-  // node rows and end after it. It is sent on the next turn of the event loop, once the run has
-  // gone as far as it can without waiting (a model request is on its way): the embedded database
-  // works on this thread, and must not hold that request up.
+  // node rows and end after it. With a database server it is sent on the next turn of the event
+  // loop, once the run has gone as far as it can without waiting (a model request is on its way).
+  // The embedded database works on this thread, and its insert (1.5 to 2 ms) would sit between the
+  // provider's first token and the client: there it waits until the first answer chunk has gone
+  // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
   const parts: SQL[] = [];
   if (chat && !conversationId) {
     conversationId = randomUUID();
@@ -83,7 +88,16 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
       VALUES (${messageId}, ${conversationId}, ${runId}, ${query}, ${JSON.stringify(files)}::jsonb, ${userId}))`);
   }
-  const inserted = new Promise((r) => setImmediate(r)).then(() => ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`));
+  let go: () => void = () => {};
+  const due = new Promise<void>((r) => (go = r));
+  const timer = ctx.exclusiveDb ? setTimeout(go, FIRST_WRITE_WAIT_MS) : undefined;
+  if (!ctx.exclusiveDb) go();
+  const inserted = due
+    .then(() => new Promise((r) => setImmediate(r)))
+    .then(() => {
+      clearTimeout(timer);
+      return ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+    });
 
   const registry = runRegistry(ctx);
   const controller = new AbortController();
@@ -101,8 +115,14 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     ...(conversationVars ? { conversation: conversationVars } : {}),
     signal: controller.signal,
     services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId }),
-    onEvent: recorder.onEvent,
+    onEvent: ctx.exclusiveDb
+      ? (e) => {
+          if (e.type === 'answer_chunk') go();
+          recorder.onEvent(e);
+        }
+      : recorder.onEvent,
   });
+  execution.result.then(go, go);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
   const stored = execution.result.then(async (result) => {
     await recorder.finish(result, { messageId, conversationId });

@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,6 +21,7 @@ import {
   PromptDebugBody,
 } from '../../../../schemas/prompt-debug';
 import type { ServerContext } from '../../context';
+import { sendSse } from '../../http/sse';
 import * as debug from '../../services/prompt-debug';
 import * as svc from '../../services/prompts';
 import { scopeOf } from '../../services/workspace-resources';
@@ -40,28 +39,16 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  */
 export const promptRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const registry = new debug.DebugRegistry();
-  // Open debug streams; on shutdown they are stopped and cut (as the run streams).
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    registry.stopAll();
-    for (const r of streams) r.destroy();
-  });
+  // On shutdown debug runs are stopped; the server's close then cuts their streams.
+  app.addHook('preClose', async () => registry.stopAll());
 
   async function streamDebug(req: FastifyRequest & { body: z.output<typeof PromptDebugBody> }, reply: FastifyReply) {
     const started = await debug.startDebug(ctx, scopeOf(req), registry, req.body);
-    const raw = reply.raw;
-    streams.add(raw);
-    // A debug message is not stored: a client that goes away stops it.
-    raw.on('close', () => {
-      streams.delete(raw);
-      if (!raw.writableFinished) started.controller.abort();
-    });
-    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-    reply.header('connection', 'close');
     async function* frames() {
       for await (const e of started.events) yield debug.debugFrame(e);
     }
-    return reply.send(Readable.from(frames(), { objectMode: false }));
+    // A debug message is not stored: a client that goes away stops it.
+    await sendSse(reply, frames(), { onClientGone: () => started.controller.abort(), onError: (e) => req.log.error({ err: e }, 'debug stream failed') });
   }
 
   app.post(

@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
@@ -25,6 +23,7 @@ import {
   RunSummary,
 } from '../../../../schemas/run-api';
 import type { ServerContext } from '../../context';
+import { sendSse } from '../../http/sse';
 import { requireApp, type AppScope } from '../../runs/app-flow';
 import { runStream, startDraftRun, type DraftRunRequest } from '../../runs/launch';
 import { runRegistry } from '../../runs/registry';
@@ -50,23 +49,12 @@ const appScope = (req: FastifyRequest & { params: { app_id: string } }): AppScop
  */
 export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const registry = runRegistry(ctx);
-  // Open run streams; on shutdown runs are stopped and streams cut (a client that stopped reading
-  // would otherwise hold the server's close forever).
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    registry.stopAll();
-    for (const s of streams) s.destroy();
-  });
+  // On shutdown runs are stopped; the server's close then cuts their streams.
+  app.addHook('preClose', async () => registry.stopAll());
 
   async function stream(req: FastifyRequest & { params: { app_id: string } }, reply: FastifyReply, run: DraftRunRequest) {
     const started = await startDraftRun(ctx, appScope(req), run, (e) => req.log.error({ err: e }, 'storing a run failed'));
-    const raw = reply.raw;
-    streams.add(raw);
-    raw.on('close', () => streams.delete(raw));
-    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
-    // A stream is long; its connection is not reused (a client that stopped reading cannot leave it half-used).
-    reply.header('connection', 'close');
-    return reply.send(Readable.from(runStream(started), { objectMode: false }));
+    await sendSse(reply, runStream(started), { onError: (e) => req.log.error({ err: e }, 'run stream failed') });
   }
 
   app.post(
