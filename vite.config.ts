@@ -121,6 +121,8 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
+          // expect.poll waits up to 1 s by default: too short for a page reload on a loaded machine.
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 180_000,
           fileParallelism: false,
         },
