@@ -88,16 +88,11 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
       VALUES (${messageId}, ${conversationId}, ${runId}, ${query}, ${JSON.stringify(files)}::jsonb, ${userId}))`);
   }
-  let go: () => void = () => {};
+  let go!: () => void;
   const due = new Promise<void>((r) => (go = r));
-  const timer = ctx.exclusiveDb ? setTimeout(go, FIRST_WRITE_WAIT_MS) : undefined;
-  if (!ctx.exclusiveDb) go();
-  const inserted = due
-    .then(() => new Promise((r) => setImmediate(r)))
-    .then(() => {
-      clearTimeout(timer);
-      return ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
-    });
+  if (ctx.exclusiveDb) setTimeout(go, FIRST_WRITE_WAIT_MS).unref();
+  else go();
+  const inserted = due.then(() => new Promise((r) => setImmediate(r))).then(() => ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`));
 
   const registry = runRegistry(ctx);
   const controller = new AbortController();
