@@ -126,12 +126,16 @@ describe('dead processes', () => {
     const [doc] = await studio.ctx.db.select().from(datasetDocuments).where(eq(datasetDocuments.id, unit.id));
     // As if another process had claimed the tasks and died.
     const dead = async (attempts: number) => {
-      const t = await enqueueTask(studio.ctx, { tenantId: doc!.tenantId, workspaceId: f.wsA, datasetId: ds, documentId: doc!.id, type: 'normal', createdBy: f.u.member.id });
-      await studio.ctx.db
-        .update(datasetTasks)
-        .set({ status: 'running', lockedBy: 'dead-host:1', lockedUntil: new Date(Date.now() - 1000), attempts })
-        .where(eq(datasetTasks.id, t.id));
-      return t.id;
+      // One transaction: the worker that enqueueTask wakes must not see the task while it is still queued
+      // (on a server database it would claim and finish it before it looks dead).
+      return studio.ctx.db.transaction(async (tx) => {
+        const t = await enqueueTask(studio.ctx, { tenantId: doc!.tenantId, workspaceId: f.wsA, datasetId: ds, documentId: doc!.id, type: 'normal', createdBy: f.u.member.id }, tx);
+        await tx
+          .update(datasetTasks)
+          .set({ status: 'running', lockedBy: 'dead-host:1', lockedUntil: new Date(Date.now() - 1000), attempts })
+          .where(eq(datasetTasks.id, t.id));
+        return t.id;
+      });
     };
     const retried = await dead(1);
     await runQueuedTasksNow(studio.ctx);
