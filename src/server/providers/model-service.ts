@@ -1,11 +1,12 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embedMany, generateText, jsonSchema, tool, type EmbeddingModel, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from 'ai/internal';
+import { embedMany, generateText, InvalidPromptError, jsonSchema, tool, type EmbeddingModel, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice } from 'ai/internal';
 import type { ServerContext } from '../context';
 import * as models from '../services/models';
 import { providerOf, type CatalogueProvider } from './catalogue';
 import { ModelError, toModelError } from './errors';
+import { providerFetch } from './provider-fetch';
 import type { ChatEvent, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
 /**
@@ -49,14 +50,31 @@ export interface EmbedResult {
 
 type Credentials = Required<ProviderCredentials>;
 
+/**
+ * Model objects by provider, credentials and model: making one (the SDK provider and its model) costs
+ * about 0.6 ms, paid before every first token otherwise. They hold only their settings, so calls share
+ * them; new credentials make a new key. The oldest goes past MODEL_CACHE_MAX.
+ */
+const languageModels = new Map<string, ProviderModel>();
+const MODEL_CACHE_MAX = 256;
+
 function languageModel(p: CatalogueProvider, creds: Credentials, model: string): ProviderModel {
-  if (p.protocol === 'anthropic') return createAnthropic({ apiKey: creds.api_key, baseURL: creds.base_url })(model);
-  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, includeUsage: true }).chatModel(model);
+  const key = JSON.stringify([p.protocol, p.provider, creds.base_url, creds.api_key, model]);
+  let m = languageModels.get(key);
+  if (!m) {
+    m =
+      p.protocol === 'anthropic'
+        ? createAnthropic({ apiKey: creds.api_key, baseURL: creds.base_url, fetch: providerFetch })(model)
+        : createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, includeUsage: true, fetch: providerFetch }).chatModel(model);
+    if (languageModels.size >= MODEL_CACHE_MAX) languageModels.delete(languageModels.keys().next().value!);
+    languageModels.set(key, m);
+  }
+  return m;
 }
 
 function embeddingModel(p: CatalogueProvider, creds: Credentials, model: string): EmbeddingModel {
   if (p.protocol === 'anthropic') throw new ModelError('unsupported', `${p.label} serves no embedding models`);
-  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined }).embeddingModel(model);
+  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, fetch: providerFetch }).embeddingModel(model);
 }
 
 /** Weft's messages to the SDK's; system messages stay in the list (both protocols accept that). */
@@ -213,7 +231,12 @@ export async function* streamChat(model: ProviderModel, req: Pick<ChatRequest, '
   const head = lead < 0 ? req.messages : req.messages.slice(0, lead);
   const system = head.map((m) => m.content).join('\n\n') || undefined;
   try {
-    const standardized = await standardizePrompt({ system, messages: toModelMessages(lead < 0 ? [] : req.messages.slice(lead)), allowSystemInMessages: true });
+    // The SDK's standardizePrompt would check these messages against its zod schema, built anew on
+    // every call (1 to 2 ms before the first token, measured); toModelMessages makes them to that
+    // schema's type, so only its one rule the types do not carry is checked here.
+    const messages = toModelMessages(lead < 0 ? [] : req.messages.slice(lead));
+    if (!messages.length) throw new InvalidPromptError({ prompt: undefined, message: 'messages must not be empty' });
+    const standardized = { system, messages };
     const prompt = await convertToLanguageModelPrompt({ prompt: standardized, supportedUrls: await model.supportedUrls, download: undefined, abortSignal: req.signal });
     const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: toolSet(req.tools), toolChoice: undefined, activeTools: undefined });
     const settings = prepareCallSettings(callSettings(req.params));
