@@ -263,4 +263,21 @@ describe('DebugPane, workflow mode', () => {
     expect(await screen.findByTestId('workflow-outputs')).toHaveTextContent('"result": "ok"');
     expect(screen.getByTestId('trace-item-end')).toHaveAttribute('data-status', 'succeeded');
   });
+
+  it("says what a node's and the run's error codes mean, with the server's message and the code", async () => {
+    setup('workflow');
+    fireEvent.change(within(screen.getByTestId('run-field-topic')).getByRole('textbox'), { target: { value: 'dogs' } });
+    fireEvent.click(screen.getByTestId('workflow-run'));
+    await waitFor(() => expect(streams).toHaveLength(1));
+    const e = eventScript('run-e');
+    const failed = { ...e.failed('llm', 'llm', ''), error: { code: 'MODEL-UNAVAILABLE', message: 'The provider cannot be reached (ECONNREFUSED)' } };
+    const runFailed = { ...e.runFailed('failed', ''), error: { code: 'RUN-1101', message: 'llm took longer than 10 s' } };
+    for (const ev of [e.created(), e.runStarted('workflow'), e.started('start', 'start'), e.finished('start', 'start', { topic: 'dogs' }), e.started('llm', 'llm'), failed, runFailed]) streams[0].send(ev);
+    streams[0].close();
+    await waitFor(() => expect(screen.getByTestId('trace-item-llm')).toHaveAttribute('data-status', 'failed'));
+    const [node] = within(screen.getByTestId('trace-item-llm')).getAllByTestId('trace-error');
+    expect(node).toHaveTextContent('The model call failed: The provider cannot be reached (ECONNREFUSED) MODEL-UNAVAILABLE');
+    const run = screen.getAllByTestId('trace-error').find((el) => el.getAttribute('role') === 'alert')!;
+    expect(run).toHaveTextContent('The node took longer than its time limit: llm took longer than 10 s RUN-1101');
+  });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { NodeRunStatus, RunStatus } from '../../../schemas/run';
 import { Badge, type BadgeVariant } from '../../ui/badge';
 import { cn } from '../../ui/cn';
+import { hasText, tDynamic } from '../../i18n';
 import type { RunTrace, TraceItem, TraceRound } from './trace';
 import { traceTokens } from './trace';
 import s from './debug.module.css';
@@ -115,15 +116,27 @@ function HandoffChain({ item }: { item: TraceItem }) {
   );
 }
 
+/**
+ * A run or node error: what happened in the reader's language (the code's own text, else its family's:
+ * MODEL-…, HTTP-…), the server's message with the details, and the code itself for a bug report.
+ */
+function RunErrorLine({ error, role }: { error: { code: string; message: string }; role: 'note' | 'alert' }) {
+  const { t } = useTranslation('debug');
+  const family = error.code.split('-')[0] ?? '';
+  const headline = hasText(`errors:codes.${error.code}`) ? tDynamic(`errors:codes.${error.code}`) : hasText(`debug:trace.errorKind.${family}`) ? tDynamic(`debug:trace.errorKind.${family}`) : t('trace.error');
+  return (
+    <p className={s.itemError} role={role} data-testid="trace-error">
+      <strong>{headline}</strong>
+      {error.message && error.message !== headline ? `: ${error.message}` : ''} <span title={error.code}>{error.code}</span>
+    </p>
+  );
+}
+
 function ItemDetails({ item }: { item: TraceItem }) {
   const { t } = useTranslation('debug');
   return (
     <div className={s.itemBody}>
-      {item.error && (
-        <p className={s.itemError} role="note">
-          <span>{item.error.code}</span> {item.error.message}
-        </p>
-      )}
+      {item.error && <RunErrorLine error={item.error} role="note" />}
       {item.retries > 0 && <p className={s.muted}>{t('trace.retries', { count: item.retries })}</p>}
       {item.handle && item.handle !== 'source' && <p className={s.muted}>{t('trace.branch', { handle: item.handle })}</p>}
       <HandoffChain item={item} />
@@ -216,11 +229,7 @@ export function TraceView({ trace, summary = true, hideStatus, className }: Trac
           )}
         </div>
       )}
-      {trace.error && (
-        <p className={s.itemError} role="alert">
-          <span>{trace.error.code}</span> {trace.error.message}
-        </p>
-      )}
+      {trace.error && <RunErrorLine error={trace.error} role="alert" />}
       {trace.roots.length === 0 ? (
         <p className={s.muted}>{t('trace.empty')}</p>
       ) : (

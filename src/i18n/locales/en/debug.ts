@@ -69,6 +69,22 @@ const debug: typeof zh = {
     loopVariables: 'Loop variables',
     handoffs: 'Hand-offs:',
     answeredBy: 'answered by {{agent}}',
+    /** A node error's headline by its code's family, when the code itself has no text (errors:codes). */
+    errorKind: {
+      MODEL: 'The model call failed',
+      HTTP: 'The HTTP request failed',
+      SANDBOX: 'The code sandbox stopped the code',
+      CODE: 'The code node failed',
+      TOOL: 'The tool failed',
+      MCP: 'The MCP tool failed',
+      KNOWLEDGE: 'Knowledge retrieval failed',
+      TEMPLATE: 'The template could not be rendered',
+      START: 'The start form is not filled in correctly',
+      AGENT: 'The agent failed',
+      ITERATION: 'The iteration cannot run',
+      LOOP: 'The loop cannot run',
+      ASSIGN: 'The variable could not be assigned',
+    },
   },
   errors: {
     unsaved: 'The draft is not saved, so it cannot run. Check the save status and try again.',

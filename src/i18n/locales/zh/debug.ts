@@ -68,6 +68,22 @@ export default {
     loopVariables: '循环变量',
     handoffs: '转交：',
     answeredBy: '由 {{agent}} 回答',
+    /** 按错误码的类别给出的标题（错误码本身在 errors:codes 里没有文字时）。 */
+    errorKind: {
+      MODEL: '模型调用失败',
+      HTTP: 'HTTP 请求失败',
+      SANDBOX: '代码沙箱中止了代码',
+      CODE: '代码节点运行失败',
+      TOOL: '工具运行失败',
+      MCP: 'MCP 工具运行失败',
+      KNOWLEDGE: '知识检索失败',
+      TEMPLATE: '模板无法渲染',
+      START: '开始表单填写有误',
+      AGENT: '智能体运行失败',
+      ITERATION: '迭代无法运行',
+      LOOP: '循环无法运行',
+      ASSIGN: '变量无法赋值',
+    },
   },
   errors: {
     unsaved: '草稿还没有保存，无法运行。请检查保存状态后再试。',
