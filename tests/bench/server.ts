@@ -121,13 +121,13 @@ export async function benchServer() {
     // First token: straight from the fake provider, then through the server, read by a client in a
     // process of its own (./first-token-client.ts), as a browser is.
     const client = spawn(process.execPath, ['--import', 'tsx', new URL('./first-token-client.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
-    client.stdin.end(`${JSON.stringify({ fakeBaseUrl: fake.baseUrl, fakeKey: GOOD_KEY, url: `${base}/api/v1/console/apps/${chat}/draft/chat-messages`, headers: h, rounds: 30 })}\n`);
+    client.stdin.end(`${JSON.stringify({ fakeBaseUrl: fake.baseUrl, fakeKey: GOOD_KEY, url: `${base}/api/v1/console/apps/${chat}/draft/chat-messages`, headers: h, rounds: 65 })}\n`);
     const [line] = (await once(createInterface({ input: client.stdout }), 'line')) as [string];
     const { direct, served } = JSON.parse(line) as { direct: number[]; served: number[] };
     const d = median(direct.slice(5));
     const s = median(served.slice(5));
     console.log(
-      `${'first token (chat run)'.padEnd(34)} direct ${fmt(d)} ms | through the server ${fmt(s)} ms | overhead ${fmt(s - d)} ms (median of 25; target <= 5 ms)`,
+      `${'first token (chat run)'.padEnd(34)} direct ${fmt(d)} ms | through the server ${fmt(s)} ms | overhead ${fmt(s - d)} ms (median of 60; target <= 5 ms)`,
     );
   } finally {
     await fake.close();
