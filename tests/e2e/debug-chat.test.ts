@@ -192,4 +192,31 @@ describe('the debug chat', () => {
     await snap(page, 'debug-03-agent-team');
     await context.close();
   });
+
+  it("shows a failed model call in the trace in words, with the provider's message and the code", async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
+    await page.goto(`${studio.url}/operation`);
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Failing chat', description: 'Asks a model that is not there', mode: 'chatflow' });
+    const doc = chatDoc();
+    const llm = doc.nodes.find((n) => n.id === 'llm')!;
+    llm.config = { ...llm.config, model: { provider: 'anthropic', name: 'claude-sonnet-4-5', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } } };
+    await saveDraftInBrowser(page, appId, doc);
+    await page.reload();
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
+
+    await page.getByTestId('debug-open').click();
+    const pane = page.getByTestId('debug-pane');
+    await pane.getByTestId('chat-input').fill('Hello?');
+    await pane.getByTestId('chat-send').click();
+    await expect.poll(() => editor.getByTestId('node-llm').getAttribute('data-run-status'), { timeout: 30_000 }).toBe('failed');
+    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    const llmRow = pane.getByTestId('trace-item-llm');
+    await llmRow.locator('summary').first().click();
+    const error = llmRow.getByTestId('trace-error').first();
+    await expect.poll(() => error.textContent()).toMatch(/^The model call failed: .*Anthropic.* MODEL-not_configured$/);
+    await snap(page, 'debug-04-failed-node');
+    await context.close();
+  });
 });
