@@ -1,7 +1,7 @@
-import { Background, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes } from '@xyflow/react';
+import { Background, getViewportForBounds, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui';
 import { createClipboard, type ClipboardAdapter } from '../clipboard';
@@ -14,9 +14,9 @@ import { animatedLayout } from './animated-layout';
 import { ChecklistPanel } from './checklist-panel';
 import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
-import { FlowElementCache, parentsFirst } from './flow-elements';
+import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
-import { ContainerNode, ShellNode } from './flow-node';
+import { ContainerNode, NodeTextsProvider, ShellNode } from './flow-node';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
@@ -27,17 +27,50 @@ import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers 
 import { useChecklistSync } from './use-checklist-sync';
 import { useEditorKeys } from './use-editor-keys';
 import { VariablesDialog } from './variables-dialog';
+import { defaultMeasure } from '../layout/measure';
 import s from './editor.module.css';
 
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
+
+const MIN_ZOOM = 0.1;
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+
+/**
+ * Where `fitView` will put the flow, estimated from the document before anything is measured (node
+ * sizes by kind). React Flow starts at zoom 1 and fits once every node is measured; starting at the
+ * estimate instead lets a big flow mount its nodes at the zoom they are shown at (their overview,
+ * see flow-node.tsx) rather than in full detail, to redraw them all a moment later. Zoom 1 when the
+ * canvas has no size yet (jsdom) or the flow is empty.
+ */
+function estimatedViewport(store: FlowStore, area: HTMLElement | null): Viewport {
+  const { width, height } = area?.getBoundingClientRect() ?? { width: 0, height: 0 };
+  const top = store.getState().document.nodes.filter((n) => !n.parentId);
+  if (!width || !height || !top.length) return { x: 0, y: 0, zoom: 1 };
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of top) {
+    const type = viewTypeOf(store.registry, n.kind);
+    const size = type === 'container' ? { width: n.width ?? CONTAINER_SIZE.width, height: n.height ?? CONTAINER_SIZE.height } : type === 'note' ? { width: n.width ?? NOTE_SIZE.width, height: n.height ?? NOTE_SIZE.height } : defaultMeasure(n);
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + size.width);
+    y1 = Math.max(y1, n.position.y + size.height);
+  }
+  return getViewportForBounds({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, width, height, MIN_ZOOM, FIT_VIEW_OPTIONS.maxZoom, FIT_VIEW_OPTIONS.padding);
+}
 
 export interface FlowEditorProps {
   /** The editor's store (one per app: `createFlowStore({ registry, mode, document })`). */
   store: FlowStore;
   /** The right-hand panel for the one selected node (the node inspector); nothing when absent. */
   renderInspector?: (nodeId: string) => ReactNode;
-  /** Auto-layout; the toolbar's "tidy up" button and the `Mod+Shift+L` shortcut appear with it. */
-  layout?: LayoutFunction;
+  /**
+   * Auto-layout; the toolbar's "tidy up" button and the `Mod+Shift+L` shortcut appear with it. With
+   * a `preload` (`createLayout`'s), the editor loads the engine once the canvas is idle.
+   */
+  layout?: LayoutFunction & { preload?(): void };
   /** Export (e.g. as YAML); the toolbar shows the button only when given. */
   onExport?: () => void;
   /** Import a file; the toolbar shows the button only when given. */
@@ -76,6 +109,12 @@ export function FlowEditor(props: FlowEditorProps) {
     return null;
   });
   const [clipboard] = useState(() => givenClipboard ?? createClipboard());
+  // The first "tidy up" would otherwise wait for ELK to load and compile in its worker (~0.5 s).
+  useEffect(() => {
+    if (!givenLayout?.preload || typeof requestIdleCallback !== 'function') return;
+    const idle = requestIdleCallback(() => givenLayout.preload?.(), { timeout: 3000 });
+    return () => cancelIdleCallback(idle);
+  }, [givenLayout]);
   const pointer = useRef<{ x: number; y: number } | undefined>(undefined);
   const services = useMemo<EditorServices>(() => {
     const notify = (n: CommandNotice) => {
@@ -100,7 +139,9 @@ export function FlowEditor(props: FlowEditorProps) {
     <FlowStoreProvider store={store}>
       <EditorServicesContext.Provider value={services}>
         <ReactFlowProvider>
-          <EditorCanvas {...props} pointer={pointer} />
+          <NodeTextsProvider>
+            <EditorCanvas {...props} pointer={pointer} />
+          </NodeTextsProvider>
         </ReactFlowProvider>
       </EditorServicesContext.Provider>
     </FlowStoreProvider>
@@ -121,6 +162,10 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
     return () => void (afterLayout.current = undefined);
   }, [services, flow]);
   const root = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLDivElement>(null);
+  // React Flow mounts once the canvas has its size (in the same frame): see estimatedViewport.
+  const [initialViewport, setInitialViewport] = useState<Viewport>();
+  useLayoutEffect(() => setInitialViewport(estimatedViewport(store, area.current)), [store]);
   const [cache] = useState(() => new FlowElementCache(store.registry));
   const [measuredVersion, remeasured] = useReducer((n: number) => n + 1, 0);
 
@@ -177,57 +222,60 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
 
   return (
     <div ref={root} className={`${s.editor} ${className ?? ''}`} data-testid="flow-editor" data-mode={mode}>
-      <div className={s.canvasArea} onMouseMove={onMouseMove}>
-        <ReactFlow
-          nodes={nodes as never}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          {...connection}
-          onNodeDragStart={drag.onNodeDragStart}
-          onNodeDragStop={drag.onNodeDragStop}
-          onSelectionDragStart={drag.onNodeDragStart}
-          onSelectionDragStop={(e, ns) => drag.onNodeDragStop(e, ns[0], ns)}
-          onDragOver={drag.onDragOver}
-          onDrop={drag.onDrop}
-          onPaneContextMenu={(e) => openMenu(e, 'pane')}
-          onNodeContextMenu={(e, n) => openMenu(e, 'node', n.id)}
-          onSelectionContextMenu={(e) => openMenu(e, 'node')}
-          onPaneClick={() => ui.setState({ menu: null, addFrom: null })}
-          onMoveEnd={(_e, viewport) => store.setViewport(viewport)}
-          nodesDraggable={!readOnly}
-          nodesConnectable={!readOnly}
-          connectOnClick={false}
-          deleteKeyCode={null}
-          selectionKeyCode="Shift"
-          multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
-          // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
-          // at frame rate; see bench/canvas-editor.ts).
-          onlyRenderVisibleElements
-          minZoom={0.1}
-          maxZoom={2}
-          fitView
-          fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-          proOptions={{ hideAttribution: true }}
-          ariaLabelConfig={{
-            'controls.ariaLabel': t('toolbar.label'),
-            'controls.zoomIn.ariaLabel': t('toolbar.zoomIn'),
-            'controls.zoomOut.ariaLabel': t('toolbar.zoomOut'),
-            'controls.fitView.ariaLabel': t('toolbar.fitView'),
-            'minimap.ariaLabel': t('toolbar.minimap'),
-          }}
-          aria-label={t('canvas')}
-        >
-          <Background gap={16} size={1} />
-          <MiniMap pannable zoomable className={s.minimap} />
-          <Panel position="top-left">
-            <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
-          </Panel>
-          <Panel position="bottom-left">
-            <ZoomControls />
-          </Panel>
-        </ReactFlow>
+      <div ref={area} className={s.canvasArea} onMouseMove={onMouseMove}>
+        {initialViewport && (
+          <ReactFlow
+            nodes={nodes as never}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            {...connection}
+            onNodeDragStart={drag.onNodeDragStart}
+            onNodeDragStop={drag.onNodeDragStop}
+            onSelectionDragStart={drag.onNodeDragStart}
+            onSelectionDragStop={(e, ns) => drag.onNodeDragStop(e, ns[0], ns)}
+            onDragOver={drag.onDragOver}
+            onDrop={drag.onDrop}
+            onPaneContextMenu={(e) => openMenu(e, 'pane')}
+            onNodeContextMenu={(e, n) => openMenu(e, 'node', n.id)}
+            onSelectionContextMenu={(e) => openMenu(e, 'node')}
+            onPaneClick={() => ui.setState({ menu: null, addFrom: null })}
+            onMoveEnd={(_e, viewport) => store.setViewport(viewport)}
+            nodesDraggable={!readOnly}
+            nodesConnectable={!readOnly}
+            connectOnClick={false}
+            deleteKeyCode={null}
+            selectionKeyCode="Shift"
+            multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+            // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
+            // at frame rate; see bench/canvas-editor.ts).
+            onlyRenderVisibleElements
+            minZoom={MIN_ZOOM}
+            maxZoom={2}
+            defaultViewport={initialViewport}
+            fitView
+            fitViewOptions={FIT_VIEW_OPTIONS}
+            proOptions={{ hideAttribution: true }}
+            ariaLabelConfig={{
+              'controls.ariaLabel': t('toolbar.label'),
+              'controls.zoomIn.ariaLabel': t('toolbar.zoomIn'),
+              'controls.zoomOut.ariaLabel': t('toolbar.zoomOut'),
+              'controls.fitView.ariaLabel': t('toolbar.fitView'),
+              'minimap.ariaLabel': t('toolbar.minimap'),
+            }}
+            aria-label={t('canvas')}
+          >
+            <Background gap={16} size={1} />
+            <MiniMap pannable zoomable className={s.minimap} />
+            <Panel position="top-left">
+              <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
+            </Panel>
+            <Panel position="bottom-left">
+              <ZoomControls />
+            </Panel>
+          </ReactFlow>
+        )}
         {paletteOpen && !readOnly && (
           <aside className={s.palettePanel} aria-label={t('palette.title')} data-testid="palette-panel">
             <div className={s.panelHeader}>
