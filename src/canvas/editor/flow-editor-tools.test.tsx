@@ -155,4 +155,17 @@ describe('animated layout', () => {
     expect(store.toDocument().nodes.map((n) => n.position)).toEqual(doc.nodes.map((n) => n.position));
     expect(store.getState().history.canUndo).toBe(false);
   });
+
+  it('does not glide more nodes than maxNodes: the result comes back without a frame', async () => {
+    const store = createFlowStore({ registry, mode: 'workflow' });
+    const doc = store.toDocument();
+    const target = Object.fromEntries(doc.nodes.map((n, i) => [n.id, { x: i * 500, y: 50 }]));
+    const frames: ((t: number) => void)[] = [];
+    const seen: number[] = [];
+    store.subscribeDocument((d) => seen.push(d.nodes.length));
+    const layout = animatedLayout(store, async () => ({ positions: target }), { requestFrame: (cb) => frames.push(cb), cancelFrame: () => undefined, maxNodes: doc.nodes.length - 1 });
+    expect((await layout(doc, {})).positions).toBe(target);
+    expect(frames).toEqual([]);
+    expect(seen).toEqual([]);
+  });
 });
