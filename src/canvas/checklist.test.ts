@@ -1,11 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { SDK_NAMESPACE } from '../plugin-sdk';
 import { CANVAS_NAMESPACE, computeChecklist, hasBlockingIssues } from './checklist';
+import { builtinPlugins } from '../../plugins';
+import { createNodeRegistry } from '../plugin-sdk';
 import { edge, flow, node, registry, sampleFlow } from './plugins.fixture';
 
 const summary = (doc: Parameters<typeof computeChecklist>[0]) => computeChecklist(doc, registry).map((e) => `${e.nodeId} ${e.ns}:${e.key}`);
 
 describe('computeChecklist', () => {
+  it('warns about chat models the workspace does not offer, only when the list is known', () => {
+    const builtins = createNodeRegistry(builtinPlugins);
+    const model = (provider: string, name: string) => ({ provider, name, mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } });
+    const withModel = (id: string, kind: string, provider: string, name: string) => {
+      const n = node(id, kind, { config: builtins.defaults(kind) });
+      return { ...n, kindVersion: builtins.get(kind)!.version, config: { ...n.config, model: model(provider, name) } };
+    };
+    const doc = flow({
+      mode: 'workflow',
+      nodes: [node('start', 'start', { kindVersion: builtins.get('start')!.version, config: builtins.defaults('start') }), withModel('llm1', 'llm', 'openai', 'gpt-4o-mini'), withModel('llm2', 'llm', 'anthropic', 'claude-sonnet-4-5'), withModel('pe', 'parameter-extractor', 'openai', 'gpt-gone')],
+      edges: [edge('start', 'llm1'), edge('llm1', 'llm2'), edge('llm2', 'pe')],
+    });
+    const models = [{ provider: 'openai', model: 'gpt-4o-mini' }];
+    const unavailable = (entries: ReturnType<typeof computeChecklist>) => entries.filter((e) => e.key === 'checklist.modelUnavailable');
+    expect(unavailable(computeChecklist(doc, builtins))).toEqual([]);
+    const found = unavailable(computeChecklist(doc, builtins, undefined, { models }));
+    expect(found.map((e) => [e.nodeId, e.params, e.severity, e.ns, e.path])).toEqual([
+      ['llm2', { model: 'claude-sonnet-4-5', provider: 'anthropic' }, 'warning', CANVAS_NAMESPACE, ['model']],
+      ['pe', { model: 'gpt-gone', provider: 'openai' }, 'warning', CANVAS_NAMESPACE, ['model']],
+    ]);
+    expect(unavailable(computeChecklist(doc, builtins, undefined, { models: [...models, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, { provider: 'openai', model: 'gpt-gone' }] }))).toEqual([]);
+  });
+
   it('reports the plugins’ own issues; warnings do not block', () => {
     const entries = computeChecklist(sampleFlow(), registry);
     expect(entries.map((e) => [e.nodeId, e.key, e.severity])).toEqual([

@@ -88,17 +88,55 @@ function unknownKindReferences(graph: FlowGraph, registry: NodeRegistry): Omit<C
   return out;
 }
 
+/** A model the workspace offers: provider and model id (the model picker's list). */
+export interface AvailableModel {
+  provider: string;
+  model: string;
+}
+
+/**
+ * Nodes whose chat model (`config.model`: provider, name and mode, as the llm, agent, classifier and
+ * extractor kinds hold it) is not among the workspace's models: no credentials for its provider, or
+ * the model disabled or removed. A warning, not an error: the list is what the browser loaded, and
+ * the run says for sure (MODEL-not_configured, MODEL-model_not_found, MODEL-model_disabled).
+ */
+function unavailableModels(graph: FlowGraph, models: readonly AvailableModel[]): Omit<ChecklistEntry, 'id'>[] {
+  const offered = new Set(models.map((m) => `${m.provider}\u0000${m.model}`));
+  const out: Omit<ChecklistEntry, 'id'>[] = [];
+  for (const n of graph.nodes) {
+    const m = (n.config as { model?: unknown }).model;
+    if (!m || typeof m !== 'object') continue;
+    const { provider, name, mode } = m as { provider?: unknown; name?: unknown; mode?: unknown };
+    if (typeof provider !== 'string' || typeof name !== 'string' || !provider || !name || typeof mode !== 'string') continue;
+    if (offered.has(`${provider}\u0000${name}`)) continue;
+    out.push({ nodeId: n.id, ns: CANVAS_NAMESPACE, key: 'checklist.modelUnavailable', params: { model: name, provider }, severity: 'warning', path: ['model'] });
+  }
+  return out;
+}
+
+/** What the checklist knows besides the flow. */
+export interface ChecklistContext {
+  /** The workspace's chat models; absent when not known (no model check then). */
+  models?: readonly AvailableModel[];
+}
+
 /**
  * Everything that stops the flow from running, in document order of the nodes: the registry's
  * checks (unknown kind, mode, placement, config against the schema, missing or not-upstream
  * references, the plugin's own `validate`), then unconnected and unreachable steps, then broken
- * references in nodes of unknown kinds. Errors stop a run; warnings do not.
+ * references in nodes of unknown kinds, then chat models the workspace does not offer (when
+ * `context.models` is given). Errors stop a run; warnings do not.
  * @example
  * const entries = computeChecklist(store.toDocument(), store.registry);
  * entries.map((e) => t(`${e.ns}:${e.key}`, e.params));
  */
-export function computeChecklist(doc: FlowDocument, registry: NodeRegistry, graph: FlowGraph = createFlowGraph(doc)): ChecklistEntry[] {
-  const found = [...registry.validateFlow(graph), ...connectionEntries(graph, registry), ...unknownKindReferences(graph, registry)];
+export function computeChecklist(doc: FlowDocument, registry: NodeRegistry, graph: FlowGraph = createFlowGraph(doc), context: ChecklistContext = {}): ChecklistEntry[] {
+  const found = [
+    ...registry.validateFlow(graph),
+    ...connectionEntries(graph, registry),
+    ...unknownKindReferences(graph, registry),
+    ...(context.models ? unavailableModels(graph, context.models) : []),
+  ];
   const order = new Map(doc.nodes.map((n, i) => [n.id, i]));
   return found
     .map((e, i) => ({ e, i }))

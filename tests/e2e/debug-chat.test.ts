@@ -119,6 +119,15 @@ describe('the debug chat', () => {
 
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
+    // The LLM's inspector offers the tenant's models from the model API, the node's own chosen.
+    await editor.getByTestId('node-llm').click();
+    const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+    await expect.poll(() => picker.inputValue()).toBe('openai/gpt-4o-mini');
+    expect(await picker.locator('option').allTextContents()).toContain('GPT-4o mini · openai');
+    expect(await page.getByTestId('checklist-count').textContent()).toBe('0');
+    // A click on the empty canvas closes the inspector (the whole flow stays in view).
+    await editor.locator('.react-flow__pane').click({ position: { x: 700, y: 80 } });
+    await expect.poll(() => page.getByRole('combobox', { name: 'Model', exact: true }).count()).toBe(0);
 
     // Open the debug pane and chat.
     await page.getByTestId('debug-open').click();
@@ -205,6 +214,12 @@ describe('the debug chat', () => {
     await page.reload();
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
+    // The checklist warns first (a warning: the run is not refused).
+    await page.getByTestId('toolbar-checklist').click();
+    await expect.poll(() => page.getByTestId('checklist-count').textContent()).toBe('1');
+    expect(await page.getByTestId('checklist-entry-llm').textContent()).toContain('The model claude-sonnet-4-5 (anthropic) is not available in this workspace');
+    await snap(page, 'debug-04-checklist-model');
+    await page.getByTestId('toolbar-checklist').click();
 
     await page.getByTestId('debug-open').click();
     const pane = page.getByTestId('debug-pane');

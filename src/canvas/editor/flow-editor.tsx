@@ -1,7 +1,7 @@
 import { Background, getViewportForBounds, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui';
 import { createClipboard, type ClipboardAdapter } from '../clipboard';
@@ -28,6 +28,7 @@ import { useChecklistSync } from './use-checklist-sync';
 import { useEditorKeys } from './use-editor-keys';
 import { VariablesDialog } from './variables-dialog';
 import { defaultMeasure } from '../layout/measure';
+import { ModelListContext } from '../widgets/context';
 import s from './editor.module.css';
 
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
@@ -190,7 +191,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const { onNodesChange, onEdgesChange } = useChangeHandlers(store, cache, remeasured);
   const connection = useConnectionHandlers(store, services);
   const drag = useDragHandlers(store, services);
-  useChecklistSync(store, services.checklist, checklistDelayMs);
+  const modelList = useContext(ModelListContext);
+  const checklistModels = modelList.complete ? modelList.models : undefined;
+  useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels);
   useEditorKeys(root, manager);
 
   const paletteOpen = useEditorUi((u) => u.paletteOpen);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import { computeChecklist } from '../checklist';
+import { computeChecklist, type AvailableModel } from '../checklist';
 import { sameStructure } from './same-structure';
 import type { FlowStore } from '../store/create-flow-store';
 import type { ChecklistState } from './editor-context';
@@ -10,13 +10,15 @@ export const CHECKLIST_DELAY_MS = 300;
 
 /**
  * Keeps the checklist store up to date: at once when the editor opens, then a moment after each
- * change of the document (not on every frame of a drag).
+ * change of the document (not on every frame of a drag), and again when the workspace's model list
+ * (`models`: the chat models it offers, absent when unknown) changes.
  */
-export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS) {
+export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS, models?: readonly AvailableModel[]) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () => {
-      const entries = computeChecklist(store.getState().document, store.registry);
+      const doc = store.getState().document;
+      const entries = computeChecklist(doc, store.registry, undefined, { models });
       const counts = new Map<string, number>();
       for (const e of entries) counts.set(e.nodeId, (counts.get(e.nodeId) ?? 0) + 1);
       checklist.setState({ entries, counts });
@@ -36,5 +38,5 @@ export function useChecklistSync(store: FlowStore, checklist: StoreApi<Checklist
       clearTimeout(timer);
       unsubscribe();
     };
-  }, [store, checklist, delayMs]);
+  }, [store, checklist, delayMs, models]);
 }

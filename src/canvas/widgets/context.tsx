@@ -48,6 +48,11 @@ export interface ModelOption {
 export interface ModelList {
   models: readonly ModelOption[];
   loading?: boolean;
+  /**
+   * The list is the workspace's whole list of chat models (the editor route's): the checklist then
+   * warns about nodes whose model is not in it. Unset (stories, tests, the default): no such check.
+   */
+  complete?: boolean;
 }
 
 export const ModelListContext = createContext<ModelList>({ models: [] });

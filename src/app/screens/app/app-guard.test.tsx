@@ -69,14 +69,17 @@ afterEach(() => {
 beforeEach(() => {
   useSession.getState().clear();
   useSession.setState({ accessToken: 'tok', refreshToken: 'rt', tokenExpiresAt: Date.now() + 900_000, user, workspaceId: 'previous-ws' });
-  server.handle((req, res) => {
-    if (req.path === `/api/v1/console/workspaces/${WS}`) return ok(res, workspace);
-    if (req.path === `/api/v1/console/apps/${FLOW_APP}`) return ok(res, appOf(FLOW_APP, 'workflow'));
-    if (req.path === `/api/v1/console/apps/${TEAM_APP}`) return ok(res, appOf(TEAM_APP, 'agent_team'));
-    if (req.path.endsWith('/boom')) return fail(res, 500, 'SYSTEM-1500', 'Internal error');
-    fail(res, 400, 'VALIDATION-1000', 'The app does not exist');
-  });
+  server.handle(base);
 });
+
+/** The console API the guard reads (the model list answers an error: no model API here). */
+const base: Parameters<TestServer['handle']>[0] = (req, res) => {
+  if (req.path === `/api/v1/console/workspaces/${WS}`) return ok(res, workspace);
+  if (req.path === `/api/v1/console/apps/${FLOW_APP}`) return ok(res, appOf(FLOW_APP, 'workflow'));
+  if (req.path === `/api/v1/console/apps/${TEAM_APP}`) return ok(res, appOf(TEAM_APP, 'agent_team'));
+  if (req.path.endsWith('/boom')) return fail(res, 500, 'SYSTEM-1500', 'Internal error');
+  fail(res, 400, 'VALIDATION-1000', 'The app does not exist');
+};
 
 async function open(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
@@ -101,9 +104,21 @@ describe('app guard (spec 2)', () => {
     expect(appCall?.headers['x-workspace-id']).toBeUndefined();
   });
 
-  it('answers an empty model list while there is no model API', async () => {
+  it("loads the tenant's chat models from the model API, and opens without them when that fails", async () => {
+    server.handle((req, res) => {
+      if (req.path === '/api/v1/console/models/available') {
+        expect(req.query.get('model_type')).toBe('llm');
+        return ok(res, [{ provider: 'openai', label: 'OpenAI', models: [{ model: 'gpt-4o', label: 'GPT-4o', model_type: 'llm', features: [], context_size: 0, max_output_tokens: 0, fetch_from: 'predefined' }] }]);
+      }
+      return base(req, res);
+    });
     const { router } = await open(`/operation/app/${FLOW_APP}/agent-flow/base`);
-    expect((router.state.loaderData.app as AppGuardData).models).toEqual([]);
+    expect((router.state.loaderData.app as AppGuardData).models).toEqual([{ provider: 'openai', model: 'gpt-4o', label: 'GPT-4o' }]);
+
+    server.handle(base);
+    const failed = await open(`/operation/app/${FLOW_APP}/agent-flow/base`);
+    expect(failed.at).toBe(`/operation/app/${FLOW_APP}/agent-flow/base`);
+    expect((failed.router.state.loaderData.app as AppGuardData).models).toBeNull();
   });
 
   it('stays on the URL with the app-not-found error (and its id) for a missing or foreign app', async () => {

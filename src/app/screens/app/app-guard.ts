@@ -12,6 +12,7 @@ import type { AppDetail } from '../../../../schemas/app';
 import { ErrorCode } from '../../../../schemas/errors';
 import type { Workspace } from '../../../../schemas/workspace';
 import { getApp } from '../../../api/apps';
+import { availableModels } from '../../../api/models';
 import { describeError, notify } from '../../../api/reactions';
 import { ApiError, isAbortError } from '../../../api/request';
 import { getWorkspace } from '../../../api/workspaces';
@@ -22,37 +23,32 @@ import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
 import { EDITOR_TABS } from './editor-layout';
 import { prefetchDraft } from './draft-prefetch';
 
-/**
- * One LLM the editor can pick (provider and model name). A stand-in shape until the model API
- * exists; it will then come from schemas/.
- */
+/** One LLM the editor can pick (provider and model name). */
 export interface LlmModel {
   provider: string;
   model: string;
   label?: string;
 }
 
-/**
- * Loads the LLM model list for an app's editor. There is no model API yet: the default answers an
- * empty list. The model screens replace it with {@link setLlmModelLoader}.
- *
- * @example setLlmModelLoader(async ({ signal }) => (await listAvailableModels('llm', { signal })).items);
- */
+/** Loads the LLM model list for an app's editor. */
 export type LlmModelLoader = (ctx: { workspaceId: string; signal: AbortSignal }) => Promise<LlmModel[]>;
 
-const noModels: LlmModelLoader = async () => [];
-let modelLoader: LlmModelLoader = noModels;
+/** The tenant's enabled chat models of its configured providers (GET /api/v1/console/models/available). */
+const apiModels: LlmModelLoader = async ({ signal }) =>
+  (await availableModels('llm', { signal, reaction: 'silent' })).flatMap((p) => p.models.map((m) => ({ provider: p.provider, model: m.model, label: m.label })));
+let modelLoader: LlmModelLoader = apiModels;
 
-/** Sets the model loader of the app guard (null: back to the empty list). */
+/** Replaces the model loader of the app guard (tests, stories); null: back to the model API. */
 export function setLlmModelLoader(loader: LlmModelLoader | null): void {
-  modelLoader = loader ?? noModels;
+  modelLoader = loader ?? apiModels;
 }
 
 /** What the app guard resolves to: `useRouteLoaderData('app')`, or {@link useAppGuardData}. */
 export interface AppGuardData {
   app: AppDetail;
   workspace: Workspace;
-  models: LlmModel[];
+  /** The models the editor offers; null when they could not be loaded (the editor still opens). */
+  models: LlmModel[] | null;
 }
 
 /** Thrown when the app does not exist or cannot be viewed; shown by the editor's error element. */
@@ -96,7 +92,10 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
     if (/\/(agent-flow|agent-team)(\/base)?\/?$/.test(new URL(args.request.url).pathname)) prefetchDraft(app);
     const [workspace, models] = await Promise.all([
       getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
-      modelLoader({ workspaceId: app.workspace_id, signal }),
+      modelLoader({ workspaceId: app.workspace_id, signal }).catch((e: unknown) => {
+        if (isAbortError(e)) throw e;
+        return null;
+      }),
     ]);
     return { app, workspace, models };
   } catch (e) {

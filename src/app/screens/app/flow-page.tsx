@@ -69,7 +69,7 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
   const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft));
   const storedSecrets = useSyncExternalStore(secrets.subscribe, secrets.get);
   const guardModels = useAppGuardData()?.models;
-  const models = useMemo<ModelList>(() => ({ models: guardModels ?? [] }), [guardModels]);
+  const models = useMemo<ModelList>(() => ({ models: guardModels ?? [], complete: Array.isArray(guardModels) }), [guardModels]);
   const { t } = useTranslation('editor');
   const builtinTools = t('page.builtinTools');
   const resources = useMemo(() => workspaceResources(app.workspace_id, { builtinTools }), [app.workspace_id, builtinTools]);

@@ -47,6 +47,7 @@ export default {
     unreachable: 'This node cannot be reached from the start',
     entryNotConnected: 'The start node leads nowhere',
     referenceBroken: 'The referenced variable {{reference}} does not exist',
+    modelUnavailable: 'The model {{model}} ({{provider}}) is not available in this workspace: set up the provider or enable the model',
   },
   autosave: {
     saved: 'Saved',

@@ -46,6 +46,7 @@ export default {
     unreachable: '从开始节点无法到达该节点',
     entryNotConnected: '开始节点没有连接后续节点',
     referenceBroken: '引用的变量 {{reference}} 不存在',
+    modelUnavailable: '模型 {{model}}（{{provider}}）在当前项目空间不可用：请配置该供应商或启用该模型',
   },
   autosave: {
     saved: '已保存',
