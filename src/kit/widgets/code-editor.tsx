@@ -144,8 +144,12 @@ export function CodeEditor({
     );
     return () => {
       cancelled = true;
-      created?.getModel()?.dispose();
+      // The editor first, then its model if still alive: disposing the model while attached made the
+      // editor detach and dispose it again inside the model's own dispose event, and Monaco's emitter
+      // then threw (an unhandled error seen in a story run).
+      const model = created?.getModel();
       created?.dispose();
+      if (model && !model.isDisposed()) model.dispose();
       editor.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
