@@ -218,7 +218,10 @@ async function claim(ctx: Pick<ServerContext, 'db'>, workerId: string, leaseMs: 
         attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
       where id = (
         select id from dataset_tasks
-        where (status = 'queued' and run_after <= now()) or (status = 'running' and locked_until < now())
+        where (status = 'queued' and run_after <= now())
+          -- A task out of attempts is never taken again, also when its lease ran out after the step above
+          -- (another process's lease expiring in between): the next claim fails it.
+          or (status = 'running' and locked_until < now() and attempts < ${MAX_ATTEMPTS})
         order by created_at, id
         for update skip locked
         limit 1
