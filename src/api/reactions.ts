@@ -27,7 +27,7 @@ import { ErrorCode } from '../../schemas/errors';
 import { getConfig } from '../app/config';
 import { loginPath, paths } from '../app/paths';
 import { useSession } from '../app/session';
-import { hasText, tDynamic } from '../i18n';
+import { codeText, hasText, tDynamic } from '../i18n';
 import { refreshSession } from './auth';
 import { ApiError, ClientErrorCode, isAbortError, setRequestInterceptors, type Reaction, type RequestContext } from './request';
 
@@ -82,7 +82,6 @@ export function wasReported(e: unknown): boolean {
   return typeof e === 'object' && e !== null && reported.has(e);
 }
 
-const codeText = (code: string) => (hasText(`errors:codes.${code}`) ? tDynamic(`errors:codes.${code}`) : undefined);
 
 /** A local rejection may name its own text: `data.messageKey` (an i18n key that exists). */
 function messageKeyOf(data: unknown): string | undefined {

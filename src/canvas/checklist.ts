@@ -1,4 +1,5 @@
 import { isTeamMemberKind, type FlowDocument, type FlowNode } from '../../schemas/flow';
+import type { ModelOption } from './widgets/context';
 import { collectReferences, createFlowGraph, type FlowGraph, type IssueSeverity, type NodeRegistry } from '../plugin-sdk';
 
 /** The i18n namespace of the checks the canvas adds to the plugins' own. */
@@ -88,19 +89,13 @@ function unknownKindReferences(graph: FlowGraph, registry: NodeRegistry): Omit<C
   return out;
 }
 
-/** A model the workspace offers: provider and model id (the model picker's list). */
-export interface AvailableModel {
-  provider: string;
-  model: string;
-}
-
 /**
  * Nodes whose chat model (`config.model`: provider, name and mode, as the llm, agent, classifier and
  * extractor kinds hold it) is not among the workspace's models: no credentials for its provider, or
  * the model disabled or removed. A warning, not an error: the list is what the browser loaded, and
  * the run says for sure (MODEL-not_configured, MODEL-model_not_found, MODEL-model_disabled).
  */
-function unavailableModels(graph: FlowGraph, models: readonly AvailableModel[]): Omit<ChecklistEntry, 'id'>[] {
+function unavailableModels(graph: FlowGraph, models: readonly ModelOption[]): Omit<ChecklistEntry, 'id'>[] {
   const offered = new Set(models.map((m) => `${m.provider}\u0000${m.model}`));
   const out: Omit<ChecklistEntry, 'id'>[] = [];
   for (const n of graph.nodes) {
@@ -117,7 +112,7 @@ function unavailableModels(graph: FlowGraph, models: readonly AvailableModel[]):
 /** What the checklist knows besides the flow. */
 export interface ChecklistContext {
   /** The workspace's chat models; absent when not known (no model check then). */
-  models?: readonly AvailableModel[];
+  models?: readonly ModelOption[];
 }
 
 /**

@@ -96,3 +96,8 @@ export function tDynamic(key: string, options?: Record<string, unknown>): string
 export function hasText(key: string): boolean {
   return i18n.exists(key);
 }
+
+/** The text of a backend or run error code (errors:codes), undefined when it has none. */
+export function codeText(code: string): string | undefined {
+  return hasText(`errors:codes.${code}`) ? tDynamic(`errors:codes.${code}`) : undefined;
+}

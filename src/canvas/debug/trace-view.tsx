@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { NodeRunStatus, RunStatus } from '../../../schemas/run';
 import { Badge, type BadgeVariant } from '../../ui/badge';
 import { cn } from '../../ui/cn';
-import { hasText, tDynamic } from '../../i18n';
+import { codeText, hasText, tDynamic } from '../../i18n';
 import type { RunTrace, TraceItem, TraceRound } from './trace';
 import { traceTokens } from './trace';
 import s from './debug.module.css';
@@ -123,7 +123,7 @@ function HandoffChain({ item }: { item: TraceItem }) {
 function RunErrorLine({ error, role }: { error: { code: string; message: string }; role: 'note' | 'alert' }) {
   const { t } = useTranslation('debug');
   const family = error.code.split('-')[0] ?? '';
-  const headline = hasText(`errors:codes.${error.code}`) ? tDynamic(`errors:codes.${error.code}`) : hasText(`debug:trace.errorKind.${family}`) ? tDynamic(`debug:trace.errorKind.${family}`) : t('trace.error');
+  const headline = codeText(error.code) ?? (hasText(`debug:trace.errorKind.${family}`) ? tDynamic(`debug:trace.errorKind.${family}`) : t('trace.error'));
   return (
     <p className={s.itemError} role={role} data-testid="trace-error">
       <strong>{headline}</strong>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import { computeChecklist, type AvailableModel } from '../checklist';
+import { computeChecklist } from '../checklist';
+import type { ModelOption } from '../widgets/context';
 import { sameStructure } from './same-structure';
 import type { FlowStore } from '../store/create-flow-store';
 import type { ChecklistState } from './editor-context';
@@ -13,7 +14,7 @@ export const CHECKLIST_DELAY_MS = 300;
  * change of the document (not on every frame of a drag), and again when the workspace's model list
  * (`models`: the chat models it offers, absent when unknown) changes.
  */
-export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS, models?: readonly AvailableModel[]) {
+export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS, models?: readonly ModelOption[]) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () => {
