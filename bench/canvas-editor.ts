@@ -106,7 +106,7 @@ async function main() {
           if (!nodes.length) return false;
           const last = nodes[nodes.length - 1] as HTMLElement;
           if (getComputedStyle(last).visibility !== 'visible') return false;
-          const draft = performance.getEntriesByType('resource').find((r) => /\/apps\/[^/]+\/workflow/.test(r.name)) as PerformanceResourceTiming | undefined;
+          const draft = performance.getEntriesByType('resource').find((r) => /\/console\/apps\/[0-9a-f-]{36}(\/workflow)?$/.test(r.name)) as PerformanceResourceTiming | undefined;
           return { at: performance.now(), count: nodes.length, draftAt: draft?.responseEnd ?? NaN, draftFrom: draft?.startTime ?? NaN };
         },
         undefined,
@@ -131,12 +131,29 @@ async function main() {
       return out;
     };
     for (let i = 0; i < 3; i++) {
+      const tracing = i === 2 && process.env.BENCH_TRACE;
+      if (tracing) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'v8', 'blink', 'disabled-by-default-devtools.timeline'] });
       await page.goto(editorUrl(big));
+      if (tracing) {
+        await painted();
+        await browser.stopTracing();
+        console.log(`-- trace of the last open written to ${process.env.BENCH_TRACE}`);
+      }
       const seen = (await (await (i === 2 ? profile('open', painted) : painted())).jsonValue()) as { at: number; count: number; draftAt: number; draftFrom: number };
       opens.push(seen.at);
       inView = seen.count;
       draftAt = seen.draftAt;
       draftFrom = seen.draftFrom;
+    }
+    if (process.env.BENCH_TIMELINE) {
+      // What the last open waited for: navigation milestones and every request, in ms from navigation start.
+      const timeline = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const marks = [`html ${nav.responseEnd.toFixed(0)}`, `domContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}`];
+        const res = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => `${r.startTime.toFixed(0).padStart(5)} -> ${r.responseEnd.toFixed(0).padStart(5)}  ${r.name.replace(location.origin, '')}`);
+        return [...marks, ...res];
+      });
+      console.log(`-- open timeline\n${timeline.join('\n')}`);
     }
 
     // Drag one node: rAF deltas while the mouse moves, renders of every other node counted.

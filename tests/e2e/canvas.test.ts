@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 import { deflateSync } from 'node:zlib';
 
 let studio: RunningStudio;
@@ -242,6 +242,56 @@ describe('the canvas', () => {
     await expect.poll(() => editor.getByTestId('node-code_1').isVisible()).toBe(true);
     await page.waitForTimeout(400);
     await page.screenshot({ path: '/tmp/shots/canvas-tidied.png' });
+    await context.close();
+  });
+
+  it('opens a spread-out flow in the overview with its nodes shown and edges drawn, at the sizes it assumed', async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Overview flow', description: 'Far apart', mode: 'workflow' });
+    const node = (id: string, kind: string, x: number, y: number, config: Record<string, unknown> = {}) => ({ id, kind, kindVersion: 1, title: '', position: { x, y }, config });
+    const edge = (source: string, target: string, sourceHandle = 'source') => ({ id: `${source}-${sourceHandle}-${target}`, source, target, sourceHandle, targetHandle: 'target' });
+    const cases = [
+      { id: 'c1', logical_operator: 'and', conditions: [] },
+      { id: 'c2', logical_operator: 'and', conditions: [] },
+    ];
+    await saveDraftInBrowser(page, appId, {
+      schemaVersion: 1,
+      mode: 'workflow',
+      nodes: [node('start', 'start', 0, 0), node('if_else_1', 'if-else', 3000, 0, { cases }), node('template-transform_1', 'template-transform', 0, 2000), node('end', 'end', 3000, 2000)],
+      edges: [edge('start', 'if_else_1'), edge('if_else_1', 'template-transform_1', 'c1'), edge('if_else_1', 'end', 'c2'), edge('if_else_1', 'end', 'false'), edge('template-transform_1', 'end')],
+      variables: { env: [], conversation: [] },
+      notes: '',
+    });
+    await page.reload();
+    const editor = page.getByTestId('flow-editor');
+    await expect.poll(() => editor.locator('.react-flow__node [data-overview]').count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(() => editor.locator('.react-flow__edge-path').count()).toBe(5);
+    await page.waitForTimeout(300);
+    // The boxes flow-elements.ts (overviewBox) gives steps before the browser measures them: the
+    // browser's own sizes and handle places must be the same, or the first frame draws edges off
+    // their handles and every node is rendered twice.
+    const boxes = await editor.evaluate((root) => {
+      const zoom = new DOMMatrixReadOnly(getComputedStyle(root.querySelector('.react-flow__viewport')!).transform).m22;
+      const out: Record<string, string> = {};
+      for (const n of root.querySelectorAll<HTMLElement>('.react-flow__node')) {
+        const r = n.getBoundingClientRect();
+        const handles = [...n.querySelectorAll<HTMLElement>('.react-flow__handle')].map((h) => {
+          const b = h.getBoundingClientRect();
+          return `${h.dataset.handleid}@${Math.round((b.left - r.left) / zoom)},${Math.round((b.top - r.top) / zoom)}`;
+        });
+        out[n.dataset.id!] = `${n.offsetWidth}x${n.offsetHeight} ${handles.join(' ')}`;
+      }
+      return { zoom, out };
+    });
+    expect(boxes.zoom).toBeLessThan(0.5);
+    expect(boxes.out).toEqual({
+      start: '240x42 source@240,16',
+      if_else_1: '240x120 target@-10,16 c1@240,47 c2@240,71 false@240,95',
+      'template-transform_1': '240x42 target@-10,16 source@240,16',
+      end: '240x42 target@-10,16',
+    });
+    await snap(page, 'canvas-overview-open');
     await context.close();
   });
 });

@@ -16,7 +16,7 @@ import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
-import { ContainerNode, NodeTextsProvider, ShellNode } from './flow-node';
+import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
@@ -166,8 +166,12 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const area = useRef<HTMLDivElement>(null);
   // React Flow mounts once the canvas has its size (in the same frame): see estimatedViewport.
   const [initialViewport, setInitialViewport] = useState<Viewport>();
-  useLayoutEffect(() => setInitialViewport(estimatedViewport(store, area.current)), [store]);
   const [cache] = useState(() => new FlowElementCache(store.registry));
+  useLayoutEffect(() => {
+    const viewport = estimatedViewport(store, area.current);
+    cache.overview = viewport.zoom < OVERVIEW_ZOOM;
+    setInitialViewport(viewport);
+  }, [store, cache]);
   const [measuredVersion, remeasured] = useReducer((n: number) => n + 1, 0);
 
   const docNodes = useFlowStore((st) => st.document.nodes);
@@ -182,7 +186,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
     cache.prune(docNodes);
     return parentsFirst(docNodes).map((n) => cache.node(n, sel.has(n.id)));
     // measuredVersion: sizes React Flow measured changed (kept in the cache).
-  }, [docNodes, selNodes, cache, measuredVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+    // initialViewport: set once, it tells the cache whether the canvas opens in the overview.
+  }, [docNodes, selNodes, cache, measuredVersion, initialViewport]); // eslint-disable-line react-hooks/exhaustive-deps
   const edges = useMemo(() => {
     const sel = new Set(selEdges);
     return docEdges.map((e) => cache.edge(e, sel.has(e.id)));

@@ -1,5 +1,5 @@
-import type { Edge, Node } from '@xyflow/react';
-import type { FlowEdge, FlowNode } from '../../../schemas/flow';
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
+import { DEFAULT_SOURCE_HANDLE, DEFAULT_TARGET_HANDLE, type FlowEdge, type FlowNode } from '../../../schemas/flow';
 import type { NodeRegistry } from '../../plugin-sdk';
 
 /**
@@ -26,9 +26,36 @@ export function viewTypeOf(registry: NodeRegistry, kind: string): ViewNodeType {
   return 'shell';
 }
 
+/**
+ * The box and handles of a step drawn in the overview (zoom below OVERVIEW_ZOOM, flow-node.tsx),
+ * where its size depends on nothing but its source handles: the header alone (a single unnamed
+ * source handle, or none), or the header and one row per named branch. The figures are those the
+ * browser gives for editor.module.css (.node 240 px wide, .header 40 px plus the borders, .branch
+ * rows of 22 px 2 px apart; handles 10 px, the target 16 px down, branch handles 47 px down and
+ * 24 px apart), in the form React Flow's measuring gives them. A node mounted with them is shown and
+ * its edges drawn in the first frame; the browser's measurements, which follow in the same frame,
+ * then change nothing (a changed style only costs the usual second render). Containers and notes,
+ * and nodes shown in full, have no estimate: their size depends on their content.
+ */
+export function overviewBox(registry: NodeRegistry, n: FlowNode): { measured: Size; handles: NodeHandle[] } | undefined {
+  const plugin = registry.get(n.kind);
+  if (!plugin || viewTypeOf(registry, n.kind) !== 'shell') return undefined;
+  const sources = registry.sourceHandlesOf(n);
+  const single = sources.length === 0 || (sources.length === 1 && sources[0]!.id === DEFAULT_SOURCE_HANDLE && !sources[0]!.label && !sources[0]!.labelKey);
+  const handles: NodeHandle[] = [];
+  if (plugin.targetHandle !== false) handles.push({ id: DEFAULT_TARGET_HANDLE, type: 'target', position: Position.Left, x: -10, y: 16, width: 10, height: 10 });
+  if (single) {
+    for (const h of sources) handles.push({ id: h.id, type: 'source', position: Position.Right, x: 240, y: 16, width: 10, height: 10 });
+    return { measured: { width: 240, height: 42 }, handles };
+  }
+  sources.forEach((h, i) => handles.push({ id: h.id, type: 'source', position: Position.Right, x: 240, y: 47 + 24 * i, width: 10, height: 10 }));
+  return { measured: { width: 240, height: 48 + 24 * sources.length }, handles };
+}
+
 interface NodeCacheEntry {
   selected: boolean;
   measured: Size | undefined;
+  estimated: boolean;
   rf: Node;
 }
 
@@ -37,14 +64,21 @@ export class FlowElementCache {
   private edges = new WeakMap<FlowEdge, { selected: boolean; rf: Edge }>();
   /** Sizes React Flow measured (view only, never saved): without them every changed node would be measured again. */
   readonly measured = new Map<string, Size>();
+  /**
+   * The canvas opens in the overview: steps not measured yet get their {@link overviewBox}, so
+   * they show (and their edges are drawn) at once instead of after a hidden render and its measuring.
+   */
+  overview = false;
 
   constructor(private readonly registry: NodeRegistry) {}
 
   node(n: FlowNode, selected: boolean): Node {
     const measured = this.measured.get(n.id);
+    const estimated = !measured && this.overview;
     const hit = this.nodes.get(n);
-    if (hit && hit.selected === selected && hit.measured === measured) return hit.rf;
+    if (hit && hit.selected === selected && hit.measured === measured && hit.estimated === estimated) return hit.rf;
     const type = viewTypeOf(this.registry, n.kind);
+    const box = estimated ? overviewBox(this.registry, n) : undefined;
     const sized = type === 'container' ? (n.width ? { width: n.width, height: n.height ?? CONTAINER_SIZE.height } : CONTAINER_SIZE) : type === 'note' ? { width: n.width ?? NOTE_SIZE.width, height: n.height ?? NOTE_SIZE.height } : undefined;
     const rf: Node = {
       id: n.id,
@@ -54,10 +88,10 @@ export class FlowElementCache {
       selected,
       ...(n.parentId ? { parentId: n.parentId } : {}),
       ...(sized ? { width: sized.width, height: sized.height } : {}),
-      ...(measured ? { measured } : {}),
+      ...(measured ? { measured } : box ? { measured: box.measured, handles: box.handles } : {}),
       ...(type === 'container' ? { dragHandle: '.weft-container-drag' } : {}),
     };
-    this.nodes.set(n, { selected, measured, rf });
+    this.nodes.set(n, { selected, measured, estimated, rf });
     return rf;
   }
 

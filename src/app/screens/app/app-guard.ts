@@ -1,7 +1,8 @@
 /**
- * The app guard (spec 2 "Guards"): the loader of /operation/app/:appId. It loads the app (without an
- * X-Workspace-Id header the server looks in the app's own project space, members only), switches the
- * session to that project space, and loads the LLM model list the editor offers. An app that does not
+ * The app guard (spec 2 "Guards"): the loader of /operation/app/:appId. It loads the app with its
+ * draft (without an X-Workspace-Id header the server looks in the app's own project space, members
+ * only), switches the session to that project space, and loads the LLM model list the editor offers;
+ * the model list and the session's project space are asked for at the same time as the app. An app that does not
  * exist or belongs to a space the user is not in (VALIDATION-1000) throws {@link AppNotFoundError},
  * which the route's error element shows as the error screen with the id; any other failure shows its
  * message and goes to / (spec 2). An app opened in the other editor (agent_team in agent-flow, or the
@@ -21,7 +22,7 @@ import { loginPath, paths } from '../../paths';
 import { useSession } from '../../session';
 import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
 import { EDITOR_TABS } from './editor-layout';
-import { prefetchDraft } from './draft-prefetch';
+import { seedDraft } from './draft-prefetch';
 
 /** One LLM the editor can pick (provider and model name). */
 export interface LlmModel {
@@ -30,8 +31,8 @@ export interface LlmModel {
   label?: string;
 }
 
-/** Loads the LLM model list for an app's editor. */
-export type LlmModelLoader = (ctx: { workspaceId: string; signal: AbortSignal }) => Promise<LlmModel[]>;
+/** Loads the LLM model list for an app's editor (the tenant's: the same in every project space). */
+export type LlmModelLoader = (ctx: { signal: AbortSignal }) => Promise<LlmModel[]>;
 
 /** The tenant's enabled chat models of its configured providers (GET /api/v1/console/models/available). */
 const apiModels: LlmModelLoader = async ({ signal }) =>
@@ -83,18 +84,27 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
   const id = args.params.appId;
   if (!id) throw redirect(paths.root);
   const { signal } = args.request;
+  // The model list (the tenant's) and the session's project space, where the app usually is, are
+  // asked for beside the app rather than after it.
+  const sessionWorkspace = useSession.getState().workspaceId;
+  const early = {
+    models: modelLoader({ signal }).catch((e: unknown): Error | null => (isAbortError(e) ? (e as Error) : null)),
+    workspace: sessionWorkspace ? getWorkspace(sessionWorkspace, { signal, reaction: 'silent' }).catch((e: unknown) => e as Error) : null,
+  };
   try {
     const app = await getApp(id, null, { signal, reaction: 'silent' });
     const target = otherEditorTarget(new URL(args.request.url).pathname, app);
     if (target) throw redirect(target);
     useSession.getState().setWorkspace(app.workspace_id);
-    // The canvas tab needs the draft: start it now, beside the editor's code and the model list.
-    if (/\/(agent-flow|agent-team)(\/base)?\/?$/.test(new URL(args.request.url).pathname)) prefetchDraft(app);
+    // The canvas tab needs the draft, which came with the app: it need not ask again.
+    if (/\/(agent-flow|agent-team)(\/base)?\/?$/.test(new URL(args.request.url).pathname)) seedDraft(app);
     const [workspace, models] = await Promise.all([
-      getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
-      modelLoader({ workspaceId: app.workspace_id, signal }).catch((e: unknown) => {
-        if (isAbortError(e)) throw e;
-        return null;
+      early.workspace && sessionWorkspace === app.workspace_id
+        ? early.workspace.then((w) => (w instanceof Error ? getWorkspace(app.workspace_id, { signal, reaction: 'silent' }) : w))
+        : getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
+      early.models.then((m) => {
+        if (m instanceof Error) throw m;
+        return m;
       }),
     ]);
     return { app, workspace, models };

@@ -1,6 +1,6 @@
 /**
- * The app guard starts loading the draft of the canvas while the editor's code still loads, so
- * opening a large flow waits for the slower of the two instead of both in turn. A prefetched draft
+ * The app guard hands the canvas the draft it loaded with the app (or, after a restore, one loaded
+ * ahead), so opening a large flow waits for one request instead of two in turn. A prefetched draft
  * is used once and only while fresh; after that the page loads its own (a save based on an older
  * revision would be refused anyway, never silently applied).
  */
@@ -15,6 +15,14 @@ export function prefetchDraft(app: { id: string; workspace_id: string }): void {
   const draft = getAppDraft(app.workspace_id, app.id, { reaction: 'silent' });
   draft.catch(() => undefined);
   pending.set(app.id, { at: Date.now(), draft });
+}
+
+/**
+ * Keeps the draft that came with the app (GET /apps/{id} answers the app with its draft) for the
+ * canvas, which then opens without asking for it again.
+ */
+export function seedDraft(app: { id: string; draft: AppDraft }): void {
+  pending.set(app.id, { at: Date.now(), draft: Promise.resolve(app.draft) });
 }
 
 /** The prefetched draft of the app if there is a fresh one (once), else a new request. */
