@@ -163,6 +163,8 @@ describe('retrieve: with the HNSW vector index', () => {
       await db().execute(sql`reset enable_seqscan`);
     }
     expect(viaIndex.length).toBeGreaterThan(0);
+    // The search widened hnsw.ef_search for its own transaction only (SET LOCAL): the session keeps pgvector's default.
+    expect(await rows(sql`show hnsw.ef_search`)).toEqual([{ 'hnsw.ef_search': '40' }]);
     // Dropped (an operator's choice), the exact search answers the same; created again, the index serves again.
     await db().execute(sql`drop index dataset_segments_hnsw_256`);
     forgetAnnIndex(h.studio.ctx);

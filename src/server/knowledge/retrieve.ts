@@ -145,8 +145,24 @@ export function forgetAnnIndex(ctx: Pick<ServerContext, 'db'>): void {
   annIndexSeen.delete(ctx.db);
 }
 
-/** Nearest neighbours read from the vector index before the other conditions (pgvector's default hnsw.ef_search). */
+/** Nearest neighbours read from the vector index before the other conditions. */
 const ANN_POOL = 40;
+/**
+ * How wide the HNSW search looks (pgvector's hnsw.ef_search, default 40). The built-in embedding's
+ * vectors are alike at a distance (hashed words and n-grams: most pairs share little), where a
+ * narrow search misses most true neighbours: bench:knowledge measured recall@4 0.37 against the
+ * exact search at the default on 20,000 segments; 0.64 at 200, 0.71 at 400 (vector p50 23 -> 28 ms),
+ * 0.75 at 800 (p50 ~50 ms).
+ */
+const ANN_EF_SEARCH = 400;
+
+/** Runs a query with {@link ANN_EF_SEARCH} (SET LOCAL: in a transaction, so a pooled connection keeps its own setting). */
+function withEfSearch<T>(ctx: Ctx, run: (db: Pick<Ctx['db'], 'execute'>) => Promise<T>): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local hnsw.ef_search = ${ANN_EF_SEARCH}`));
+    return run(tx);
+  });
+}
 /** Graph neighbours added at most: top k, but at least this many. */
 const MIN_GRAPH_NEIGHBOURS = 3;
 /** Candidates read from each list before merging, at least. */
@@ -297,7 +313,7 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
     if (dim === HNSW_DIM && (await annIndexExists(ctx))) {
       const pool = ANN_POOL;
       const near = rowsOf<{ id: string; sim: number; n: number }>(
-        await ctx.db.execute(sql`
+        await withEfSearch(ctx, (db) => db.execute(sql`
           select c.id, c.sim, c.n from (
             select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim, count(*) over () as n
             from (select s.* from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${pool}) s
@@ -305,7 +321,7 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
           where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
             and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
           order by c.sim desc
-          limit ${limit}`),
+          limit ${limit}`)),
       );
       segs = near.length < limit && Number(near[0]?.n ?? pool) >= pool ? await exact() : near;
     } else {
