@@ -218,6 +218,8 @@ describe('the debug chat', () => {
     await page.getByTestId('toolbar-checklist').click();
     await expect.poll(() => page.getByTestId('checklist-count').textContent()).toBe('1');
     expect(await page.getByTestId('checklist-entry-llm').textContent()).toContain('The model claude-sonnet-4-5 (anthropic) is not available in this workspace');
+    // On the canvas the node's badge is amber (a warning), not red.
+    expect(await editor.getByTestId('node-issues-llm').getAttribute('data-severity')).toBe('warning');
     await snap(page, 'debug-04-checklist-model');
     await page.getByTestId('toolbar-checklist').click();
 

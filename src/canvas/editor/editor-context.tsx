@@ -17,6 +17,8 @@ export interface ChecklistState {
   entries: readonly ChecklistEntry[];
   /** Errors and warnings per node id. */
   counts: ReadonlyMap<string, number>;
+  /** Nodes with at least one error (their badge is red; warnings alone show it amber). */
+  errors: ReadonlySet<string>;
 }
 
 /** Where the "+" of a node's source handle opened the palette (screen coordinates). */
@@ -60,7 +62,7 @@ export interface EditorServices {
   afterLayout: { current?: () => void };
 }
 
-export const createChecklistStore = () => createStore<ChecklistState>()(() => ({ entries: [], counts: new Map() }));
+export const createChecklistStore = () => createStore<ChecklistState>()(() => ({ entries: [], counts: new Map(), errors: new Set() }));
 export const createUiStore = () => createStore<EditorUiState>()(() => initialUi());
 
 export const EditorServicesContext = createContext<EditorServices | null>(null);

@@ -130,7 +130,7 @@ describe('FlowEditor', () => {
       }),
     );
     await waitFor(() => expect(Number(screen.getByTestId('checklist-count').textContent)).toBeGreaterThan(0));
-    expect(screen.getByTestId('node-issues-lost')).toBeInTheDocument();
+    expect(screen.getByTestId('node-issues-lost')).toHaveAttribute('data-severity', 'error');
     fireEvent.click(screen.getByTestId('toolbar-checklist'));
     const panel = screen.getByTestId('checklist-panel');
     expect(panel).toHaveTextContent('This node is not connected');

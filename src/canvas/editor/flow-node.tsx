@@ -175,6 +175,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
   const runStatus = useNodeRunStatus(id);
   const readOnly = useFlowStore(readOnlySelector);
   const issues = useChecklist((c) => c.counts.get(id) ?? 0);
+  const blocking = useChecklist((c) => c.errors.has(id));
   const overview = useReactFlowStore(overviewSelector);
   // The editor's registry holds plugins with their views (plugins/index.ts).
   const plugin = (node ? store.registry.get(node.kind) : undefined) as AnyEditorNodePlugin | undefined;
@@ -210,7 +211,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
         )}
         {runStatus && !overview && <NodeRunBadge id={id} />}
         {issues > 0 && (
-          <span className={s.issueBadge} title={texts.issues(issues)} data-testid={`node-issues-${id}`}>
+          <span className={s.issueBadge} data-severity={blocking ? 'error' : 'warning'} title={texts.issues(issues)} data-testid={`node-issues-${id}`}>
             {issues}
           </span>
         )}

@@ -21,8 +21,12 @@ export function useChecklistSync(store: FlowStore, checklist: StoreApi<Checklist
       const doc = store.getState().document;
       const entries = computeChecklist(doc, store.registry, undefined, { models });
       const counts = new Map<string, number>();
-      for (const e of entries) counts.set(e.nodeId, (counts.get(e.nodeId) ?? 0) + 1);
-      checklist.setState({ entries, counts });
+      const errors = new Set<string>();
+      for (const e of entries) {
+        counts.set(e.nodeId, (counts.get(e.nodeId) ?? 0) + 1);
+        if (e.severity === 'error') errors.add(e.nodeId);
+      }
+      checklist.setState({ entries, counts, errors });
     };
     // The first run waits until the canvas has painted (it parses every node's config: on a
     // large flow that would hold back the first paint).
