@@ -1,3 +1,4 @@
+import type { FlowDocument } from '../../../schemas/flow';
 import { Background, getViewportForBounds, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -71,7 +72,7 @@ export interface FlowEditorProps {
    * Auto-layout; the toolbar's "tidy up" button and the `Mod+Shift+L` shortcut appear with it. With
    * a `preload` (`createLayout`'s), the editor loads the engine once the canvas is idle.
    */
-  layout?: LayoutFunction & { preload?(): void };
+  layout?: LayoutFunction & { preload?(doc?: FlowDocument): void };
   /** Export (e.g. as YAML); the toolbar shows the button only when given. */
   onExport?: () => void;
   /** Import a file; the toolbar shows the button only when given. */
@@ -113,9 +114,11 @@ export function FlowEditor(props: FlowEditorProps) {
   // The first "tidy up" would otherwise wait for ELK to load and compile in its worker (~0.5 s).
   useEffect(() => {
     if (!givenLayout?.preload || typeof requestIdleCallback !== 'function') return;
-    const idle = requestIdleCallback(() => givenLayout.preload?.(), { timeout: 3000 });
+    // With the document: a big flow is laid out ahead (createLayout's preload), so tidying it up
+    // unchanged is instant and any later layout runs warm.
+    const idle = requestIdleCallback(() => givenLayout.preload?.(store.getState().document), { timeout: 3000 });
     return () => cancelIdleCallback(idle);
-  }, [givenLayout]);
+  }, [givenLayout, store]);
   const pointer = useRef<{ x: number; y: number } | undefined>(undefined);
   const services = useMemo<EditorServices>(() => {
     const notify = (n: CommandNotice) => {

@@ -4,7 +4,7 @@ import { createNodeRegistry } from '../../plugin-sdk';
 import { runtimePlugins } from '../../../plugins/runtime';
 import { createFlowStore } from '../store/create-flow-store';
 import { builtinCommands, createCommandManager } from '../commands';
-import { createLayout } from './create-layout';
+import { createLayout, SPECULATE_MIN_NODES } from './create-layout';
 import { buildElkJobs } from './elk-graph';
 import { defaultMeasure } from './measure';
 import type { ClipboardAdapter } from '../clipboard';
@@ -120,6 +120,44 @@ describe('createLayout (ELK in process)', () => {
     expect(Object.keys(positions).sort()).toEqual(['render', 'step']);
     expect(sizes).toEqual({});
     expect(positions.render.x).toBeGreaterThan(positions.step.x);
+  });
+
+  it('answers an unchanged document from the last whole-flow layout, and lays out anew otherwise', async () => {
+    const own = createLayout({ worker: false, registry });
+    const first = own(branching, {});
+    expect(own(branching, {})).toBe(first);
+    expect(own(branching, { nodeIds: ['llm', 'code'] })).not.toBe(first);
+    const moved = { ...branching, nodes: branching.nodes.map((n) => (n.id === 'end' ? { ...n, position: { x: 999, y: 999 } } : n)) };
+    const second = own(moved, {});
+    expect(second).not.toBe(first);
+    expect(await second).toEqual(await createLayout({ worker: false, registry })(moved, {}));
+  });
+
+  it('preload lays a big flow out ahead (a small one only warms the engine up)', async () => {
+    const chain = (n: number) =>
+      FlowDocument.parse({
+        schemaVersion: 1,
+        mode: 'workflow',
+        nodes: Array.from({ length: n }, (_, i) => node(`n${i}`, i === 0 ? 'start' : i === n - 1 ? 'end' : 'code')),
+        edges: Array.from({ length: n - 1 }, (_, i) => createEdge(`n${i}`, `n${i + 1}`)),
+        variables: { env: [], conversation: [] },
+        notes: '',
+      });
+    const big = chain(SPECULATE_MIN_NODES);
+    // Each layout run measures every node once: the count tells runs apart.
+    let measured = 0;
+    const own = createLayout({ worker: false, registry, measure: (n) => (measured++, defaultMeasure(n)) });
+    own.preload(big);
+    expect(measured).toBe(SPECULATE_MIN_NODES);
+    // The preload's layout answers the tidy-up of the unchanged flow: no second run.
+    const ahead = own(big, {});
+    expect(measured).toBe(SPECULATE_MIN_NODES);
+    expect(Object.keys((await ahead).positions)).toHaveLength(SPECULATE_MIN_NODES);
+    const small = createLayout({ worker: false, registry });
+    small.preload(branching);
+    const fresh = small(branching, {});
+    expect(small(branching, {})).toBe(fresh);
+    await fresh;
   });
 
   it('uses the injected measure for node sizes', () => {
