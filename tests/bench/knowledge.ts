@@ -86,7 +86,7 @@ async function main() {
     const login = await inject('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username: 'admin', password });
     const auth = { authorization: `Bearer ${login.access_token}` };
     const ws = await inject('POST', '/api/v1/console/workspaces', { name: 'Bench' }, auth);
-    const h = { ...auth, 'x-workspace-id': ws.id };
+    const h: Record<string, string> = { ...auth, 'x-workspace-id': ws.id };
     const base = await inject('POST', '/api/v1/console/datasets', { name: 'Bench', description: '' }, h);
     const [ds] = await studio.ctx.db.select().from(datasets).where(eq(datasets.id, base.id));
     const rule: ProcessRule = { ...DEFAULT_PROCESS_RULE, max_length: 200, overlap: 0 };
@@ -129,7 +129,8 @@ async function main() {
         await tx.execute(sql`set local enable_indexscan = off`);
         return (await tx.execute(sql.raw(`select 1 - (embedding_v::vector(256) <=> '${v}'::vector(256)) as sim from dataset_segments where vector_dims(embedding_v) = 256 order by embedding_v::vector(256) <=> '${v}'::vector(256) limit 4`))) as unknown as { rows: { sim: number }[] };
       });
-      const kth = Number(exact.rows.at(-1)?.sim ?? 1) - 1e-6;
+      // Scores come rounded to 4 decimals.
+      const kth = Number(exact.rows.at(-1)?.sim ?? 1) - 1e-4;
       return Math.min(4, results.filter((x) => x.score >= kth).length) / Math.max(1, exact.rows.length);
     };
     const hitTests = async (modes: readonly ('full_text' | 'vector' | 'hybrid')[], label: string) => {
@@ -149,6 +150,8 @@ async function main() {
         console.log(`hit test ${mode.padEnd(9)}  p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  (${QUERIES} queries over ${segments} segments, ${(found / QUERIES).toFixed(1)} results each${recallNote}; ${label}; target p95 <= 50 ms)`);
       }
     };
+    // Ingesting 100,000 segments outlasts the access token: sign in again.
+    h.authorization = `Bearer ${(await inject('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username: 'admin', password })).access_token}`;
     await hitTests(['full_text', 'vector', 'hybrid'], 'as installed, HNSW index');
 
     // ---- without the vector index (an operator may drop it): exact search.
