@@ -170,11 +170,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   // React Flow mounts once the canvas has its size (in the same frame): see estimatedViewport.
   const [initialViewport, setInitialViewport] = useState<Viewport>();
   const [cache] = useState(() => new FlowElementCache(store.registry));
-  useLayoutEffect(() => {
-    const viewport = estimatedViewport(store, area.current);
-    cache.overview = viewport.zoom < OVERVIEW_ZOOM;
-    setInitialViewport(viewport);
-  }, [store, cache]);
+  useLayoutEffect(() => setInitialViewport(estimatedViewport(store, area.current)), [store]);
+  const opensInOverview = initialViewport !== undefined && initialViewport.zoom < OVERVIEW_ZOOM;
   const [measuredVersion, remeasured] = useReducer((n: number) => n + 1, 0);
 
   const docNodes = useFlowStore((st) => st.document.nodes);
@@ -187,10 +184,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
-    return parentsFirst(docNodes).map((n) => cache.node(n, sel.has(n.id)));
+    return parentsFirst(docNodes).map((n) => cache.node(n, sel.has(n.id), opensInOverview));
     // measuredVersion: sizes React Flow measured changed (kept in the cache).
-    // initialViewport: set once, it tells the cache whether the canvas opens in the overview.
-  }, [docNodes, selNodes, cache, measuredVersion, initialViewport]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [docNodes, selNodes, cache, measuredVersion, opensInOverview]); // eslint-disable-line react-hooks/exhaustive-deps
   const edges = useMemo(() => {
     const sel = new Set(selEdges);
     return docEdges.map((e) => cache.edge(e, sel.has(e.id)));

@@ -35,13 +35,12 @@ describe('FlowElementCache', () => {
     const cache = new FlowElementCache(registry);
     const start = node('s', 'start');
     expect(cache.node(start, false).measured).toBeUndefined();
-    cache.overview = true;
-    const estimated = cache.node(start, false);
+    const estimated = cache.node(start, false, true);
     expect(estimated.measured).toEqual({ width: 240, height: 42 });
     expect(estimated.handles).toHaveLength(1);
-    expect(cache.node(start, false)).toBe(estimated);
+    expect(cache.node(start, false, true)).toBe(estimated);
     cache.measured.set('s', { width: 240, height: 90 });
-    const measured = cache.node(start, false);
+    const measured = cache.node(start, false, true);
     expect(measured.measured).toEqual({ width: 240, height: 90 });
     expect(measured.handles).toBeUndefined();
   });

@@ -64,17 +64,16 @@ export class FlowElementCache {
   private edges = new WeakMap<FlowEdge, { selected: boolean; rf: Edge }>();
   /** Sizes React Flow measured (view only, never saved): without them every changed node would be measured again. */
   readonly measured = new Map<string, Size>();
-  /**
-   * The canvas opens in the overview: steps not measured yet get their {@link overviewBox}, so
-   * they show (and their edges are drawn) at once instead of after a hidden render and its measuring.
-   */
-  overview = false;
-
   constructor(private readonly registry: NodeRegistry) {}
 
-  node(n: FlowNode, selected: boolean): Node {
+  /**
+   * React Flow's node for a document node. `overview`: the canvas opens in the overview, so a step
+   * not measured yet gets its {@link overviewBox} and shows (its edges drawn) at once, instead of
+   * after a hidden render and its measuring.
+   */
+  node(n: FlowNode, selected: boolean, overview = false): Node {
     const measured = this.measured.get(n.id);
-    const estimated = !measured && this.overview;
+    const estimated = !measured && overview;
     const hit = this.nodes.get(n);
     if (hit && hit.selected === selected && hit.measured === measured && hit.estimated === estimated) return hit.rf;
     const type = viewTypeOf(this.registry, n.kind);
