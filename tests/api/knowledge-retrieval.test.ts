@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetQaPairs, datasets, datasetSegments } from '../../src/server/db/schema';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
 import { embedAndStoreQa, writeSegments } from '../../src/server/knowledge/ingest';
-import { forgetAnnIndex, HNSW_INDEX, retrieve, type MetadataFilter, type RetrievalBase, type RetrieveRequest } from '../../src/server/knowledge/retrieve';
+import { annNearestQuery, forgetAnnIndex, HNSW_INDEX, retrieve, type MetadataFilter, type RetrievalBase, type RetrieveRequest } from '../../src/server/knowledge/retrieve';
 import { createKnowledgeService } from '../../src/server/knowledge/runtime';
 import type { SegmentDraft } from '../../src/server/knowledge/types';
 import { GOOD_KEY } from './fake-providers';
@@ -159,6 +159,20 @@ describe('retrieve: with the HNSW vector index', () => {
       const plan = await db().execute(sql`explain select id from dataset_segments s where vector_dims(s.embedding_v) = 256 order by s.embedding_v::vector(256) <=> ${`[${Array(256).fill(0.1).join(',')}]`}::vector(256) limit 40`);
       expect(JSON.stringify((plan as unknown as { rows: unknown[] }).rows)).toContain('dataset_segments_hnsw_256');
       viaIndex = (await search(q)).map((x) => x.content);
+      // The index is searched once per query, whatever the number of searchable units (as a plain
+      // subquery, the planner searched it again for every unit of the base).
+      const units = (await rows(sql`select count(*)::int as n from dataset_documents where dataset_id = ${ds}::uuid and enabled and status = 'completed'`)) as { n: number }[];
+      expect(units[0]!.n).toBeGreaterThan(1);
+      const [qv] = await builtinEmbedder.embed([q.query]);
+      const analyzed = await rows(sql`explain (analyze, format json) ${annNearestQuery(DEFAULT_TENANT_ID, [ds], qv!, 3, null)}`);
+      const scans: { 'Index Name'?: string; 'Actual Loops': number }[] = [];
+      const walk = (node: { Plans?: unknown[] } & Record<string, unknown>) => {
+        if (node['Index Name'] === 'dataset_segments_hnsw_256') scans.push(node as never);
+        for (const child of node.Plans ?? []) walk(child as never);
+      };
+      const json = (analyzed[0] as Record<string, unknown>)['QUERY PLAN'];
+      walk((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan);
+      expect(scans.map((x) => x['Actual Loops'])).toEqual([1]);
     } finally {
       await db().execute(sql`reset enable_seqscan`);
     }

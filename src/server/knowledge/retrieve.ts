@@ -282,6 +282,30 @@ const qaWhere = (tenantId: string, baseIds: string[], filter: SQL) =>
 const searchableUnits = (tenantId: string, baseIds: string[]) =>
   sql`array(select d.id from dataset_documents d where d.tenant_id = ${tenantId}::uuid and d.dataset_id in (${idList(baseIds)}) and d.enabled and d.status = 'completed')`;
 
+/**
+ * The vector search through {@link HNSW_INDEX}: the {@link ANN_POOL} nearest segments by the vector
+ * alone (what the partial index serves), then the tenant, base, unit and metadata conditions, best
+ * {@link limit} first, each row with `n`, how many the index gave. The nearest are a materialised
+ * CTE: as a subquery, the planner put the units on the outer side of a nested loop and searched
+ * the index once per searchable unit (20 searches over 20 units: 290 ms instead of 15 at 131,000
+ * segments).
+ */
+export function annNearestQuery(tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined): SQL {
+  const q = vectorLiteral(qvec);
+  const d = sql.raw(String(HNSW_DIM));
+  const distance = sql`s.embedding_v::vector(${d}) <=> ${q}::vector(${d})`;
+  return sql`
+    with near as materialized (
+      select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim
+      from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${ANN_POOL})
+    select c.id, c.sim, (select count(*) from near) as n
+    from near c join dataset_documents d on d.id = c.document_id
+    where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
+      and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
+    order by c.sim desc
+    limit ${limit}`;
+}
+
 async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined): Promise<Candidate[]> {
   const segFilter = metadataFilterSql(SEG_META, f);
   const qaFilter = metadataFilterSql(QA_META, f);
@@ -311,17 +335,7 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
     let segs: { id: string; sim: number }[];
     if (dim === HNSW_DIM && (await annIndexExists(ctx))) {
       const pool = ANN_POOL;
-      const near = rowsOf<{ id: string; sim: number; n: number }>(
-        await withEfSearch(ctx, (db) => db.execute(sql`
-          select c.id, c.sim, c.n from (
-            select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim, count(*) over () as n
-            from (select s.* from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${pool}) s
-          ) c join dataset_documents d on d.id = c.document_id
-          where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
-            and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
-          order by c.sim desc
-          limit ${limit}`)),
-      );
+      const near = rowsOf<{ id: string; sim: number; n: number }>(await withEfSearch(ctx, (db) => db.execute(annNearestQuery(tenantId, baseIds, qvec, limit, f))));
       segs = near.length < limit && Number(near[0]?.n ?? pool) >= pool ? await exact() : near;
     } else {
       segs = await exact();
