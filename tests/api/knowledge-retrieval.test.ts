@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datasetDocuments, datasetQaPairs, datasets, datasetSegments } from '../../src/server/db/schema';
+import { datasetDocuments, datasetQaPairs, datasets, datasetSegmentHits, datasetSegments } from '../../src/server/db/schema';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
 import { embedAndStoreQa, writeSegments } from '../../src/server/knowledge/ingest';
 import { annNearestQuery, forgetAnnIndex, HNSW_INDEX, retrieve, type MetadataFilter, type RetrievalBase, type RetrieveRequest } from '../../src/server/knowledge/retrieve';
@@ -362,13 +362,17 @@ describe('rerank', () => {
 describe('hit test routes', () => {
   it('answers the contract shape, records the history and counts the hits', async () => {
     const [seg] = await db().select().from(datasetSegments).where(eq(datasetSegments.content, EN_RESET));
+    const hitsOf = async (id: string) => (await db().select().from(datasetSegmentHits).where(eq(datasetSegmentHits.segmentId, id)))[0]?.hitCount ?? 0;
+    const segHits = await hitsOf(seg!.id);
     const [docBefore] = await db().select().from(datasetDocuments).where(eq(datasetDocuments.id, docA));
     const r = expectOk(await h.call('POST', `${HIT(ds)}/hit-test`, { ...member(), body: { query: 'reset my password', mode: 'vector', top_k: 2, rerank: false, graph: false } }));
     expect(r.query).toBe('reset my password');
     expect(r.results).toHaveLength(2);
     expect(r.results[0]).toEqual({ segment_id: seg!.id, document_id: docA, document_name: 'guide.txt', position: seg!.position, content: EN_RESET, score: expect.any(Number), source: 'vector' });
-    const [segAfter] = await db().select().from(datasetSegments).where(eq(datasetSegments.id, seg!.id));
-    expect(segAfter!.hitCount).toBe(seg!.hitCount + 1);
+    expect(await hitsOf(seg!.id)).toBe(segHits + 1);
+    // The unit's segment list shows the count.
+    const listed = expectOk(await h.call('GET', `${HIT(ds)}/documents/${docA}/segments`, { ...member(), query: { page: 1, page_size: 50 } }));
+    expect(listed.items.find((x: { id: string }) => x.id === seg!.id)).toMatchObject({ hit_count: segHits + 1 });
     const [docAfter] = await db().select().from(datasetDocuments).where(eq(datasetDocuments.id, docA));
     expect(docAfter!.hitCount).toBeGreaterThan(docBefore!.hitCount);
     const unitApi = expectOk(await h.call('GET', `${HIT(ds)}/documents/${docA}`, member()));

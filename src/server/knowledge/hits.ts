@@ -52,7 +52,12 @@ export async function countHits(ctx: Ctx, hits: RetrievedHit[], history?: typeof
       values (${r.id}::uuid, ${r.tenantId}::uuid, ${r.datasetId}::uuid, ${r.query}, ${r.mode}, ${r.topK}, ${r.scoreThreshold ?? 0}, ${r.rerank ?? false}, ${r.graph ?? false},
         ${JSON.stringify(r.results ?? [])}::jsonb, ${r.resultCount ?? 0}, ${r.createdBy}::uuid))`);
   }
-  if (segIds.length) parts.push(sql`s as (update dataset_segments set hit_count = hit_count + 1 where id = any(${uuidArray(segIds)}::uuid[]))`);
+  // Only segments still there (a unit re-indexed meanwhile has new ones): the counter row refers to its segment.
+  if (segIds.length) {
+    parts.push(sql`s as (insert into dataset_segment_hits (segment_id, hit_count)
+      select id, 1 from dataset_segments where id = any(${uuidArray(segIds)}::uuid[])
+      on conflict (segment_id) do update set hit_count = dataset_segment_hits.hit_count + 1)`);
+  }
   if (qaIds.length) parts.push(sql`q as (update dataset_qa_pairs set hit_count = hit_count + 1 where id = any(${uuidArray(qaIds)}::uuid[]))`);
   if (perDoc.size) {
     parts.push(sql`d as (update dataset_documents t set hit_count = t.hit_count + c.n

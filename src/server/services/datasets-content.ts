@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
 import { datasetQaPairs, datasetSegments, datasetTaskLogs, datasetTasks } from '../db/schema';
@@ -99,7 +99,12 @@ export async function headersOf(ctx: ServerContext, s: Scope, datasetId: string,
 
 // ---------------------------------------------------------------- segments
 
-type SegmentRow = typeof datasetSegments.$inferSelect;
+type SegmentRow = typeof datasetSegments.$inferSelect & { hitCount: number };
+/** A segment's columns with its hit count (dataset_segment_hits, 0 before its first hit). */
+const segmentColumns = {
+  ...getTableColumns(datasetSegments),
+  hitCount: sql<number>`coalesce((select h.hit_count from dataset_segment_hits h where h.segment_id = ${datasetSegments.id}), 0)::int`,
+};
 const toSegment = (r: SegmentRow): Segment => ({
   id: r.id,
   document_id: r.documentId,
@@ -119,7 +124,7 @@ export async function listSegments(ctx: ServerContext, s: Scope, datasetId: stri
   const where = and(...conds);
   const [{ total }] = await ctx.db.select({ total: sql<number>`count(*)::int` }).from(datasetSegments).where(where);
   const rows = await ctx.db
-    .select()
+    .select(segmentColumns)
     .from(datasetSegments)
     .where(where)
     .orderBy(asc(datasetSegments.position), asc(datasetSegments.id))
@@ -144,7 +149,7 @@ export async function createSegment(ctx: ServerContext, s: Scope, datasetId: str
   await writeSegments(ctx, doc, [draft], await embedderOfDataset(ctx, ds));
   const known = new Set(before.map((b) => b.id));
   const rows = await ctx.db
-    .select()
+    .select(segmentColumns)
     .from(datasetSegments)
     .where(and(eq(datasetSegments.documentId, doc.id), ne(datasetSegments.kind, 'child')))
     .orderBy(desc(datasetSegments.position));
@@ -159,7 +164,7 @@ function childrenOf(content: string, rule: ProcessRule): string[] {
 async function segmentRow(ctx: ServerContext, doc: DocumentRow, segmentId: string): Promise<SegmentRow> {
   if (!UUID_RE.test(segmentId)) throw notFoundOrForeign('Segment', segmentId);
   const [row] = await ctx.db
-    .select()
+    .select(segmentColumns)
     .from(datasetSegments)
     .where(and(eq(datasetSegments.id, segmentId), eq(datasetSegments.documentId, doc.id), ne(datasetSegments.kind, 'child')));
   if (!row) throw notFoundOrForeign('Segment', segmentId);
@@ -220,7 +225,7 @@ export async function updateSegment(
       .set({ enabled: body.enabled, updatedAt: new Date() })
       .where(or(eq(datasetSegments.id, row.id), eq(datasetSegments.parentId, row.id)));
   }
-  return toSegment((await ctx.db.select().from(datasetSegments).where(eq(datasetSegments.id, row.id)))[0]!);
+  return toSegment((await ctx.db.select(segmentColumns).from(datasetSegments).where(eq(datasetSegments.id, row.id)))[0]!);
 }
 
 // ---------------------------------------------------------------- Q&A pairs
