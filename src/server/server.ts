@@ -27,6 +27,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     databaseUrl: settings.databaseUrl,
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
     loadDataDir: opts.loadDataDir,
+    sharedBuffers: settings.pgSharedBuffers,
   });
   const db = database.db;
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);

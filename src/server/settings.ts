@@ -7,6 +7,12 @@ export const Settings = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   dataDir: z.string().default('./.weft'),
   databaseUrl: z.string().optional(),
+  /**
+   * The embedded database's shared buffers (PostgreSQL's shared_buffers: a number and kB, MB or GB),
+   * taken by the process at start. Searches of a large knowledge base read its indexes through
+   * them: what does not fit is read from the data directory again on every search.
+   */
+  pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('128MB'),
   adminUser: z.string().trim().min(2).max(64).default('admin'),
   adminPassword: z.string().min(8).max(128).optional(),
   /** Access-token lifetime in seconds. */
@@ -30,6 +36,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     port: env.WEFT_PORT || env.PORT || undefined,
     dataDir: env.WEFT_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    pgSharedBuffers: env.WEFT_PG_SHARED_BUFFERS || undefined,
     adminUser: env.WEFT_ADMIN_USER || undefined,
     adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,
     accessTokenTtl: env.WEFT_ACCESS_TOKEN_TTL || undefined,

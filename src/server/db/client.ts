@@ -24,6 +24,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** A PGlite data-dir dump (tar) to start from, to skip initdb in tests. */
   loadDataDir?: Blob;
+  /** PGlite's shared_buffers (e.g. '128MB'); PostgreSQL's default when omitted. */
+  sharedBuffers?: string;
 }
 
 /** Opens the database and runs the migrations. */
@@ -46,6 +48,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir: opts.dataDir,
     extensions: { vector },
     loadDataDir: opts.loadDataDir,
+    // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
+    // directory's postgresql.conf (time zone, locale and date style lines included).
+    ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
   });
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector;');
   const db = drizzle(client, { schema }) as unknown as Db;
