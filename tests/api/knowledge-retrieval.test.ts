@@ -136,6 +136,29 @@ describe('retrieve: modes', () => {
   });
 });
 
+describe('retrieve: vector scores', () => {
+  it('scores each hit by the cosine similarity of its stored vector to the query vector, in every mode', async () => {
+    const query = 'how do I reset my password';
+    const [qv] = await builtinEmbedder.embed([query]);
+    const hasVector = ((await db().execute(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)) as unknown as { rows: unknown[] }).rows.length > 0;
+    const stored = async (id: string) => {
+      const r = (await db().execute(sql.raw(`select ${hasVector ? 'embedding_v::real[]' : 'embedding'} as v from dataset_segments where id = '${id}'`))) as unknown as { rows: { v: number[] }[] };
+      return r.rows[0]!.v.map(Number);
+    };
+    const cos = (a: number[], b: number[]) => a.reduce((t, x, i) => t + x * b[i]!, 0) / Math.sqrt(a.reduce((t, x) => t + x * x, 0) * b.reduce((t, x) => t + x * x, 0));
+    const vectorOnly = await search({ query, mode: 'vector', topK: 3 });
+    expect(vectorOnly.length).toBeGreaterThan(0);
+    for (const x of vectorOnly.filter((y) => y.kind === 'segment' && !y.matchedIds.some((m) => m !== y.id))) {
+      expect(x.score).toBeCloseTo(Math.max(0, cos(qv!, await stored(x.id))), 3);
+    }
+    // Hybrid: weight 1 leaves the vector part alone.
+    const hybrid = await search({ query, mode: 'hybrid', topK: 3, vectorWeight: 1 });
+    for (const x of hybrid.filter((y) => y.kind === 'segment' && !y.matchedIds.some((m) => m !== y.id))) {
+      expect(x.score).toBeCloseTo(Math.max(0, cos(qv!, await stored(x.id))), 3);
+    }
+  });
+});
+
 describe('retrieve: with the HNSW vector index', () => {
   it('answers the same nearest segments through the migration\'s partial index on embedding_v::vector(256) as without it', async () => {
     const q = { query: 'how do I reset my password', mode: 'vector' as const, topK: 3 };

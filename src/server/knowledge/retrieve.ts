@@ -439,15 +439,25 @@ interface Detail {
   content: string;
   tokens: string;
   embedding: number[] | null;
+  /** Cosine similarity to the query vector, when the database computed it (then `embedding` is null). */
+  sim: number | null;
   rank: number;
   metadata: Record<string, unknown>;
   /** Parent-child: the parent that is answered for this child. */
   parent: { id: string; position: number; content: string; metadata: Record<string, unknown> } | null;
 }
 
-/** Content, tokens, vectors and full-text rank of the candidates (every candidate scored on both parts). */
-async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<string, Detail>> {
+/**
+ * Content, tokens, vectors and full-text rank of the candidates (every candidate scored on both parts).
+ * With pgvector and one query vector for all the searched bases (one embedder), the database answers
+ * each candidate's cosine similarity (`sim`) instead of its vector: 256 numbers as text per row were
+ * most of this query's time.
+ */
+async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[] | null): Promise<Map<string, Detail>> {
   const withVector = await vectorColumnExists(ctx);
+  const simOf = (alias: 's' | 'q') =>
+    qvec ? sql`case when vector_dims(${sql.raw(alias)}.embedding_v) = ${qvec.length} then coalesce(nullif(1 - (${sql.raw(alias)}.embedding_v <=> ${vectorLiteral(qvec)}::vector), 'NaN'::float8), 0) end` : sql`null::float8`;
+  const vectorOf = (alias: 's' | 'q') => (withVector && qvec ? sql`null::real[]` : embeddingOf(withVector, alias));
   const segIds = keys.filter((k) => k.startsWith('s:')).map((k) => k.slice(2));
   const qaIds = keys.filter((k) => k.startsWith('q:')).map((k) => k.slice(2));
   const out = new Map<string, Detail>();
@@ -462,6 +472,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
       content: string;
       tokens: string;
       embedding: number[] | null;
+      sim: number | null;
       rank: number;
       metadata: Record<string, unknown>;
       parent_id: string | null;
@@ -470,7 +481,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
       parent_metadata: Record<string, unknown> | null;
     }>(
       await ctx.db.execute(sql`
-        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, ${embeddingOf(withVector, 's')} as embedding,
+        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, ${vectorOf('s')} as embedding, ${withVector ? simOf('s') : sql`null::float8`} as sim,
           ${rankOf(sql`s.tsv`)} as rank, s.metadata,
           p.id as parent_id, p.position as parent_position, p.content as parent_content, p.metadata as parent_metadata
         from dataset_segments s join dataset_documents d on d.id = s.document_id
@@ -489,6 +500,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
         content: r.content,
         tokens: r.tokens,
         embedding: r.embedding ? r.embedding.map(Number) : null,
+        sim: r.sim === null || r.sim === undefined ? null : Number(r.sim),
         rank: Number(r.rank),
         metadata: r.metadata ?? {},
         parent: r.parent_id ? { id: r.parent_id, position: Number(r.parent_position), content: r.parent_content ?? '', metadata: r.parent_metadata ?? {} } : null,
@@ -496,9 +508,9 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
     }
   }
   if (qaIds.length) {
-    const rows = rowsOf<{ id: string; dataset_id: string; document_id: string; document_name: string; question: string; answer: string; tokens: string; embedding: number[] | null; rank: number }>(
+    const rows = rowsOf<{ id: string; dataset_id: string; document_id: string; document_name: string; question: string; answer: string; tokens: string; embedding: number[] | null; sim: number | null; rank: number }>(
       await ctx.db.execute(sql`
-        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, ${embeddingOf(withVector, 'q')} as embedding, ${rankOf(sql`q.tsv`)} as rank
+        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, ${vectorOf('q')} as embedding, ${withVector ? simOf('q') : sql`null::float8`} as sim, ${rankOf(sql`q.tsv`)} as rank
         from dataset_qa_pairs q join dataset_documents d on d.id = q.document_id
         where q.id in (${idList(qaIds)})`),
     );
@@ -514,6 +526,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string): Promise<Map<s
         content: qaContent(r.question, r.answer),
         tokens: r.tokens,
         embedding: r.embedding ? r.embedding.map(Number) : null,
+        sim: r.sim === null || r.sim === undefined ? null : Number(r.sim),
         rank: Number(r.rank),
         metadata: { document_name: r.document_name, question: r.question, answer: r.answer },
         parent: null,
@@ -606,13 +619,14 @@ export async function retrieve(ctx: Ctx, bases: RetrievalBase[], req: RetrieveRe
   if (!candidates.length) return req.graph ? graphNeighbours(ctx, bases, query, [], qvecByBase, req.graph.minRelevance, Math.max(topK, MIN_GRAPH_NEIGHBOURS)) : [];
 
   const keys = [...new Set(candidates.map((c) => c.key))];
-  const info = await details(ctx, keys, tsquery);
+  const qvecs = new Set(qvecByBase.values());
+  const info = await details(ctx, keys, tsquery, qvecs.size === 1 && qvecByBase.size === bases.length ? [...qvecs][0]! : null);
   const maxRank = Math.max(0, ...[...info.values()].map((d) => d.rank));
   type Scored = { d: Detail; vector: number; text: number; score: number };
   const scored: Scored[] = [];
   for (const d of info.values()) {
     const qvec = qvecByBase.get(d.datasetId);
-    const vector = qvec && d.embedding && d.embedding.length === qvec.length ? clamp01(cosine(qvec, d.embedding)) : 0;
+    const vector = !qvec ? 0 : d.sim !== null ? clamp01(d.sim) : d.embedding && d.embedding.length === qvec.length ? clamp01(cosine(qvec, d.embedding)) : 0;
     const text = d.rank > 0 && maxRank > 0 ? clamp01(coverage(toks, d.tokens) * (0.5 + (0.5 * d.rank) / maxRank)) : 0;
     scored.push({ d, vector, text, score: w * vector + (1 - w) * text });
   }
