@@ -237,6 +237,9 @@ describe('the Knowledge Base tab against the real server', () => {
     await expect.poll(() => page.getByTestId('qa-pair').count()).toBe(2);
     await page.getByTestId('details-tab-segments').click();
     await expect.poll(() => page.getByTestId('segments-panel').textContent()).toContain('Ailuropoda melanoleuca');
+    // The hit test counted its hit on the segment it answered (dataset_segment_hits), and the list shows it.
+    expect(await page.getByTestId('segment').filter({ hasText: 'Ailuropoda melanoleuca' }).first().textContent()).toContain('1 hit');
+    await shot(page, 'segments-hit-count');
     await page.goto(unitsUrl);
     await expect.poll(() => unitRow(page, 'nature.txt').getAttribute('data-status')).toBe('completed');
     expect(await unitRow(page, 'nature.txt').textContent()).toContain('Q&A 2');
