@@ -126,16 +126,27 @@ const HNSW_INDEX_NAME = 'dataset_segments_hnsw_256';
 const HNSW_DIM = 256;
 /** How long a look at pg_indexes for {@link HNSW_INDEX} holds. */
 const INDEX_CHECK_MS = 30_000;
-const annIndexSeen = new WeakMap<object, { at: number; exists: Promise<boolean> }>();
+/** What the vector search can use: the index, and pgvector's iterative index scans (0.8 and later). */
+interface AnnSupport {
+  index: boolean;
+  iterative: boolean;
+}
+const annIndexSeen = new WeakMap<object, { at: number; exists: Promise<AnnSupport> }>();
 
-/** Whether {@link HNSW_INDEX} exists (looked up at most every {@link INDEX_CHECK_MS}). */
-function annIndexExists(ctx: Ctx): Promise<boolean> {
+/** Whether {@link HNSW_INDEX} exists and pgvector scans iteratively (looked up at most every {@link INDEX_CHECK_MS}). */
+function annIndexExists(ctx: Ctx): Promise<AnnSupport> {
   const seen = annIndexSeen.get(ctx.db);
   if (seen && Date.now() - seen.at < INDEX_CHECK_MS) return seen.exists;
   const exists = ctx.db
-    .execute(sql`select 1 as one from pg_indexes where indexname = ${HNSW_INDEX_NAME}`)
-    .then((r) => rowsOf(r).length > 0)
-    .catch(() => false);
+    .execute(
+      sql`select exists (select 1 from pg_indexes where indexname = ${HNSW_INDEX_NAME}) as index,
+        coalesce((select string_to_array(extversion, '.')::int[] >= '{0,8}'::int[] from pg_extension where extname = 'vector'), false) as iterative`,
+    )
+    .then((r) => {
+      const row = rowsOf<{ index: boolean; iterative: boolean }>(r)[0];
+      return { index: Boolean(row?.index), iterative: Boolean(row?.iterative) };
+    })
+    .catch(() => ({ index: false, iterative: false }));
   annIndexSeen.set(ctx.db, { at: Date.now(), exists });
   return exists;
 }
@@ -155,10 +166,15 @@ const ANN_POOL = 40;
  */
 const ANN_EF_SEARCH = 400;
 
-/** Runs a query with {@link ANN_EF_SEARCH} (SET LOCAL: in a transaction, so a pooled connection keeps its own setting). */
-function withEfSearch<T>(ctx: Ctx, run: (db: Pick<Ctx['db'], 'execute'>) => Promise<T>): Promise<T> {
+/**
+ * Runs a query with {@link ANN_EF_SEARCH} and, where pgvector has them, iterative index scans in
+ * relaxed order (the scan goes on past ef_search until enough rows pass the query's conditions, up
+ * to hnsw.max_scan_tuples): SET LOCAL, in a transaction, so a pooled connection keeps its own settings.
+ */
+function withEfSearch<T>(ctx: Ctx, iterative: boolean, run: (db: Pick<Ctx['db'], 'execute'>) => Promise<T>): Promise<T> {
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local hnsw.ef_search = ${ANN_EF_SEARCH}`));
+    if (iterative) await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
     return run(tx);
   });
 }
@@ -283,12 +299,13 @@ const searchableUnits = (tenantId: string, baseIds: string[]) =>
   sql`array(select d.id from dataset_documents d where d.tenant_id = ${tenantId}::uuid and d.dataset_id in (${idList(baseIds)}) and d.enabled and d.status = 'completed')`;
 
 /**
- * The vector search through {@link HNSW_INDEX}: the {@link ANN_POOL} nearest segments by the vector
- * alone (what the partial index serves), then the tenant, base, unit and metadata conditions, best
- * {@link limit} first, each row with `n`, how many the index gave. The nearest are a materialised
- * CTE: as a subquery, the planner put the units on the outer side of a nested loop and searched
- * the index once per searchable unit (20 searches over 20 units: 290 ms instead of 15 at 131,000
- * segments).
+ * The vector search through {@link HNSW_INDEX}: the {@link ANN_POOL} nearest segments of the
+ * searched bases (tenant, bases, enabled, not a parent: what the index scan filters as it goes, and
+ * with iterative scans goes on for), then the unit and metadata conditions, best {@link limit}
+ * first. The planner chooses: the HNSW index for a big base, the base's own rows sorted exactly for
+ * a small one (cheaper, and exact). The nearest are a materialised CTE: as a subquery joined to the
+ * units, the planner searched the index once per searchable unit (20 searches over 20 units: 290 ms
+ * instead of 15 at 131,000 segments).
  */
 export function annNearestQuery(tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined): SQL {
   const q = vectorLiteral(qvec);
@@ -296,12 +313,13 @@ export function annNearestQuery(tenantId: string, baseIds: string[], qvec: numbe
   const distance = sql`s.embedding_v::vector(${d}) <=> ${q}::vector(${d})`;
   return sql`
     with near as materialized (
-      select s.id, s.document_id, s.dataset_id, s.tenant_id, s.enabled, s.kind, s.metadata, 1 - (${distance}) as sim
-      from dataset_segments s where vector_dims(s.embedding_v) = ${d} order by ${distance} limit ${ANN_POOL})
-    select c.id, c.sim, (select count(*) from near) as n
+      select s.id, s.document_id, s.metadata, 1 - (${distance}) as sim
+      from dataset_segments s
+      where vector_dims(s.embedding_v) = ${d} and s.tenant_id = ${tenantId}::uuid and s.dataset_id in (${idList(baseIds)}) and s.enabled and s.kind <> 'parent'
+      order by ${distance} limit ${ANN_POOL})
+    select c.id, c.sim
     from near c join dataset_documents d on d.id = c.document_id
-    where c.tenant_id = ${tenantId}::uuid and c.dataset_id in (${idList(baseIds)}) and c.enabled and c.kind <> 'parent'
-      and d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
+    where d.enabled and d.status = 'completed' and ${metadataFilterSql(sql`c.metadata`, f)}
     order by c.sim desc
     limit ${limit}`;
 }
@@ -317,11 +335,14 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
     const dim = Math.floor(qvec.length);
     const d = sql.raw(String(dim));
     const distance = sql`s.embedding_v::vector(${d}) <=> ${q}::vector(${d})`;
-    // With the HNSW index: nearest segments first by the vector alone (the partial index serves
-    // exactly this), then the base, unit and metadata conditions; when those leave too few, the
-    // exact search. Without it: the exact search over the searched bases only.
+    // With the HNSW index: the nearest segments of the searched bases (annNearestQuery), then the
+    // unit and metadata conditions; when those leave too few, the exact search. Without it: the
+    // exact search over the searched bases only.
     // The searchable units first (few rows): joined, the planner loops over the units and scans
-    // the segments once per unit.
+    // the segments once per unit. Ordered by `sim`, not by the distance operator, so the planner
+    // cannot answer it from the HNSW index: an index scan there is approximate and, without the
+    // iterative scan, filtered after its ef_search nearest, so another base's nearer segments
+    // left this search with none (an API test: "another base nearer").
     const exact = async () =>
       rowsOf<{ id: string; sim: number }>(
         await ctx.db.execute(sql`
@@ -329,14 +350,15 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
           from dataset_segments s
           where s.document_id = any(${searchableUnits(tenantId, baseIds)}) and s.tenant_id = ${tenantId}::uuid and s.dataset_id in (${idList(baseIds)})
             and s.enabled and s.kind <> 'parent' and ${segFilter} and vector_dims(s.embedding_v) = ${d}
-          order by ${distance}
+          order by sim desc, s.id
           limit ${limit}`),
       );
     let segs: { id: string; sim: number }[];
-    if (dim === HNSW_DIM && (await annIndexExists(ctx))) {
-      const pool = ANN_POOL;
-      const near = rowsOf<{ id: string; sim: number; n: number }>(await withEfSearch(ctx, (db) => db.execute(annNearestQuery(tenantId, baseIds, qvec, limit, f))));
-      segs = near.length < limit && Number(near[0]?.n ?? pool) >= pool ? await exact() : near;
+    const ann = dim === HNSW_DIM ? await annIndexExists(ctx) : null;
+    if (ann?.index) {
+      const near = rowsOf<{ id: string; sim: number }>(await withEfSearch(ctx, ann.iterative, (db) => db.execute(annNearestQuery(tenantId, baseIds, qvec, limit, f))));
+      // Fewer than asked: the unit or metadata conditions, or the index scan's reach, left too few.
+      segs = near.length < limit ? await exact() : near;
     } else {
       segs = await exact();
     }
