@@ -131,13 +131,13 @@ interface AnnSupport {
   index: boolean;
   iterative: boolean;
 }
-const annIndexSeen = new WeakMap<object, { at: number; exists: Promise<AnnSupport> }>();
+const annSupportSeen = new WeakMap<object, { at: number; support: Promise<AnnSupport> }>();
 
 /** Whether {@link HNSW_INDEX} exists and pgvector scans iteratively (looked up at most every {@link INDEX_CHECK_MS}). */
-function annIndexExists(ctx: Ctx): Promise<AnnSupport> {
-  const seen = annIndexSeen.get(ctx.db);
-  if (seen && Date.now() - seen.at < INDEX_CHECK_MS) return seen.exists;
-  const exists = ctx.db
+function annSupport(ctx: Ctx): Promise<AnnSupport> {
+  const seen = annSupportSeen.get(ctx.db);
+  if (seen && Date.now() - seen.at < INDEX_CHECK_MS) return seen.support;
+  const support = ctx.db
     .execute(
       sql`select exists (select 1 from pg_indexes where indexname = ${HNSW_INDEX_NAME}) as index,
         coalesce((select string_to_array(extversion, '.')::int[] >= '{0,8}'::int[] from pg_extension where extname = 'vector'), false) as iterative`,
@@ -147,13 +147,13 @@ function annIndexExists(ctx: Ctx): Promise<AnnSupport> {
       return { index: Boolean(row?.index), iterative: Boolean(row?.iterative) };
     })
     .catch(() => ({ index: false, iterative: false }));
-  annIndexSeen.set(ctx.db, { at: Date.now(), exists });
-  return exists;
+  annSupportSeen.set(ctx.db, { at: Date.now(), support });
+  return support;
 }
 
-/** Forgets what {@link annIndexExists} saw (after creating or dropping the index). */
+/** Forgets what {@link annSupport} saw (after creating or dropping the index). */
 export function forgetAnnIndex(ctx: Pick<ServerContext, 'db'>): void {
-  annIndexSeen.delete(ctx.db);
+  annSupportSeen.delete(ctx.db);
 }
 
 /** Nearest neighbours read from the vector index before the other conditions. */
@@ -354,7 +354,7 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
           limit ${limit}`),
       );
     let segs: { id: string; sim: number }[];
-    const ann = dim === HNSW_DIM ? await annIndexExists(ctx) : null;
+    const ann = dim === HNSW_DIM ? await annSupport(ctx) : null;
     if (ann?.index) {
       const near = rowsOf<{ id: string; sim: number }>(await withEfSearch(ctx, ann.iterative, (db) => db.execute(annNearestQuery(tenantId, baseIds, qvec, limit, f))));
       // Fewer than asked: the unit or metadata conditions, or the index scan's reach, left too few.
@@ -477,9 +477,11 @@ interface Detail {
  */
 async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[] | null): Promise<Map<string, Detail>> {
   const withVector = await vectorColumnExists(ctx);
+  const inDb = withVector && qvec !== null;
   const simOf = (alias: 's' | 'q') =>
-    qvec ? sql`case when vector_dims(${sql.raw(alias)}.embedding_v) = ${qvec.length} then coalesce(nullif(1 - (${sql.raw(alias)}.embedding_v <=> ${vectorLiteral(qvec)}::vector), 'NaN'::float8), 0) end` : sql`null::float8`;
-  const vectorOf = (alias: 's' | 'q') => (withVector && qvec ? sql`null::real[]` : embeddingOf(withVector, alias));
+    inDb ? sql`case when vector_dims(${sql.raw(alias)}.embedding_v) = ${qvec!.length} then coalesce(nullif(1 - (${sql.raw(alias)}.embedding_v <=> ${vectorLiteral(qvec!)}::vector), 'NaN'::float8), 0) end` : sql`null::float8`;
+  const vectorOf = (alias: 's' | 'q') => (inDb ? sql`null::real[]` : embeddingOf(withVector, alias));
+  const simValue = (v: number | null | undefined) => (v == null ? null : Number(v));
   const segIds = keys.filter((k) => k.startsWith('s:')).map((k) => k.slice(2));
   const qaIds = keys.filter((k) => k.startsWith('q:')).map((k) => k.slice(2));
   const out = new Map<string, Detail>();
@@ -503,7 +505,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
       parent_metadata: Record<string, unknown> | null;
     }>(
       await ctx.db.execute(sql`
-        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, ${vectorOf('s')} as embedding, ${withVector ? simOf('s') : sql`null::float8`} as sim,
+        select s.id, s.dataset_id, s.document_id, d.name as document_name, s.position, s.content, s.tokens, ${vectorOf('s')} as embedding, ${simOf('s')} as sim,
           ${rankOf(sql`s.tsv`)} as rank, s.metadata,
           p.id as parent_id, p.position as parent_position, p.content as parent_content, p.metadata as parent_metadata
         from dataset_segments s join dataset_documents d on d.id = s.document_id
@@ -522,7 +524,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
         content: r.content,
         tokens: r.tokens,
         embedding: r.embedding ? r.embedding.map(Number) : null,
-        sim: r.sim === null || r.sim === undefined ? null : Number(r.sim),
+        sim: simValue(r.sim),
         rank: Number(r.rank),
         metadata: r.metadata ?? {},
         parent: r.parent_id ? { id: r.parent_id, position: Number(r.parent_position), content: r.parent_content ?? '', metadata: r.parent_metadata ?? {} } : null,
@@ -532,7 +534,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
   if (qaIds.length) {
     const rows = rowsOf<{ id: string; dataset_id: string; document_id: string; document_name: string; question: string; answer: string; tokens: string; embedding: number[] | null; sim: number | null; rank: number }>(
       await ctx.db.execute(sql`
-        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, ${vectorOf('q')} as embedding, ${withVector ? simOf('q') : sql`null::float8`} as sim, ${rankOf(sql`q.tsv`)} as rank
+        select q.id, q.dataset_id, q.document_id, d.name as document_name, q.question, q.answer, q.tokens, ${vectorOf('q')} as embedding, ${simOf('q')} as sim, ${rankOf(sql`q.tsv`)} as rank
         from dataset_qa_pairs q join dataset_documents d on d.id = q.document_id
         where q.id in (${idList(qaIds)})`),
     );
@@ -548,7 +550,7 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
         content: qaContent(r.question, r.answer),
         tokens: r.tokens,
         embedding: r.embedding ? r.embedding.map(Number) : null,
-        sim: r.sim === null || r.sim === undefined ? null : Number(r.sim),
+        sim: simValue(r.sim),
         rank: Number(r.rank),
         metadata: { document_name: r.document_name, question: r.question, answer: r.answer },
         parent: null,
