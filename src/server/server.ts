@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Database } from './db/client';
+import { configureVectorCache } from './knowledge/vector-cache';
 import { buildApp } from './app';
 import type { Settings } from './settings';
 import { seed, type SeedResult } from './services/seed';
@@ -30,6 +31,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     sharedBuffers: settings.pgSharedBuffers,
   });
   const db = database.db;
+  configureVectorCache(db, settings.vectorCacheMb);
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);
   const jwtSecret = await ensureKey(db, 'jwt_secret');
   const secretKey = await ensureKey(db, 'secret_key');

@@ -13,6 +13,12 @@ export const Settings = z.object({
    * them: what does not fit is read from the data directory again on every search.
    */
   pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('128MB'),
+  /**
+   * Memory, in MB, that vector search may keep: each searched unit's segment vectors, quantised (the
+   * built-in embedding's take 276 bytes a segment). Searches whose vectors outgrow it, or all with
+   * 0, run in the database instead (exact, or pgvector's HNSW index on a server that has one).
+   */
+  vectorCacheMb: z.coerce.number().int().min(0).max(1_000_000).default(256),
   adminUser: z.string().trim().min(2).max(64).default('admin'),
   adminPassword: z.string().min(8).max(128).optional(),
   /** Access-token lifetime in seconds. */
@@ -37,6 +43,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: env.WEFT_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     pgSharedBuffers: env.WEFT_PG_SHARED_BUFFERS || undefined,
+    vectorCacheMb: env.WEFT_VECTOR_CACHE_MB || undefined,
     adminUser: env.WEFT_ADMIN_USER || undefined,
     adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,
     accessTokenTtl: env.WEFT_ACCESS_TOKEN_TTL || undefined,

@@ -5,10 +5,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetQaPairs, datasets, datasetSegmentHits, datasetSegments } from '../../src/server/db/schema';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
-import { embedAndStoreQa, writeSegments } from '../../src/server/knowledge/ingest';
+import { embedAndStoreQa, reindexSegment, writeSegments } from '../../src/server/knowledge/ingest';
 import { annNearestQuery, forgetAnnIndex, HNSW_INDEX, retrieve, type MetadataFilter, type RetrievalBase, type RetrieveRequest } from '../../src/server/knowledge/retrieve';
 import { createKnowledgeService } from '../../src/server/knowledge/runtime';
 import type { SegmentDraft } from '../../src/server/knowledge/types';
+import { configureVectorCache, vectorCacheOf } from '../../src/server/knowledge/vector-cache';
 import { GOOD_KEY } from './fake-providers';
 import { DEFAULT_TENANT_ID, useStudio } from './harness';
 import { createBase } from './knowledge-kit';
@@ -81,6 +82,17 @@ beforeAll(async () => {
 });
 
 const search = (req: Partial<RetrieveRequest> & { query: string }) => retrieve(h.studio.ctx, [base], { mode: 'hybrid', topK: 10, ...req });
+/** The same search with the in-process vector search off (SQL answers). */
+async function inSqlSearch(req: Partial<RetrieveRequest> & { query: string }) {
+  const cache = vectorCacheOf(db());
+  const budget = cache.budget;
+  cache.budget = 0; // (what it keeps stays kept)
+  try {
+    return await search(req);
+  } finally {
+    cache.budget = budget;
+  }
+}
 
 describe('retrieve: modes', () => {
   it('vector: the closest segment first, scores 0..1 best first, only searchable segments', async () => {
@@ -159,87 +171,200 @@ describe('retrieve: vector scores', () => {
   });
 });
 
-describe('retrieve: with the HNSW vector index', () => {
-  it('answers the same nearest segments through the migration\'s partial index on embedding_v::vector(256) as without it', async () => {
-    const q = { query: 'how do I reset my password', mode: 'vector' as const, topK: 3 };
-    const rows = async (stmt: ReturnType<typeof sql>) => ((await db().execute(stmt)) as unknown as { rows: unknown[] }).rows;
-    const hasVector = (await rows(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)).length > 0;
-    const indexed = (await rows(sql`select 1 from pg_indexes where indexname = 'dataset_segments_hnsw_256'`)).length > 0;
-    // Migration 0008 creates the index exactly where the vector column exists.
-    expect(indexed).toBe(hasVector);
-    if (!hasVector) {
-      // A server without pgvector: no column to index, and vector search answers from real[] by cosine in the process.
-      await expect(db().execute(sql.raw(HNSW_INDEX))).rejects.toThrow();
-      const found = await search(q);
-      expect(found.length).toBeGreaterThan(0);
-      expect(found[0]!.content).toContain('password');
-      return;
-    }
-    // A base this small is cheaper to scan: make the planner take the index, as it does on big bases.
-    await db().execute(sql`set enable_seqscan = off`);
-    let viaIndex: string[];
-    try {
-      const plan = await db().execute(sql`explain select id from dataset_segments s where vector_dims(s.embedding_v) = 256 order by s.embedding_v::vector(256) <=> ${`[${Array(256).fill(0.1).join(',')}]`}::vector(256) limit 40`);
-      expect(JSON.stringify((plan as unknown as { rows: unknown[] }).rows)).toContain('dataset_segments_hnsw_256');
-      viaIndex = (await search(q)).map((x) => x.content);
-      // The index is searched once per query, whatever the number of searchable units (as a plain
-      // subquery, the planner searched it again for every unit of the base).
-      const units = (await rows(sql`select count(*)::int as n from dataset_documents where dataset_id = ${ds}::uuid and enabled and status = 'completed'`)) as { n: number }[];
-      expect(units[0]!.n).toBeGreaterThan(1);
-      const [qv] = await builtinEmbedder.embed([q.query]);
-      // (Sorting off too: a base this small is otherwise read through its own rows and sorted exactly.)
-      await db().execute(sql`set enable_sort = off`);
-      const analyzed = await rows(sql`explain (analyze, format json) ${annNearestQuery(DEFAULT_TENANT_ID, [ds], qv!, 3, null)}`).finally(() => db().execute(sql`reset enable_sort`));
-      const scans: { 'Index Name'?: string; 'Actual Loops': number }[] = [];
-      const walk = (node: { Plans?: unknown[] } & Record<string, unknown>) => {
-        if (node['Index Name'] === 'dataset_segments_hnsw_256') scans.push(node as never);
-        for (const child of node.Plans ?? []) walk(child as never);
-      };
-      const json = (analyzed[0] as Record<string, unknown>)['QUERY PLAN'];
-      walk((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan);
-      expect(scans.map((x) => x['Actual Loops'])).toEqual([1]);
-    } finally {
-      await db().execute(sql`reset enable_seqscan`);
-    }
-    expect(viaIndex.length).toBeGreaterThan(0);
-    // The search widened hnsw.ef_search for its own transaction only (SET LOCAL): the session keeps pgvector's default.
-    expect(await rows(sql`show hnsw.ef_search`)).toEqual([{ 'hnsw.ef_search': '40' }]);
-    // Dropped (an operator's choice), the exact search answers the same; created again, the index serves again.
-    await db().execute(sql`drop index dataset_segments_hnsw_256`);
+const rowsOf = async (stmt: ReturnType<typeof sql>) => ((await db().execute(stmt)) as unknown as { rows: unknown[] }).rows;
+const hasVectorColumn = async () => (await rowsOf(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)).length > 0;
+const onPglite = async () => ((await rowsOf(sql`select version() as v`)) as { v: string }[])[0]!.v.includes('emscripten');
+
+/**
+ * Runs `fn` as a PostgreSQL server with pgvector searches when the in-process search is off (or
+ * over its budget): through the HNSW index of migration 0008. On the embedded database migration
+ * 0010 dropped that index: the test makes it here and drops it again after.
+ */
+async function withHnsw(fn: () => Promise<void>) {
+  const made = await onPglite();
+  if (made) await db().execute(sql.raw(HNSW_INDEX));
+  const budget = vectorCacheOf(db()).budget;
+  configureVectorCache(db(), 0);
+  forgetAnnIndex(h.studio.ctx);
+  try {
+    await fn();
+  } finally {
+    vectorCacheOf(db()).budget = budget;
+    if (made) await db().execute(sql`drop index if exists dataset_segments_hnsw_256`);
     forgetAnnIndex(h.studio.ctx);
+  }
+}
+
+describe('retrieve: the in-process vector search', () => {
+  const queries = ['how do I reset my password', 'quarterly revenue Europe', '怎么重置密码', 'lunch noon', 'orders ship returns', 'Berlin population'];
+  const inSql = inSqlSearch;
+
+  it('migration 0010 drops the HNSW index on the embedded database; a server with pgvector keeps it', async () => {
+    const indexed = (await rowsOf(sql`select 1 from pg_indexes where indexname = 'dataset_segments_hnsw_256'`)).length > 0;
+    expect(indexed).toBe((await hasVectorColumn()) && !(await onPglite()));
+  });
+
+  it('answers what the exact search in SQL answers, in every mode, and keeps each unit loaded while it stays', async () => {
+    // Segments without words have a vector of zeros, whose cosine is NaN in SQL (sorted above every
+    // number): more of them than the candidates read left the exact search with nothing to answer.
+    const empty = await unit(ds, 'punctuation.txt', Array.from({ length: 25 }, () => ({ content: '—' })));
     try {
-      expect((await search(q)).map((x) => x.content)).toEqual(viaIndex);
+      const cache = vectorCacheOf(db());
+      cache.clear();
+      const loads = cache.loads;
+      for (const query of queries) {
+        for (const mode of ['vector', 'hybrid'] as const) {
+          const viaCache = await search({ query, mode, topK: 4 });
+          expect(viaCache.length, query).toBeGreaterThan(0);
+          expect(viaCache, `${mode}: ${query}`).toEqual(await inSql({ query, mode, topK: 4 }));
+        }
+      }
+      // The base's searchable units (guide.txt, cities.csv, shipping.md, punctuation.txt), loaded once each.
+      expect(cache.loads - loads).toBe(4);
+      expect(cache.size.units).toBe(4);
     } finally {
-      await db().execute(sql.raw(HNSW_INDEX));
-      forgetAnnIndex(h.studio.ctx);
+      await db().delete(datasetDocuments).where(eq(datasetDocuments.id, empty));
+    }
+  });
+
+  it('sees every write of a unit\'s segments: content edited, a segment disabled, a unit deleted', async () => {
+    const cache = vectorCacheOf(db());
+    const version = async (id: string) => Number(((await rowsOf(sql`select segments_version as v from dataset_documents where id = ${id}::uuid`)) as { v: string }[])[0]!.v);
+    const doc = await unit(ds, 'changing.txt', [{ content: 'The aquarium feeds its octopus at nine.' }, { content: 'Penguins parade through the hall at noon.' }]);
+    // The indexer's binary COPY (replica role, no foreign-key triggers) still raised the version.
+    expect(await version(doc)).toBeGreaterThan(0);
+    expect((await search({ query: 'octopus aquarium', mode: 'vector', topK: 1 }))[0]!.content).toBe('The aquarium feeds its octopus at nine.');
+    const loads = cache.loads;
+    expect((await search({ query: 'octopus aquarium', mode: 'vector', topK: 1 }))[0]!.content).toBe('The aquarium feeds its octopus at nine.');
+    expect(cache.loads).toBe(loads);
+
+    const [octopus] = await db().select().from(datasetSegments).where(eq(datasetSegments.content, 'The aquarium feeds its octopus at nine.'));
+    const before = await version(doc);
+    const [row] = await db().select().from(datasets).where(eq(datasets.id, ds));
+    await reindexSegment(h.studio.ctx, row!, octopus!.id, 'The zoo feeds its giraffes at dawn.');
+    expect(await version(doc)).toBeGreaterThan(before);
+    const giraffe = await search({ query: 'giraffes dawn zoo', mode: 'vector', topK: 1 });
+    expect(giraffe[0]).toMatchObject({ id: octopus!.id, content: 'The zoo feeds its giraffes at dawn.' });
+    expect(cache.loads).toBe(loads + 1);
+    expect(giraffe).toEqual(await inSql({ query: 'giraffes dawn zoo', mode: 'vector', topK: 1 }));
+
+    await db().update(datasetSegments).set({ enabled: false }).where(eq(datasetSegments.id, octopus!.id));
+    expect((await search({ query: 'giraffes dawn zoo', mode: 'vector', topK: 10 })).map((x) => x.id)).not.toContain(octopus!.id);
+
+    await db().delete(datasetDocuments).where(eq(datasetDocuments.id, doc));
+    expect((await search({ query: 'penguins parade hall', mode: 'vector', topK: 10 })).map((x) => x.documentId)).not.toContain(doc);
+  });
+
+  it('filters by metadata in SQL on its candidates', async () => {
+    const filter: MetadataFilter = { logicalOperator: 'and', conditions: [{ name: 'country', operator: 'is', value: 'France' }] };
+    const hits = await search({ query: 'Berlin population country', mode: 'vector', topK: 10, metadataFilter: filter });
+    expect(hits.map((x) => x.metadata.city).sort()).toEqual(['Lyon', 'Paris']);
+    expect(hits).toEqual(await inSql({ query: 'Berlin population country', mode: 'vector', topK: 10, metadataFilter: filter }));
+  });
+
+  it('leaves a search whose vectors outgrow its budget to SQL, with the same answer, and keeps within the budget', async () => {
+    const cache = vectorCacheOf(db());
+    const budget = cache.budget;
+    const want = await search({ query: 'reset password', mode: 'vector', topK: 4 });
+    try {
+      cache.clear();
+      cache.budget = 1000; // bytes: not one unit of 256-dimension vectors fits
+      expect(await search({ query: 'reset password', mode: 'vector', topK: 4 })).toEqual(want);
+      expect(cache.size.bytes).toBeLessThanOrEqual(1000);
+      const loads = cache.loads;
+      // Measured once: the next search does not load the same units again.
+      expect(await search({ query: 'reset password', mode: 'vector', topK: 4 })).toEqual(want);
+      expect(cache.loads).toBe(loads);
+    } finally {
+      cache.budget = budget;
     }
   });
 });
 
+describe('retrieve: with the HNSW vector index', () => {
+  it('answers the same nearest segments through the partial index on embedding_v::vector(256) as without it', async () => {
+    const q = { query: 'how do I reset my password', mode: 'vector' as const, topK: 3 };
+    const rows = rowsOf;
+    const hasVector = await hasVectorColumn();
+    if (!hasVector) {
+      // A server without pgvector: no column to index, and vector search answers from real[] by cosine in the process.
+      await expect(db().execute(sql.raw(HNSW_INDEX))).rejects.toThrow();
+      const found = await inSqlSearch(q);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found[0]!.content).toContain('password');
+      return;
+    }
+    await withHnsw(async () => {
+      // A base this small is cheaper to scan: make the planner take the index, as it does on big bases.
+      await db().execute(sql`set enable_seqscan = off`);
+      let viaIndex: string[];
+      try {
+        const plan = await db().execute(sql`explain select id from dataset_segments s where vector_dims(s.embedding_v) = 256 order by s.embedding_v::vector(256) <=> ${`[${Array(256).fill(0.1).join(',')}]`}::vector(256) limit 40`);
+        expect(JSON.stringify((plan as unknown as { rows: unknown[] }).rows)).toContain('dataset_segments_hnsw_256');
+        viaIndex = (await search(q)).map((x) => x.content);
+        // The index is searched once per query, whatever the number of searchable units (as a plain
+        // subquery, the planner searched it again for every unit of the base).
+        const units = (await rows(sql`select count(*)::int as n from dataset_documents where dataset_id = ${ds}::uuid and enabled and status = 'completed'`)) as { n: number }[];
+        expect(units[0]!.n).toBeGreaterThan(1);
+        const [qv] = await builtinEmbedder.embed([q.query]);
+        // (Sorting off too: a base this small is otherwise read through its own rows and sorted exactly.)
+        await db().execute(sql`set enable_sort = off`);
+        const analyzed = await rows(sql`explain (analyze, format json) ${annNearestQuery(DEFAULT_TENANT_ID, [ds], qv!, 3, null)}`).finally(() => db().execute(sql`reset enable_sort`));
+        const scans: { 'Index Name'?: string; 'Actual Loops': number }[] = [];
+        const walk = (node: { Plans?: unknown[] } & Record<string, unknown>) => {
+          if (node['Index Name'] === 'dataset_segments_hnsw_256') scans.push(node as never);
+          for (const child of node.Plans ?? []) walk(child as never);
+        };
+        const json = (analyzed[0] as Record<string, unknown>)['QUERY PLAN'];
+        walk((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan);
+        expect(scans.map((x) => x['Actual Loops'])).toEqual([1]);
+      } finally {
+        await db().execute(sql`reset enable_seqscan`);
+      }
+      expect(viaIndex.length).toBeGreaterThan(0);
+      // The search widened hnsw.ef_search for its own transaction only (SET LOCAL): the session keeps pgvector's default.
+      expect(await rows(sql`show hnsw.ef_search`)).toEqual([{ 'hnsw.ef_search': '40' }]);
+      // Dropped (an operator's choice), the exact search answers the same; created again, the index serves again.
+      await db().execute(sql`drop index dataset_segments_hnsw_256`);
+      forgetAnnIndex(h.studio.ctx);
+      try {
+        expect((await search(q)).map((x) => x.content)).toEqual(viaIndex);
+      } finally {
+        await db().execute(sql.raw(HNSW_INDEX));
+        forgetAnnIndex(h.studio.ctx);
+      }
+    });
+  });
+});
+
 describe('retrieve: another base nearer', () => {
-  it('answers the searched base\'s own nearest segments when another base of the tenant holds nearer ones, through the index as it scans on', async () => {
+  it('answers the searched base\'s own nearest segments when another base of the tenant holds nearer ones, in the process and through the index as it scans on', async () => {
     const query = 'how do I reset my password';
     const other = await createBase(h, f.u.member.token, f.wsA, 'Nearer');
     await unit(other, 'nearer.txt', Array.from({ length: 60 }, (_, i) => ({ content: `How do I reset my password? Step ${i + 1}.` })));
-    const hits = await search({ query, mode: 'vector', topK: 3 });
-    expect(hits[0]).toMatchObject({ content: EN_RESET, datasetId: ds });
-    expect(hits.every((x) => x.datasetId === ds)).toBe(true);
-
-    const hasVector = ((await db().execute(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)) as unknown as { rows: unknown[] }).rows.length > 0;
-    if (!hasVector) return; // a server without pgvector has no index to scan (retrieval scores in the process)
-    // Through the index with a narrow search (ef_search 10): the other base's 60 segments are all
-    // nearer, so a plain index scan hands over only theirs; the iterative scan goes on to this base's.
-    const [qv] = await builtinEmbedder.embed([query]);
-    const through = (iterative: boolean) =>
-      db().transaction(async (tx) => {
-        for (const set of ['hnsw.ef_search = 10', `hnsw.iterative_scan = ${iterative ? 'relaxed_order' : 'off'}`, 'enable_seqscan = off', 'enable_sort = off']) await tx.execute(sql.raw(`set local ${set}`));
-        return ((await tx.execute(annNearestQuery(DEFAULT_TENANT_ID, [ds], qv!, 3, null))) as unknown as { rows: { id: string }[] }).rows;
-      });
-    expect(await through(false)).toHaveLength(0);
-    const found = await through(true);
-    expect(found).toHaveLength(3);
-    const [top] = await db().select().from(datasetSegments).where(eq(datasetSegments.id, found[0]!.id));
-    expect(top).toMatchObject({ datasetId: ds, content: EN_RESET });
+    const check = async () => {
+      const hits = await search({ query, mode: 'vector', topK: 3 });
+      expect(hits[0]).toMatchObject({ content: EN_RESET, datasetId: ds });
+      expect(hits.every((x) => x.datasetId === ds)).toBe(true);
+    };
+    await check();
+    if (!(await hasVectorColumn())) return; // a server without pgvector has no index to scan (retrieval scores in the process)
+    await withHnsw(async () => {
+      await check();
+      // Through the index with a narrow search (ef_search 10): the other base's 60 segments are all
+      // nearer, so a plain index scan hands over only theirs; the iterative scan goes on to this base's.
+      const [qv] = await builtinEmbedder.embed([query]);
+      const through = (iterative: boolean) =>
+        db().transaction(async (tx) => {
+          for (const set of ['hnsw.ef_search = 10', `hnsw.iterative_scan = ${iterative ? 'relaxed_order' : 'off'}`, 'enable_seqscan = off', 'enable_sort = off']) await tx.execute(sql.raw(`set local ${set}`));
+          return ((await tx.execute(annNearestQuery(DEFAULT_TENANT_ID, [ds], qv!, 3, null))) as unknown as { rows: { id: string }[] }).rows;
+        });
+      expect(await through(false)).toHaveLength(0);
+      const found = await through(true);
+      expect(found).toHaveLength(3);
+      const [top] = await db().select().from(datasetSegments).where(eq(datasetSegments.id, found[0]!.id));
+      expect(top).toMatchObject({ datasetId: ds, content: EN_RESET });
+    });
   });
 });
 

@@ -8,10 +8,12 @@
  *   store, through the indexer the normal task uses (ingest.ts segmentParsed + writeSegments);
  * - hit-test latency p50/p95 over 100,000 segments, for full-text, vector and hybrid, through the
  *   real route POST /console/datasets/:id/hit-test (validation, membership, retrieval, history
- *   and hit counts), top k 4, after a warm-up: as installed (the HNSW index of migration 0008, kept up
- *   during ingestion), then, with BENCH_EXACT=1, vector and hybrid again without it (exact search).
+ *   and hit counts), top k 4, after a warm-up: as installed (vectors searched in the process,
+ *   vector-cache.ts; the embedded database keeps no HNSW index, migration 0010), then, with
+ *   BENCH_EXACT=1, vector and hybrid again with the in-process search off (exact search in SQL).
+ *   The first vector hit test after the start, which loads the base's vectors, is printed apart.
  * Vector hit tests also print their recall@4 against the exact search (by score: equal scores are
- * interchangeable), since an approximate index is only as fast as it is allowed to be wrong.
+ * interchangeable): a fast search is only as good as it is right.
  * Targets: >= 2 MB/s; p95 <= 50 ms.
  * Options (env): BENCH_SEGMENTS (default 100000), BENCH_QUERIES (default 100), BENCH_EXACT=1,
  * BENCH_DATA_DIR (a data directory to use and keep, instead of a temporary one), WEFT_PG_SHARED_BUFFERS.
@@ -28,6 +30,7 @@ import { segmentParsed, writeSegments } from '../../src/server/knowledge/ingest'
 import { parseFile } from '../../src/server/knowledge/parse';
 import { forgetAnnIndex } from '../../src/server/knowledge/retrieve';
 import { DEFAULT_PROCESS_RULE } from '../../src/server/knowledge/segment';
+import { configureVectorCache, vectorCacheOf } from '../../src/server/knowledge/vector-cache';
 import type { ProcessRule } from '../../src/server/knowledge/types';
 import { createStudio } from '../../src/server/server';
 import { Settings } from '../../src/server/settings';
@@ -123,7 +126,7 @@ async function main() {
       if (u === 0 || (u + 1) % 5 === 0) process.stdout.write(`  ingested ${segments} segments (${(bytes / 1e6).toFixed(1)} MB)\n`);
     }
     const mbps = bytes / 1e6 / (ingestMs / 1000);
-    console.log(`ingestion  ${fmt(bytes / 1e6)} MB  ${segments} segments  ${fmt(ingestMs / 1000, 2)} s  = ${fmt(mbps, 2)} MB/s   with the HNSW index kept up (target >= 2 MB/s)`);
+    console.log(`ingestion  ${fmt(bytes / 1e6)} MB  ${segments} segments  ${fmt(ingestMs / 1000, 2)} s  = ${fmt(mbps, 2)} MB/s   as installed (target >= 2 MB/s)`);
 
     await studio.ctx.db.execute(sql`analyze dataset_segments`);
 
@@ -162,13 +165,18 @@ async function main() {
     };
     // Ingesting 100,000 segments outlasts the access token: sign in again.
     h.authorization = `Bearer ${(await inject('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username: 'admin', password })).access_token}`;
-    await hitTests(['full_text', 'vector', 'hybrid'], 'as installed, HNSW index');
+    const cache = vectorCacheOf(studio.ctx.db);
+    cache.clear();
+    const t0 = performance.now();
+    await inject('POST', `/api/v1/console/datasets/${base.id}/hit-test`, { query: queries[0], mode: 'vector', top_k: 4, rerank: false, graph: false }, h);
+    console.log(`first vector hit test ${fmt(performance.now() - t0)} ms  (loads the vectors of ${cache.size.units} units: ${(cache.size.bytes / 1e6).toFixed(1)} MB kept)`);
+    await hitTests(['full_text', 'vector', 'hybrid'], 'as installed, in-process vector search');
 
-    // ---- without the vector index (an operator may drop it): exact search.
+    // ---- the in-process search off (WEFT_VECTOR_CACHE_MB=0): exact search in SQL.
     if (!process.env.BENCH_EXACT) return;
-    await studio.ctx.db.execute(sql`drop index dataset_segments_hnsw_256`);
+    configureVectorCache(studio.ctx.db, 0);
     forgetAnnIndex(studio.ctx);
-    await hitTests(['vector', 'hybrid'], 'index dropped, exact vector search');
+    await hitTests(['vector', 'hybrid'], 'in-process search off, exact vector search in SQL');
   } finally {
     await studio.close();
     if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /** Tables of the knowledge area. Re-exported from ./schema, so drizzle-kit and the services see one schema. */
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
 import { tenants, workspaces } from './schema';
 
@@ -86,6 +86,11 @@ export const datasetDocuments = pgTable(
     graphStatus: text('graph_status').notNull().default('none'),
     graphError: text('graph_error'),
     hitCount: integer('hit_count').notNull().default(0),
+    /**
+     * Goes up with every statement that writes the unit's segments (triggers of migration
+     * 0010_vector_cache): the in-process vector search keeps a unit's vectors while it stays.
+     */
+    segmentsVersion: bigint('segments_version', { mode: 'number' }).notNull().default(0),
     createdBy: uuid('created_by').notNull(),
     ...stamps,
   },

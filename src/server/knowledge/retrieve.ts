@@ -27,6 +27,7 @@ import { vectorColumnExists } from './ingest';
 import { rowsOf } from './queue';
 import { rerank as rerankCall, type RerankModelRef } from './rerank';
 import { isCjk, queryTokens } from './tokenize';
+import { vectorCacheOf, type UnitVersion } from './vector-cache';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
 
@@ -178,6 +179,8 @@ function withEfSearch<T>(ctx: Ctx, iterative: boolean, run: (db: Pick<Ctx['db'],
     return run(tx);
   });
 }
+/** Candidates read from the in-process search before a metadata filter, at least. */
+const FILTERED_POOL = 200;
 /** Graph neighbours added at most: top k, but at least this many. */
 const MIN_GRAPH_NEIGHBOURS = 3;
 /** Candidates read from each list before merging, at least. */
@@ -324,29 +327,58 @@ export function annNearestQuery(tenantId: string, baseIds: string[], qvec: numbe
     limit ${limit}`;
 }
 
+/**
+ * The nearest segments through the in-process search (vector-cache.ts): the searchable units with
+ * their versions, the cache's nearest, then the metadata filter in SQL on those candidates. Null
+ * when the cache is off or over its budget, or a narrow filter left too few: the SQL search answers.
+ */
+async function cachedNearest(ctx: Ctx, tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined, withVector: boolean) {
+  const cache = vectorCacheOf(ctx.db);
+  if (cache.budget <= 0) return null;
+  const units = rowsOf<UnitVersion>(
+    await ctx.db.execute(sql`select d.id, d.segments_version as version from dataset_documents d
+      where d.tenant_id = ${tenantId}::uuid and d.dataset_id in (${idList(baseIds)}) and d.enabled and d.status = 'completed'`),
+  );
+  const filtered = Boolean(f?.conditions.length);
+  const want = filtered ? Math.max(limit * 10, FILTERED_POOL) : limit;
+  const near = await cache.nearest(units, qvec, want, withVector);
+  if (!near || !filtered || !near.length) return near?.map((h) => ({ id: h.id, sim: h.score })) ?? null;
+  const pass = new Set(
+    rowsOf<{ id: string }>(await ctx.db.execute(sql`select s.id from dataset_segments s where s.id in (${idList(near.map((h) => h.id))}) and ${metadataFilterSql(SEG_META, f)}`)).map((r) => r.id),
+  );
+  const kept = near.filter((h) => pass.has(h.id)).slice(0, limit);
+  // The filter passed too few of a full pool: there may be more further down, which SQL finds.
+  if (kept.length < limit && near.length === want) return null;
+  return kept.map((h) => ({ id: h.id, sim: h.score }));
+}
+
 async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], qvec: number[], limit: number, f: MetadataFilter | null | undefined): Promise<Candidate[]> {
   const segFilter = metadataFilterSql(SEG_META, f);
   const qaFilter = metadataFilterSql(QA_META, f);
   const out: Candidate[] = [];
-  if (await vectorColumnExists(ctx)) {
+  const withVector = await vectorColumnExists(ctx);
+  const cached = await cachedNearest(ctx, tenantId, baseIds, qvec, limit, f, withVector);
+  if (withVector) {
     const q = vectorLiteral(qvec);
     // A whole number, written into the SQL so a partial HNSW index on
     // (embedding_v::vector(dim)) where vector_dims(embedding_v) = dim can serve the query.
     const dim = Math.floor(qvec.length);
     const d = sql.raw(String(dim));
     const distance = sql`s.embedding_v::vector(${d}) <=> ${q}::vector(${d})`;
-    // With the HNSW index: the nearest segments of the searched bases (annNearestQuery), then the
-    // unit and metadata conditions; when those leave too few, the exact search. Without it: the
-    // exact search over the searched bases only.
+    // Without the in-process search: with the HNSW index, the nearest segments of the searched
+    // bases (annNearestQuery), then the unit and metadata conditions; when those leave too few,
+    // the exact search. Without the index: the exact search over the searched bases only.
     // The searchable units first (few rows): joined, the planner loops over the units and scans
     // the segments once per unit. Ordered by `sim`, not by the distance operator, so the planner
     // cannot answer it from the HNSW index: an index scan there is approximate and, without the
     // iterative scan, filtered after its ef_search nearest, so another base's nearer segments
     // left this search with none (an API test: "another base nearer").
+    // A vector of zeros (a segment without words) has no cosine: NaN, which PostgreSQL sorts above
+    // every number. It scores 0.
     const exact = async () =>
       rowsOf<{ id: string; sim: number }>(
         await ctx.db.execute(sql`
-          select s.id, 1 - (${distance}) as sim
+          select s.id, coalesce(nullif(1 - (${distance}), 'NaN'::float8), 0) as sim
           from dataset_segments s
           where s.document_id = any(${searchableUnits(tenantId, baseIds)}) and s.tenant_id = ${tenantId}::uuid and s.dataset_id in (${idList(baseIds)})
             and s.enabled and s.kind <> 'parent' and ${segFilter} and vector_dims(s.embedding_v) = ${d}
@@ -354,8 +386,10 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
           limit ${limit}`),
       );
     let segs: { id: string; sim: number }[];
-    const ann = dim === HNSW_DIM ? await annSupport(ctx) : null;
-    if (ann?.index) {
+    const ann = cached || dim !== HNSW_DIM ? null : await annSupport(ctx);
+    if (cached) {
+      segs = cached;
+    } else if (ann?.index) {
       const near = rowsOf<{ id: string; sim: number }>(await withEfSearch(ctx, ann.iterative, (db) => db.execute(annNearestQuery(tenantId, baseIds, qvec, limit, f))));
       // Fewer than asked: the unit or metadata conditions, or the index scan's reach, left too few.
       segs = near.length < limit ? await exact() : near;
@@ -374,20 +408,22 @@ async function vectorCandidates(ctx: Ctx, tenantId: string, baseIds: string[], q
     for (const r of qas) out.push({ key: 'q:' + r.id, vector: Number(r.sim) });
     return out;
   }
-  // No pgvector: cosine in JS over every searchable vector of the bases.
+  // No pgvector: cosine in JS over every searchable vector of the bases (segments only without the in-process search).
   const top = (rows: { id: string; embedding: number[] | null }[], prefix: string) =>
     rows
       .flatMap((r) => (r.embedding && r.embedding.length === qvec.length ? [{ key: prefix + r.id, vector: cosine(qvec, r.embedding.map(Number)) }] : []))
       .sort((a, b) => b.vector - a.vector)
       .slice(0, limit);
   out.push(
-    ...top(
-      rowsOf(
-        await ctx.db.execute(sql`select s.id, s.embedding from dataset_segments s join dataset_documents d on d.id = s.document_id
+    ...(cached
+      ? cached.map((r) => ({ key: 's:' + r.id, vector: r.sim }))
+      : top(
+          rowsOf(
+            await ctx.db.execute(sql`select s.id, s.embedding from dataset_segments s join dataset_documents d on d.id = s.document_id
           where ${segmentWhere(tenantId, baseIds, segFilter)} and s.embedding is not null`),
-      ),
-      's:',
-    ),
+          ),
+          's:',
+        )),
     ...top(
       rowsOf(
         await ctx.db.execute(sql`select q.id, q.embedding from dataset_qa_pairs q join dataset_documents d on d.id = q.document_id

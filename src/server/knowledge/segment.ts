@@ -133,8 +133,11 @@ function pack(parts: string[], max: number, overlap: number): string[] {
   return out;
 }
 
+/** Holds a letter or a digit: what a segment needs to say anything (a hard cut can leave a lone '。'). */
+const WORDY = /[\p{L}\p{N}]/u;
+
 function split(text: string, separators: readonly string[], max: number, overlap: number): string[] {
-  return pack(pieces(text, rankSeparators(separators), max), max, overlap);
+  return pack(pieces(text, rankSeparators(separators), max), max, overlap).filter((t) => WORDY.test(t));
 }
 
 /** Segments running text by the rule (general or parent-child). */
