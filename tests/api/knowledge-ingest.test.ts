@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db/schema';
-import { vectorColumnExists } from '../../src/server/knowledge/ingest';
+import { randomUUID } from 'node:crypto';
+import { builtinEmbedder } from '../../src/server/knowledge/embedder';
+import { reindexSegment, vectorColumnExists, writeSegments } from '../../src/server/knowledge/ingest';
 import { refreshDueUnits } from '../../src/server/knowledge/refresh';
 import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { makeCsv, makeDoc, makeDocx, makePdf, makeXls, makeXlsx } from '../../src/server/knowledge/test-files';
@@ -78,6 +80,35 @@ describe('text files', () => {
   it('records the base embedder on first ingestion', async () => {
     const [row] = await h.studio.ctx.db.select().from(datasets).where(eq(datasets.id, ds));
     expect(row).toMatchObject({ embedding: null, embeddingDim: 256 });
+  });
+
+  it('stores the full-text vector PostgreSQL would make from the tokens, through the indexer and through edits', async () => {
+    const db = h.studio.ctx.db;
+    const [base] = await db.select().from(datasets).where(eq(datasets.id, ds));
+    const id = randomUUID();
+    await db.insert(datasetDocuments).values({ id, tenantId: base!.tenantId, datasetId: ds, name: 'lexemes.txt', fileType: 'txt', status: 'completed', processRule: {}, createdBy: f.u.member.id });
+    const contents = [
+      EN,
+      ZH,
+      'Straße, Привет мир, café CAFÉ, İstanbul, ελληνικά, العربية, 2024年3月, abc123def, x² ½',
+      'ひらがなとカタカナ、한국어 문장입니다。',
+      'emoji 🎉 and symbols ← → ∑ only between words',
+      `${'a'.repeat(2100)} too long for a lexeme, then short`,
+      // More than 255 positions of one word, and positions past 16,383 (PostgreSQL caps both).
+      Array.from({ length: 17_000 }, (_, i) => `w${i % 40}`).join(' '),
+    ];
+    await writeSegments(h.studio.ctx, { id, datasetId: ds, tenantId: base!.tenantId, name: 'lexemes.txt' }, contents.map((content) => ({ content })), builtinEmbedder);
+    const differing = async () =>
+      rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from dataset_segments where document_id = ${id}::uuid and (tsv is null or tsv is distinct from to_tsvector('simple', tokens))`))[0]!.n;
+    expect(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from dataset_segments where document_id = ${id}::uuid`))[0]!.n).toBe(contents.length);
+    expect(await differing()).toBe(0);
+    // An edit re-tokenises: the database's trigger makes the new tsv.
+    const [row] = await db.select().from(datasetSegments).where(and(eq(datasetSegments.documentId, id), eq(datasetSegments.position, 1)));
+    await reindexSegment(h.studio.ctx, base!, row!.id, 'Edited: the octopus moved to tank nine.');
+    expect(await differing()).toBe(0);
+    const found = rowsOf<{ id: string }>(await db.execute(sql`select id from dataset_segments where tsv @@ to_tsquery('simple', 'octopus & nine')`));
+    expect(found.map((r) => r.id)).toEqual([row!.id]);
+    await db.delete(datasetDocuments).where(eq(datasetDocuments.id, id));
   });
 
   it('cuts parents and children in parent-child mode', async () => {

@@ -13,6 +13,8 @@ import { createEmbedder, EMBED_BATCH_SIZE, embedderForTenant } from './embedder'
 import { parseFile } from './parse';
 import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
 import { fileStorage } from './storage';
+import { prepareOffThread } from './prepare-pool';
+import { tsvOf, vectorOf } from './prepare';
 import { searchTokens } from './tokenize';
 import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
 
@@ -127,22 +129,40 @@ export async function writeSegments(
     opts.signal?.throwIfAborted();
     await ctx.db.insert(datasetSegments).values(parents.slice(i, i + 500));
   }
+  // The CPU part of a batch (tokens, tsvector, built-in vectors) runs on a worker thread, and the
+  // next batch's (and its vectors from a model) while this one is stored.
+  const builtin = embedder.id === 'builtin';
+  const prepare = async (at: number) => {
+    const texts = matched.slice(at, at + WRITE_BATCH_SIZE).map((r) => r.content);
+    const [prepared, fromModel] = await Promise.all([prepareOffThread(texts, builtin), builtin ? null : embedder.embed(texts, opts.signal)]);
+    const vectors: ArrayLike<number>[] = builtin ? texts.map((_, k) => vectorOf(prepared, k)) : fromModel!;
+    return { prepared, vectors };
+  };
+  let next: ReturnType<typeof prepare> | null = matched.length ? prepare(0) : null;
   for (let i = 0; i < matched.length; i += WRITE_BATCH_SIZE) {
     opts.signal?.throwIfAborted();
     const batch = matched.slice(i, i + WRITE_BATCH_SIZE);
-    const vectors = await embedder.embed(
-      batch.map((r) => r.content),
-      opts.signal,
-    );
+    const { prepared, vectors } = await next!;
+    next = i + WRITE_BATCH_SIZE < matched.length ? prepare(i + WRITE_BATCH_SIZE) : null;
+    next?.catch(() => {}); // (awaited, and so reported, next round; not unhandled if this one fails)
     if (!dimRecorded && vectors[0]) {
       dimRecorded = true;
       await recordDim(ctx, doc.datasetId, embedder, vectors[0].length);
     }
-    for (const r of batch) r.tokens = searchTokens(r.content);
+    batch.forEach((r, k) => (r.tokens = prepared.tokens[k]!));
     opts.signal?.throwIfAborted();
-    if (pglite) await copySegments(pglite, batch, vectors);
-    else if (withVector) await insertWithVector(ctx, batch, vectors);
-    else await ctx.db.insert(datasetSegments).values(batch.map((r, k) => ({ ...r, embedding: vectors[k] ?? null })));
+    if (pglite) {
+      await copySegments(
+        pglite,
+        batch,
+        vectors,
+        batch.map((_, k) => tsvOf(prepared, k)),
+      );
+    } else {
+      const plain = vectors.map((v) => Array.from(v));
+      if (withVector) await insertWithVector(ctx, batch, plain);
+      else await ctx.db.insert(datasetSegments).values(batch.map((r, k) => ({ ...r, embedding: plain[k] ?? null })));
+    }
     done += batch.length;
     await opts.onProgress?.(done / matched.length);
     // PGlite answers in microtasks: without a macrotask turn, HTTP requests and timers would wait for the whole unit.
@@ -189,28 +209,31 @@ export class UnitGoneError extends Error {
 
 /**
  * Stores matched segment rows with one `COPY ... FORMAT binary` (PGlite): uuid, text, int4, jsonb
- * and pgvector's binary forms written straight into one buffer. created_at/updated_at/enabled/
- * hit_count take their column defaults; `tsv` is generated from `tokens` by the database.
+ * and pgvector's binary forms written straight into one buffer, and `tsv` as tsvector's binary form
+ * built from the tokens (tsvectorBinary: what to_tsvector('simple', tokens) gives, without its cost
+ * in WASM). created_at/updated_at/enabled take their column defaults.
  *
  * The rows of a batch share one unit (hence one base and tenant): instead of the three foreign-key
  * checks per row (an SPI query each, the largest cost per row in WASM), the transaction takes the
  * unit's row FOR KEY SHARE, as those checks do — so the unit (and its base and tenant, which it
  * references) cannot go away before the commit, and a unit deleted before fails the batch — and
- * copies with `session_replication_role = replica` (no per-row triggers; the table has no others).
+ * copies with `session_replication_role = replica` (no per-row triggers: the foreign keys' and the
+ * tsv trigger of migration 0011, whose work the COPY brings; the segments_version triggers of 0010
+ * fire always).
  */
-async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$inferInsert)[], vectors: number[][]) {
+async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$inferInsert)[], vectors: ArrayLike<number>[], tsvs: Uint8Array[]) {
   const enc = (s: string) => Buffer.from(s, 'utf8');
   const metaCache = new Map<object, Buffer>();
   const prepared = batch.map((r, k) => {
     const meta = r.metadata ?? {};
     let m = metaCache.get(meta);
     if (!m) metaCache.set(meta, (m = enc(JSON.stringify(meta))));
-    return { r, content: enc(r.content), tokens: enc(r.tokens ?? ''), meta: m, vec: vectors[k] ?? null };
+    return { r, content: enc(r.content), tokens: enc(r.tokens ?? ''), tsv: Buffer.from(tsvs[k]!.buffer, tsvs[k]!.byteOffset, tsvs[k]!.byteLength), meta: m, vec: vectors[k] ?? null };
   });
-  const FIELDS = 11;
+  const FIELDS = 12;
   let size = 19 + 2;
   for (const p of prepared) {
-    size += 2 + FIELDS * 4 + 16 * 4 + (p.r.parentId ? 16 : 0) + Buffer.byteLength(p.r.kind ?? 'chunk') + 4 + p.content.length + p.tokens.length + 1 + p.meta.length + 1;
+    size += 2 + FIELDS * 4 + 16 * 4 + (p.r.parentId ? 16 : 0) + Buffer.byteLength(p.r.kind ?? 'chunk') + 4 + p.content.length + p.tokens.length + p.tsv.length + 1 + p.meta.length + 1;
     if (p.vec) size += 4 + 4 * p.vec.length;
   }
   const buf = Buffer.allocUnsafe(size);
@@ -240,11 +263,15 @@ async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$infe
     o = buf.writeInt32BE(r.position, o);
     bytes(p.content);
     bytes(p.tokens);
+    bytes(p.tsv);
     if (p.vec) {
       o = buf.writeInt32BE(4 + 4 * p.vec.length, o);
       o = buf.writeInt16BE(p.vec.length, o);
       o = buf.writeInt16BE(0, o);
-      for (const x of p.vec) o = buf.writeFloatBE(Number.isFinite(x) ? x : 0, o);
+      for (let j = 0; j < p.vec.length; j++) {
+        const x = p.vec[j]!;
+        o = buf.writeFloatBE(Number.isFinite(x) ? x : 0, o);
+      }
     } else {
       o = buf.writeInt32BE(-1, o);
     }
@@ -262,7 +289,7 @@ async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$infe
     );
     if (!unit.rows.length) throw new UnitGoneError();
     await tx.query('set local session_replication_role = replica');
-    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob });
+    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, tsv, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob });
   });
 }
 
