@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Database } from './db/client';
-import { configureVectorCache } from './knowledge/vector-cache';
+import { configureVectorCache, vectorCacheOf } from './knowledge/vector-cache';
 import { buildApp } from './app';
 import type { Settings } from './settings';
 import { seed, type SeedResult } from './services/seed';
@@ -51,6 +51,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
+  // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
+  const vectors = vectorCacheOf(db);
+  vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
   return {
     app,
     database,
@@ -61,6 +64,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       refresher.stop();
       await app.close();
       await knowledge.stop();
+      await vectors.close();
       await ctx.sandbox.close();
       await closeMcpClients(ctx);
       await database.close();

@@ -4,6 +4,7 @@ import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db
 import { randomUUID } from 'node:crypto';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
 import { reindexSegment, vectorColumnExists, writeSegments } from '../../src/server/knowledge/ingest';
+import { vectorCacheOf } from '../../src/server/knowledge/vector-cache';
 import { refreshDueUnits } from '../../src/server/knowledge/refresh';
 import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { makeCsv, makeDoc, makeDocx, makePdf, makeXls, makeXlsx } from '../../src/server/knowledge/test-files';
@@ -57,6 +58,8 @@ describe('text files', () => {
     it(`ingests ${name}: segments with tokens, vectors and the unit name`, async () => {
       const unit = await ingest(name, make());
       expect(unit.segment_count).toBeGreaterThan(0);
+      // Indexed, its vectors are loaded for vector search before the first search.
+      await expect.poll(() => vectorCacheOf(h.studio.ctx.db).has(unit.id)).toBe(true);
       const rows = await stored(unit.id);
       const all = rows.map((r) => r.content).join('\n');
       expect(all).toContain(ZH);

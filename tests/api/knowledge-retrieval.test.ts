@@ -230,6 +230,28 @@ describe('retrieve: the in-process vector search', () => {
     }
   });
 
+  it('loads the searchable units\' vectors ahead of the first search', async () => {
+    const cache = vectorCacheOf(db());
+    cache.clear();
+    const searchable = ((await rowsOf(sql`select count(*)::int as n from dataset_documents where enabled and status = 'completed'`)) as { n: number }[])[0]!.n;
+    expect(await cache.warm()).toBe(searchable);
+    expect(cache.size.units).toBe(searchable);
+    const loads = cache.loads;
+    expect((await search({ query: 'reset password', mode: 'vector' }))[0]!.content).toBe(EN_RESET);
+    expect(cache.loads).toBe(loads);
+    // Not past the budget: a warm-up that would outgrow it stops.
+    cache.clear();
+    const budget = cache.budget;
+    try {
+      cache.budget = 1000;
+      expect(await cache.warm()).toBeLessThan(searchable);
+      expect(cache.size.bytes).toBeLessThanOrEqual(1000);
+      expect(cache.has(docA)).toBe(false);
+    } finally {
+      cache.budget = budget;
+    }
+  });
+
   it('sees every write of a unit\'s segments: content edited, a segment disabled, a unit deleted', async () => {
     const cache = vectorCacheOf(db());
     const version = async (id: string) => Number(((await rowsOf(sql`select segments_version as v from dataset_documents where id = ${id}::uuid`)) as { v: string }[])[0]!.v);

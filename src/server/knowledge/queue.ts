@@ -18,6 +18,7 @@ import type { ServerContext } from '../context';
 import { datasetDocuments, datasetTaskLogs, datasetTasks } from '../db/schema';
 import type { Tx } from '../services/workspace-resources';
 import type { DatasetTaskRow, TaskHandler, TaskJob } from './types';
+import { vectorCacheOf } from './vector-cache';
 
 export type TaskType = 'normal' | 'graphic' | 'faq';
 export const MAX_ATTEMPTS = 3;
@@ -334,6 +335,8 @@ export function startKnowledgeWorker(ctx: ServerContext, opts: KnowledgeWorkerOp
         await handler(job);
         controller.signal.throwIfAborted();
         await finish(ctx, task, workerId, 'completed');
+        // The unit is searchable now: its vectors go into memory before anyone searches it.
+        if (task.type === 'normal') vectorCacheOf(ctx.db).warm([task.documentId]).catch(log);
       } catch (e) {
         const reason = controller.signal.aborted ? controller.signal.reason : null;
         if (reason instanceof ShutdownError) await finish(ctx, task, workerId, 'released').catch(log);

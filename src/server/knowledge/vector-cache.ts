@@ -273,6 +273,8 @@ export class VectorCache {
   private measured = new Map<string, { version: number; bytes: number }>();
   private bytes = 0;
   private clock = 0;
+  private warming: Promise<unknown> = Promise.resolve();
+  private closed = false;
   /** Loads done (for tests and the bench). */
   loads = 0;
 
@@ -281,6 +283,12 @@ export class VectorCache {
     /** Bytes at most; 0 turns the cache off. */
     public budget: number,
   ) {}
+
+  /** Whether a unit's vectors are kept (at any version). */
+  has(unitId: string): boolean {
+    for (const key of this.units.keys()) if (key.startsWith(unitId + '/')) return true;
+    return false;
+  }
 
   get size() {
     return { units: this.units.size, bytes: this.bytes };
@@ -317,6 +325,52 @@ export class VectorCache {
       }
     }
     return scanNearest(ready, qvec, k);
+  }
+
+  /**
+   * Loads the vectors of searchable units ahead of their first search, newest first, while the
+   * budget lasts: all of them at start, a unit after it is indexed. One unit at a time with a turn
+   * of the event loop between, so requests go on meanwhile. Answers the units loaded.
+   */
+  warm(unitIds?: string[]): Promise<number> {
+    const run = this.warming.then(async () => {
+      if (this.closed || this.budget <= 0) return 0;
+      const only = unitIds ? sql`and d.id in (${sql.join(
+        unitIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})` : sql``;
+      const units = rowsOf<{ id: string; version: number; dim: number }>(
+        await this.db.execute(sql`select d.id, d.segments_version as version, ds.embedding_dim as dim
+          from dataset_documents d join datasets ds on ds.id = d.dataset_id
+          where d.enabled and d.status = 'completed' and ds.embedding_dim is not null ${only}
+          order by d.updated_at desc`),
+      );
+      const withVector = (await this.db.execute(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)) as unknown;
+      const vectorColumn = rowsOf(withVector).length > 0;
+      let loaded = 0;
+      for (const u of units) {
+        if (this.closed) break;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const before = this.loads;
+        const entry = await this.entry(u, Number(u.dim), vectorColumn);
+        if (!entry) continue;
+        if (this.bytes > this.budget) {
+          // Full: what was searched lately stays, this one goes, and so do the rest.
+          this.drop(this.key(u.id, Number(u.dim)), entry);
+          break;
+        }
+        if (this.loads > before) loaded++;
+      }
+      return loaded;
+    });
+    this.warming = run.catch(() => 0);
+    return run;
+  }
+
+  /** Stops warming (the database is about to close). */
+  async close() {
+    this.closed = true;
+    await this.warming;
   }
 
   /** Drops everything kept (for tests and after restoring a database). */
