@@ -151,7 +151,6 @@ async function main() {
         const times: number[] = [];
         for (const q of queries.slice(0, 5)) await inject('POST', `/api/v1/console/datasets/${base.id}/hit-test`, { query: q, mode, top_k: 4, rerank: false, graph: false }, h);
         let found = 0;
-        let recalled = 0;
         const answers: { score: number }[][] = [];
         for (const q of queries) {
           const t0 = performance.now();
@@ -160,13 +159,19 @@ async function main() {
           found += r.results.length;
           answers.push(r.results);
         }
-        // Recall after the timing: each exact search reads the whole table, which would push the
-        // indexes the timed hit tests read out of the shared buffers.
-        if (mode === 'vector') for (const [i, q] of queries.entries()) recalled += await recall(q, answers[i]!);
-        const recallNote = mode === 'vector' ? `, recall@4 ${(recalled / QUERIES).toFixed(2)} against the exact search` : '';
-        console.log(`hit test ${mode.padEnd(9)}  p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  (${QUERIES} queries over ${segments} segments, ${(found / QUERIES).toFixed(1)} results each${recallNote}; ${label}; target p95 <= 50 ms)`);
+        if (mode === 'vector') vectorAnswers = answers;
+        console.log(`hit test ${mode.padEnd(9)}  p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  (${QUERIES} queries over ${segments} segments, ${(found / QUERIES).toFixed(1)} results each; ${label}; target p95 <= 50 ms)`);
+      }
+      // Recall after all the timing: each exact search reads the whole table, which would push the
+      // indexes the timed hit tests read out of the shared buffers.
+      if (vectorAnswers.length) {
+        let recalled = 0;
+        for (const [i, q] of queries.entries()) recalled += await recall(q, vectorAnswers[i]!);
+        console.log(`vector recall@4 ${(recalled / QUERIES).toFixed(2)} against the exact search (${label})`);
+        vectorAnswers = [];
       }
     };
+    let vectorAnswers: { score: number }[][] = [];
     // Ingesting 100,000 segments outlasts the access token: sign in again.
     h.authorization = `Bearer ${(await inject('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username: 'admin', password })).access_token}`;
     const cache = vectorCacheOf(studio.ctx.db);
