@@ -58,7 +58,7 @@ const TS_MAX_BYTES = (1 << 20) - 1;
  * process: each token is letters and digits only (or CJK characters), which the default parser
  * keeps as one word and the simple dictionary as one lexeme, so the lexemes are the distinct
  * tokens, with their 1-based positions (weight D), sorted by bytes as PostgreSQL sorts them. On the
- * embedded database (WASM) to_tsvector was a third of a stored segment's time.
+ * embedded database (WASM) to_tsvector took about 30% of the indexer's COPY (700 -> 480 ms per 5,000 segments).
  */
 export function tsvectorBinary(tokens: string[]): Buffer {
   const positions = new Map<string, number[]>();
