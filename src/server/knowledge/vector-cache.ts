@@ -83,24 +83,33 @@ export function quantise(version: number, dim: number, ids: string[] | Uint8Arra
   const n = ids instanceof Uint8Array ? ids.length / 16 : ids.length;
   const idBytes = ids instanceof Uint8Array ? ids : new Uint8Array(n * 16);
   if (!(ids instanceof Uint8Array)) ids.forEach((id, i) => writeUuid(idBytes, i, id));
+  let flat: Float32Array;
+  if (vectors instanceof Float32Array) flat = vectors;
+  else {
+    flat = new Float32Array(n * dim);
+    vectors.forEach((v, i) => {
+      for (let j = 0; j < dim; j++) flat[i * dim + j] = Number(v[j]) || 0;
+    });
+  }
   const scale = new Float32Array(n);
   const cols = new Int8Array(n * dim);
-  const flat = vectors instanceof Float32Array;
   for (let i = 0; i < n; i++) {
-    const v = flat ? null : (vectors as ArrayLike<number>[])[i]!;
-    const at = (j: number) => (flat ? (vectors as Float32Array)[i * dim + j]! : Number(v![j]) || 0);
+    const base = i * dim;
     let max = 0;
     let sq = 0;
     for (let j = 0; j < dim; j++) {
-      const x = at(j);
+      const x = flat[base + j]!;
       sq += x * x;
-      const a = Math.abs(x);
+      const a = x < 0 ? -x : x;
       if (a > max) max = a;
     }
-    if (max === 0 || sq === 0) continue; // scale 0: scores 0
-    const unit = max / 127;
-    scale[i] = unit / Math.sqrt(sq);
-    for (let j = 0; j < dim; j++) cols[j * n + i] = Math.round(at(j) / unit);
+    if (max === 0 || !Number.isFinite(sq)) continue; // scale 0: scores 0
+    const inv = 127 / max;
+    scale[i] = max / 127 / Math.sqrt(sq);
+    for (let j = 0; j < dim; j++) {
+      const x = flat[base + j]!;
+      if (x !== 0) cols[j * n + i] = Math.round(x * inv);
+    }
   }
   return { version, dim, n, ids: idBytes, scale, cols, bytes: n * (dim + ROW_OVERHEAD), used: 0 };
 }
@@ -217,31 +226,41 @@ async function loadUnit(db: Db, unitId: string, dim: number, withVector: boolean
       const doc = await tx.query<{ v: number | string }>('select segments_version as v from dataset_documents where id = $1', [unitId]);
       if (!doc.rows.length) return null;
       const res = await tx.query(`copy (select id, embedding_v from dataset_segments where document_id = '${unitId}'::uuid and enabled and kind <> 'parent' and vector_dims(embedding_v) = ${dim}) to '/dev/blob' with (format binary)`);
-      const buf = Buffer.from(await res.blob!.arrayBuffer());
+      const buf = new Uint8Array(await res.blob!.arrayBuffer());
+      const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+      // Rows are (int16 field count, int32 length + 16-byte uuid, int32 length + int16 dim + int16 + dim floats).
+      let cap = Math.max(1, Math.ceil(buf.length / (2 + 4 + 16 + 4 + 4 + 4 * dim)));
+      let ids = new Uint8Array(cap * 16);
+      let flat = new Float32Array(cap * dim);
+      let n = 0;
       // Header: signature (11), flags (4), extension length (4) + extension.
       let o = 11 + 4;
-      o += 4 + buf.readInt32BE(o);
-      const idList: Buffer[] = [];
-      const chunks: Float32Array[] = [];
+      o += 4 + view.getInt32(o);
       for (;;) {
-        const fields = buf.readInt16BE(o);
+        const fields = view.getInt16(o);
         o += 2;
         if (fields === -1) break;
-        const idLen = buf.readInt32BE(o);
+        if (n === cap) {
+          cap *= 2;
+          const grownIds = new Uint8Array(cap * 16);
+          grownIds.set(ids);
+          ids = grownIds;
+          const grown = new Float32Array(cap * dim);
+          grown.set(flat);
+          flat = grown;
+        }
+        const idLen = view.getInt32(o);
         o += 4;
-        idList.push(buf.subarray(o, o + idLen));
+        ids.set(buf.subarray(o, o + 16), n * 16);
         o += idLen;
-        const vLen = buf.readInt32BE(o);
-        o += 4;
-        const d = buf.readInt16BE(o);
-        const v = new Float32Array(d);
-        for (let j = 0; j < d; j++) v[j] = buf.readFloatBE(o + 4 + 4 * j);
-        chunks.push(v);
-        o += vLen;
+        const vLen = view.getInt32(o);
+        const d = view.getInt16(o + 4);
+        const at = n * dim;
+        for (let j = 0; j < d && j < dim; j++) flat[at + j] = view.getFloat32(o + 8 + 4 * j);
+        o += 4 + vLen;
+        n++;
       }
-      const ids = new Uint8Array(idList.length * 16);
-      idList.forEach((b, i) => ids.set(b, i * 16));
-      return quantise(Number(doc.rows[0]!.v), dim, ids, chunks);
+      return quantise(Number(doc.rows[0]!.v), dim, ids.subarray(0, n * 16), flat.subarray(0, n * dim));
     });
   }
   const column = withVector ? 'embedding_v' : 'embedding';
