@@ -190,12 +190,13 @@ async function insertWithVector(ctx: Pick<ServerContext, 'db'>, batch: (typeof d
 
 /** The PGlite client under a drizzle database (null on a PostgreSQL server). */
 interface PgliteTx {
-  query<T = unknown>(q: string, params?: unknown[], opts?: { blob?: Blob }): Promise<{ rows: T[] }>;
+  /** `blob` in: what COPY ... FROM '/dev/blob' reads; `blob` out: what COPY ... TO '/dev/blob' wrote. */
+  query<T = unknown>(q: string, params?: unknown[], opts?: { blob?: Blob }): Promise<{ rows: T[]; blob?: Blob }>;
 }
-interface PgliteLike extends PgliteTx {
+export interface PgliteLike extends PgliteTx {
   transaction<T>(fn: (tx: PgliteTx) => Promise<T>): Promise<T>;
 }
-function pgliteOf(db: object): PgliteLike | null {
+export function pgliteOf(db: object): PgliteLike | null {
   const client = (db as { $client?: { query?: unknown; dumpDataDir?: unknown } }).$client;
   return client && typeof client.query === 'function' && typeof client.dumpDataDir === 'function' ? (client as unknown as PgliteLike) : null;
 }

@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { embedBuiltin } from './embed-builtin';
+import { cosine, embedBuiltin } from './embed-builtin';
 import { quantise, scanNearest } from './vector-cache';
 
-const cos = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let d = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    d += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? d / Math.sqrt(na * nb) : 0;
-};
+const cos = (a: ArrayLike<number>, b: ArrayLike<number>) => cosine(Array.from(a), Array.from(b));
 
 let seed = 11;
 const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 0x1_0000_0000;

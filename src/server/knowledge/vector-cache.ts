@@ -21,6 +21,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
+import { pgliteOf, vectorColumnExists } from './ingest';
 import { rowsOf } from './queue';
 
 type Db = ServerContext['db'];
@@ -53,16 +54,6 @@ interface UnitVectors {
 
 const ROW_OVERHEAD = 16 + 4;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The PGlite client under a drizzle database (null on a PostgreSQL server). */
-interface PgliteLike {
-  query<T = unknown>(q: string, params?: unknown[]): Promise<{ rows: T[]; blob?: Blob }>;
-  transaction<T>(fn: (tx: { query: PgliteLike['query'] }) => Promise<T>): Promise<T>;
-}
-function pgliteOf(db: object): PgliteLike | null {
-  const client = (db as { $client?: { query?: unknown; dumpDataDir?: unknown } }).$client;
-  return client && typeof client.query === 'function' && typeof client.dumpDataDir === 'function' ? (client as unknown as PgliteLike) : null;
-}
 
 const hex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 function uuidAt(ids: Uint8Array, i: number): string {
@@ -364,8 +355,7 @@ export class VectorCache {
           where d.enabled and d.status = 'completed' and ds.embedding_dim is not null ${only}
           order by d.updated_at desc`),
       );
-      const withVector = (await this.db.execute(sql`select 1 from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)) as unknown;
-      const vectorColumn = rowsOf(withVector).length > 0;
+      const vectorColumn = await vectorColumnExists({ db: this.db });
       let loaded = 0;
       for (const u of units) {
         if (this.closed) break;
