@@ -5,16 +5,23 @@
  *   - opening the 1,000-node flow until its nodes are painted (five times: the best and the median),
  *   - frame times while dragging one node (requestAnimationFrame deltas),
  *   - React renders of the other nodes during that drag (`window.__weftNodeRenders`, render-probe.ts),
- *   - "tidy up" of the 500-node flow: click until the nodes start moving (elk in its Web Worker), once
- *     as soon as its nodes are in the page and once after 4 s (when the editor has laid it out ahead).
- * Targets: open <= 1.5 s, drag frame median <= 16 ms, 0 other-node renders, layout of 500 <= 2 s.
+ *   - ELK's layered layout of the 500-node flow in a real Web Worker (the editor's worker script, a
+ *     fresh worker each of three times: V8 has not compiled ELK yet), on a page running nothing else,
+ *   - "tidy up" of the 500-node flow in the editor: click until the nodes start moving, once as soon
+ *     as its nodes are in the page (the worker's start, the layout beside the page finishing its
+ *     open, the first frame) and once after 4 s (when the editor has laid it out ahead).
+ * Targets: open <= 1.5 s, drag frame median <= 16 ms, 0 other-node renders, elk layout of 500 <= 2 s.
  * Run: npx vite build && npm run bench:canvas   (CHROMIUM_PATH overrides /usr/bin/chromium)
  * BENCH_PROFILE=1 also prints the functions with the most self time while opening and dragging (a
  * CPU profile; build with `minify: false` for readable names).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { createEdge, DEFAULT_SOURCE_HANDLE, type FlowDocument, type FlowEdge, type FlowNode } from '../schemas/flow';
 import { DEFAULT_TENANT_ID } from '../schemas/common';
 import { ADMIN, launchBrowser, startStudio, type RunningStudio } from '../tests/e2e/server';
+import { buildElkJobs } from '../src/canvas/layout/elk-graph';
+import { defaultMeasure } from '../src/canvas/layout/measure';
 
 /** start → n template transforms (a grid, chained, every fifth skipping two ahead) → end. */
 function bigFlow(total: number, edgeCount: number): FlowDocument {
@@ -73,6 +80,7 @@ const line = (label: string, value: string, target: string, ok: boolean) => cons
 
 async function main() {
   // WEFT_CLIENT_DIR may point at another build of the client than dist/.
+  const clientDir = process.env.WEFT_CLIENT_DIR ?? 'dist';
   const studio = await startStudio(process.env.WEFT_CLIENT_DIR ? { WEFT_CLIENT_DIR: process.env.WEFT_CLIENT_DIR } : {});
   const browser = await launchBrowser();
   try {
@@ -213,6 +221,8 @@ async function main() {
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length >= 500);
     const traceTidy = process.env.BENCH_TRACE ? process.env.BENCH_TRACE.replace(/(\.json)?$/, '-tidy.json') : undefined;
     if (traceTidy) await browser.startTracing(page, { path: traceTidy, categories: ['devtools.timeline', 'v8', 'blink', 'disabled-by-default-devtools.timeline'] });
+    // Moved: a node's transform changes (a MutationObserver, not a requestAnimationFrame poll, which
+    // would make the page draw a frame every 16 ms beside the worker), then the frame that shows it.
     const tidyUp = () =>
       page.evaluate(
         () =>
@@ -220,9 +230,13 @@ async function main() {
             const nodes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')];
             const before = nodes.map((n) => n.style.transform);
             const t0 = performance.now();
-            const check = () => (nodes.some((n, i) => n.style.transform !== before[i]) ? resolve(performance.now() - t0) : requestAnimationFrame(check));
+            const observer = new MutationObserver(() => {
+              if (!nodes.some((n, i) => n.style.transform !== before[i])) return;
+              observer.disconnect();
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+            });
+            for (const n of nodes) observer.observe(n, { attributes: true, attributeFilter: ['style'] });
             document.querySelector<HTMLButtonElement>('[data-testid="toolbar-layout"]')!.click();
-            requestAnimationFrame(check);
           }),
       );
     const layoutMs = await tidyUp();
@@ -238,6 +252,44 @@ async function main() {
     await page.waitForTimeout(4000);
     const idleLayoutMs = await tidyUp();
 
+    // ELK alone in a real Web Worker (what the issue's "elk layout time" is): the editor's worker
+    // script from the build, a fresh worker per run (cold: ELK's code not yet compiled by V8), timed
+    // from posting the 500-node graph (as the editor builds it) to the answer, once the worker has
+    // loaded, with no editor running beside it. The tidy-up figures above add the worker's start, the main thread and the first frame.
+    const workerFile = fs.readdirSync(path.join(clientDir, 'assets')).find((f) => /^elk-worker.*\.js$/.test(f));
+    if (!workerFile) throw new Error(`no elk-worker script in ${clientDir}/assets: build the client first`);
+    const [job] = buildElkJobs(bigFlow(500, 600), { measure: defaultMeasure });
+    // On a page of the studio's origin (a worker must be same-origin) that runs nothing else.
+    await page.goto(`${studio.url}/api/v1/bench-blank`);
+    const elkRuns: { cold: number; warm: number }[] = [];
+    for (let r = 0; r < 3; r++) {
+      elkRuns.push(
+        await page.evaluate(
+          async ({ url, graph }) => {
+            const worker = new Worker(url, { type: 'module' });
+            let next = 0;
+            const call = (msg: object) =>
+              new Promise<unknown>((resolve, reject) => {
+                const id = next++;
+                worker.onmessage = (e: MessageEvent<{ id: number; data?: unknown; error?: unknown }>) => (e.data.id === id ? (e.data.error ? reject(new Error(JSON.stringify(e.data.error))) : resolve(e.data.data)) : undefined);
+                worker.postMessage({ id, ...msg });
+              });
+            await call({ cmd: 'register', algorithms: ['layered'] });
+            const time = async () => {
+              const t = performance.now();
+              await call({ cmd: 'layout', graph: structuredClone(graph), layoutOptions: {}, options: {} });
+              return performance.now() - t;
+            };
+            const cold = await time();
+            const warm = await time();
+            worker.terminate();
+            return { cold, warm };
+          },
+          { url: `${studio.url}/assets/${workerFile}`, graph: job.graph },
+        ),
+      );
+    }
+
     const open = Math.min(...opens);
     console.log(`canvas editor bench (built app, headless Chromium, ${new Date().toISOString()})`);
     line('open 1,000 nodes / 1,200 edges', `${open.toFixed(0)} ms`, '<= 1500 ms', open <= 1500);
@@ -250,8 +302,12 @@ async function main() {
     line('renders of other nodes in the drag', String(drag.others), '0', drag.others === 0);
     if (drag.others) console.log(`${''.padEnd(34)} (e.g. ${drag.otherIds.join(', ')})`);
     console.log(`${''.padEnd(34)} (${drag.deltas.length} frames, the node ${moved ? 'moved' : 'DID NOT MOVE'}, rendered ${drag.self} times; viewport ${zoom})`);
-    line('tidy up 500 nodes (worker)', `${layoutMs.toFixed(0)} ms`, '<= 2000 ms', layoutMs <= 2000);
-    console.log(`${''.padEnd(34)} (clicked as soon as the nodes are in the page; ${idleLayoutMs.toFixed(0)} ms when clicked after 4 s)`);
+    const colds = elkRuns.map((r) => r.cold);
+    const elkMs = pct(colds, 50);
+    line('elk layout 500 nodes (worker)', `${elkMs.toFixed(0)} ms`, '<= 2000 ms', elkMs <= 2000);
+    console.log(`${''.padEnd(34)} (median of ${colds.length} fresh workers, first layout: ${colds.map((c) => c.toFixed(0)).join(', ')} ms; a second layout in the same worker: ${elkRuns.map((r) => r.warm.toFixed(0)).join(', ')} ms)`);
+    line('tidy up 500 nodes, click to move', `${layoutMs.toFixed(0)} ms`, '-', true);
+    console.log(`${''.padEnd(34)} (clicked the moment the nodes are in the page: the worker's start, the layout and the first frame; ${idleLayoutMs.toFixed(0)} ms when clicked after 4 s)`);
     await context.close();
   } finally {
     await browser.close();

@@ -51,7 +51,8 @@ console.log(`canvas layout bench: ${doc.nodes.length} nodes, ${doc.edges.length}
 
 for (const label of ['first run (loads elkjs)', 'second run', 'third run']) {
   const t = performance.now();
-  const { positions, sizes } = await layout(doc, {});
+  // A new document object each time: the same one is answered from the last layout.
+  const { positions, sizes } = await layout({ ...doc }, {});
   const ms = performance.now() - t;
   console.log(`${label.padEnd(26)} ${ms.toFixed(1).padStart(9)} ms   (${Object.keys(positions).length} positions, ${Object.keys(sizes ?? {}).length} containers sized)`);
 }

@@ -1,4 +1,4 @@
-import type { ELK, ElkNode } from 'elkjs/lib/elk-api';
+import ElkApi, { type ELK, type ElkNode } from 'elkjs/lib/elk-api';
 import type { FlowDocument, FlowNode } from '../../../schemas/flow';
 import type { NodeRegistry } from '../../plugin-sdk';
 import type { LayoutFunction } from '../commands/types';
@@ -52,19 +52,19 @@ const WARM_UP: ElkNode = {
 export const SPECULATE_MIN_NODES = 100;
 
 /**
- * ELK's ~450 kB stays out of the main chunk: it is imported on the first layout. In the browser
- * the engine is elk-api plus the worker script (Vite bundles the `new URL(…)` as a worker asset);
- * elsewhere the bundled same-thread build.
+ * In the browser the engine is elk-api (4 kB, in this chunk) and the worker script, which Vite
+ * bundles as a worker asset (the `new URL(…)`); the worker is started here and now, so it fetches
+ * and compiles ELK (~1.4 MB) on its own thread while the main thread goes on rendering: an import
+ * of elk-api would wait for the main thread to be free, and opening a big flow keeps it busy until
+ * the nodes are painted. Elsewhere (Node, tests) the bundled same-thread build, imported on first use.
  */
-async function loadElk(worker: boolean): Promise<ELK> {
+function loadElk(worker: boolean): Promise<ELK> {
   if (worker) {
-    const { default: ElkApi } = await import('elkjs/lib/elk-api');
     // A module worker: Vite emits workers as ES modules (`worker.format: 'es'`); a classic worker
     // fails on the chunk's `export` and the layout never answers.
-    return new ElkApi({ workerFactory: () => new Worker(new URL('elkjs/lib/elk-worker.min.js', import.meta.url), { type: 'module' }) });
+    return Promise.resolve(new ElkApi({ workerFactory: () => new Worker(new URL('elkjs/lib/elk-worker.min.js', import.meta.url), { type: 'module' }) }));
   }
-  const { default: ElkBundled } = await import('elkjs/lib/elk.bundled.js');
-  return new ElkBundled();
+  return import('elkjs/lib/elk.bundled.js').then(({ default: ElkBundled }) => new ElkBundled());
 }
 
 /**

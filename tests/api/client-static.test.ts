@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createStudio, type Studio } from '../../src/server/server';
+import { Settings } from '../../src/server/settings';
+import { ADMIN, serverDatabaseUrl } from './harness';
+
+// The built client as the studio serves it: hashed assets are kept by the browser for good, the page
+// itself (and every client route, which answers with it) is asked for again each time.
+
+const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-client-'));
+fs.mkdirSync(path.join(clientDir, 'assets'));
+fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Weft</title><div id="root"></div>');
+fs.writeFileSync(path.join(clientDir, 'assets', 'index-Ab12Cd34.js'), 'export const hello = 1;\n');
+fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+let studio: Studio;
+let drop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  let databaseUrl: string | undefined;
+  if (process.env.DATABASE_URL) ({ url: databaseUrl, drop } = await serverDatabaseUrl(process.env.DATABASE_URL));
+  const settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir, logLevel: 'silent' });
+  studio = await createStudio(settings, databaseUrl ? {} : { loadDataDir: new Blob([fs.readFileSync(inject('pgTemplate'))]), inMemory: true });
+});
+
+afterAll(async () => {
+  await studio?.close();
+  await drop?.();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('the built client', () => {
+  it('serves hashed assets as immutable for a year', async () => {
+    const r = await studio.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js' });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toBe('export const hello = 1;\n');
+    expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('does not let the page or other files be kept', async () => {
+    for (const url of ['/favicon.svg', '/operation/app/123/agent-flow/base', '/login']) {
+      const r = await studio.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(String(r.headers['cache-control'] ?? ''), url).not.toContain('immutable');
+    }
+    const page = await studio.app.inject({ method: 'GET', url: '/login' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<div id="root">');
+  });
+
+  it('answers an API path with the error envelope, not the page', async () => {
+    // Without a session the sign-in check answers first (an unknown route is not told apart).
+    const r = await studio.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    expect(r.statusCode).toBe(401);
+    expect(r.headers['content-type']).toContain('application/json');
+    expect(r.json()).toMatchObject({ code: 'AUTH-1001', data: null });
+  });
+});
