@@ -122,6 +122,31 @@ describe('FlowEditor', () => {
     expect(store.toDocument().nodes.some((n) => n.id === 'start')).toBe(true);
   });
 
+  it('opens the inspector for a node selected with the pointer down only when it is released (a drag mounts no panel)', () => {
+    const store = createFlowStore({ registry, mode: 'workflow', document: sampleFlow(), freeze: false });
+    render(<FlowEditor store={store} checklistDelayMs={0} renderInspector={(id) => <p data-testid="inspecting">{id}</p>} />);
+    const inspecting = () => screen.queryByTestId('inspecting')?.textContent ?? null;
+    // Selected otherwise (keys, menus, a click already released): at once.
+    act(() => store.setSelection({ nodes: ['a'], edges: [] }));
+    expect(inspecting()).toBe('a');
+    // Pressed (to drag it): the panel stays as it was until the pointer is released.
+    fireEvent.pointerDown(window);
+    act(() => store.setSelection({ nodes: ['b'], edges: [] }));
+    expect(store.getState().view.selection.nodes).toEqual(['b']);
+    expect(inspecting()).toBe('a');
+    act(() => void fireEvent.pointerUp(window));
+    expect(inspecting()).toBe('b');
+    // A box selection of several closes it on release, an empty click at once.
+    fireEvent.pointerDown(window);
+    act(() => store.setSelection({ nodes: ['a', 'b'], edges: [] }));
+    expect(inspecting()).toBe('b');
+    act(() => void fireEvent.pointerUp(window));
+    expect(inspecting()).toBeNull();
+    act(() => store.setSelection({ nodes: ['a'], edges: [] }));
+    act(() => store.setSelection({ nodes: [], edges: [] }));
+    expect(inspecting()).toBeNull();
+  });
+
   it('lists checklist entries and selects the node of the one clicked', async () => {
     const { store } = setup(
       flow({

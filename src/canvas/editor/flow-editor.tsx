@@ -152,6 +152,44 @@ export function FlowEditor(props: FlowEditorProps) {
   );
 }
 
+/** Whether a pointer is pressed anywhere in the page (tracked from the first editor on). */
+let pointerDown = false;
+let trackingPointer = false;
+function trackPointer() {
+  if (trackingPointer || typeof window === 'undefined') return;
+  trackingPointer = true;
+  const down = () => void (pointerDown = true);
+  const up = () => void (pointerDown = false);
+  window.addEventListener('pointerdown', down, true);
+  window.addEventListener('pointerup', up, true);
+  window.addEventListener('pointercancel', up, true);
+}
+
+/**
+ * The node the inspector shows: the selected one, except that a selection made with the pointer
+ * still down (a node pressed to drag it) is shown when the pointer is released. A drag then does
+ * not mount a panel (and maybe its code editor) under the moving node, nor narrow the canvas
+ * mid-drag; a click opens the panel on release, as a click does.
+ */
+function useSettledSelection(selected: string | null): string | null {
+  trackPointer();
+  const [shown, setShown] = useState(selected);
+  const latest = useRef(selected);
+  latest.current = selected;
+  useEffect(() => {
+    if (shown === selected) return;
+    if (!pointerDown) return setShown(selected);
+    const release = () => setShown(latest.current);
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
+    return () => {
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+    };
+  }, [selected, shown]);
+  return shown;
+}
+
 function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
   const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
   const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | null>(null);
@@ -180,7 +218,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const selNodes = useFlowStore((st) => st.view.selection.nodes);
   const selEdges = useFlowStore((st) => st.view.selection.edges);
   const readOnly = useFlowStore((st) => st.readOnly);
-  const inspected = useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null));
+  const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
