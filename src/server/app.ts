@@ -10,6 +10,7 @@ import type { ServerContext } from './context';
 import { registerErrorHandling } from './errors';
 import { registerAuth } from './auth';
 import { routeTree } from './routes';
+import { IMMUTABLE_CACHE } from './http/cache';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
@@ -58,7 +59,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
 
   await app.register(routeTree(ctx), { prefix: '/api/v1' });
 
-  const clientDir = ctx.settings.clientDir;
+  // @fastify/static wants an absolute root; WEFT_CLIENT_DIR may be relative to the working directory.
+  const clientDir = path.resolve(ctx.settings.clientDir);
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
     const assetsDir = path.join(clientDir, 'assets') + path.sep;
@@ -70,7 +72,7 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good
       // (the editor's layout worker, 1.4 MB, is then not fetched again on each open).
       setHeaders: (reply, file) => {
-        if (file.startsWith(assetsDir)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        if (file.startsWith(assetsDir)) reply.header('cache-control', IMMUTABLE_CACHE);
       },
     });
   }

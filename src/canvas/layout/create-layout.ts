@@ -53,10 +53,10 @@ export const SPECULATE_MIN_NODES = 100;
 
 /**
  * In the browser the engine is elk-api (4 kB, in this chunk) and the worker script, which Vite
- * bundles as a worker asset (the `new URL(…)`); the worker is started here and now, so it fetches
- * and compiles ELK (~1.4 MB) on its own thread while the main thread goes on rendering: an import
- * of elk-api would wait for the main thread to be free, and opening a big flow keeps it busy until
- * the nodes are painted. Elsewhere (Node, tests) the bundled same-thread build, imported on first use.
+ * bundles as a worker asset (the `new URL(…)`). The worker is created here and now: a dynamic
+ * import of elk-api first would add a fetch whose answer waits for a busy main thread (200-270 ms
+ * when tidying up a big flow just opened). Elsewhere (Node, tests) the bundled same-thread build,
+ * imported on first use.
  */
 function loadElk(worker: boolean): Promise<ELK> {
   if (worker) {

@@ -4,6 +4,7 @@ import type { ServerContext } from '../../context';
 import { AppError } from '../../errors';
 import { ErrorCode } from '../../../../schemas/errors';
 import { fileBytes, publicIcon } from '../../services/files';
+import { IMMUTABLE_CACHE } from '../../http/cache';
 
 /**
  * COMMON files: the public icon route. App icons are shown with <img src>, which sends no token, so
@@ -19,7 +20,7 @@ export const commonFileRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => a
       if (!row) throw new AppError(404, ErrorCode.PARAM, 'Icon does not exist');
       const bytes = await fileBytes(ctx, row);
       reply.header('x-content-type-options', 'nosniff');
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      reply.header('cache-control', IMMUTABLE_CACHE);
       reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
       reply.header('cross-origin-resource-policy', 'same-site');
       return reply.type(row.mimeType).send(bytes);
