@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db/schema';
 import { randomUUID } from 'node:crypto';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
+import type { Embedder } from '../../src/server/knowledge/types';
 import { reindexSegment, vectorColumnExists, writeSegments } from '../../src/server/knowledge/ingest';
 import { vectorCacheOf } from '../../src/server/knowledge/vector-cache';
 import { refreshDueUnits } from '../../src/server/knowledge/refresh';
@@ -96,6 +97,9 @@ describe('text files', () => {
       'Straße, Привет мир, café CAFÉ, İstanbul, ελληνικά, العربية, 2024年3月, abc123def, x² ½',
       'ひらがなとカタカナ、한국어 문장입니다。',
       'emoji 🎉 and symbols ← → ∑ only between words',
+      // Letters outside the BMP (surrogate pairs in JavaScript) beside one above U+E000: UTF-16 order
+      // and PostgreSQL's byte order disagree on them.
+      'ﹳ 𐐀 𠀀𠀁 ﹳx zeta',
       `${'a'.repeat(2100)} too long for a lexeme, then short`,
       // More than 255 positions of one word, and positions past 16,383 (PostgreSQL caps both).
       Array.from({ length: 17_000 }, (_, i) => `w${i % 40}`).join(' '),
@@ -112,6 +116,43 @@ describe('text files', () => {
     const found = rowsOf<{ id: string }>(await db.execute(sql`select id from dataset_segments where tsv @@ to_tsquery('simple', 'octopus & nine')`));
     expect(found.map((r) => r.id)).toEqual([row!.id]);
     await db.delete(datasetDocuments).where(eq(datasetDocuments.id, id));
+  });
+
+  it('stores a large unit in growing batches, every row in order; a batch that cannot be embedded fails the write', async () => {
+    const db = h.studio.ctx.db;
+    const [base] = await db.select().from(datasets).where(eq(datasets.id, ds));
+    const newUnit = async (name: string) => {
+      const id = randomUUID();
+      await db.insert(datasetDocuments).values({ id, tenantId: base!.tenantId, datasetId: ds, name, fileType: 'txt', status: 'indexing', processRule: {}, createdBy: f.u.member.id });
+      return { id, datasetId: ds, tenantId: base!.tenantId, name };
+    };
+    const drafts = Array.from({ length: 1300 }, (_, i) => ({ content: `Row ${i} of the large unit, ${i % 7 ? 'alpha' : 'beta'} ${i}.` }));
+    const large = await newUnit('large.txt');
+    const progress: number[] = [];
+    expect(await writeSegments(h.studio.ctx, large, drafts, builtinEmbedder, { onProgress: (x) => void progress.push(x) })).toBe(1300);
+    // The first batch is small (the database does not wait for 512 rows to be prepared), then they double.
+    expect(progress.map((x) => Math.round(x * 1300))).toEqual([32, 96, 224, 480, 992, 1300]);
+    const rows = rowsOf<{ position: number; content: string; dims: number }>(
+      await db.execute(sql`select position, content, ${sql.raw((await vectorColumnExists(h.studio.ctx)) ? 'vector_dims(embedding_v)' : 'array_length(embedding, 1)')} as dims from dataset_segments where document_id = ${large.id}::uuid order by position`),
+    );
+    expect(rows.map((r) => r.position)).toEqual(drafts.map((_, i) => i + 1));
+    expect(rows.map((r) => r.content)).toEqual(drafts.map((d) => d.content));
+    expect(rows.every((r) => Number(r.dims) === 256)).toBe(true);
+
+    // A model that fails on the third batch, while later ones are already being prepared.
+    let calls = 0;
+    const failing: Embedder = {
+      id: 'test/failing',
+      dim: 256,
+      embed: async (texts) => {
+        if (++calls === 3) throw new Error('model unavailable');
+        return texts.map(() => Array.from({ length: 256 }, (_, j) => (j === 0 ? 1 : 0)));
+      },
+    };
+    const broken = await newUnit('broken.txt');
+    await expect(writeSegments(h.studio.ctx, broken, drafts, failing)).rejects.toThrow('model unavailable');
+    await db.delete(datasetDocuments).where(eq(datasetDocuments.id, large.id));
+    await db.delete(datasetDocuments).where(eq(datasetDocuments.id, broken.id));
   });
 
   it('cuts parents and children in parent-child mode', async () => {

@@ -13,7 +13,7 @@ import { createEmbedder, EMBED_BATCH_SIZE, embedderForTenant } from './embedder'
 import { parseFile } from './parse';
 import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
 import { fileStorage } from './storage';
-import { prepareOffThread } from './prepare-pool';
+import { prepareOffThread, warmPrepareWorker } from './prepare-pool';
 import { tsvOf, vectorOf } from './prepare';
 import { searchTokens } from './tokenize';
 import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
@@ -77,8 +77,11 @@ export interface WriteOptions {
   onProgress?: (fraction: number) => Promise<void> | void;
 }
 
-/** Matched rows embedded and stored per statement. */
+/** Matched rows embedded and stored per statement, at most; a unit's first batch has FIRST_BATCH_SIZE. */
 const WRITE_BATCH_SIZE = 512;
+const FIRST_BATCH_SIZE = 32;
+/** Batches prepared ahead of the one being stored. */
+const PREPARE_AHEAD = 2;
 
 /**
  * Stores segment drafts of a unit: general drafts as `chunk` rows; parent-child drafts as a `parent`
@@ -129,22 +132,32 @@ export async function writeSegments(
     opts.signal?.throwIfAborted();
     await ctx.db.insert(datasetSegments).values(parents.slice(i, i + 500));
   }
-  // The CPU part of a batch (tokens, tsvector, built-in vectors) runs on a worker thread, and the
-  // next batch's (and its vectors from a model) while this one is stored.
+  // The CPU part of a batch (tokens, tsvector, built-in vectors) runs on a worker thread, and that
+  // of the next PREPARE_AHEAD batches (and their vectors from a model) while this one is stored.
   const builtin = embedder.id === 'builtin';
-  const prepare = async (at: number) => {
-    const texts = matched.slice(at, at + WRITE_BATCH_SIZE).map((r) => r.content);
+  const prepare = async (from: number, to: number) => {
+    const texts = matched.slice(from, to).map((r) => r.content);
     const [prepared, fromModel] = await Promise.all([prepareOffThread(texts, builtin), builtin ? null : embedder.embed(texts, opts.signal)]);
     const vectors: ArrayLike<number>[] = builtin ? texts.map((_, k) => vectorOf(prepared, k)) : fromModel!;
     return { prepared, vectors };
   };
-  let next: ReturnType<typeof prepare> | null = matched.length ? prepare(0) : null;
-  for (let i = 0; i < matched.length; i += WRITE_BATCH_SIZE) {
+  // Batches grow from FIRST_BATCH_SIZE to WRITE_BATCH_SIZE rows: the database waits only for a small
+  // first batch, and each next one, at most twice as large, is prepared while the one before is stored.
+  const ends: number[] = [];
+  for (let at = 0, size = FIRST_BATCH_SIZE; at < matched.length; at += size, size = Math.min(2 * size, WRITE_BATCH_SIZE)) ends.push(Math.min(at + size, matched.length));
+  const ahead: ReturnType<typeof prepare>[] = [];
+  const prepareNext = (b: number) => {
+    if (b >= ends.length) return;
+    const p = prepare(b === 0 ? 0 : ends[b - 1]!, ends[b]!);
+    p.catch(() => {}); // (awaited, and so reported, in its turn; not unhandled if one before fails)
+    ahead.push(p);
+  };
+  for (let b = 0; b < PREPARE_AHEAD; b++) prepareNext(b);
+  for (let b = 0, i = 0; b < ends.length; i = ends[b++]!) {
     opts.signal?.throwIfAborted();
-    const batch = matched.slice(i, i + WRITE_BATCH_SIZE);
-    const { prepared, vectors } = await next!;
-    next = i + WRITE_BATCH_SIZE < matched.length ? prepare(i + WRITE_BATCH_SIZE) : null;
-    next?.catch(() => {}); // (awaited, and so reported, next round; not unhandled if this one fails)
+    const batch = matched.slice(i, ends[b]);
+    const { prepared, vectors } = await ahead.shift()!;
+    prepareNext(b + PREPARE_AHEAD);
     if (!dimRecorded && vectors[0]) {
       dimRecorded = true;
       await recordDim(ctx, doc.datasetId, embedder, vectors[0].length);
@@ -223,19 +236,39 @@ export class UnitGoneError extends Error {
  * fire always).
  */
 async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$inferInsert)[], vectors: ArrayLike<number>[], tsvs: Uint8Array[]) {
-  const enc = (s: string) => Buffer.from(s, 'utf8');
-  const metaCache = new Map<object, Buffer>();
-  const prepared = batch.map((r, k) => {
+  const data = copyBinary(batch, vectors, tsvs);
+  const first = batch[0]!;
+  await pg.transaction(async (tx) => {
+    const unit = await tx.query<{ one: number }>(
+      'select 1 as one from dataset_documents where id = $1 and dataset_id = $2 and tenant_id = $3 for key share',
+      [first.documentId, first.datasetId, first.tenantId],
+    );
+    if (!unit.rows.length) throw new UnitGoneError();
+    await tx.query('set local session_replication_role = replica');
+    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, tsv, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob: new Blob([data]) });
+  });
+}
+
+const COPY_FIELDS = 12;
+const ENDIAN_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The `COPY ... FORMAT binary` input for segment rows (copySegments' column order). Strings are
+ * written straight into the buffer (sized for 3 bytes per UTF-16 unit, the UTF-8 worst case), the
+ * ids the rows share converted once, vectors copied as float32 bytes and byte-swapped in place.
+ */
+function copyBinary(batch: (typeof datasetSegments.$inferInsert)[], vectors: ArrayLike<number>[], tsvs: Uint8Array[]): Buffer<ArrayBuffer> {
+  const metaCache = new Map<object, string>();
+  const metas: string[] = [];
+  let size = 19 + 2;
+  for (let k = 0; k < batch.length; k++) {
+    const r = batch[k]!;
+    size += 2 + COPY_FIELDS * 4 + 5 * 16 + 3 * (r.kind ?? 'chunk').length + 4 + 3 * r.content.length + 3 * (r.tokens ?? '').length + tsvs[k]!.length + 4 * (vectors[k]?.length ?? 0);
     const meta = r.metadata ?? {};
     let m = metaCache.get(meta);
-    if (!m) metaCache.set(meta, (m = enc(JSON.stringify(meta))));
-    return { r, content: enc(r.content), tokens: enc(r.tokens ?? ''), tsv: Buffer.from(tsvs[k]!.buffer, tsvs[k]!.byteOffset, tsvs[k]!.byteLength), meta: m, vec: vectors[k] ?? null };
-  });
-  const FIELDS = 12;
-  let size = 19 + 2;
-  for (const p of prepared) {
-    size += 2 + FIELDS * 4 + 16 * 4 + (p.r.parentId ? 16 : 0) + Buffer.byteLength(p.r.kind ?? 'chunk') + 4 + p.content.length + p.tokens.length + p.tsv.length + 1 + p.meta.length + 1;
-    if (p.vec) size += 4 + 4 * p.vec.length;
+    if (m === undefined) metaCache.set(meta, (m = JSON.stringify(meta)));
+    metas.push(m);
+    size += 1 + 3 * m.length;
   }
   const buf = Buffer.allocUnsafe(size);
   let o = buf.write('PGCOPY\n\xff\r\n\0', 0, 'latin1');
@@ -247,51 +280,60 @@ async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$infe
     o += buf.write(id.replace(/-/g, ''), o, 'hex');
     return o;
   };
-  const bytes = (b: Buffer) => {
-    o = buf.writeInt32BE(b.length, o);
+  // The rows of a batch share their tenant, base and unit (and children their parent).
+  const shared = new Map<string, Buffer>();
+  const sharedUuid = (id: string | null | undefined) => {
+    if (!id) return (o = buf.writeInt32BE(-1, o));
+    let b = shared.get(id);
+    if (!b) shared.set(id, (b = Buffer.from(id.replace(/-/g, ''), 'hex')));
+    o = buf.writeInt32BE(16, o);
     o += b.copy(buf, o);
+    return o;
   };
-  for (const p of prepared) {
-    const r = p.r;
-    o = buf.writeInt16BE(FIELDS, o);
+  // A length-prefixed UTF-8 string (the length is known once written).
+  const text = (s: string, prefix = '') => {
+    const at = o;
+    o += 4;
+    if (prefix) o += buf.write(prefix, o, 'latin1');
+    o += buf.write(s, o, 'utf8');
+    buf.writeInt32BE(o - at - 4, at);
+  };
+  for (let k = 0; k < batch.length; k++) {
+    const r = batch[k]!;
+    o = buf.writeInt16BE(COPY_FIELDS, o);
     uuid(r.id);
-    uuid(r.tenantId);
-    uuid(r.datasetId);
-    uuid(r.documentId);
-    uuid(r.parentId);
-    bytes(enc(r.kind ?? 'chunk'));
+    sharedUuid(r.tenantId);
+    sharedUuid(r.datasetId);
+    sharedUuid(r.documentId);
+    sharedUuid(r.parentId);
+    text(r.kind ?? 'chunk');
     o = buf.writeInt32BE(4, o);
     o = buf.writeInt32BE(r.position, o);
-    bytes(p.content);
-    bytes(p.tokens);
-    bytes(p.tsv);
-    if (p.vec) {
-      o = buf.writeInt32BE(4 + 4 * p.vec.length, o);
-      o = buf.writeInt16BE(p.vec.length, o);
+    text(r.content);
+    text(r.tokens ?? '');
+    const tsv = tsvs[k]!;
+    o = buf.writeInt32BE(tsv.length, o);
+    buf.set(tsv, o);
+    o += tsv.length;
+    const v = vectors[k];
+    if (v) {
+      // pgvector's binary form: int16 dimensions, int16 unused, then big-endian float32s.
+      o = buf.writeInt32BE(4 + 4 * v.length, o);
+      o = buf.writeInt16BE(v.length, o);
       o = buf.writeInt16BE(0, o);
-      for (let j = 0; j < p.vec.length; j++) {
-        const x = p.vec[j]!;
-        o = buf.writeFloatBE(Number.isFinite(x) ? x : 0, o);
-      }
+      let finite = true;
+      for (let j = 0; j < v.length; j++) if (!Number.isFinite(v[j]!)) finite = false;
+      const f = v instanceof Float32Array && finite ? v : Float32Array.from(v, (x) => (Number.isFinite(x) ? x : 0));
+      buf.set(new Uint8Array(f.buffer, f.byteOffset, f.byteLength), o);
+      if (ENDIAN_LITTLE) buf.subarray(o, o + f.byteLength).swap32();
+      o += f.byteLength;
     } else {
       o = buf.writeInt32BE(-1, o);
     }
-    o = buf.writeInt32BE(p.meta.length + 1, o); // jsonb: version byte 1, then the JSON text
-    o = buf.writeUInt8(1, o);
-    o += p.meta.copy(buf, o);
+    text(metas[k]!, '\x01'); // jsonb: version byte 1, then the JSON text
   }
   o = buf.writeInt16BE(-1, o);
-  const blob = new Blob([buf.subarray(0, o)]);
-  const first = batch[0]!;
-  await pg.transaction(async (tx) => {
-    const unit = await tx.query<{ one: number }>(
-      'select 1 as one from dataset_documents where id = $1 and dataset_id = $2 and tenant_id = $3 for key share',
-      [first.documentId, first.datasetId, first.tenantId],
-    );
-    if (!unit.rows.length) throw new UnitGoneError();
-    await tx.query('set local session_replication_role = replica');
-    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, tsv, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob });
-  });
+  return buf.subarray(0, o);
 }
 
 /** Lets I/O and timers run between batches. */
@@ -396,6 +438,8 @@ export const ingestHandler: TaskHandler = async (job) => {
   const [doc] = await ctx.db.select().from(datasetDocuments).where(eq(datasetDocuments.id, task.documentId));
   const [ds] = await ctx.db.select().from(datasets).where(eq(datasets.id, task.datasetId));
   if (!doc || !ds) throw new Error('The knowledge unit no longer exists');
+  // The indexing worker loads while the source is read and segmented.
+  warmPrepareWorker();
   // A new attempt (restart, refresh) starts from nothing.
   await ctx.db.delete(datasetSegments).where(eq(datasetSegments.documentId, doc.id));
   try {

@@ -83,6 +83,16 @@ function idle(w: Worker) {
   idleTimer.unref();
 }
 
+/**
+ * Starts the worker ahead of its first batch (a no-op when it runs or cannot): loading it takes a few
+ * hundred milliseconds (tsx compiles prepare.ts), which then overlap reading and segmenting the unit
+ * instead of holding up its first batch. Stopped again after IDLE_MS if no batch comes.
+ */
+export function warmPrepareWorker(): void {
+  const w = startWorker();
+  if (w && !pending.size) idle(w);
+}
+
 /** prepareBatch on the worker thread (on this thread when the worker cannot run). */
 export function prepareOffThread(texts: string[], builtinVectors: boolean): Promise<PreparedBatch> {
   const w = startWorker();

@@ -66,12 +66,16 @@ const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 
 /** Applies the cleaning options; always normalises line ends and drops NUL/control characters. */
 export function cleanText(text: string, rule: Pick<ProcessRule, 'remove_extra_spaces' | 'remove_urls_emails'>): string {
-  let t = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufeff]/g, '');
+  // Each pattern matches only where it changes something: a replace that matches every space or
+  // line break of a long text builds it anew for nothing.
+  let t = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  t = t.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufeff]+/g, '');
   if (rule.remove_urls_emails) t = t.replace(EMAIL_RE, '').replace(URL_RE, '');
   if (rule.remove_extra_spaces) {
     t = t
-      .replace(/[ \t\u00a0\u3000]+/g, ' ')
-      .replace(/ *\n */g, '\n')
+      // Runs of blanks become one space: runs of two or more, and a lone blank other than a space.
+      .replace(/[ \t\u00a0\u3000]{2,}|[\t\u00a0\u3000]/g, ' ')
+      .replace(/ +\n *|\n +/g, '\n')
       .replace(/\n{3,}/g, '\n\n');
   }
   return t.trim();

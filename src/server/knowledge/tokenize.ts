@@ -61,34 +61,90 @@ const TS_MAX_BYTES = (1 << 20) - 1;
  * embedded database (WASM) to_tsvector took about 30% of the indexer's COPY (700 -> 480 ms per 5,000 segments).
  */
 export function tsvectorBinary(tokens: string[]): Buffer {
-  const positions = new Map<string, number[]>();
+  // Lexemes in order of first occurrence; each kept occurrence as (lexeme, position).
+  const index = new Map<string, number>();
+  const lexemes: string[] = [];
+  const occLexeme = new Int32Array(tokens.length);
+  const occPos = new Uint16Array(tokens.length);
+  let occ = 0;
   // A word too long for a lexeme is left out and takes no position, as in to_tsvector.
   let n = 0;
-  tokens.forEach((t) => {
-    if (!t || (t.length > TS_MAX_LEXEME_BYTES / 3 && Buffer.byteLength(t, 'utf8') > TS_MAX_LEXEME_BYTES)) return;
-    const pos = Math.min(++n, TS_MAX_POSITION);
-    const list = positions.get(t);
-    if (!list) positions.set(t, [pos]);
-    else if (list.length < TS_MAX_POSITIONS && list[list.length - 1]! < pos) list.push(pos);
-  });
-  const lexemes: { bytes: Buffer; pos: number[] }[] = [];
-  let total = 0;
-  for (const [t, pos] of positions) {
-    const bytes = Buffer.from(t, 'utf8');
-    if (total + bytes.length > TS_MAX_BYTES) continue;
-    total += bytes.length;
-    lexemes.push({ bytes, pos });
+  for (const t of tokens) {
+    if (!t || (t.length > TS_MAX_LEXEME_BYTES / 3 && Buffer.byteLength(t, 'utf8') > TS_MAX_LEXEME_BYTES)) continue;
+    let id = index.get(t);
+    if (id === undefined) index.set(t, (id = lexemes.push(t) - 1));
+    occLexeme[occ] = id;
+    occPos[occ++] = Math.min(++n, TS_MAX_POSITION);
   }
-  lexemes.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  // Per lexeme: its UTF-8 length, and the positions kept (at most 255, increasing: repeats of the
+  // largest position are dropped). Lexemes past the total byte limit are left out.
+  const count = lexemes.length;
+  const byteLen = new Int32Array(count);
+  const kept = new Uint8Array(count);
+  let total = 0;
+  let surrogates = false;
+  for (let i = 0; i < count; i++) {
+    const t = lexemes[i]!;
+    let len = t.length;
+    for (let j = 0; j < t.length; j++) {
+      if (t.charCodeAt(j) > 0x7f) {
+        len = Buffer.byteLength(t, 'utf8');
+        if (/[\ud800-\udfff]/.test(t)) surrogates = true;
+        break;
+      }
+    }
+    if (total + len > TS_MAX_BYTES) continue;
+    total += len;
+    byteLen[i] = len;
+    kept[i] = 1;
+  }
+  const npos = new Int32Array(count);
+  const lastPos = new Int32Array(count);
+  for (let k = 0; k < occ; k++) {
+    const id = occLexeme[k]!;
+    if (npos[id]! < TS_MAX_POSITIONS && lastPos[id]! < occPos[k]!) {
+      npos[id]!++;
+      lastPos[id] = occPos[k]!;
+    }
+  }
+  const posStart = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) posStart[i + 1] = posStart[i]! + npos[i]!;
+  const positions = new Uint16Array(posStart[count]!);
+  npos.fill(0);
+  lastPos.fill(0);
+  for (let k = 0; k < occ; k++) {
+    const id = occLexeme[k]!;
+    if (npos[id]! < TS_MAX_POSITIONS && lastPos[id]! < occPos[k]!) {
+      positions[posStart[id]! + npos[id]!++] = occPos[k]!;
+      lastPos[id] = occPos[k]!;
+    }
+  }
+  // Sorted by bytes, as PostgreSQL sorts lexemes (memcmp, then the shorter first): for strings
+  // without surrogates, UTF-16 order is code point order, which is UTF-8 byte order.
+  const order: number[] = [];
+  for (let i = 0; i < count; i++) if (kept[i]) order.push(i);
+  if (!surrogates) order.sort((a, b) => (lexemes[a]! < lexemes[b]! ? -1 : 1));
+  else {
+    const bytes = lexemes.map((t) => Buffer.from(t, 'utf8'));
+    order.sort((a, b) => Buffer.compare(bytes[a]!, bytes[b]!));
+  }
   let size = 4;
-  for (const l of lexemes) size += l.bytes.length + 1 + 2 + 2 * l.pos.length;
+  for (const i of order) size += byteLen[i]! + 1 + 2 + 2 * npos[i]!;
   const out = Buffer.allocUnsafe(size);
-  let o = out.writeInt32BE(lexemes.length, 0);
-  for (const l of lexemes) {
-    o += l.bytes.copy(out, o);
-    o = out.writeUInt8(0, o);
-    o = out.writeUInt16BE(l.pos.length, o);
-    for (const p of l.pos) o = out.writeUInt16BE(p, o);
+  let o = out.writeInt32BE(order.length, 0);
+  for (const i of order) {
+    const t = lexemes[i]!;
+    if (byteLen[i] === t.length) for (let j = 0; j < t.length; j++) out[o++] = t.charCodeAt(j);
+    else o += out.write(t, o, 'utf8');
+    out[o++] = 0;
+    const m = npos[i]!;
+    out[o++] = m >> 8;
+    out[o++] = m & 0xff;
+    for (let j = posStart[i]!, e = j + m; j < e; j++) {
+      const p = positions[j]!;
+      out[o++] = p >> 8;
+      out[o++] = p & 0xff;
+    }
   }
   return out;
 }
