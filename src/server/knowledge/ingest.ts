@@ -14,7 +14,7 @@ import { parseFile } from './parse';
 import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
 import { fileStorage } from './storage';
 import { prepareOffThread, warmPrepareWorker } from './prepare-pool';
-import { tsvOf, vectorOf } from './prepare';
+import { copyBinary, COPY_COLUMNS, tsvOf, vectorOf, type CopyRow } from './prepare';
 import { searchTokens } from './tokenize';
 import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
 
@@ -136,8 +136,11 @@ export async function writeSegments(
   // of the next PREPARE_AHEAD batches (and their vectors from a model) while this one is stored.
   const builtin = embedder.id === 'builtin';
   const prepare = async (from: number, to: number) => {
-    const texts = matched.slice(from, to).map((r) => r.content);
-    const [prepared, fromModel] = await Promise.all([prepareOffThread(texts, builtin), builtin ? null : embedder.embed(texts, opts.signal)]);
+    const rows = matched.slice(from, to);
+    const texts = rows.map((r) => r.content);
+    // With built-in vectors the worker also writes the rows' COPY input.
+    const copyRows = pglite && builtin ? (rows as CopyRow[]) : undefined;
+    const [prepared, fromModel] = await Promise.all([prepareOffThread(texts, builtin, copyRows), builtin ? null : embedder.embed(texts, opts.signal)]);
     const vectors: ArrayLike<number>[] = builtin ? texts.map((_, k) => vectorOf(prepared, k)) : fromModel!;
     return { prepared, vectors };
   };
@@ -165,12 +168,8 @@ export async function writeSegments(
     batch.forEach((r, k) => (r.tokens = prepared.tokens[k]!));
     opts.signal?.throwIfAborted();
     if (pglite) {
-      await copySegments(
-        pglite,
-        batch,
-        vectors,
-        batch.map((_, k) => tsvOf(prepared, k)),
-      );
+      const data = prepared.copy ?? copyBinary(batch as CopyRow[], prepared.tokens, vectors, batch.map((_, k) => tsvOf(prepared, k)));
+      await copySegments(pglite, batch[0]!, data);
     } else {
       const plain = vectors.map((v) => Array.from(v));
       if (withVector) await insertWithVector(ctx, batch, plain);
@@ -222,12 +221,12 @@ export class UnitGoneError extends Error {
 }
 
 /**
- * Stores matched segment rows with one `COPY ... FORMAT binary` (PGlite): uuid, text, int4, jsonb
- * and pgvector's binary forms written straight into one buffer, and `tsv` as tsvector's binary form
- * built from the tokens (tsvectorBinary: what to_tsvector('simple', tokens) gives, without its cost
- * in WASM). created_at/updated_at/enabled take their column defaults.
+ * Stores matched segment rows with one `COPY ... FORMAT binary` (PGlite) of `data`, prepare.ts
+ * copyBinary's input: uuid, text, int4, jsonb and pgvector's binary forms, and `tsv` as tsvector's
+ * binary form built from the tokens (tsvectorBinary: what to_tsvector('simple', tokens) gives,
+ * without its cost in WASM). created_at/updated_at/enabled take their column defaults.
  *
- * The rows of a batch share one unit (hence one base and tenant): instead of the three foreign-key
+ * The rows of a batch share one unit, `first`'s (hence one base and tenant): instead of the three foreign-key
  * checks per row (an SPI query each, the largest cost per row in WASM), the transaction takes the
  * unit's row FOR KEY SHARE, as those checks do — so the unit (and its base and tenant, which it
  * references) cannot go away before the commit, and a unit deleted before fails the batch — and
@@ -235,9 +234,7 @@ export class UnitGoneError extends Error {
  * tsv trigger of migration 0011, whose work the COPY brings; the segments_version triggers of 0010
  * fire always).
  */
-async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$inferInsert)[], vectors: ArrayLike<number>[], tsvs: Uint8Array[]) {
-  const data = copyBinary(batch, vectors, tsvs);
-  const first = batch[0]!;
+async function copySegments(pg: PgliteLike, first: Pick<CopyRow, 'documentId' | 'datasetId' | 'tenantId'>, data: Uint8Array) {
   await pg.transaction(async (tx) => {
     const unit = await tx.query<{ one: number }>(
       'select 1 as one from dataset_documents where id = $1 and dataset_id = $2 and tenant_id = $3 for key share',
@@ -245,95 +242,8 @@ async function copySegments(pg: PgliteLike, batch: (typeof datasetSegments.$infe
     );
     if (!unit.rows.length) throw new UnitGoneError();
     await tx.query('set local session_replication_role = replica');
-    await tx.query(`copy dataset_segments (id, tenant_id, dataset_id, document_id, parent_id, kind, position, content, tokens, tsv, embedding_v, metadata) from '/dev/blob' with (format binary)`, [], { blob: new Blob([data]) });
+    await tx.query(`copy dataset_segments (${COPY_COLUMNS}) from '/dev/blob' with (format binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
   });
-}
-
-const COPY_FIELDS = 12;
-const ENDIAN_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/**
- * The `COPY ... FORMAT binary` input for segment rows (copySegments' column order). Strings are
- * written straight into the buffer (sized for 3 bytes per UTF-16 unit, the UTF-8 worst case), the
- * ids the rows share converted once, vectors copied as float32 bytes and byte-swapped in place.
- */
-function copyBinary(batch: (typeof datasetSegments.$inferInsert)[], vectors: ArrayLike<number>[], tsvs: Uint8Array[]): Buffer<ArrayBuffer> {
-  const metaCache = new Map<object, string>();
-  const metas: string[] = [];
-  let size = 19 + 2;
-  for (let k = 0; k < batch.length; k++) {
-    const r = batch[k]!;
-    size += 2 + COPY_FIELDS * 4 + 5 * 16 + 3 * (r.kind ?? 'chunk').length + 4 + 3 * r.content.length + 3 * (r.tokens ?? '').length + tsvs[k]!.length + 4 * (vectors[k]?.length ?? 0);
-    const meta = r.metadata ?? {};
-    let m = metaCache.get(meta);
-    if (m === undefined) metaCache.set(meta, (m = JSON.stringify(meta)));
-    metas.push(m);
-    size += 1 + 3 * m.length;
-  }
-  const buf = Buffer.allocUnsafe(size);
-  let o = buf.write('PGCOPY\n\xff\r\n\0', 0, 'latin1');
-  o = buf.writeInt32BE(0, o);
-  o = buf.writeInt32BE(0, o);
-  const uuid = (id: string | null | undefined) => {
-    if (!id) return (o = buf.writeInt32BE(-1, o));
-    o = buf.writeInt32BE(16, o);
-    o += buf.write(id.replace(/-/g, ''), o, 'hex');
-    return o;
-  };
-  // The rows of a batch share their tenant, base and unit (and children their parent).
-  const shared = new Map<string, Buffer>();
-  const sharedUuid = (id: string | null | undefined) => {
-    if (!id) return (o = buf.writeInt32BE(-1, o));
-    let b = shared.get(id);
-    if (!b) shared.set(id, (b = Buffer.from(id.replace(/-/g, ''), 'hex')));
-    o = buf.writeInt32BE(16, o);
-    o += b.copy(buf, o);
-    return o;
-  };
-  // A length-prefixed UTF-8 string (the length is known once written).
-  const text = (s: string, prefix = '') => {
-    const at = o;
-    o += 4;
-    if (prefix) o += buf.write(prefix, o, 'latin1');
-    o += buf.write(s, o, 'utf8');
-    buf.writeInt32BE(o - at - 4, at);
-  };
-  for (let k = 0; k < batch.length; k++) {
-    const r = batch[k]!;
-    o = buf.writeInt16BE(COPY_FIELDS, o);
-    uuid(r.id);
-    sharedUuid(r.tenantId);
-    sharedUuid(r.datasetId);
-    sharedUuid(r.documentId);
-    sharedUuid(r.parentId);
-    text(r.kind ?? 'chunk');
-    o = buf.writeInt32BE(4, o);
-    o = buf.writeInt32BE(r.position, o);
-    text(r.content);
-    text(r.tokens ?? '');
-    const tsv = tsvs[k]!;
-    o = buf.writeInt32BE(tsv.length, o);
-    buf.set(tsv, o);
-    o += tsv.length;
-    const v = vectors[k];
-    if (v) {
-      // pgvector's binary form: int16 dimensions, int16 unused, then big-endian float32s.
-      o = buf.writeInt32BE(4 + 4 * v.length, o);
-      o = buf.writeInt16BE(v.length, o);
-      o = buf.writeInt16BE(0, o);
-      let finite = true;
-      for (let j = 0; j < v.length; j++) if (!Number.isFinite(v[j]!)) finite = false;
-      const f = v instanceof Float32Array && finite ? v : Float32Array.from(v, (x) => (Number.isFinite(x) ? x : 0));
-      buf.set(new Uint8Array(f.buffer, f.byteOffset, f.byteLength), o);
-      if (ENDIAN_LITTLE) buf.subarray(o, o + f.byteLength).swap32();
-      o += f.byteLength;
-    } else {
-      o = buf.writeInt32BE(-1, o);
-    }
-    text(metas[k]!, '\x01'); // jsonb: version byte 1, then the JSON text
-  }
-  o = buf.writeInt16BE(-1, o);
-  return buf.subarray(0, o);
 }
 
 /** Lets I/O and timers run between batches. */

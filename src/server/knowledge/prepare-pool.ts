@@ -6,7 +6,7 @@
  * calling thread instead: slower, never lost.
  */
 import { Worker } from 'node:worker_threads';
-import { prepareBatch, type PreparedBatch } from './prepare';
+import { prepareBatch, type CopyRow, type PreparedBatch } from './prepare';
 
 const WORKER_URL = new URL('./prepare-worker.mjs', import.meta.url);
 /** An idle worker is stopped after this long. */
@@ -15,6 +15,7 @@ const IDLE_MS = 15_000;
 interface Pending {
   texts: string[];
   builtinVectors: boolean;
+  rows: readonly CopyRow[] | undefined;
   resolve: (b: PreparedBatch) => void;
   reject: (e: Error) => void;
 }
@@ -34,7 +35,7 @@ function onFailure(w: Worker, err: unknown) {
   for (const [id, p] of pending) {
     pending.delete(id);
     try {
-      p.resolve(prepareBatch(p.texts, p.builtinVectors));
+      p.resolve(prepareBatch(p.texts, p.builtinVectors, p.rows));
     } catch (e) {
       p.reject(e as Error);
     }
@@ -58,7 +59,7 @@ function startWorker(): Worker | null {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
-    if (m.ok) p.resolve({ ...m.batch!, tsv: Buffer.from(m.batch!.tsv.buffer, m.batch!.tsv.byteOffset, m.batch!.tsv.byteLength) });
+    if (m.ok) p.resolve({ ...m.batch!, tsv: Buffer.from(m.batch!.tsv.buffer, m.batch!.tsv.byteOffset, m.batch!.tsv.byteLength), copy: m.batch!.copy ?? null });
     else p.reject(new Error(m.error ?? 'indexing worker error'));
     if (!pending.size) idle(w);
   });
@@ -94,9 +95,9 @@ export function warmPrepareWorker(): void {
 }
 
 /** prepareBatch on the worker thread (on this thread when the worker cannot run). */
-export function prepareOffThread(texts: string[], builtinVectors: boolean): Promise<PreparedBatch> {
+export function prepareOffThread(texts: string[], builtinVectors: boolean, rows?: readonly CopyRow[]): Promise<PreparedBatch> {
   const w = startWorker();
-  if (!w) return Promise.resolve().then(() => prepareBatch(texts, builtinVectors));
+  if (!w) return Promise.resolve().then(() => prepareBatch(texts, builtinVectors, rows));
   if (idleTimer) {
     clearTimeout(idleTimer);
     idleTimer = null;
@@ -104,7 +105,7 @@ export function prepareOffThread(texts: string[], builtinVectors: boolean): Prom
   w.ref();
   const id = nextId++;
   return new Promise<PreparedBatch>((resolve, reject) => {
-    pending.set(id, { texts, builtinVectors, resolve, reject });
-    w.postMessage({ id, texts, builtinVectors });
+    pending.set(id, { texts, builtinVectors, rows, resolve, reject });
+    w.postMessage({ id, texts, builtinVectors, rows });
   });
 }

@@ -6,15 +6,19 @@ import { tsImport } from 'tsx/esm/api';
 
 const { prepareBatch } = await tsImport('./prepare.ts', import.meta.url);
 
-parentPort.on('message', ({ id, texts, builtinVectors }) => {
+// A buffer of its own, to transfer: Buffer.concat and Buffer.allocUnsafe may hand back a view of
+// Node's shared pool, which must be copied out first.
+const own = (b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b));
+
+parentPort.on('message', ({ id, texts, builtinVectors, rows }) => {
   try {
-    const p = prepareBatch(texts, builtinVectors);
-    const transfer = [p.tsv.buffer, p.tsvEnds.buffer];
+    const p = prepareBatch(texts, builtinVectors, rows);
+    const tsv = own(p.tsv);
+    const transfer = [tsv.buffer, p.tsvEnds.buffer];
     if (p.vectors) transfer.push(p.vectors.buffer);
-    // Buffer.concat may hand back a view of Node's shared pool: copy it out before transferring.
-    const tsv = p.tsv.byteOffset === 0 && p.tsv.byteLength === p.tsv.buffer.byteLength ? p.tsv : new Uint8Array(p.tsv);
-    transfer[0] = tsv.buffer;
-    parentPort.postMessage({ id, ok: true, batch: { ...p, tsv } }, transfer);
+    const copy = p.copy ? own(p.copy) : null;
+    if (copy) transfer.push(copy.buffer);
+    parentPort.postMessage({ id, ok: true, batch: { ...p, tsv, copy } }, transfer);
   } catch (e) {
     parentPort.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
   }

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { embedBuiltin } from './embed-builtin';
-import { prepareBatch, tsvOf, vectorOf } from './prepare';
+import { copyBinary, prepareBatch, tsvOf, vectorOf, type CopyRow } from './prepare';
 import { prepareOffThread } from './prepare-pool';
 import { searchTokens } from './tokenize';
 
@@ -29,5 +30,65 @@ describe('prepare', () => {
     expect(Array.from(a.vectors!)).toEqual(Array.from(local.vectors!));
     expect(b.vectors).toBeNull();
     expect(b.tokens).toEqual(local.tokens.slice(0, 2));
+  });
+
+  it("writes the rows' COPY input with the vectors (the same on the worker thread)", async () => {
+    const [tenantId, datasetId, documentId, parentId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const meta = { document_name: 'notes.txt' };
+    const rows: CopyRow[] = TEXTS.map((content, k) => ({
+      id: randomUUID(),
+      tenantId,
+      datasetId,
+      documentId,
+      parentId: k === 1 ? parentId : null,
+      kind: k === 1 ? 'child' : 'chunk',
+      position: k + 1,
+      content,
+      metadata: k === 2 ? { document_name: 'ü.txt', row: { a: '知识' } } : meta,
+    }));
+    const local = prepareBatch(TEXTS, true, rows);
+    const expected = copyBinary(rows, local.tokens, TEXTS.map((_, k) => vectorOf(local, k)), TEXTS.map((_, k) => tsvOf(local, k)));
+    expect(Buffer.from(local.copy!).equals(expected)).toBe(true);
+    expect(Buffer.from((await prepareOffThread(TEXTS, true, rows)).copy!).equals(expected)).toBe(true);
+    expect(prepareBatch(TEXTS, false, rows).copy).toBeNull();
+
+    // Read it back as PostgreSQL does: signature, flags, header extension, rows of 12 fields, -1.
+    const b = expected;
+    expect(b.subarray(0, 11).toString('latin1')).toBe('PGCOPY\n\xff\r\n\0');
+    let o = 19;
+    const uuidText = (x: Buffer) => x.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    rows.forEach((r, k) => {
+      expect(b.readInt16BE(o)).toBe(12);
+      o += 2;
+      const fields: (Buffer | null)[] = [];
+      for (let f = 0; f < 12; f++) {
+        const len = b.readInt32BE(o);
+        o += 4;
+        fields.push(len < 0 ? null : b.subarray(o, o + len));
+        if (len > 0) o += len;
+      }
+      expect(fields.slice(0, 4).map((x) => uuidText(x!))).toEqual([r.id, tenantId, datasetId, documentId]);
+      expect(fields[4] ? uuidText(fields[4]) : null).toBe(r.parentId);
+      expect(fields[5]!.toString()).toBe(r.kind);
+      expect(fields[6]!.readInt32BE(0)).toBe(r.position);
+      expect(fields[7]!.toString()).toBe(r.content);
+      expect(fields[8]!.toString()).toBe(local.tokens[k]);
+      expect(fields[9]!.equals(Buffer.from(tsvOf(local, k)))).toBe(true);
+      const v = fields[10]!;
+      expect([v.readInt16BE(0), v.readInt16BE(2)]).toEqual([256, 0]);
+      const want = vectorOf(local, k);
+      for (let j = 0; j < 256; j++) expect(v.readFloatBE(4 + 4 * j)).toBe(want[j]);
+      expect(fields[11]![0]).toBe(1); // jsonb version
+      expect(JSON.parse(fields[11]!.subarray(1).toString())).toEqual(r.metadata);
+    });
+    expect(b.readInt16BE(o)).toBe(-1);
+    expect(o + 2).toBe(b.length);
+  });
+
+  it('writes a model vector with non-finite values as zeros', () => {
+    const row: CopyRow = { id: randomUUID(), tenantId: randomUUID(), datasetId: randomUUID(), documentId: randomUUID(), position: 1, content: 'x' };
+    const b = copyBinary([row], ['x'], [[0.5, Number.NaN, Number.POSITIVE_INFINITY, -2]], [Buffer.from([0, 0, 0, 0])]);
+    const at = b.indexOf(Buffer.from([0, 0, 0, 20, 0, 4, 0, 0])) + 8;
+    expect([0, 1, 2, 3].map((j) => b.readFloatBE(at + 4 * j))).toEqual([0.5, 0, 0, -2]);
   });
 });
