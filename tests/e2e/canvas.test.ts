@@ -292,6 +292,27 @@ describe('the canvas', () => {
       end: '240x42 target@-10,16',
     });
     await snap(page, 'canvas-overview-open');
+
+    // The minimap draws the four steps (one path) and pans and zooms the canvas.
+    const minimap = editor.getByTestId('rf__minimap');
+    expect(((await minimap.getByTestId('minimap-nodes').getAttribute('d')) ?? '').match(/M/g)?.length).toBe(4);
+    const viewport = () => editor.evaluate((root) => {
+      const m = new DOMMatrixReadOnly(getComputedStyle(root.querySelector('.react-flow__viewport')!).transform);
+      return { x: m.m41, y: m.m42, zoom: m.m11 };
+    });
+    const before = await viewport();
+    const mb = (await minimap.boundingBox())!;
+    await page.mouse.move(mb.x + mb.width / 2, mb.y + mb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(mb.x + mb.width / 2 + 30, mb.y + mb.height / 2 + 20, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await viewport()).x).not.toBe(before.x);
+    const panned = await viewport();
+    expect(panned.zoom).toBe(before.zoom);
+    await page.mouse.move(mb.x + mb.width / 2, mb.y + mb.height / 2);
+    await page.mouse.wheel(0, -300);
+    await expect.poll(async () => (await viewport()).zoom).toBeGreaterThan(before.zoom);
+    await snap(page, 'canvas-overview-minimap');
     await context.close();
   });
 });

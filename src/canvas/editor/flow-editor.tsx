@@ -1,5 +1,6 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
+import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
 import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
@@ -312,7 +313,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             aria-label={t('canvas')}
           >
             <Background gap={16} size={1} />
-            <MiniMap pannable zoomable className={s.minimap} />
+            <FlowMinimap className={s.minimap} />
             <Panel position="top-left">
               <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
             </Panel>
