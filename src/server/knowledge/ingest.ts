@@ -138,8 +138,9 @@ export async function writeSegments(
   const prepare = async (from: number, to: number) => {
     const rows = matched.slice(from, to);
     const texts = rows.map((r) => r.content);
-    // With built-in vectors the worker also writes the rows' COPY input.
-    const copyRows = pglite && builtin ? (rows as CopyRow[]) : undefined;
+    // With built-in vectors the worker also writes the rows' COPY input (sent without their timestamps).
+    const copyRows: CopyRow[] | undefined =
+      pglite && builtin ? rows.map((r) => ({ id: r.id!, tenantId: r.tenantId, datasetId: r.datasetId, documentId: r.documentId, parentId: r.parentId, kind: r.kind, position: r.position, content: r.content, metadata: r.metadata ?? undefined })) : undefined;
     const [prepared, fromModel] = await Promise.all([prepareOffThread(texts, builtin, copyRows), builtin ? null : embedder.embed(texts, opts.signal)]);
     const vectors: ArrayLike<number>[] = builtin ? texts.map((_, k) => vectorOf(prepared, k)) : fromModel!;
     return { prepared, vectors };

@@ -106,6 +106,7 @@ export function prepareOffThread(texts: string[], builtinVectors: boolean, rows?
   const id = nextId++;
   return new Promise<PreparedBatch>((resolve, reject) => {
     pending.set(id, { texts, builtinVectors, rows, resolve, reject });
-    w.postMessage({ id, texts, builtinVectors, rows });
+    // With rows, their contents are the texts: sent once.
+    w.postMessage({ id, texts: rows ? null : texts, builtinVectors, rows });
   });
 }

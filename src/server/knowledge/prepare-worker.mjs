@@ -12,7 +12,7 @@ const own = (b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ?
 
 parentPort.on('message', ({ id, texts, builtinVectors, rows }) => {
   try {
-    const p = prepareBatch(texts, builtinVectors, rows);
+    const p = prepareBatch(texts ?? rows.map((r) => r.content), builtinVectors, rows);
     const tsv = own(p.tsv);
     const transfer = [tsv.buffer, p.tsvEnds.buffer];
     if (p.vectors) transfer.push(p.vectors.buffer);
