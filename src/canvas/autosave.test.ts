@@ -41,6 +41,23 @@ describe('autosave', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  it('tells its listeners only of changes: the edits of a drag after the first change nothing', async () => {
+    const { store, autosave } = setup();
+    const notices: ReturnType<typeof autosave.getSnapshot>[] = [];
+    autosave.subscribe(() => notices.push(autosave.getSnapshot()));
+    for (let i = 1; i <= 50; i++) store.moveNodes({ a: { x: i, y: i } });
+    expect(notices).toEqual([{ status: 'saved', dirty: true, revision: 3 }]);
+    const dirty = autosave.getSnapshot();
+    store.moveNodes({ a: { x: 0, y: 0 } });
+    expect(autosave.getSnapshot()).toBe(dirty);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(notices.map((n) => [n.status, n.dirty])).toEqual([
+      ['saved', true],
+      ['saving', true],
+      ['saved', false],
+    ]);
+  });
+
   it('saves once, 800 ms after the last change, based on the last revision', async () => {
     const { store, autosave, saves } = setup();
     store.moveNodes({ a: { x: 1, y: 1 } });

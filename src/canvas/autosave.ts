@@ -97,7 +97,9 @@ export function createAutosave(opts: AutosaveOptions): AutosaveController {
   let applying = false;
   let disposed = false;
 
+  /** Notifies only when something changed: every edit of a drag reports a change, and the page re-renders on each notice. */
   const set = (patch: Partial<AutosaveSnapshot>) => {
+    if ((Object.keys(patch) as (keyof AutosaveSnapshot)[]).every((k) => Object.is(snap[k], patch[k]))) return;
     snap = { ...snap, ...patch };
     for (const l of listeners) l();
   };

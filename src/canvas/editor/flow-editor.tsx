@@ -1,5 +1,5 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -37,6 +37,8 @@ const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note:
 
 const MIN_ZOOM = 0.1;
 const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+const PRO_OPTIONS = { hideAttribution: true };
+const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
 
 /**
  * Where `fitView` will put the flow, estimated from the document before anything is measured (node
@@ -233,7 +235,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
 
   const { onNodesChange, onEdgesChange } = useChangeHandlers(store, cache, remeasured);
   const connection = useConnectionHandlers(store, services);
-  const drag = useDragHandlers(store, services);
+  const drag = useDragHandlers(store, cache, services);
   const modelList = useContext(ModelListContext);
   const checklistModels = modelList.complete ? modelList.models : undefined;
   useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels);
@@ -246,11 +248,34 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
     },
     [flow, pointer],
   );
-  const openMenu = (e: ReactMouseEvent | MouseEvent, kind: 'pane' | 'node', nodeId?: string) => {
-    e.preventDefault();
-    if (nodeId && !store.getState().view.selection.nodes.includes(nodeId)) store.setSelection({ nodes: [nodeId], edges: [] });
-    ui.setState({ menu: { kind, x: e.clientX, y: e.clientY, at: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), nodeId }, addFrom: null });
-  };
+  // Every prop given to React Flow keeps its identity across renders: React Flow stores each prop
+  // that changed, one store update (and a run of every node's and edge's selectors) per prop, and
+  // this component renders on every pointer move of a drag (the moved node's new position).
+  const rf = useMemo(() => {
+    const openMenu = (e: ReactMouseEvent | MouseEvent, kind: 'pane' | 'node', nodeId?: string) => {
+      e.preventDefault();
+      if (nodeId && !store.getState().view.selection.nodes.includes(nodeId)) store.setSelection({ nodes: [nodeId], edges: [] });
+      ui.setState({ menu: { kind, x: e.clientX, y: e.clientY, at: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), nodeId }, addFrom: null });
+    };
+    return {
+      onSelectionDragStop: (e: ReactMouseEvent, ns: Node[]) => drag.onNodeDragStop(e, ns[0], ns),
+      onPaneContextMenu: (e: ReactMouseEvent | MouseEvent) => openMenu(e, 'pane'),
+      onNodeContextMenu: (e: ReactMouseEvent, n: Node) => openMenu(e, 'node', n.id),
+      onSelectionContextMenu: (e: ReactMouseEvent) => openMenu(e, 'node'),
+      onPaneClick: () => ui.setState({ menu: null, addFrom: null }),
+      onMoveEnd: (_e: unknown, viewport: Viewport) => store.setViewport(viewport),
+    };
+  }, [store, ui, flow, drag]);
+  const ariaLabelConfig = useMemo(
+    () => ({
+      'controls.ariaLabel': t('toolbar.label'),
+      'controls.zoomIn.ariaLabel': t('toolbar.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('toolbar.zoomOut'),
+      'controls.fitView.ariaLabel': t('toolbar.fitView'),
+      'minimap.ariaLabel': t('toolbar.minimap'),
+    }),
+    [t],
+  );
   /** Adds a node at the canvas point the palette was opened for, else at the centre of the view. */
   const addFromPalette = (kind: string) => {
     let at = ui.getState().paletteAt;
@@ -280,20 +305,20 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             onNodeDragStart={drag.onNodeDragStart}
             onNodeDragStop={drag.onNodeDragStop}
             onSelectionDragStart={drag.onNodeDragStart}
-            onSelectionDragStop={(e, ns) => drag.onNodeDragStop(e, ns[0], ns)}
+            onSelectionDragStop={rf.onSelectionDragStop}
             onDragOver={drag.onDragOver}
             onDrop={drag.onDrop}
-            onPaneContextMenu={(e) => openMenu(e, 'pane')}
-            onNodeContextMenu={(e, n) => openMenu(e, 'node', n.id)}
-            onSelectionContextMenu={(e) => openMenu(e, 'node')}
-            onPaneClick={() => ui.setState({ menu: null, addFrom: null })}
-            onMoveEnd={(_e, viewport) => store.setViewport(viewport)}
+            onPaneContextMenu={rf.onPaneContextMenu}
+            onNodeContextMenu={rf.onNodeContextMenu}
+            onSelectionContextMenu={rf.onSelectionContextMenu}
+            onPaneClick={rf.onPaneClick}
+            onMoveEnd={rf.onMoveEnd}
             nodesDraggable={!readOnly}
             nodesConnectable={!readOnly}
             connectOnClick={false}
             deleteKeyCode={null}
             selectionKeyCode="Shift"
-            multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
             // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
             // at frame rate; see bench/canvas-editor.ts).
             onlyRenderVisibleElements
@@ -302,14 +327,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             defaultViewport={initialViewport}
             fitView
             fitViewOptions={FIT_VIEW_OPTIONS}
-            proOptions={{ hideAttribution: true }}
-            ariaLabelConfig={{
-              'controls.ariaLabel': t('toolbar.label'),
-              'controls.zoomIn.ariaLabel': t('toolbar.zoomIn'),
-              'controls.zoomOut.ariaLabel': t('toolbar.zoomOut'),
-              'controls.fitView.ariaLabel': t('toolbar.fitView'),
-              'minimap.ariaLabel': t('toolbar.minimap'),
-            }}
+            proOptions={PRO_OPTIONS}
+            ariaLabelConfig={ariaLabelConfig}
             aria-label={t('canvas')}
           >
             <Background gap={16} size={1} />

@@ -64,6 +64,11 @@ export class FlowElementCache {
   private edges = new WeakMap<FlowEdge, { selected: boolean; rf: Edge }>();
   /** Sizes React Flow measured (view only, never saved): without them every changed node would be measured again. */
   readonly measured = new Map<string, Size>();
+  /**
+   * Where the nodes of a drag in progress are (id → position): shown by React Flow, written to the
+   * document when the drag ends (use-canvas-handlers.ts).
+   */
+  readonly live = new Map<string, FlowNode['position']>();
   constructor(private readonly registry: NodeRegistry) {}
 
   /**
@@ -74,15 +79,16 @@ export class FlowElementCache {
   node(n: FlowNode, selected: boolean, overview = false): Node {
     const measured = this.measured.get(n.id);
     const estimated = !measured && overview;
+    const position = this.live.get(n.id) ?? n.position;
     const hit = this.nodes.get(n);
-    if (hit && hit.selected === selected && hit.measured === measured && hit.estimated === estimated) return hit.rf;
+    if (hit && hit.selected === selected && hit.measured === measured && hit.estimated === estimated && hit.rf.position === position) return hit.rf;
     const type = viewTypeOf(this.registry, n.kind);
     const box = estimated ? overviewBox(this.registry, n) : undefined;
     const sized = type === 'container' ? (n.width ? { width: n.width, height: n.height ?? CONTAINER_SIZE.height } : CONTAINER_SIZE) : type === 'note' ? { width: n.width ?? NOTE_SIZE.width, height: n.height ?? NOTE_SIZE.height } : undefined;
     const rf: Node = {
       id: n.id,
       type,
-      position: n.position,
+      position,
       data: EMPTY_DATA,
       selected,
       ...(n.parentId ? { parentId: n.parentId } : {}),

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
 import { Toaster, toast } from '../../ui';
 import { makeStore } from '../plugins.fixture';
-import { connectionOf, useConnectionHandlers } from './use-canvas-handlers';
+import { ReactFlowProvider, useStoreApi } from '@xyflow/react';
+import { FlowElementCache } from './flow-elements';
+import { connectionOf, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -44,5 +46,53 @@ describe('connecting', () => {
 
     act(() => result.current.onConnect({ source: 'a', target: 'end', sourceHandle: 'source', targetHandle: 'target' }));
     expect(store.toDocument().edges.some((e) => e.source === 'a' && e.target === 'end')).toBe(true);
+  });
+});
+
+describe('dragging', () => {
+  function setup() {
+    const store = makeStore();
+    const cache = new FlowElementCache(store.registry);
+    const docNodes = () => store.getState().document.nodes;
+    const wrapper = ({ children }: { children: ReactNode }) => <ReactFlowProvider>{children}</ReactFlowProvider>;
+    const { result } = renderHook(
+      () => ({ changes: useChangeHandlers(store, cache, () => {}), drag: useDragHandlers(store, cache, { manager: {} as never, notify: vi.fn() }), rf: useStoreApi() }),
+      { wrapper },
+    );
+    act(() => result.current.rf.getState().setNodes(docNodes().map((n) => cache.node(n, false))));
+    return { store, cache, result, docNodes };
+  }
+  const move = (id: string, x: number, y: number, dragging: boolean) => [{ id, type: 'position' as const, position: { x, y }, dragging }];
+
+  it('moves React Flow alone while the drag lasts, and writes the last position as one undo step', () => {
+    const { store, cache, result, docNodes } = setup();
+    const before = store.getState().document;
+    const at = docNodes().find((n) => n.id === 'a')!.position;
+    act(() => result.current.drag.onNodeDragStart());
+    for (let i = 1; i <= 5; i++) act(() => result.current.changes.onNodesChange(move('a', at.x + i * 10, at.y + i, true)));
+    // The document is untouched: React Flow shows the node where the pointer is.
+    expect(store.getState().document).toBe(before);
+    expect(result.current.rf.getState().nodeLookup.get('a')!.position).toEqual({ x: at.x + 50, y: at.y + 5 });
+    // A render of the editor meanwhile (a selection changes) keeps the node under the pointer.
+    expect(cache.node(docNodes().find((n) => n.id === 'a')!, true).position).toEqual({ x: at.x + 50, y: at.y + 5 });
+    act(() => result.current.changes.onNodesChange(move('a', at.x + 60, at.y + 6, false)));
+    act(() => result.current.drag.onNodeDragStop(new MouseEvent('mouseup'), undefined, [{ id: 'a' } as never]));
+    expect(docNodes().find((n) => n.id === 'a')!.position).toEqual({ x: at.x + 60, y: at.y + 6 });
+    expect(cache.live.size).toBe(0);
+    store.undo();
+    expect(store.getState().document).toEqual(before);
+    expect(store.getState().history.canUndo).toBe(false);
+  });
+
+  it('writes the positions when the drag stops without a last change', () => {
+    const { store, result, docNodes } = setup();
+    act(() => result.current.drag.onNodeDragStart());
+    act(() => result.current.changes.onNodesChange([...move('a', 500, 40, true), ...move('b', 700, 40, true)]));
+    act(() => result.current.drag.onNodeDragStop(new MouseEvent('mouseup'), undefined, [{ id: 'a' }, { id: 'b' }] as never));
+    expect(docNodes().find((n) => n.id === 'a')!.position).toEqual({ x: 500, y: 40 });
+    expect(docNodes().find((n) => n.id === 'b')!.position).toEqual({ x: 700, y: 40 });
+    expect(store.getState().history.canUndo).toBe(true);
+    store.undo();
+    expect(store.getState().history.canUndo).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useReactFlow, type Connection as RfConnection, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnConnectEnd } from '@xyflow/react';
+import { useReactFlow, useStoreApi, type Connection as RfConnection, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnConnectEnd } from '@xyflow/react';
 import { useCallback, useMemo, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import type { FlowDocument, Position } from '../../../schemas/flow';
 import { createFlowGraph, type FlowGraph } from '../../plugin-sdk';
@@ -57,20 +57,42 @@ export function useConnectionHandlers(store: FlowStore, services: Pick<EditorSer
   return { isValidConnection, onConnect, onConnectEnd };
 }
 
+/** Writes where a drag left its nodes ({@link FlowElementCache.live}) to the document. */
+export function commitLiveMoves(store: FlowStore, cache: FlowElementCache): void {
+  if (!cache.live.size) return;
+  const moves = Object.fromEntries(cache.live);
+  cache.live.clear();
+  store.moveNodes(moves);
+}
+
 /**
  * React Flow's change events applied to the store: moves (one undo step per drag), container and
  * note resizes, selection, measured sizes (view only, kept in the element cache).
+ *
+ * While a drag is in progress its moves go to React Flow alone (kept in `cache.live`): writing each
+ * one to the document would, on every pointer move, make a new document, run the selectors of every
+ * node component, render the editor and hand React Flow a new nodes array to adopt. The drag's last
+ * change (`dragging: false`) writes the positions, as one edit.
  */
 export function useChangeHandlers(store: FlowStore, cache: FlowElementCache, remeasured: () => void) {
+  const rf = useStoreApi();
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {
       const moves: Record<string, Position> = {};
       const sizes: Record<string, { width: number; height: number }> = {};
       let selection: Set<string> | undefined;
       let measured = false;
+      let dragged = false;
       for (const c of changes) {
-        if (c.type === 'position' && c.position) moves[c.id] = c.position;
-        else if (c.type === 'select') {
+        if (c.type === 'position' && c.position) {
+          if (c.dragging) {
+            cache.live.set(c.id, c.position);
+            dragged = true;
+          } else {
+            moves[c.id] = c.position;
+            cache.live.delete(c.id);
+          }
+        } else if (c.type === 'select') {
           selection ??= new Set(store.getState().view.selection.nodes);
           if (c.selected) selection.add(c.id);
           else selection.delete(c.id);
@@ -94,10 +116,19 @@ export function useChangeHandlers(store: FlowStore, cache: FlowElementCache, rem
           }
         });
       }
+      if (dragged) {
+        const { nodes, setNodes } = rf.getState();
+        setNodes(
+          nodes.map((n) => {
+            const at = cache.live.get(n.id);
+            return at && at !== n.position ? { ...n, position: at } : n;
+          }),
+        );
+      }
       if (selection) store.setSelection({ nodes: [...selection] });
       if (measured) remeasured();
     },
-    [store, cache, remeasured],
+    [store, cache, remeasured, rf],
   );
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
@@ -129,12 +160,16 @@ export function placementAt(store: FlowStore, kind: string, point: Position): { 
 }
 
 /** Dragging nodes (one undo step, moving into or out of containers on drop) and dropping palette items. */
-export function useDragHandlers(store: FlowStore, services: Pick<EditorServices, 'manager' | 'notify'>) {
+export function useDragHandlers(store: FlowStore, cache: FlowElementCache, services: Pick<EditorServices, 'manager' | 'notify'>) {
   const flow = useReactFlow();
-  const onNodeDragStart = useCallback(() => store.beginGesture(), [store]);
+  const onNodeDragStart = useCallback(() => {
+    cache.live.clear();
+    store.beginGesture();
+  }, [store, cache]);
   const onNodeDragStop = useCallback(
     (event: ReactMouseEvent | MouseEvent | TouchEvent, _node: Node | undefined, nodes: Node[]) => {
       try {
+        commitLiveMoves(store, cache);
         const doc = store.getState().document;
         const ids = nodes.map((n) => n.id);
         const at = 'changedTouches' in event ? event.changedTouches[0] : event;
@@ -155,7 +190,7 @@ export function useDragHandlers(store: FlowStore, services: Pick<EditorServices,
         store.endGesture();
       }
     },
-    [store, flow, services],
+    [store, cache, flow, services],
   );
   const onDragOver = useCallback((e: DragEvent) => {
     if (!e.dataTransfer.types.includes(PALETTE_DRAG_TYPE)) return;

@@ -45,7 +45,7 @@ export function EditorLayout({ kind }: { kind: EditorKind }) {
   const base = `/operation/app/${encodeURIComponent(appId)}/${kind}`;
   const tabs: readonly EditorTab[] = EDITOR_TABS[kind];
   const active = pathname.slice(base.length + 1).split('/')[0] || tabs[0];
-  const context = useMemo<EditorContext>(() => ({ ...data, setSaveStatus: (status, detail) => setSave({ status, detail }) }), [data]);
+  const context = useMemo<EditorContext>(() => ({ ...data, setSaveStatus: (status, detail) => setSave((prev) => (prev.status === status && prev.detail === detail ? prev : { status, detail })) }), [data]);
   return (
     <>
       <SubHeader>

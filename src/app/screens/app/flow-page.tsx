@@ -7,7 +7,7 @@
  * (./workspace-resources.ts) and which can run the node alone;
  * the toolbar lays out (elk in a worker), exports and imports flow files.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { builtinPlugins } from '../../../../plugins';
@@ -76,6 +76,8 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
   // "Run this node" runs the stored draft: what is pending is saved first.
   const singleRun = useMemo(() => apiSingleRunApi(app.id, app.workspace_id, autosave), [app.id, app.workspace_id, autosave]);
   const snapshot = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
+  const flowFile = useMemo(() => ({ name: app.name, description: app.description ?? '' }), [app.name, app.description]);
+  const renderInspector = useCallback((id: string) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />, [store]);
   const [changed, setChanged] = useState(false);
   const pageRef = useRef<HTMLDivElement>(null);
   const height = useFillWindow(pageRef);
@@ -116,8 +118,8 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
                 store={store}
                 className={s.editor}
                 layout={layout}
-                flowFile={{ name: app.name, description: app.description ?? '' }}
-                renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
+                flowFile={flowFile}
+                renderInspector={renderInspector}
               />
             </StoredSecretsContext.Provider>
           </SingleRunApiContext.Provider>
