@@ -5,7 +5,8 @@
  *   - opening the 1,000-node flow until its nodes are painted (five times: the best and the median),
  *   - frame times while dragging one node (requestAnimationFrame deltas, paced by the display) and
  *     the renderer main thread's work per pointer move (Chromium's TaskDuration over the drag /
- *     moves; BENCH_TRACE also writes a trace of the drag),
+ *     moves; BENCH_TRACE also writes a trace of the drag), zoomed in and once the canvas has
+ *     settled (BENCH_DRAG_SETTLE_MS, default 3 s),
  *   - React renders of the other nodes during that drag (`window.__weftNodeRenders`, render-probe.ts),
  *   - ELK's layered layout of the 500-node flow in a real Web Worker (the editor's worker script, a
  *     fresh worker each of three times: V8 has not compiled ELK yet), on a page running nothing else,
@@ -29,6 +30,7 @@ import { buildElkJobs } from '../src/canvas/layout/elk-graph';
 import { defaultMeasure } from '../src/canvas/layout/measure';
 
 /** Pointer moves in the drag (each sent and awaited). */
+const DRAG_SETTLE_MS = Number(process.env.BENCH_DRAG_SETTLE_MS ?? 3000);
 const DRAG_MOVES = 120;
 
 /** start → n template transforms (a grid, chained, every fifth skipping two ahead) → end. */
@@ -179,8 +181,13 @@ async function main() {
 
     // Drag one node: rAF deltas while the mouse moves, renders of every other node counted.
     // Zoom in (as a builder would before dragging), then take the node nearest the centre.
+    // Then let the canvas settle, as it has by the time a builder picks a node: after opening, the
+    // editor lays the flow out ahead in its worker (the tidy-up's preload, FlowEditor), a second or
+    // two of ELK that on this two-core machine takes the CPU from the page's main thread: a drag
+    // started 0.4 s after the zoom measured 33-40 ms of work per move, the same drag 4 s after it
+    // 20-22 ms, its first thirty moves the difference.
     for (let i = 0; i < 8; i++) await page.getByTestId('zoom-in').click();
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(DRAG_SETTLE_MS);
     const dragged = await page.evaluate(() => {
       const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
       const cx = pane.left + pane.width / 2;
