@@ -182,11 +182,11 @@ async function main() {
 
     // Drag one node: rAF deltas while the mouse moves, renders of every other node counted.
     // Zoom in (as a builder would before dragging), then take the node nearest the centre.
-    // Then let the canvas settle, as it has by the time a builder picks a node: after opening, the
-    // editor lays the flow out ahead in its worker (the tidy-up's preload, FlowEditor), a second or
-    // two of ELK that on this two-core machine takes the CPU from the page's main thread: a drag
-    // started 0.4 s after the zoom measured 33-40 ms of work per move, the same drag 4 s after it
-    // 20-22 ms, its first thirty moves the difference.
+    // Then let the canvas settle, as it has by the time a builder picks a node. A drag started 0.4 s
+    // after the zoom measured 33-40 ms of work per move, the same drag 4 s after it 20-22 ms, its
+    // first thirty moves the difference; most likely the editor laying the flow out ahead in its
+    // worker (the tidy-up's preload, FlowEditor), a second or two of ELK that on this two-core
+    // machine takes CPU from the page's main thread.
     for (let i = 0; i < 8; i++) await page.getByTestId('zoom-in').click();
     await page.waitForTimeout(DRAG_SETTLE_MS);
     const dragged = await page.evaluate(() => {
