@@ -250,7 +250,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   );
   // Every prop given to React Flow keeps its identity across renders: React Flow stores each prop
   // that changed, one store update (and a run of every node's and edge's selectors) per prop, and
-  // this component renders on every pointer move of a drag (the moved node's new position).
+  // this component renders on every edit and selection change.
   const rf = useMemo(() => {
     const openMenu = (e: ReactMouseEvent | MouseEvent, kind: 'pane' | 'node', nodeId?: string) => {
       e.preventDefault();

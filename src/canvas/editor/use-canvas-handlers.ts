@@ -58,7 +58,7 @@ export function useConnectionHandlers(store: FlowStore, services: Pick<EditorSer
 }
 
 /** Writes where a drag left its nodes ({@link FlowElementCache.live}) to the document. */
-export function commitLiveMoves(store: FlowStore, cache: FlowElementCache): void {
+function commitLiveMoves(store: FlowStore, cache: FlowElementCache): void {
   if (!cache.live.size) return;
   const moves = Object.fromEntries(cache.live);
   cache.live.clear();
