@@ -4,7 +4,7 @@ import { datasetDocuments, datasets, datasetSegments } from '../../src/server/db
 import { randomUUID } from 'node:crypto';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
 import type { Embedder } from '../../src/server/knowledge/types';
-import { reindexSegment, vectorColumnExists, writeSegments } from '../../src/server/knowledge/ingest';
+import { pgliteOf, reindexSegment, vectorColumnExists, writeSegments } from '../../src/server/knowledge/ingest';
 import { vectorCacheOf } from '../../src/server/knowledge/vector-cache';
 import { refreshDueUnits } from '../../src/server/knowledge/refresh';
 import { rowsOf, runQueuedTasksNow } from '../../src/server/knowledge/queue';
@@ -153,6 +153,26 @@ describe('text files', () => {
     await expect(writeSegments(h.studio.ctx, broken, drafts, failing)).rejects.toThrow('model unavailable');
     await db.delete(datasetDocuments).where(eq(datasetDocuments.id, large.id));
     await db.delete(datasetDocuments).where(eq(datasetDocuments.id, broken.id));
+  });
+
+  it("copies through the embedded database's own device; a COPY that fails leaves nothing and the next one works", async () => {
+    const pg = pgliteOf(h.studio.ctx.db) as unknown as { Module: { FS: { analyzePath(p: string): { exists: boolean } } } } | null;
+    if (!pg) return; // a PostgreSQL server takes an INSERT (no COPY device)
+    const db = h.studio.ctx.db;
+    const [base] = await db.select().from(datasets).where(eq(datasets.id, ds));
+    const id = randomUUID();
+    await db.insert(datasetDocuments).values({ id, tenantId: base!.tenantId, datasetId: ds, name: 'device.txt', fileType: 'txt', status: 'indexing', processRule: {}, createdBy: f.u.member.id });
+    const unit = { id, datasetId: ds, tenantId: base!.tenantId, name: 'device.txt' };
+    // A NUL cannot be stored in a text column: the database refuses the batch mid-COPY.
+    await expect(writeSegments(h.studio.ctx, unit, [{ content: 'before' }, { content: 'a\u0000b' }], builtinEmbedder)).rejects.toThrow(/0x00/);
+    expect(await stored(id)).toHaveLength(0);
+    expect(pg.Module.FS.analyzePath('/dev/weft-copy').exists).toBe(true);
+    expect(await writeSegments(h.studio.ctx, unit, [{ content: 'first after the failure' }, { content: '然后是中文' }], builtinEmbedder)).toBe(2);
+    expect((await stored(id)).map((r) => [r.content, r.tokens])).toEqual([
+      ['first after the failure', 'first after the failure'],
+      ['然后是中文', '然后 后是 是中 中文 文'],
+    ]);
+    await db.delete(datasetDocuments).where(eq(datasetDocuments.id, id));
   });
 
   it('cuts parents and children in parent-child mode', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetQaPairs, datasets, datasetSegmentHits, datasetSegments } from '../../src/server/db/schema';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
@@ -116,6 +116,35 @@ describe('retrieve: modes', () => {
     expect(await search({ query: 'zzzqqq xyzzy', mode: 'full_text' })).toEqual([]);
     const odd = await search({ query: "revenue & | ! ( ) :* <-> 'Europe'", mode: 'full_text' });
     expect(odd[0]!.content).toBe(EN_REVENUE);
+  });
+
+  it('full_text: a Chinese character matches wherever it stands in a run, in segments stored with bigrams or, as before, with every character', async () => {
+    const zhBase = await createBase(h, f.u.member.token, f.wsA, 'Chinese characters');
+    const [row] = await db().select().from(datasets).where(eq(datasets.id, zhBase));
+    const b: RetrievalBase = { id: zhBase, tenantId: DEFAULT_TENANT_ID, name: row!.name, embedding: null, embeddingDim: 256 };
+    const doc = await unit(zhBase, 'zh.txt', [{ content: '河流山峰' }, { content: '城市天气' }]);
+    const [stored] = await db().select().from(datasetSegments).where(and(eq(datasetSegments.documentId, doc), eq(datasetSegments.position, 1)));
+    expect(stored!.tokens).toBe('河流 流山 山峰 峰');
+    // A segment of an earlier version: every character a token of its own (the database's trigger makes its tsv).
+    const old = randomUUID();
+    await db().insert(datasetSegments).values({ id: old, tenantId: DEFAULT_TENANT_ID, datasetId: zhBase, documentId: doc, kind: 'chunk', position: 3, content: '银行医院', tokens: '银 银行 行 行医 医 医院 院', metadata: {} });
+    const found = async (query: string) => (await retrieve(h.studio.ctx, [b], { mode: 'full_text', topK: 10, query })).map((x) => x.content);
+    // First, inner and last character of a run; a bigram; a character and a bigram together.
+    expect(await found('河')).toEqual(['河流山峰']);
+    expect(await found('山')).toEqual(['河流山峰']);
+    expect(await found('峰')).toEqual(['河流山峰']);
+    expect(await found('天气')).toEqual(['城市天气']);
+    expect(await found('银')).toEqual(['银行医院']);
+    expect(await found('院')).toEqual(['银行医院']);
+    expect(await found('医院')).toEqual(['银行医院']);
+    // Not across runs or across the order of a bigram.
+    expect(await found('峰河')).toEqual(['河流山峰']); // its characters, not the bigram
+    expect(await found('湖')).toEqual([]);
+    // The whole query held: a full coverage, the same score in either scheme.
+    const [a] = await retrieve(h.studio.ctx, [b], { mode: 'full_text', topK: 1, query: '山峰' });
+    const [c] = await retrieve(h.studio.ctx, [b], { mode: 'full_text', topK: 1, query: '医院' });
+    expect(a!.score).toBeGreaterThanOrEqual(0.5);
+    expect(c!.score).toBeGreaterThanOrEqual(0.5);
   });
 
   it('hybrid is the weighted sum of the vector and full-text scores (vectorWeight), and the weights move the order', async () => {

@@ -5,9 +5,9 @@
  * It is lexical, not semantic, but deterministic, free and fast, so search works out of the box.
  */
 
-export const BUILTIN_EMBEDDING_DIM = 256;
+import { forEachRun } from './tokenize';
 
-const CJK_RUN = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)|((?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+)/gu;
+export const BUILTIN_EMBEDDING_DIM = 256;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -47,18 +47,16 @@ function add(h: number, weight: number): void {
 function features(text: string): void {
   let prevStart = -1;
   let prevEnd = -1;
-  let lower = text.toLowerCase();
-  for (const m of lower.matchAll(CJK_RUN)) {
-    const at = m.index!;
-    if (m[1]) {
-      const n = m[1].length;
+  const lower = text.toLowerCase();
+  forEachRun(lower, (cjk, at, end) => {
+    const n = end - at;
+    if (cjk) {
       for (let i = 0; i < n; i++) {
         add(fnvRange(FNV_OFFSET ^ 3, lower, at + i, at + i + 1), 1);
         if (i + 1 < n) add(fnvRange(FNV_OFFSET ^ 4, lower, at + i, at + i + 2), 1.5);
       }
       prevStart = -1;
     } else {
-      const n = m[2]!.length;
       add(fnvRange(FNV_OFFSET ^ 1, lower, at, at + n), 1.5);
       if (prevStart >= 0) {
         let h = fnvRange(FNV_OFFSET ^ 2, lower, prevStart, prevEnd);
@@ -76,8 +74,7 @@ function features(text: string): void {
         add(Math.imul(h ^ 32, FNV_PRIME), 0.5);
       }
     }
-  }
-  lower = '';
+  });
 }
 
 /** Embeds one text; an empty text gives the zero vector. */

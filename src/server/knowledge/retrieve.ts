@@ -9,7 +9,8 @@
  *   comparable to the stored vectors) and the segment's vector; pgvector `<=>` finds the candidates
  *   where the `embedding_v` column exists, else cosine in JS over `embedding` real[];
  * - full_text: `tsv @@ to_tsquery('simple', ...)` finds the candidates (tokens of tokenize.ts,
- *   Chinese as characters and bigrams): those with all query tokens first, then any; the score is the share of distinct query
+ *   Chinese stored as bigrams and each run's last character, queried as characters, matched as
+ *   prefixes, and bigrams): those with all query tokens first, then any; the score is the share of distinct query
  *   tokens the segment holds times (0.5 + 0.5 * ts_rank_cd / best ts_rank_cd among candidates), so
  *   a segment holding the whole query scores 0.5..1 and the threshold keeps a stable meaning;
  * - hybrid: WEIGHTED, `vectorWeight * vector + (1 - vectorWeight) * full_text` (default weight
@@ -26,7 +27,7 @@ import { createEmbedder } from './embedder';
 import { vectorColumnExists } from './ingest';
 import { rowsOf } from './queue';
 import { rerank as rerankCall, type RerankModelRef } from './rerank';
-import { isCjk, queryTokens } from './tokenize';
+import { isCjkChar, queryTokens, requiredTokens, tokenHolder, tsqueryTerm } from './tokenize';
 import { vectorCacheOf, type UnitVersion } from './vector-cache';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
@@ -474,7 +475,8 @@ async function fullTextCandidates(ctx: Ctx, tenantId: string, baseIds: string[],
     );
     return [...segs.map((r) => ({ key: 's:' + r.id, rank: Number(r.rank) })), ...qas.map((r) => ({ key: 'q:' + r.id, rank: Number(r.rank) }))];
   };
-  const out: Candidate[] = toks.length > 1 ? await run(toks.join(' & ')) : [];
+  const all = requiredTokens(toks);
+  const out: Candidate[] = toks.length > 1 ? await run(all.map(tsqueryTerm).join(' & ')) : [];
   const seen = new Set(out.map((c) => c.key));
   const add = (cs: Candidate[]) => {
     for (const c of cs) if (!seen.has(c.key)) seen.add(c.key), out.push(c);
@@ -483,9 +485,9 @@ async function fullTextCandidates(ctx: Ctx, tenantId: string, baseIds: string[],
   // thousand arbitrary rows. The query's words and CJK bigrams (each in few segments, and every
   // segment holding a bigram holds its characters) are tried first; characters alone only when
   // those leave too few.
-  const strong = toks.filter((t) => !(t.length === 1 && isCjk(t)));
+  const strong = toks.filter((t) => !isCjkChar(t));
   if (out.length < limit && strong.length && strong.length < toks.length) add(await run(strong.join(' | ')));
-  if (out.length < limit) add(await run(toks.join(' | ')));
+  if (out.length < limit) add(await run(toks.map(tsqueryTerm).join(' | ')));
   return out;
 }
 
@@ -602,12 +604,12 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
 /** How a Q&A pair reads as a retrieved passage: the answer with its question. */
 export const qaContent = (question: string, answer: string) => `Q: ${question}\nA: ${answer}`;
 
-/** Share of distinct query tokens present in a row's tokens. */
+/** Share of distinct query tokens present in a row's tokens (a CJK character also as the start of a bigram). */
 function coverage(queryToks: string[], rowTokens: string): number {
   if (!queryToks.length) return 0;
-  const have = new Set(rowTokens.split(' '));
+  const holds = tokenHolder(rowTokens);
   let n = 0;
-  for (const t of queryToks) if (have.has(t)) n++;
+  for (const t of queryToks) if (holds(t)) n++;
   return n / queryToks.length;
 }
 
@@ -628,7 +630,7 @@ export async function retrieve(ctx: Ctx, bases: RetrievalBase[], req: RetrieveRe
   const limit = Math.max(MIN_CANDIDATES, topK * 3);
   const w = req.mode === 'vector' ? 1 : req.mode === 'full_text' ? 0 : clamp01(req.vectorWeight ?? DEFAULT_VECTOR_WEIGHT);
   const toks = queryTokens(query);
-  const tsquery = toks.join(' | ');
+  const tsquery = toks.map(tsqueryTerm).join(' | ');
   const signal = req.signal;
 
   // The query vector of each embedder (bases keep the model they were made with).
