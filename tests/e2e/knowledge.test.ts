@@ -240,6 +240,13 @@ describe('the Knowledge Base tab against the real server', () => {
     // The hit test counted its hit on the segment it answered (dataset_segment_hits), and the list shows it.
     expect(await page.getByTestId('segment').filter({ hasText: 'Ailuropoda melanoleuca' }).first().textContent()).toContain('1 hit');
     await shot(page, 'segments-hit-count');
+    // A Chinese question finds the Chinese paragraph (its runs stored as bigrams and their last
+    // characters, the question's characters matched as prefixes).
+    await page.getByTestId('details-tab-hit').click();
+    await page.getByTestId('hit-query').fill('熊猫吃什么食物');
+    await page.getByTestId('hit-run').click();
+    await expect.poll(() => results.first().textContent()).toContain('熊猫主要生活在四川');
+    await shot(page, 'hit-zh');
     await page.goto(unitsUrl);
     await expect.poll(() => unitRow(page, 'nature.txt').getAttribute('data-status')).toBe('completed');
     expect(await unitRow(page, 'nature.txt').textContent()).toContain('Q&A 2');
