@@ -29,6 +29,8 @@ describe('queryTokens', () => {
   it('gives distinct tokens safe for to_tsquery', () => {
     expect(queryTokens("a & b | !c <-> d:* 'quote' (x)")).toEqual(['a', 'b', 'c', 'd', 'quote', 'x']);
     expect(queryTokens('知识 知识')).toEqual(['知', '知识', '识']);
+    // Punctuation inside the CJK ranges (the katakana middle dot) is stripped.
+    expect(queryTokens('カ・ナ')).toEqual(['カ', 'ナ']);
     for (const t of queryTokens(`it's "odd" \\ \u0000 ::* 中-文`)) expect(t).toMatch(/^[\p{L}\p{N}]+$/u);
   });
 });

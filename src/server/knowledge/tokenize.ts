@@ -98,12 +98,17 @@ export function searchTokens(text: string): string {
 export function queryTokens(text: string): string[] {
   const s = folded(text);
   const seen = new Set<string>();
+  // The CJK ranges hold a few marks and punctuation (・, ゛): stripped, as to_tsquery's parser would.
+  const cjkToken = (t: string) => {
+    const clean = WORD_CHAR.test(t) || (t.length === 2 && WORD_CHAR.test(t[0]!) && WORD_CHAR.test(t[1]!)) ? t : t.replace(/[^\p{L}\p{N}]/gu, '');
+    if (clean) seen.add(clean);
+  };
   forEachRun(s, (cjk, a, b) => {
     if (!cjk) seen.add(s.slice(a, b));
     else
       for (let i = a; i < b; i++) {
-        seen.add(s[i]!);
-        if (i + 1 < b) seen.add(s.slice(i, i + 2));
+        cjkToken(s[i]!);
+        if (i + 1 < b) cjkToken(s.slice(i, i + 2));
       }
   });
   return [...seen];
