@@ -96,6 +96,8 @@ describe('text files', () => {
       ZH,
       'Straße, Привет мир, café CAFÉ, İstanbul, ελληνικά, العربية, 2024年3月, abc123def, x² ½',
       'ひらがなとカタカナ、한국어 문장입니다。',
+      // Marks and punctuation inside the CJK ranges: the katakana middle dot, the double hyphen, a lone voicing mark.
+      'コーヒー・ショップ ゠ カ゛ ・',
       'emoji 🎉 and symbols ← → ∑ only between words',
       // Letters outside the BMP (surrogate pairs in JavaScript) beside one above U+E000: UTF-16 order
       // and PostgreSQL's byte order disagree on them.

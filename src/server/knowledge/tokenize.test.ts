@@ -11,6 +11,8 @@ describe('searchTokens', () => {
     expect(searchTokens('知识库')).toBe('知识 识库 库');
     expect(searchTokens('用Weft搭建')).toBe('用 weft 搭建 建');
     expect(searchTokens('한국어 문장')).toBe('한국 국어 어 문장 장');
+    // Punctuation inside the CJK ranges (the katakana middle dot) is left out, as PostgreSQL's parser leaves it out.
+    expect(searchTokens('コーヒー・ショップ')).toBe('コー ーヒ ヒー ー ショ ョッ ップ プ');
   });
 
   it('does not join CJK characters across punctuation or Latin words', () => {

@@ -17,19 +17,26 @@
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
-/** Classes of UTF-16 code units (surrogates aside), found on first use: 0 unknown, 1 neither, 2 a word's (letter or digit), 3 CJK. */
+/**
+ * Classes of UTF-16 code units (surrogates aside), found on first use: 0 unknown, 1 neither, 2 a
+ * word's (letter or digit), 3 CJK; plus LETTER for a CJK one that is a letter or digit (the CJK
+ * ranges also hold a few marks and punctuation: ・ ゠ ゛).
+ */
 const UNIT_CLASS = new Uint8Array(0x10000);
 const NONE = 1;
 const WORD = 2;
 const HAN = 3;
-function unitClass(code: number): number {
+const LETTER = 4;
+function unitInfo(code: number): number {
   let c = UNIT_CLASS[code]!;
   if (c === 0) {
     const ch = String.fromCharCode(code);
-    UNIT_CLASS[code] = c = CJK.test(ch) ? HAN : WORD_CHAR.test(ch) ? WORD : NONE;
+    UNIT_CLASS[code] = c = CJK.test(ch) ? HAN | (WORD_CHAR.test(ch) ? LETTER : 0) : WORD_CHAR.test(ch) ? WORD : NONE;
   }
   return c;
 }
+/** A CJK character that is a letter or digit (not one of the marks and punctuation of those ranges). */
+const cjkLetterAt = (s: string, i: number) => (unitInfo(s.charCodeAt(i)) & LETTER) !== 0;
 /** Letters and digits outside the BMP (never CJK here), by code point. */
 const astralWord = new Map<number, boolean>();
 function astralClass(cp: number): number {
@@ -52,7 +59,7 @@ export function forEachRun(s: string, run: (cjk: boolean, start: number, end: nu
     const code = s.charCodeAt(i);
     let k: number;
     let w = 1;
-    if (code < 0xd800 || code > 0xdfff) k = unitClass(code);
+    if (code < 0xd800 || code > 0xdfff) k = unitInfo(code) & 3;
     else if (code <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       k = astralClass(0x10000 + ((code - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00));
       w = 2;
@@ -77,9 +84,15 @@ export function tokenList(text: string): string[] {
   forEachRun(s, (cjk, a, b) => {
     if (!cjk) out.push(s.slice(a, b));
     else {
-      // CJK characters are all in the BMP: one UTF-16 unit each.
-      for (let i = a; i + 1 < b; i++) out.push(s.slice(i, i + 2));
-      out.push(s[b - 1]!);
+      // CJK characters are all in the BMP: one UTF-16 unit each. Marks and punctuation are left
+      // out of the tokens, as PostgreSQL's parser leaves them out of a word.
+      for (let i = a; i + 1 < b; i++) {
+        const first = cjkLetterAt(s, i);
+        const second = cjkLetterAt(s, i + 1);
+        if (first && second) out.push(s.slice(i, i + 2));
+        else if (first) out.push(s[i]!);
+      }
+      if (cjkLetterAt(s, b - 1)) out.push(s[b - 1]!);
     }
   });
   return out;
@@ -98,17 +111,18 @@ export function searchTokens(text: string): string {
 export function queryTokens(text: string): string[] {
   const s = folded(text);
   const seen = new Set<string>();
-  // The CJK ranges hold a few marks and punctuation (・, ゛): stripped, as to_tsquery's parser would.
-  const cjkToken = (t: string) => {
-    const clean = WORD_CHAR.test(t) || (t.length === 2 && WORD_CHAR.test(t[0]!) && WORD_CHAR.test(t[1]!)) ? t : t.replace(/[^\p{L}\p{N}]/gu, '');
-    if (clean) seen.add(clean);
-  };
   forEachRun(s, (cjk, a, b) => {
     if (!cjk) seen.add(s.slice(a, b));
     else
       for (let i = a; i < b; i++) {
-        cjkToken(s[i]!);
-        if (i + 1 < b) cjkToken(s.slice(i, i + 2));
+        // Marks and punctuation of the CJK ranges (・ ゛) are stripped, as to_tsquery's parser would.
+        const first = cjkLetterAt(s, i);
+        if (first) seen.add(s[i]!);
+        if (i + 1 < b) {
+          const second = cjkLetterAt(s, i + 1);
+          if (first && second) seen.add(s.slice(i, i + 2));
+          else if (second) seen.add(s[i + 1]!);
+        }
       }
   });
   return [...seen];
