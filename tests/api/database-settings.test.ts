@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/client';
+import { serverDatabaseUrl } from './harness';
 import { readSettings } from '../../src/server/settings';
 
 // WEFT_PG_SHARED_BUFFERS: the embedded database's shared buffers, given on PGlite's command line
@@ -36,5 +37,48 @@ describe('embedded database settings', () => {
     // Not written into the data directory: the next start takes its own value.
     expect(await show('128MB')).toEqual({ sharedBuffers: '128MB', timeZone: 'UTC' });
     expect(fs.readFileSync(path.join(dir, 'postgresql.conf'), 'utf8')).not.toMatch(/^shared_buffers\s*=\s*256MB/m);
+  });
+});
+
+describe('on a PostgreSQL server', () => {
+  it('survives the server ending its idle connections (a restart, pg_terminate_backend): the pool replaces them', async () => {
+    const { Client } = await import('pg');
+    // The server of DATABASE_URL, or one started here (the embedded database has no connections to end).
+    let stop: (() => Promise<void>) | undefined;
+    let server = process.env.DATABASE_URL;
+    if (!server) {
+      const { startPostgres } = (await import('../../scripts/with-postgres.mjs' as string)) as { startPostgres: () => Promise<{ url: string; stop: () => Promise<void> }> };
+      const started = await startPostgres();
+      server = started.url;
+      stop = started.stop;
+    }
+    const made = await serverDatabaseUrl(server);
+    const database = await openDatabase({ databaseUrl: made.url });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    const logged: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+    try {
+      const one = async () => ((await database.db.execute(sql`select 1 as one`)) as unknown as { rows: { one: number }[] }).rows[0]!.one;
+      expect(await one()).toBe(1);
+      const admin = new Client({ connectionString: server });
+      await admin.connect();
+      const name = new URL(made.url).pathname.slice(1);
+      const killed = await admin.query('select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()) t', [name]);
+      await admin.end();
+      expect(killed.rows[0].n).toBeGreaterThan(0);
+      await expect.poll(() => logged.length).toBeGreaterThan(0);
+      expect(logged[0]).toContain('an idle database connection was closed by the server');
+      expect(await one()).toBe(1);
+      expect(uncaught).toEqual([]);
+    } finally {
+      console.error = error;
+      process.off('uncaughtException', onUncaught);
+      await database.close();
+      await made.drop();
+      await stop?.();
+    }
   });
 });

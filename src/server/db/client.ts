@@ -35,9 +35,24 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection that the server ends (a restart, pg_terminate_backend, DROP DATABASE ...
+    // FORCE) makes the pool emit 'error'; unheard, that is an uncaught exception that stops the
+    // process. The pool has already dropped the connection and opens a new one when needed.
+    let closing = false;
+    pool.on('error', (err) => {
+      if (!closing) console.error('[weft] an idle database connection was closed by the server; the pool replaces it:', err.message);
+    });
     const db = drizzle(pool, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => {
+        // pool.end() resolves before its connections' sockets have closed: the server may still end them.
+        closing = true;
+        return pool.end();
+      },
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
