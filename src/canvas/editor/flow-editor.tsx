@@ -3,7 +3,7 @@ import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, 
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
-import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui';
 import { createClipboard, type ClipboardAdapter } from '../clipboard';
@@ -182,7 +182,7 @@ function useSettledSelection(selected: string | null): string | null {
   useEffect(() => {
     if (shown === selected) return;
     if (!pointerDown) return setShown(selected);
-    const release = () => setShown(latest.current);
+    const release = () => startTransition(() => setShown(latest.current));
     window.addEventListener('pointerup', release);
     window.addEventListener('pointercancel', release);
     return () => {
