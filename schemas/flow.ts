@@ -8,7 +8,7 @@ import { z } from 'zod';
  *   nodes: [{ id, kind, kindVersion, title, position: {x, y}, config, parentId?, width?, height? }],
  *   edges: [{ id, source, sourceHandle, target, targetHandle }],
  *   variables: { env: [...], conversation: [...] },
- *   notes }
+ *   notes, features }
  * ```
  *
  * JSON only and no view state: selection, hover, run status and the like live in the editor's store,
@@ -474,6 +474,53 @@ function checkStructure(doc: { mode: FlowMode; nodes: FlowNode[]; edges: FlowEdg
 }
 
 /** The flow document (see the top of this file). Parse with it before saving or running. */
+// ------------------------------------------------------------------ app features (chat apps, portal)
+
+/** Image detail of uploaded images sent to a vision model (spec 9: low 512×512 = 65 tokens; high adds crops, 129 in all). */
+export const ImageDetail = z.enum(['low', 'high']);
+export type ImageDetail = z.infer<typeof ImageDetail>;
+
+/** The longest opening statement, and how many suggested questions an app may list. */
+export const FEATURE_LIMITS = { openingStatementMax: 4000, suggestedQuestionsMax: 20, suggestedQuestionMax: 200, fileCountMax: 10 } as const;
+
+/**
+ * What an app offers its end users beyond the flow itself (the portal's and the public API's chat):
+ * the opening statement and suggested questions (at most `suggested_questions_random_count` of them shown,
+ * picked at random each time: spec 5 "Recommended questions shown cannot exceed the random-display count"),
+ * file and image upload, follow-up suggestions after each answer, citations and feedback.
+ * Every field has a default, so documents saved before features existed stay valid.
+ */
+export const AppFeatures = z
+  .object({
+    opening_statement: z.string().max(FEATURE_LIMITS.openingStatementMax).default(''),
+    suggested_questions: z.array(z.string().trim().min(1).max(FEATURE_LIMITS.suggestedQuestionMax)).max(FEATURE_LIMITS.suggestedQuestionsMax).default([]),
+    /** How many of the suggested questions are shown (0 = all of them). */
+    suggested_questions_random_count: z.number().int().min(0).max(FEATURE_LIMITS.suggestedQuestionsMax).default(0),
+    /** After each answer, the model suggests up to three follow-up questions. */
+    suggested_questions_after_answer: z.boolean().default(false),
+    file_upload: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** Which kinds the user may attach. */
+        types: z.array(z.enum(['image', 'document', 'audio', 'video'])).max(4).default(['image']),
+        max_count: z.number().int().min(1).max(FEATURE_LIMITS.fileCountMax).default(3),
+        image_detail: ImageDetail.default('low'),
+      })
+      .strict()
+      .default({ enabled: false, types: ['image'], max_count: 3, image_detail: 'low' }),
+    /** Show the knowledge passages an answer used. */
+    citations: z.boolean().default(true),
+    /** Let end users like or dislike answers. */
+    feedback: z.boolean().default(true),
+  })
+  .strict();
+export type AppFeatures = z.infer<typeof AppFeatures>;
+export type AppFeaturesInput = z.input<typeof AppFeatures>;
+/** The features of a document that names none. */
+export const defaultAppFeatures = (): AppFeatures => AppFeatures.parse({});
+/** A document's features, the defaults where it names none. */
+export const featuresOf = (doc: { features?: AppFeaturesInput }): AppFeatures => AppFeatures.parse(doc.features ?? {});
+
 export const FlowDocument = z
   .object({
     schemaVersion: z.literal(FLOW_SCHEMA_VERSION),
@@ -483,6 +530,11 @@ export const FlowDocument = z
     variables: FlowVariables.default({ env: [], conversation: [] }),
     /** The builders' free-text notes about the flow (sticky notes on the canvas are `note` nodes). */
     notes: z.string().max(FLOW_LIMITS.maxNotesLength).default(''),
+    /**
+     * What the app offers its end users (chat apps: opening statement, suggested questions, uploads…).
+     * Absent in documents that never set any: read it with {@link featuresOf}.
+     */
+    features: AppFeatures.optional(),
   })
   .strict()
   .superRefine(checkStructure);
