@@ -122,6 +122,40 @@ describe('FlowEditor', () => {
     expect(store.toDocument().nodes.some((n) => n.id === 'start')).toBe(true);
   });
 
+  it('leaves every key typed in the inspector or in Monaco to them, and takes Space typed on the canvas', () => {
+    const store = createFlowStore({ registry, mode: 'workflow', document: sampleFlow(), freeze: false });
+    render(
+      <FlowEditor
+        store={store}
+        checklistDelayMs={0}
+        renderInspector={() => (
+          <>
+            <button type="button" role="switch" aria-checked="true" data-testid="switch" />
+            <button type="button" data-testid="close" />
+            {/* Monaco in Chrome: the focus is on a div that takes text through an EditContext. */}
+            <div className="monaco-editor">
+              <div className="native-edit-context" role="textbox" tabIndex={0} data-testid="code" />
+            </div>
+          </>
+        )}
+      />,
+    );
+    act(() => store.setSelection({ nodes: ['b'], edges: [] }));
+    for (const id of ['switch', 'close']) {
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'Delete' });
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'Backspace' });
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'a', ctrlKey: true });
+    }
+    expect(store.toDocument().nodes.some((n) => n.id === 'b')).toBe(true);
+    expect(store.getState().view.selection.nodes).toEqual(['b']);
+    // fireEvent answers false when a listener cancelled the key: a space must reach the code.
+    expect(fireEvent.keyDown(screen.getByTestId('code'), { key: ' ', code: 'Space' })).toBe(true);
+    fireEvent.keyUp(screen.getByTestId('code'), { key: ' ', code: 'Space' });
+    // On the canvas, Space is the canvas's (held to pan with the wheel): the page does not scroll.
+    expect(fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' })).toBe(false);
+    fireEvent.keyUp(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' });
+  });
+
   it('opens the inspector for a node selected with the pointer down only when it is released (a drag mounts no panel)', () => {
     const store = createFlowStore({ registry, mode: 'workflow', document: sampleFlow(), freeze: false });
     render(<FlowEditor store={store} checklistDelayMs={0} renderInspector={(id) => <p data-testid="inspecting">{id}</p>} />);
