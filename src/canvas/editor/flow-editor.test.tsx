@@ -15,7 +15,13 @@ import { stubBrowserForReactFlow } from './test-setup';
 const bodyRenders = new Map<string, number>();
 function CountingBody({ node: n }: NodeBodyProps) {
   bodyRenders.set(n.id, (bodyRenders.get(n.id) ?? 0) + 1);
-  return <span>{n.id}</span>;
+  return (
+    <>
+      <span>{n.id}</span>
+      {/* A code editor in a node's body (Monaco's EditContext div in Chrome). */}
+      <div className="native-edit-context" role="textbox" tabIndex={0} data-testid={`body-code-${n.id}`} />
+    </>
+  );
 }
 const plugins = (canvasPlugins as readonly AnyNodePlugin[]).map((p) => (p.kind === 'echo' ? withView(p, { Body: CountingBody }) : p));
 const registry = createNodeRegistry(plugins);
@@ -154,6 +160,19 @@ describe('FlowEditor', () => {
     // On the canvas, Space is the canvas's (held to pan with the wheel): the page does not scroll.
     expect(fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' })).toBe(false);
     fireEvent.keyUp(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' });
+  });
+
+  it('leaves the keys typed in a field of a node to it: the node is neither moved nor selected by them', async () => {
+    const { store, container } = setup();
+    act(() => store.setSelection({ nodes: ['a'], edges: [] }));
+    const at = () => store.toDocument().nodes.find((n) => n.id === 'a')!.position;
+    const code = screen.getByTestId('body-code-a');
+    for (const key of ['ArrowRight', 'ArrowDown', ' ', 'Enter', 'Escape']) fireEvent.keyDown(code, { key });
+    expect(at()).toEqual({ x: 300, y: 0 });
+    expect(store.getState().view.selection.nodes).toEqual(['a']);
+    // The node itself focused: the arrows move it (React Flow's keyboard moves stay).
+    fireEvent.keyDown(container.querySelector('.react-flow__node[data-id="a"]')!, { key: 'ArrowRight' });
+    await waitFor(() => expect(at().x).toBeGreaterThan(300));
   });
 
   it('opens the inspector for a node selected with the pointer down only when it is released (a drag mounts no panel)', () => {
