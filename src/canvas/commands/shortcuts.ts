@@ -45,14 +45,7 @@ export function formatShortcut(shortcut: string, isMac: boolean): string {
   return parts.map((p) => (p.toLowerCase() === 'mod' ? 'Ctrl' : p.length === 1 ? p.toUpperCase() : p)).join('+');
 }
 
-/**
- * What takes its own keys (Space, Backspace, Delete, the arrows, Ctrl+A…), so the canvas must take
- * none of them: text fields of every kind (Monaco in Chrome types through an `EditContext` on a div,
- * `.native-edit-context`, which is neither an input nor content-editable), widgets whose ARIA role
- * uses keys (selects, switches, tabs, lists, menus, sliders), buttons that open a list, popups and
- * dialogs (Radix renders them in portals, outside the canvas), and areas marked `data-own-keys`
- * (the inspector: every key typed in it is the form's).
- */
+/** ARIA roles of widgets that use keys themselves (typing, choosing, moving within). */
 const KEYED_ROLES = [
   'textbox',
   'searchbox',
@@ -79,6 +72,16 @@ const KEYED_ROLES = [
   'dialog',
   'alertdialog',
 ];
+
+/**
+ * What takes its own keys (Space, Backspace, Delete, the arrows, Ctrl+A…), so the canvas must take
+ * none of them: text fields of every kind (Monaco in Chrome types through an `EditContext` on a div,
+ * `.native-edit-context`, which is neither an input nor content-editable), widgets whose ARIA role
+ * uses keys (selects, switches, tabs, lists, menus, sliders), buttons that open a list, popups and
+ * dialogs (Radix renders them in portals, outside the canvas), and areas marked `data-own-keys`
+ * (the inspector: every key typed in it is the form's).
+ * The canvas itself must never sit inside one of these (its keys would all be the area's).
+ */
 const OWNS_KEYS = [
   'input',
   'textarea',
