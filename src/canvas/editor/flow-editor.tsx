@@ -1,5 +1,5 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -38,7 +38,6 @@ const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note:
 const MIN_ZOOM = 0.1;
 const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 const PRO_OPTIONS = { hideAttribution: true };
-const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
 
 /**
  * Where `fitView` will put the flow, estimated from the document before anything is measured (node
@@ -239,7 +238,15 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const modelList = useContext(ModelListContext);
   const checklistModels = modelList.complete ? modelList.models : undefined;
   useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels);
-  useEditorKeys(root, manager);
+  // React Flow's key listeners are all off (its key props are null below): they took Space from
+  // whatever was not an input by tag (Monaco's EditContext div, so spaces never reached the code),
+  // and the canvas's keys come from one handler with one test of what is a field's. Its held keys
+  // turn on what React Flow's did: Space pans with the wheel, Shift draws a selection box, Shift,
+  // Ctrl or Cmd add a clicked node to the selection.
+  const held = useEditorKeys(root, manager);
+  const rfStore = useStoreApi();
+  const multiSelect = held.shift || held.mod;
+  useEffect(() => rfStore.setState({ multiSelectionActive: multiSelect }), [rfStore, multiSelect]);
 
   const paletteOpen = useEditorUi((u) => u.paletteOpen);
   const onMouseMove = useCallback(
@@ -317,8 +324,13 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             nodesConnectable={!readOnly}
             connectOnClick={false}
             deleteKeyCode={null}
-            selectionKeyCode="Shift"
-            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+            selectionKeyCode={null}
+            multiSelectionKeyCode={null}
+            panActivationKeyCode={null}
+            zoomActivationKeyCode={null}
+            selectionOnDrag={held.shift}
+            panOnDrag={!held.shift}
+            panOnScroll={held.space && !held.mod}
             // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
             // at frame rate; see bench/canvas-editor.ts).
             onlyRenderVisibleElements
@@ -365,8 +377,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
           </>
         )}
       </div>
+      {/* Keys typed in the inspector are the form's (data-own-keys): Delete on a switch never deletes the node. */}
       {renderInspector && inspected && (
-        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot">
+        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot" data-own-keys="">
           {renderInspector(inspected)}
         </aside>
       )}
