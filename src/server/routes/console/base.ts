@@ -7,7 +7,7 @@ import { ErrorCode } from '../../../../schemas/errors';
 import type { ServerContext } from '../../context';
 import { requireCaller } from '../../context';
 import { tenants, users } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, unauthenticated } from '../../errors';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import { findUserByName, tenantName } from '../../services/users';
 import type { Db } from '../../db/client';
@@ -57,26 +57,44 @@ export const baseRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
     const valid = await verifyPassword(user?.passwordHash ?? '$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', password);
     if (!tenant || !user || !valid) throw new AppError(400, ErrorCode.LOGIN_FAILED, 'Login failed: wrong account or password');
     if (user.status !== 1 || tenant.status !== 1) throw new AppError(403, ErrorCode.ACCOUNT_DISABLED, 'Login failed: the account or its tenant is disabled');
-    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    const pair = await tokens.startSession({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
     return { code: 0 as const, msg: 'success', data: pair };
   });
 
   app.post('/refresh', { schema: { tags, summary: 'Exchange a refresh token for a new token pair', body: RefreshBody, response: { 200: ok(TokenPair) } } }, async (req) => {
-    const userId = await tokens.consumeRefresh(req.body.refresh_token);
-    const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)) : [];
+    const owner = await tokens.consumeRefresh(req.body.refresh_token);
+    const [user] = owner ? await db.select().from(users).where(eq(users.id, owner.userId)) : [];
     const [tenant] = user ? await db.select().from(tenants).where(eq(tenants.id, user.tenantId)) : [];
-    if (!user || !tenant || user.status !== 1 || tenant.status !== 1) {
+    if (!owner || !user || !tenant || user.status !== 1 || tenant.status !== 1) {
       throw new AppError(401, ErrorCode.REFRESH_INVALID, 'The refresh token is invalid or expired');
     }
-    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion, sid: owner.sessionId });
     return { code: 0 as const, msg: 'success', data: pair };
   });
 
-  app.post('/logout', { schema: { tags, summary: 'Sign out', body: LogoutBody, response: { 200: ok(z.null()) } } }, async (req) => {
-    requireCaller(req);
-    if (req.body?.refresh_token) await tokens.revokeRefresh(req.body.refresh_token);
-    return { code: 0 as const, msg: 'success', data: null };
-  });
+  app.post(
+    '/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out: ends the session of the access token and/or of the refresh token (either one suffices)',
+        body: LogoutBody,
+        response: { 200: ok(z.null()) },
+      },
+    },
+    async (req) => {
+      // The access token is optional here (auth.ts OPTIONAL_AUTH): an expired one must not keep the
+      // session's refresh token alive. A refresh token only ends a session of the caller, if any.
+      const caller = req.caller;
+      let ended = false;
+      if (caller) ended = await tokens.revokeSession(caller.sessionId, caller.userId);
+      const rt = req.body?.refresh_token;
+      const owner = rt ? await tokens.ownerOfRefresh(rt) : null;
+      if (owner && (!caller || owner.userId === caller.userId)) ended = (await tokens.revokeSession(owner.sessionId, owner.userId)) || ended;
+      if (!ended && !caller) throw unauthenticated();
+      return { code: 0 as const, msg: 'success', data: null };
+    },
+  );
 
   app.post('/update_password', { schema: { tags, summary: 'Change own password', body: UpdatePasswordBody, response: { 200: ok(z.null()) } } }, async (req) => {
     const caller = requireCaller(req);
