@@ -29,6 +29,11 @@ export const ErrorCode = {
   REFRESH_INVALID: 'AUTH-1004',
   /** Old password wrong on a password change (400). */
   PASSWORD_MISMATCH: 'AUTH-1005',
+  /**
+   * Too many failed sign-ins (or wrong old passwords) for the account, the address or both (429, with
+   * `Retry-After`); `data.retry_after` says in how many seconds to try again.
+   */
+  TOO_MANY_ATTEMPTS: 'AUTH-1006',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**

@@ -17,12 +17,19 @@ export interface BuildOptions {
   logger?: boolean | object;
 }
 
+/** WEFT_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (proxy-addr's reading). */
+function trustProxyOption(v: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof v === 'number' ? (_address, hop) => hop < v : v;
+}
+
 /** Builds the whole server (API, OpenAPI document, /config.json, the built client). Does not listen. */
 export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Off unless WEFT_TRUST_PROXY says which proxies set X-Forwarded-For: request.ip is the address
+    // the sign-in limits count, and a client could otherwise claim a new one with every attempt.
+    trustProxy: trustProxyOption(ctx.settings.trustProxy),
     // Connections are kept alive (also after an SSE stream); Node's server.close() left some idle
     // kept-alive connections open (up to the 72 s keep-alive timeout), holding the close: close ends
     // them all, after the preClose hooks have stopped the streams.

@@ -32,6 +32,8 @@ export interface Caller {
   tenantId: string;
   role: SystemRole;
   username: string;
+  /** The sign-in session the access token belongs to (auth_sessions.id). */
+  sessionId: string;
 }
 
 declare module 'fastify' {

@@ -33,6 +33,40 @@ export const Settings = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Let nodes and tools request private, loopback and link-local addresses (intranet deployments). */
   httpAllowPrivate: z.stringbool().default(false),
+  /**
+   * Sign-in limits (security/login-limits.ts): failed sign-ins of one account from one address
+   * before it is locked there; of one account from all addresses (each address counting with its
+   * first `loginMaxFailures`); of one address on any accounts. Locks last `loginLockSeconds`, double
+   * with each further failure, and stop growing at `loginMaxLockSeconds`.
+   */
+  loginMaxFailures: z.coerce.number().int().min(1).max(10_000).default(5),
+  loginAccountMaxFailures: z.coerce.number().int().min(1).max(100_000).default(20),
+  loginAddressMaxFailures: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  loginLockSeconds: z.coerce.number().int().min(1).max(86_400).default(60),
+  loginMaxLockSeconds: z.coerce.number().int().min(1).max(86_400).default(900),
+  /**
+   * Fastify's trustProxy: whether the client address (the sign-in limits' address) is read from
+   * X-Forwarded-For. Off by default: without a proxy that sets it, anyone could claim any address.
+   * 'true' trusts every hop, a number that many hops, else a comma-separated list of proxy addresses
+   * or CIDR ranges.
+   */
+  trustProxy: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v): boolean | number | string => {
+      if (v === undefined || v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      return v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .join(',');
+    }),
+}).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
+  message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
+  path: ['loginMaxLockSeconds'],
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -53,5 +87,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clientDir: env.WEFT_CLIENT_DIR || undefined,
     logLevel: env.WEFT_LOG_LEVEL || undefined,
     httpAllowPrivate: env.WEFT_HTTP_ALLOW_PRIVATE || undefined,
+    loginMaxFailures: env.WEFT_LOGIN_MAX_FAILURES || undefined,
+    loginAccountMaxFailures: env.WEFT_LOGIN_ACCOUNT_MAX_FAILURES || undefined,
+    loginAddressMaxFailures: env.WEFT_LOGIN_ADDRESS_MAX_FAILURES || undefined,
+    loginLockSeconds: env.WEFT_LOGIN_LOCK_SECONDS || undefined,
+    loginMaxLockSeconds: env.WEFT_LOGIN_MAX_LOCK_SECONDS || undefined,
+    trustProxy: env.WEFT_TRUST_PROXY || undefined,
   });
 }

@@ -34,6 +34,7 @@ const errors: typeof zh = {
     'AUTH-1003': 'The account or its tenant is disabled',
     'AUTH-1004': 'Your session has expired. Please sign in again',
     'AUTH-1005': 'The old password is incorrect',
+    'AUTH-1006': 'Too many failed attempts. Try again in {{data.retry_after}} seconds',
     'PERMISSION-1000': 'Permission denied',
     'CONFLICT-1000': 'Someone else changed this in the meantime. Reload or overwrite',
     'SYSTEM-1404': 'The requested API does not exist',
