@@ -287,7 +287,8 @@ export async function updateMemberRole(db: Db, caller: Caller, workspaceId: stri
   await requireMembership(db, caller, workspaceId, OWNER_ONLY);
   const m = await memberOf(db, workspaceId, memberId);
   if (m.role === 'owner') throw badRequest("The owner's role cannot be changed; transfer ownership instead");
-  await db.update(workspaceMembers).set({ role }).where(eq(workspaceMembers.id, m.id));
+  // The role is checked again in the write: a transfer meanwhile may have made this member the owner.
+  await db.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.id, m.id), ne(workspaceMembers.role, 'owner')));
   const [member] = await memberRows(db, eq(workspaceMembers.id, m.id));
   return member;
 }
@@ -297,7 +298,7 @@ export async function removeMember(db: Db, caller: Caller, workspaceId: string, 
   await requireMembership(db, caller, workspaceId, OWNER_ONLY);
   const m = await memberOf(db, workspaceId, memberId);
   if (m.role === 'owner') throw badRequest('The owner cannot be removed from the project space');
-  await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.id));
+  await db.delete(workspaceMembers).where(and(eq(workspaceMembers.id, m.id), ne(workspaceMembers.role, 'owner')));
   forgetDraftRows();
 }
 
@@ -307,7 +308,7 @@ export async function exitWorkspace(db: Db, caller: Caller, workspaceId: string)
   if (m.role === 'owner') {
     throw badRequest('The owner cannot leave the project space; transfer ownership to another member first');
   }
-  await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.memberId));
+  await db.delete(workspaceMembers).where(and(eq(workspaceMembers.id, m.memberId), ne(workspaceMembers.role, 'owner')));
   forgetDraftRows();
 }
 
