@@ -14,6 +14,20 @@ function failure(out: SandboxOutcome) {
   return out.error;
 }
 
+/** Runs `fn` while sampling the process's resident memory (worker threads included): its growth in MB. */
+async function measured<T>(fn: () => Promise<T>): Promise<{ out: T; growthMb: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  try {
+    const out = await fn();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { out, growthMb: (peak - before) / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function expectHealthy() {
   const out = await sandbox.run(js('function main({ a, b }) { return { result: a + b } }', { a: 40, b: 2 }));
   expect(out).toMatchObject({ ok: true, outputs: { result: 42 } });
@@ -100,6 +114,39 @@ describe('code sandbox: limits', () => {
     const objects = 'function main() { const keep = []; for (;;) keep.push({ a: Math.random(), b: [1, 2, 3] }); }';
     expect(failure(await sandbox.run(js(objects, {}, { memoryMb: 16 }))).code).toBe('SANDBOX-MEMORY');
     await expectHealthy();
+  });
+
+  // QuickJS's own limit counts allocations, not bytes, in this WASM build (malloc_usable_size is
+  // unavailable under Emscripten): the ceiling must hold on the WASM memory itself.
+  it('ends 16 × 100 MB ArrayBuffers with SANDBOX-MEMORY quickly, the process staying small', async () => {
+    const buffers = 'function main() { const keep = []; for (let i = 0; i < 16; i++) keep.push(new ArrayBuffer(100 << 20)); return { n: keep.length } }';
+    const { out, growthMb } = await measured(() => sandbox.run(js(buffers)));
+    expect(failure(out).code).toBe('SANDBOX-MEMORY');
+    expect(out.elapsedMs).toBeLessThan(3000);
+    expect(growthMb).toBeLessThan(400);
+    await expectHealthy();
+  });
+
+  it('ends a string bomb with SANDBOX-MEMORY quickly, the process staying small', async () => {
+    const strings = 'function main() { const keep = []; for (let i = 0; ; i++) keep.push("x".repeat(1 << 20) + i); }';
+    const { out, growthMb } = await measured(() => sandbox.run(js(strings, {}, { timeoutMs: 30_000 })));
+    expect(failure(out).code).toBe('SANDBOX-MEMORY');
+    expect(out.elapsedMs).toBeLessThan(3000);
+    expect(growthMb).toBeLessThan(400);
+    const doubling = 'function main() { let s = "ab"; for (;;) { s = s + s; s.charCodeAt(s.length - 1); } }';
+    expect(failure(await sandbox.run(js(doubling, {}, { timeoutMs: 30_000 }))).code).toBe('SANDBOX-MEMORY');
+    await expectHealthy();
+  });
+
+  it('still runs ordinary work on big data: a 10 MB array and JSON', async () => {
+    const code = `function main() {
+      const a = new Array(10 * 1024 * 1024 / 8).fill(0).map((_, i) => i * 1.5);
+      const text = JSON.stringify(a.slice(0, 200000));
+      const back = JSON.parse(text);
+      const bytes = new Uint8Array(10 << 20).fill(7);
+      return { n: a.length, len: text.length, last: back[back.length - 1], sum: bytes[123] + bytes[(10 << 20) - 1] };
+    }`;
+    expect(await sandbox.run(js(code))).toMatchObject({ ok: true, outputs: { n: 1310720, last: 199999 * 1.5, sum: 14 } });
   });
 
   it('ends a memory bomb stuck in native code with the hard kill', async () => {

@@ -7,13 +7,30 @@
 // sandbox has no host objects: only the ECMAScript built-ins, a `console` whose calls come back as
 // log lines, and the inputs as JSON.
 import { parentPort } from 'node:worker_threads';
-import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 
 const FILE_NAME = 'main.js';
 const MAX_MESSAGE = 2000;
+const PAGE = 64 * 1024;
+/** The build's memory starts at 16 MB (its import's minimum): a smaller ceiling cannot link. */
+const MIN_PAGES = 256;
+
+/**
+ * A QuickJS module whose whole WASM heap is at most `bytes`. QuickJS's own limit
+ * (`setMemoryLimit`) does not hold in this build: under Emscripten `js_def_malloc_usable_size`
+ * returns 0, so each allocation is charged 8 bytes whatever its size and only a single request
+ * larger than the limit is refused (16 × 100 MB ArrayBuffers passed a 128 MB limit). A memory with
+ * a maximum makes Emscripten's heap growth fail at the ceiling: malloc returns NULL and QuickJS
+ * throws its out-of-memory error, however the bytes were asked for.
+ */
+function newModule(bytes) {
+  const pages = Math.max(MIN_PAGES, Math.ceil(bytes / PAGE));
+  const wasmMemory = new WebAssembly.Memory({ initial: MIN_PAGES, maximum: pages });
+  return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
+}
 
 /** Builds `console` inside the sandbox around one host function that only takes strings. */
-const CONSOLE_SETUP = `(function (sink) {
+const CONSOLE_SETUP = `(function (sink, limit) {
   function show(v) {
     if (typeof v === 'string') return v;
     if (v instanceof Error) return String(v);
@@ -22,7 +39,8 @@ const CONSOLE_SETUP = `(function (sink) {
     try { var s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
   }
   function writer(level) {
-    return function () { var parts = []; for (var i = 0; i < arguments.length; i++) parts.push(show(arguments[i])); sink(level, parts.join(' ')); };
+    // Cut inside the sandbox: the host copies what it gets, and it keeps no more than the limit anyway.
+    return function () { var parts = []; for (var i = 0; i < arguments.length; i++) parts.push(show(arguments[i])); var text = parts.join(' '); sink(level, text.length > limit ? text.slice(0, limit) : text); };
   }
   globalThis.console = { log: writer('log'), info: writer('info'), warn: writer('warn'), error: writer('error'), debug: writer('debug') };
 })`;
@@ -70,7 +88,7 @@ async function run(job, onStarted) {
   const logs = [];
   let logChars = 0;
   let dropped = 0;
-  const mod = await newQuickJSWASMModuleFromVariant(RELEASE_SYNC);
+  const mod = await newModule(job.memoryBytes);
   const rt = mod.newRuntime();
   rt.setMemoryLimit(job.memoryBytes);
   rt.setMaxStackSize(job.stackBytes);
@@ -98,7 +116,9 @@ async function run(job, onStarted) {
     });
     const setup = take(ctx.evalCode(CONSOLE_SETUP, 'setup.js'));
     if (setup.error) throw new Error(setup.error.message);
-    ctx.unwrapResult(ctx.callFunction(setup.value, ctx.undefined, sink)).dispose();
+    const limit = ctx.newNumber(job.maxLogChars);
+    ctx.unwrapResult(ctx.callFunction(setup.value, ctx.undefined, sink, limit)).dispose();
+    limit.dispose();
     setup.value.dispose();
     sink.dispose();
 
