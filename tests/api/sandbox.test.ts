@@ -54,6 +54,10 @@ describe('code sandbox: normal runs', () => {
     expect(many.ok).toBe(true);
     expect(many.logs).toHaveLength(200);
     expect(many.droppedLogs).toBe(800);
+    // A huge line is cut to the total budget inside the sandbox, before the host copies it.
+    const huge = await sandbox.run(js('function main() { console.log("y".repeat(8 << 20)); return {} }'));
+    expect(huge.ok).toBe(true);
+    expect(huge.logs[0]?.text).toHaveLength(64 * 1024);
   });
 
   it('runs several jobs at once, more than there are workers', async () => {

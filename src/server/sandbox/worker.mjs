@@ -116,9 +116,9 @@ async function run(job, onStarted) {
     });
     const setup = take(ctx.evalCode(CONSOLE_SETUP, 'setup.js'));
     if (setup.error) throw new Error(setup.error.message);
-    const limit = ctx.newNumber(job.maxLogChars);
-    ctx.unwrapResult(ctx.callFunction(setup.value, ctx.undefined, sink, limit)).dispose();
-    limit.dispose();
+    const logLimit = ctx.newNumber(job.maxLogChars);
+    ctx.unwrapResult(ctx.callFunction(setup.value, ctx.undefined, sink, logLimit)).dispose();
+    logLimit.dispose();
     setup.value.dispose();
     sink.dispose();
 
