@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeExecutionError } from '../../src/plugin-sdk/executor';
-import { createCodeSandbox, createSandboxService, type CodeSandboxOptions, type SandboxCaller, type SandboxOutcome } from '../../src/server/sandbox';
+import { createCodeSandbox, createSandboxService, sandboxOptions, type CodeSandboxOptions, type SandboxCaller, type SandboxOutcome } from '../../src/server/sandbox';
+import { readSettings } from '../../src/server/settings';
 import { flow, runBuiltin } from '../engine/builtin-kit';
 
 // The sandbox's scheduler with real workers: fairness between tenants and users, the queue's own
@@ -157,4 +158,23 @@ describe('sandbox fairness (issue 20, finding 4)', () => {
     expect(out).toMatchObject({ ok: false, error: { code: 'SANDBOX-TIMEOUT', message: expect.stringContaining("500 ms (the server's maximum") } });
     expect(out.elapsedMs).toBeLessThan(3000);
   }, 60_000);
+});
+
+describe('sandbox settings', () => {
+  it('reads the limits from the environment, with defaults from the worker count', () => {
+    const defaults = createCodeSandbox(sandboxOptions(readSettings({ WEFT_SANDBOX_WORKERS: '4' })));
+    expect(defaults.limits).toEqual({ maxWorkers: 4, maxPerTenant: 3, maxPerUser: 2, queueTimeoutMs: 30_000, maxTimeoutMs: 60_000 });
+    void defaults.close();
+    expect(readSettings({}).sandboxWorkers).toBeGreaterThanOrEqual(2);
+    const set = readSettings({
+      WEFT_SANDBOX_WORKERS: '6',
+      WEFT_SANDBOX_TENANT_CONCURRENCY: '2',
+      WEFT_SANDBOX_USER_CONCURRENCY: '1',
+      WEFT_SANDBOX_QUEUE_TIMEOUT_MS: '5000',
+      WEFT_SANDBOX_MAX_TIMEOUT_MS: '120000',
+      WEFT_SANDBOX_MEMORY_MB: '64',
+    });
+    expect(sandboxOptions(set)).toEqual({ maxWorkers: 6, maxPerTenant: 2, maxPerUser: 1, queueTimeoutMs: 5000, maxTimeoutMs: 120_000, defaultMemoryMb: 64, maxMemoryMb: 64 });
+    expect(() => readSettings({ WEFT_SANDBOX_MEMORY_MB: '8' })).toThrow();
+  });
 });
