@@ -204,6 +204,29 @@ describe('POST /draft/workflow-runs', () => {
     expect((events.at(-1) as { error: { message: string } }).error.message).toMatch(/nope.*line 2/);
   });
 
+  it("a code node queued behind its user's other runs says so in the stream, and runs once a sandbox is free", async () => {
+    const doc = structuredClone(workflowDoc);
+    doc.nodes.find((n) => n.id === 'c')!.config.code =
+      'function main({ greeting }) { const end = Date.now() + 300; while (Date.now() < end) {} return { length: greeting.length, words: [] } }';
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Spinning flow', doc);
+    // One more run than the user may have in the sandbox at once: at least one waits.
+    const n = h.studio.ctx.sandbox.limits.maxPerUser + 1;
+    const bodies = await Promise.all(
+      Array.from({ length: n }, () => h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { ...member(), body: { inputs: { name: 'x' } } })),
+    );
+    const runs = bodies.map((b) => parseSse(b.raw.body));
+    for (const events of runs) expect(events.at(-1)).toMatchObject({ type: 'run_finished' });
+    const waited = runs.find((events) => events.some((e) => e.type === 'node_waiting'))!;
+    expect(waited).toBeDefined();
+    const waits = waited.filter((e) => e.type === 'node_waiting');
+    expect(waits[0]).toMatchObject({ nodeId: 'c', reason: 'sandbox', waiting: true, ahead: expect.any(Number) });
+    expect(waits.at(-1)).toMatchObject({ nodeId: 'c', waiting: false, waitedMs: expect.any(Number) });
+    // In order: started, waited, then finished.
+    const at = (type: string) => waited.findIndex((e) => e.type === type && 'nodeId' in e && e.nodeId === 'c');
+    expect(at('node_started')).toBeLessThan(at('node_waiting'));
+    expect(waited.indexOf(waits.at(-1)!)).toBeLessThan(at('node_finished'));
+  });
+
   it('a missing required input fails the start node (the run is stored as failed)', async () => {
     const events = parseSse((await h.call('POST', `${RUNS(workflowApp)}/draft/workflow-runs`, { ...member(), body: { inputs: {} } })).raw.body);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'START-INPUT-REQUIRED' } });
