@@ -237,6 +237,41 @@ describe('code sandbox: no host objects', () => {
   });
 });
 
+describe('code sandbox: runs share nothing', () => {
+  it('a run sees no globals, prototype changes or registry entries a previous run left', async () => {
+    const polluter = `function main() {
+      globalThis.leaked = 'secret'; var alsoLeaked = 1;
+      Object.prototype.polluted = true; Array.prototype.extra = () => 1;
+      JSON.parse = () => 'hijacked'; Math.random = () => 4;
+      Symbol.for('weft.key').description; globalThis[Symbol.for('weft.key')] = 'sym';
+      return { done: true };
+    }`;
+    // More runs than workers, so every worker has had a polluting run before the probes.
+    await Promise.all(Array.from({ length: 4 }, () => sandbox.run(js(polluter))));
+    const probe = `function main() {
+      return {
+        leaked: typeof leaked, globalLeaked: typeof globalThis.leaked, polluted: ({}).polluted === undefined,
+        extra: typeof [].extra, json: JSON.parse('{"a":1}').a, random: Math.random() < 1,
+        sym: globalThis[Symbol.for('weft.key')] === undefined,
+      };
+    }`;
+    const outs = await Promise.all(Array.from({ length: 4 }, () => sandbox.run(js(probe))));
+    for (const out of outs) {
+      expect(out).toMatchObject({ ok: true, outputs: { leaked: 'undefined', globalLeaked: 'undefined', polluted: true, extra: 'undefined', json: 1, random: true, sym: true } });
+    }
+  });
+
+  it('after code that caught its own out-of-memory error, the next run starts clean', async () => {
+    const catching = 'function main() { const keep = []; try { for (;;) keep.push(new ArrayBuffer(8 << 20)); } catch (e) { return { caught: String(e), n: keep.length } } }';
+    const out = await sandbox.run(js(catching));
+    if (out.ok) expect(out.outputs.caught).toMatch(/out of memory/);
+    else expect(out.error.code).toBe('SANDBOX-MEMORY');
+    await expectHealthy();
+    const big = await sandbox.run(js('function main() { const b = new Uint8Array(64 << 20); b[b.length - 1] = 9; return { last: b[b.length - 1] } }'));
+    expect(big).toMatchObject({ ok: true, outputs: { last: 9 } });
+  });
+});
+
 describe('sandbox service (what executors call)', () => {
   const service = createSandboxService(sandbox);
 

@@ -6,7 +6,8 @@ export type { QueuePosition, SandboxCaller } from './scheduler';
 
 /**
  * The code sandbox: user JavaScript runs in QuickJS (WASM) inside worker threads, never in the
- * server's own JS context. Each run gets a fresh QuickJS module (see worker.mjs); limits are enforced
+ * server's own JS context. Each run gets a fresh QuickJS runtime in its worker's warm module (see
+ * worker.mjs: the module is replaced after a run that failed hard); limits are enforced
  * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
  * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
  * terminated. Jobs wait for a worker in the scheduler's queue (scheduler.ts: per-tenant and per-user
