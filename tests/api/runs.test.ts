@@ -319,6 +319,26 @@ describe('POST /draft/nodes/:node_id/run', () => {
     expect(fake.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Just me' });
   });
 
+  it("waiting for a sandbox does not count against the node's timeout (issue 34, single-node runs)", async () => {
+    const spinning = structuredClone(workflowDoc);
+    const c = spinning.nodes.find((n) => n.id === 'c')!.config;
+    c.code = 'function main({ greeting }) { const end = Date.now() + 1500; while (Date.now() < end) {} return { length: 1, words: [] } }';
+    c.timeoutSeconds = 10;
+    const spinApp = await createApp(h, f.u.member.token, f.wsA, 'Long spin', spinning);
+    const quick = structuredClone(workflowDoc);
+    quick.nodes.find((n) => n.id === 'c')!.config.timeoutSeconds = 1;
+    const quickApp = await createApp(h, f.u.member.token, f.wsA, 'Quick code', quick);
+    // Fill the member's share of the sandbox with long runs, then run a quick code node alone.
+    const sandbox = h.studio.ctx.sandbox;
+    const busy = Array.from({ length: sandbox.limits.maxPerUser }, () => h.call('POST', `${RUNS(spinApp)}/draft/workflow-runs`, { ...member(), body: { inputs: { name: 'x' } } }));
+    await expect.poll(() => sandbox.load.running).toBe(sandbox.limits.maxPerUser);
+    const data = expectOk(await h.call('POST', `${RUNS(quickApp)}/draft/nodes/c/run`, { ...member(), body: { inputs: { 't.output': 'a b' } } }));
+    // It waited over a second for a worker, longer than its 1 s timeout, and still succeeded.
+    expect(data).toMatchObject({ status: 'succeeded', outputs: { length: 3, words: ['a', 'b'] } });
+    expect(data.elapsedMs).toBeGreaterThan(1000);
+    for (const b of await Promise.all(busy)) expect(parseSse(b.raw.body).at(-1)).toMatchObject({ type: 'run_finished' });
+  });
+
   it('a failing node answers status failed with the error (not an HTTP error)', async () => {
     const data = expectOk(await h.call('POST', `${RUNS(workflowApp)}/draft/nodes/c/run`, { ...member(), body: { inputs: {} } }));
     expect(data).toMatchObject({ status: 'failed', error: { nodeId: 'c' }, outputs: {} });

@@ -100,6 +100,8 @@ export interface CodeSandbox {
   run(job: SandboxJob, opts?: SandboxRunOptions): Promise<SandboxOutcome>;
   /** Ends every worker; queued and running jobs finish as aborted. */
   close(): Promise<void>;
+  /** Jobs on a worker and jobs waiting for one, now. */
+  readonly load: { running: number; waiting: number };
   /** The limits in force (the inspector shows the time cap). */
   readonly limits: { maxTimeoutMs: number; maxWorkers: number; maxPerTenant: number; maxPerUser: number; queueTimeoutMs: number };
 }
@@ -326,7 +328,14 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   }
 
   const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };
-  return { run, close, limits };
+  return {
+    run,
+    close,
+    limits,
+    get load() {
+      return { running: scheduler.running, waiting: scheduler.waiting };
+    },
+  };
 }
 
 /**
