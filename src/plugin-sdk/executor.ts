@@ -277,7 +277,7 @@ export interface ExecutionContext<C extends NodeConfig = NodeConfig> {
    * timeout does not run, and the run's events (the debug pane, the trace) show the wait.
    * @example services.sandbox.run(job, { signal, onQueue: (q) => waiting(q && { reason: 'sandbox', ahead: q.ahead }) })
    */
-  waiting(wait: NodeWait | null): void;
+  waiting(wait: { reason: 'sandbox'; ahead: number } | null): void;
   /**
    * Writes a variable: `['conversation', name]` or a loop variable `[loopId, name]` of a loop this
    * node is inside. Throws NodeExecutionError for anything else.
@@ -293,13 +293,6 @@ export interface ExecutionContext<C extends NodeConfig = NodeConfig> {
    * @example const billing = ctx.peer?.('billing'); if (billing?.kind === 'agent') runAs(billing.config);
    */
   readonly peer?: (nodeId: string) => PeerNode | undefined;
-}
-
-/** What a node waits for (see `ExecutionContext.waiting`). */
-export interface NodeWait {
-  reason: 'sandbox';
-  /** Jobs queued before this one. */
-  ahead: number;
 }
 
 /** A detached node as a running node sees it: its config is migrated and parsed like its own. */
