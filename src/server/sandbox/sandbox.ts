@@ -51,8 +51,10 @@ export interface SandboxRunOptions {
   onQueue?: (position: QueuePosition | null) => void;
 }
 
-/** What a run gives back: errors are values with codes, never thrown. */
-/** `elapsedMs` counts from the call, `queuedMs` is the part of it spent waiting for a worker. */
+/**
+ * What a run gives back: errors are values with codes, never thrown. `elapsedMs` counts from the
+ * call, `queuedMs` is the part of it spent waiting for a worker.
+ */
 export type SandboxOutcome =
   | { ok: true; outputs: Record<string, unknown>; logs: SandboxLog[]; droppedLogs?: number; elapsedMs: number; queuedMs: number }
   | {
