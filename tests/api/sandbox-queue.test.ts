@@ -156,7 +156,7 @@ describe('sandbox fairness (issue 20, finding 4)', () => {
     const sandbox = sandboxOf({ maxTimeoutMs: 500 });
     const out = await sandbox.run({ language: 'javascript', code: 'function main() { for (;;) {} }', inputs: {}, timeoutMs: 10_000 });
     expect(out).toMatchObject({ ok: false, error: { code: 'SANDBOX-TIMEOUT', message: expect.stringContaining("500 ms (the server's maximum") } });
-    expect(out.elapsedMs).toBeLessThan(3000);
+    expect(out.elapsedMs).toBeLessThan(5000);
   }, 60_000);
 });
 

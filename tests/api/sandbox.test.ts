@@ -126,7 +126,7 @@ describe('code sandbox: limits', () => {
     const buffers = 'function main() { const keep = []; for (let i = 0; i < 16; i++) keep.push(new ArrayBuffer(100 << 20)); return { n: keep.length } }';
     const { out, growthMb } = await measured(() => sandbox.run(js(buffers)));
     expect(failure(out).code).toBe('SANDBOX-MEMORY');
-    expect(out.elapsedMs).toBeLessThan(3000);
+    expect(out.elapsedMs).toBeLessThan(5000);
     expect(growthMb).toBeLessThan(400);
     await expectHealthy();
   });
@@ -135,7 +135,9 @@ describe('code sandbox: limits', () => {
     const strings = 'function main() { const keep = []; for (let i = 0; ; i++) keep.push("x".repeat(1 << 20) + i); }';
     const { out, growthMb } = await measured(() => sandbox.run(js(strings, {}, { timeoutMs: 30_000 })));
     expect(failure(out).code).toBe('SANDBOX-MEMORY');
-    expect(out.elapsedMs).toBeLessThan(3000);
+    // Well under the 30 s limit it used to run into (8 s here before the ceiling); loose, since the
+    // time includes a worker's start on a shared machine.
+    expect(out.elapsedMs).toBeLessThan(5000);
     expect(growthMb).toBeLessThan(400);
     const doubling = 'function main() { let s = "ab"; for (;;) { s = s + s; s.charCodeAt(s.length - 1); } }';
     expect(failure(await sandbox.run(js(doubling, {}, { timeoutMs: 30_000 }))).code).toBe('SANDBOX-MEMORY');
