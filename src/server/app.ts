@@ -60,6 +60,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     authMode: 'local',
     defaultTenantId: DEFAULT_TENANT_ID,
     upload: { maxCount: ctx.settings.uploadMaxCount, maxMb: ctx.settings.uploadMaxMb },
+    // The code node's inspector shows how long code may run on this server.
+    sandbox: { maxTimeoutSeconds: Math.floor(ctx.sandbox.limits.maxTimeoutMs / 1000) },
     tokenRefreshLeewaySeconds: 5,
     version: process.env.npm_package_version ?? '0.1.0',
   }));

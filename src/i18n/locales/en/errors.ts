@@ -69,6 +69,14 @@ const errors: typeof zh = {
     'TOOL-WORKFLOW-INPUT': "The workflow tool's inputs do not match its start form",
     'TOOL-WORKFLOW-INVALID': 'The published workflow of this tool cannot run',
     'TOOL-WORKFLOW-FAILED': 'The workflow of this tool failed',
+    // The code node's sandbox (src/server/sandbox/sandbox.ts SANDBOX_ERRORS), in node errors.
+    'SANDBOX-TIMEOUT': 'The code ran past its time limit',
+    'SANDBOX-QUEUE-TIMEOUT': 'No code sandbox was free in time, so the code did not run. Try again later',
+    'SANDBOX-MEMORY': 'The code used more memory than it may',
+    'SANDBOX-ERROR': 'The code failed',
+    'SANDBOX-OUTPUT': 'The code returned something that is not an object, or too much',
+    'SANDBOX-LANGUAGE': 'The code sandbox does not run this language',
+    'SANDBOX-ABORTED': 'The code was stopped',
   },
   client: {
     network: 'Network connection failed. Check your network and try again',

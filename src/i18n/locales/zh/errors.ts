@@ -73,6 +73,14 @@ const errors = {
     'TOOL-WORKFLOW-INPUT': '工作流工具的输入与其开始节点的表单不符',
     'TOOL-WORKFLOW-INVALID': '此工具发布的工作流无法运行',
     'TOOL-WORKFLOW-FAILED': '此工具的工作流运行失败',
+    // 代码节点的沙箱（src/server/sandbox/sandbox.ts SANDBOX_ERRORS），出现在节点的错误里。
+    'SANDBOX-TIMEOUT': '代码运行超过了时间限制',
+    'SANDBOX-QUEUE-TIMEOUT': '等待空闲代码沙箱超时，代码没有运行，请稍后重试',
+    'SANDBOX-MEMORY': '代码占用的内存超过了限制',
+    'SANDBOX-ERROR': '代码运行出错',
+    'SANDBOX-OUTPUT': '代码的返回值不是对象，或者太大',
+    'SANDBOX-LANGUAGE': '代码沙箱不支持这种语言',
+    'SANDBOX-ABORTED': '代码的运行已被停止',
   },
   /** Failures detected in the browser (no answer from the server, or rejected before the call). */
   client: {
