@@ -8,3 +8,4 @@ export { compile, type CompileIssue, type CompileOptions, type CompileResult, ty
 export { run, DEFAULT_RUN_LIMITS, type RunExecution, type RunLimits, type RunOptions, type RunResult, type SystemInputs } from './run';
 export { RUN_ERRORS, RunAbort, toRunError, type RunErrorCode } from './errors';
 export { stringify, VariablePool, type RootVariables } from './pool';
+export { createSecretMasker, SECRET_MASK, MIN_SECRET_SUBSTRING, type SecretMasker } from './secrets';

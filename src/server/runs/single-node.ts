@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { NodeRunResult } from '../../../schemas/run-api';
 import type { RunError } from '../../../schemas/run';
-import { RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
+import { createSecretMasker, RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
 import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { nodeExecutions, runs } from '../db/schema';
@@ -29,6 +29,8 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  * everything else the node reads is absent. Retry and error strategy do not apply (the point is to
  * see the node's own result); its timeout does. Container nodes (iteration, loop) need their body
  * and cannot run alone. The run is stored (source `single-node`) and can be stopped like any run.
+ * As in a whole run, the node gets the secret environment values in clear; what is stored and
+ * answered has them masked (the engine's masker, as Run.emit applies it to events).
  */
 export async function runSingleNode(
   ctx: ServerContext,
@@ -53,6 +55,7 @@ export async function runSingleNode(
     if (ROOTS.has(head)) setPath(root[head as 'sys'], path, value);
     else setPath(outputsByNode.get(head) ?? outputsByNode.set(head, {}).get(head)!, path, value);
   }
+  const mask = createSecretMasker(Object.values(flow.env));
   const pool = new VariablePool(root);
   for (const [id, out] of outputsByNode) pool.set(id, out);
 
@@ -68,8 +71,8 @@ export async function runSingleNode(
       mode: app.mode,
       source: 'single-node',
       nodeId,
-      query: typeof root.sys.query === 'string' ? root.sys.query : '',
-      inputs,
+      query: mask.text(typeof root.sys.query === 'string' ? root.sys.query : ''),
+      inputs: mask.value(inputs),
       createdBy: userId,
     })
     .onConflictDoNothing()
@@ -92,7 +95,7 @@ export async function runSingleNode(
       mode: plan.mode,
       inputs: traceInputs,
       signal: controller.signal,
-      services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId }),
+      services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
     });
   } catch (e) {
     const stopped = controller.signal.aborted;
@@ -103,7 +106,9 @@ export async function runSingleNode(
   }
   const elapsedMs = performance.now() - t0;
   const usage = result?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  const outputs = result?.outputs ?? {};
+  const outputs = mask.value(result?.outputs ?? {});
+  traceInputs = mask.value(traceInputs);
+  error = mask.value(error);
   const finishedAt = new Date();
   await ctx.db.transaction(async (tx) => {
     await tx.insert(nodeExecutions).values({
