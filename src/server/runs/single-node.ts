@@ -61,27 +61,47 @@ export async function runSingleNode(
 
   const runId = chosenRunId ?? randomUUID();
   const userId = s.caller.userId;
-  const inserted = await ctx.db
-    .insert(runs)
-    .values({
-      id: runId,
-      tenantId: app.tenantId,
-      workspaceId: app.workspaceId,
-      appId: app.id,
-      mode: app.mode,
-      source: 'single-node',
-      nodeId,
-      query: mask.text(typeof root.sys.query === 'string' ? root.sys.query : ''),
-      inputs: mask.value(inputs),
-      createdBy: userId,
-    })
-    .onConflictDoNothing()
-    .returning({ id: runs.id });
+  const startedAt = new Date();
+  const nodeRowId = randomUUID();
+  // The run and its node's row (running) go in together: a server that dies mid-node leaves both
+  // for the sweep (./sweep.ts) to end as interrupted.
+  const inserted = await ctx.db.transaction(async (tx) => {
+    const made = await tx
+      .insert(runs)
+      .values({
+        id: runId,
+        tenantId: app.tenantId,
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        mode: app.mode,
+        source: 'single-node',
+        nodeId,
+        query: mask.text(typeof root.sys.query === 'string' ? root.sys.query : ''),
+        inputs: mask.value(inputs),
+        createdBy: userId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: runs.id });
+    if (made.length) {
+      await tx.insert(nodeExecutions).values({
+        id: nodeRowId,
+        runId,
+        executionId: 'x1',
+        seq: 0,
+        nodeId,
+        kind: node.kind,
+        title: node.title,
+        parentId: node.parentId ?? null,
+        status: 'running',
+        startedAt,
+      });
+    }
+    return made;
+  });
   if (!inserted.length) throw badRequest(`Run id ${runId} is already used`, [{ path: 'run_id', message: 'already used' }]);
   const controller = new AbortController();
   const registry = runRegistry(ctx);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
-  const startedAt = new Date();
   const t0 = performance.now();
 
   let traceInputs: Record<string, unknown> = {};
@@ -111,25 +131,10 @@ export async function runSingleNode(
   error = mask.value(error);
   const finishedAt = new Date();
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(nodeExecutions).values({
-      id: randomUUID(),
-      runId,
-      executionId: 'x1',
-      seq: 0,
-      nodeId,
-      kind: node.kind,
-      title: node.title,
-      parentId: node.parentId ?? null,
-      status,
-      inputs: traceInputs,
-      outputs,
-      handle: result ? (result.handle ?? 'source') : null,
-      error: error ?? null,
-      elapsedMs,
-      ...usage,
-      startedAt,
-      finishedAt,
-    });
+    await tx
+      .update(nodeExecutions)
+      .set({ status, inputs: traceInputs, outputs, handle: result ? (result.handle ?? 'source') : null, error: error ?? null, elapsedMs, ...usage, finishedAt })
+      .where(eq(nodeExecutions.id, nodeRowId));
     await tx
       .update(runs)
       .set({ status, outputs, error: error ?? null, ...usage, steps: 1, elapsedMs, finishedAt })
