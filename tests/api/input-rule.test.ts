@@ -1,6 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appDrafts, apps, customModels, files, prompts } from '../../src/server/db/schema';
+import { addCustomModel, listCustomModels } from '../../src/server/services/models';
+import { DEFAULT_TENANT_ID } from './harness';
 import { useStudio, type Reply } from './harness';
 import { multipartBody } from './knowledge-kit';
 import { createApp, flow } from './runs-kit';
@@ -90,5 +92,14 @@ describe('NUL characters and lone surrogates in requests', () => {
     expect(expectOk(await h.call('GET', CUSTOM, { token }))).toEqual([]);
     // Deleting what is not there again is refused, not a 200 that did nothing.
     expect((await h.call('DELETE', CUSTOM, { token, query: { model: 'good-one', model_type: 'llm' } })).body.code).toBe('VALIDATION-1000');
+  });
+
+  it('the service answers the model as stored, or stores nothing (it stored, then failed reading it back)', async () => {
+    // Past the request rule (a caller inside the server): the driver stores U+FFFD for the lone half.
+    const caller = { userId: f.u.owner.id, tenantId: DEFAULT_TENANT_ID, role: 'super_admin' as const, username: 'x' };
+    const body = { model: 'direct\ud800', model_type: 'llm' as const, label: '', features: [], context_size: 1, max_output_tokens: 1 };
+    const answered = await addCustomModel(h.studio.ctx, caller, 'ollama', body);
+    const listed = await listCustomModels(h.studio.ctx, DEFAULT_TENANT_ID, 'ollama');
+    expect(listed.map((m) => m.model)).toEqual([answered.model]);
   });
 });
