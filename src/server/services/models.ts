@@ -185,18 +185,21 @@ export async function modelOf(ctx: Ctx, tenantId: string, provider: string, mode
   return m;
 }
 
+/** Switches a model on or off (off: a default that named it goes too), in one transaction; answers the model as switched. */
 async function setModelEnabledNow(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType, enabled: boolean): Promise<Model> {
-  await modelOf(ctx, tenantId, provider, model, modelType);
-  await ctx.db
-    .insert(modelSettings)
-    .values({ tenantId, provider, modelType, model, enabled })
-    .onConflictDoUpdate({ target: [modelSettings.tenantId, modelSettings.provider, modelSettings.modelType, modelSettings.model], set: { enabled, updatedAt: new Date() } });
-  if (!enabled) {
-    await ctx.db
-      .delete(tenantDefaultModels)
-      .where(and(eq(tenantDefaultModels.tenantId, tenantId), eq(tenantDefaultModels.provider, provider), eq(tenantDefaultModels.model, model), eq(tenantDefaultModels.modelType, modelType)));
-  }
-  return modelOf(ctx, tenantId, provider, model, modelType);
+  const found = await modelOf(ctx, tenantId, provider, model, modelType);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(modelSettings)
+      .values({ tenantId, provider, modelType, model, enabled })
+      .onConflictDoUpdate({ target: [modelSettings.tenantId, modelSettings.provider, modelSettings.modelType, modelSettings.model], set: { enabled, updatedAt: new Date() } });
+    if (!enabled) {
+      await tx
+        .delete(tenantDefaultModels)
+        .where(and(eq(tenantDefaultModels.tenantId, tenantId), eq(tenantDefaultModels.provider, provider), eq(tenantDefaultModels.model, model), eq(tenantDefaultModels.modelType, modelType)));
+    }
+  });
+  return { ...found, enabled };
 }
 
 export async function listCustomModels(ctx: Ctx, tenantId: string, provider: string): Promise<Model[]> {
