@@ -7,6 +7,7 @@ import { createSecretMasker, run, type RunExecution, type RunResult } from '../.
 import type { ServerContext } from '../context';
 import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
+import { checkRunFiles } from '../services/files';
 import { loadDraftFlow, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
 import { runRegistry } from './registry';
@@ -51,6 +52,8 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   }
   const userId = s.caller.userId;
   const files: RunFileRef[] = req.body.files ?? [];
+  // Sending a file gives the conversation's user access to it (services/files.ts): only one's own.
+  if (files.length) await checkRunFiles(ctx, s.caller, files);
   const inputs = req.body.inputs ?? {};
   const runId = randomUUID();
 
