@@ -3,7 +3,7 @@ import type { ExecutorServices } from '../plugin-sdk/executor';
 import type { ExecutionPlan } from './compile';
 import { AbortScope, RUN_ERRORS, RunAbort, toRunError } from './errors';
 import { EventQueue } from './events';
-import { MaskedEvents } from './masked-events';
+import { maskError, MaskedEvents } from './masked-events';
 import { VariablePool, type RootVariables } from './pool';
 import { ScopeRun } from './scope';
 import { createSecretMasker, type SecretMasker } from './secrets';
@@ -193,7 +193,7 @@ export class Run {
     const runError = toRunError(cause);
     const status = cause instanceof RunAbort && cause.code === RUN_ERRORS.CANCELLED ? 'stopped' : 'failed';
     this.emit({ type: 'run_failed', status, elapsedMs, error: runError, outputs: this.outputs, answer: this.answer, usage: this.usage, steps: this.steps });
-    return { ...common, status, error: m.value(runError), conversation };
+    return { ...common, status, error: maskError(m, runError), conversation };
   }
 }
 

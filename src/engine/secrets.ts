@@ -6,8 +6,10 @@
  *
  * A value is masked as it is written and in the forms a node commonly turns it into: percent-encoded
  * (encodeURIComponent, encodeURI, as a URL parser leaves it in a query or path), form-encoded and
- * JSON-escaped. Other transformations (base64 in a Basic authorization header, hashing, slicing)
- * are not recognisable and are not masked.
+ * JSON-escaped. Other transformations (base64 in a Basic authorization header, hashing, slicing,
+ * upper-casing, a number a node made of it) are not recognisable and are not masked: numbers are
+ * left alone, since timings and token counts must stay numbers. Masking keeps secrets out of what
+ * people read; it cannot stop a member who edits the flow from sending a secret somewhere.
  *
  * Short secrets: a value of fewer than {@link MIN_SECRET_SUBSTRING} characters is masked only where a
  * whole string equals it. Masking every `a` or `42` inside every text would make traces unreadable
@@ -79,7 +81,6 @@ export function createSecretMasker(values: Iterable<unknown>): SecretMasker {
 
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);
-    if (typeof v === 'number' || typeof v === 'bigint') return whole.has(String(v)) || (re && text(String(v)) !== String(v)) ? SECRET_MASK : v;
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) return v.map(walk);
     if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON(): unknown }).toJSON());

@@ -128,7 +128,7 @@ export async function runSingleNode(
   const usage = result?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const outputs = mask.value(result?.outputs ?? {});
   traceInputs = mask.value(traceInputs);
-  error = mask.value(error);
+  if (error) error = { ...error, message: mask.text(error.message) };
   const finishedAt = new Date();
   await ctx.db.transaction(async (tx) => {
     await tx
