@@ -11,6 +11,7 @@ import { registerErrorHandling } from './errors';
 import { registerAuth } from './auth';
 import { routeTree } from './routes';
 import { IMMUTABLE_CACHE } from './http/cache';
+import { registerInputRule } from './http/input-rule';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
@@ -38,6 +39,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
+  registerInputRule(app);
 
   await app.register(swagger, {
     openapi: {

@@ -3,10 +3,11 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { isChatMode } from '../../../schemas/flow';
 import type { DraftChatBody, DraftWorkflowBody, RunCreatedEvent, RunFileRef } from '../../../schemas/run-api';
 import type { RunEvent } from '../../../schemas/run';
-import { run, type RunExecution, type RunResult } from '../../engine';
+import { createSecretMasker, run, type RunExecution, type RunResult } from '../../engine';
 import type { ServerContext } from '../context';
 import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
+import { checkRunFiles } from '../services/files';
 import { loadDraftFlow, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
 import { runRegistry } from './registry';
@@ -51,6 +52,8 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   }
   const userId = s.caller.userId;
   const files: RunFileRef[] = req.body.files ?? [];
+  // Sending a file gives the conversation's user access to it (services/files.ts): only one's own.
+  if (files.length) await checkRunFiles(ctx, s.caller, files);
   const inputs = req.body.inputs ?? {};
   const runId = randomUUID();
 
@@ -68,6 +71,8 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   }
 
   const query = req.kind === 'chat' ? req.body.query : '';
+  // The engine masks secrets in what the run emits; what the request put in the rows is masked here.
+  const mask = createSecretMasker(Object.values(flow.env));
   // One statement (one round trip, atomic): the new conversation, the run, the message. Not awaited:
   // the run starts at once (the first token need not wait for it); the recorder writes the run's
   // node rows and end after it. With a database server it is sent on the next turn of the event
@@ -79,14 +84,14 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   if (chat && !conversationId) {
     conversationId = randomUUID();
     parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, created_by)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, 'draft', ${nameOf(query)}, ${JSON.stringify(flow.plan.conversationDefaults)}::jsonb, ${userId}))`);
+      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, 'draft', ${mask.text(nameOf(query))}, ${JSON.stringify(flow.plan.conversationDefaults)}::jsonb, ${userId}))`);
   }
   parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, query, inputs, created_by, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, 'draft', ${query}, ${JSON.stringify(inputs)}::jsonb, ${userId}, ${conversationId ?? null}))`);
+    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, 'draft', ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${conversationId ?? null}))`);
   if (conversationId) {
     messageId = randomUUID();
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
-      VALUES (${messageId}, ${conversationId}, ${runId}, ${query}, ${JSON.stringify(files)}::jsonb, ${userId}))`);
+      VALUES (${messageId}, ${conversationId}, ${runId}, ${mask.text(query)}, ${JSON.stringify(mask.value(files))}::jsonb, ${userId}))`);
   }
   let go!: () => void;
   const due = new Promise<void>((r) => (go = r));
@@ -109,7 +114,7 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     env: flow.env,
     ...(conversationVars ? { conversation: conversationVars } : {}),
     signal: controller.signal,
-    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId }),
+    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
     onEvent: ctx.exclusiveDb
       ? (e) => {
           if (e.type === 'answer_chunk') go();
