@@ -7,7 +7,7 @@ import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
 import { addUnits, createBase, uploadOk, useTempDataDir, waitUnit } from './knowledge-kit';
 import { cancel, distribute, echoFlow, expectStatus, modelProvider, publish, web } from './portal-kit';
-import { createApp, flow, model, parseSse, prompt, saveDraft, textInput } from './runs-kit';
+import { configureProvider, createApp, flow, model, parseSse, prompt, readSse, saveDraft, slowOpenAi, textInput, type SlowServer } from './runs-kit';
 import { expectCode, expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
 // The portal's WEB calls (issue 21) against the real server: who sees which app, chat streamed from
@@ -22,6 +22,9 @@ let fake: FakeServer;
 let chatApp = '';
 let flowApp = '';
 let ragApp = '';
+let slowApp = '';
+let slow: SlowServer;
+let base = '';
 
 const owner = () => ({ token: f.u.owner.token, workspaceId: f.wsA });
 type Msg = Extract<RunStreamEvent, { type: 'run_finished' }>;
@@ -90,23 +93,42 @@ beforeAll(async () => {
   flowApp = await createApp(h, f.u.member.token, f.wsA, 'Form flow', formDoc());
   await publish(h, owner(), flowApp, 'f1');
   await distribute(h, owner(), flowApp, 'current_project');
+
+  // A provider that answers slowly (40 chunks, 25 ms apart), to stop a run mid-answer over real HTTP.
+  slow = await slowOpenAi(Array.from({ length: 40 }, (_, i) => `t${i} `), 25);
+  await configureProvider(h, 'deepseek', slow.baseUrl);
+  slowApp = await createApp(h, f.u.member.token, f.wsA, 'Slow bot', {
+    ...chatDoc('Slow'),
+    nodes: chatDoc('Slow').nodes.map((n) => (n.id === 'llm' ? { ...n, config: { ...n.config, model: model('deepseek', 'deepseek-chat') } } : n)),
+  });
+  await publish(h, owner(), slowApp, 's1');
+  await distribute(h, owner(), slowApp, 'portal');
+  base = await h.studio.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => fake?.close());
+afterAll(async () => {
+  await fake?.close();
+  await slow?.close();
+});
 
 describe('GET /web/portal: who sees what', () => {
   it('a member of the space sees the portal app and the project app; the version is the distributed one', async () => {
     const page = expectOk(await web(h, f.u.member.token, 'GET', '/portal'));
     expect(page.list.map((a: { id: string; platform: string; version: string }) => [a.id, a.platform, a.version])).toEqual([
+      [slowApp, 'portal', 's1'],
       [flowApp, 'current_project', 'f1'],
       [chatApp, 'portal', 'v1'],
     ]);
-    expect(page).toMatchObject({ total: 2, page: 1, page_size: 100 });
+    expect(page).toMatchObject({ total: 3, page: 1, page_size: 100 });
+    expect(page.list[2]).toMatchObject({ name: 'Helpdesk', description: 'Helpdesk', icon: { icon: 'bot' }, mode: 'chatflow', workspace_id: f.wsA, workspace_name: 'portal A', distributed_at: expect.any(String) });
+    const second = expectOk(await web(h, f.u.member.token, 'GET', '/portal', { query: { page: 2, page_size: 2 } }));
+    expect(second).toMatchObject({ total: 3, page: 2, page_size: 2 });
+    expect(second.list.map((a: { id: string }) => a.id)).toEqual([chatApp]);
     expect(expectOk(await web(h, f.u.member.token, 'GET', '/portal', { query: { mode: 'workflow' } })).list.map((a: { id: string }) => a.id)).toEqual([flowApp]);
     expect(expectOk(await web(h, f.u.member.token, 'GET', '/portal', { query: { keyword: 'helpd' } })).list.map((a: { id: string }) => a.id)).toEqual([chatApp]);
   });
 
   it('a tenant user outside the space sees only the portal app; another tenant sees nothing', async () => {
-    expect(expectOk(await web(h, f.u.outsider.token, 'GET', '/portal')).list.map((a: { id: string }) => a.id)).toEqual([chatApp]);
+    expect(expectOk(await web(h, f.u.outsider.token, 'GET', '/portal')).list.map((a: { id: string }) => a.id)).toEqual([slowApp, chatApp]);
     expect(expectOk(await web(h, f.u.foreign.token, 'GET', '/portal'))).toMatchObject({ list: [], total: 0 });
   });
 
@@ -186,6 +208,35 @@ describe('chat on the distributed version', () => {
   });
 });
 
+describe('stop', () => {
+  it("stops the user's own running run; another user's stop is refused and the run goes on", async () => {
+    const res = await fetch(`${base}/api/v1/web/portal/${slowApp}/chat-messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.u.outsider.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'long story' }),
+    });
+    expect(res.status).toBe(200);
+    const events: { type: string; text?: string; status?: string; runId?: string }[] = [];
+    let runId = '';
+    for await (const e of readSse(res.body!)) {
+      events.push(e as never);
+      if (e.type === 'run_created') runId = e.runId;
+      if (e.type === 'answer_chunk' && e.text === 't1 ') {
+        expectCode(await web(h, f.u.member.token, 'POST', `/portal/${slowApp}/runs/${runId}/stop`), 400, 'VALIDATION-1000');
+        expectCode(await web(h, f.u.foreign.token, 'POST', `/portal/${slowApp}/runs/${runId}/stop`), 400, 'VALIDATION-1000');
+      }
+      if (e.type === 'answer_chunk' && e.text === 't3 ') expect(expectOk(await web(h, f.u.outsider.token, 'POST', `/portal/${slowApp}/runs/${runId}/stop`))).toEqual({ stopped: true });
+    }
+    const said = events.filter((e) => e.type === 'answer_chunk').length;
+    expect(said).toBeGreaterThanOrEqual(4);
+    expect(said).toBeLessThan(40);
+    expect(events.at(-2)).toMatchObject({ type: 'run_failed', status: 'stopped' });
+    expect(events.at(-1)).toMatchObject({ type: 'message_end' });
+    const [row] = await h.studio.ctx.db.select().from(runs).where(eq(runs.id, runId));
+    expect(row).toMatchObject({ status: 'stopped', source: 'portal' });
+  });
+});
+
 describe('workflow runs with the form', () => {
   it('refuses bad inputs before anything is written', async () => {
     const count = async () => (await h.studio.ctx.db.select({ id: runs.id }).from(runs).where(eq(runs.appId, flowApp))).length;
@@ -262,6 +313,44 @@ describe('citations', () => {
     expect(end.citations[0]).toMatchObject({ dataset_id: ds, dataset_name: 'Facts', document_id: doc, document_name: 'facts.txt', content: expect.stringContaining('pandas'), score: expect.any(Number) });
     const messages = expectOk(await web(h, f.u.outsider.token, 'GET', `/conversations/${end.conversationId}/messages`));
     expect(messages.list[0].citations).toEqual(end.citations);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every WEB path under its own tags, the legacy ones as deprecated', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    const paths = [
+      ['get', '/portal'],
+      ['get', '/portal/{portal_id}'],
+      ['post', '/portal/{portal_id}/chat-messages'],
+      ['post', '/portal/{portal_id}/workflow-runs'],
+      ['post', '/portal/{portal_id}/runs/{run_id}/stop'],
+      ['get', '/portal/{portal_id}/runs'],
+      ['get', '/portal/{portal_id}/runs/{run_id}'],
+      ['get', '/conversations'],
+      ['get', '/conversations/{conversation_id}'],
+      ['put', '/conversations/{conversation_id}'],
+      ['delete', '/conversations/{conversation_id}'],
+      ['get', '/conversations/{conversation_id}/messages'],
+      ['put', '/messages/{message_id}/feedback'],
+      ['get', '/messages/{message_id}/suggested'],
+      ['get', '/groups'],
+      ['post', '/groups'],
+      ['put', '/groups/{group_id}'],
+      ['delete', '/groups/{group_id}'],
+      ['get', '/usage-records'],
+      ['post', '/files/upload'],
+      ['get', '/usage-record/list'],
+      ['get', '/conversation/find'],
+    ];
+    for (const [method, path] of paths) {
+      const op = doc.paths[`/api/v1/web${path}`]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.tags[0]).toMatch(/^web: /);
+      expect(Boolean(op.deprecated), path).toBe(path === '/usage-record/list' || path === '/conversation/find');
+    }
+    for (const method of ['get', 'post', 'put']) expect(doc.paths['/api/v1/console/apps/{app_id}/distribution'][method].tags).toEqual(['console: app distribution']);
+    expect(doc.paths['/api/v1/console/apps/{app_id}/distribution/{distribution_id}'].delete).toBeDefined();
   });
 });
 
