@@ -163,6 +163,19 @@ describe('chat on the distributed version', () => {
     conversationId = created.conversationId!;
     runId = created.runId;
     expect(events.at(-2)).toMatchObject({ type: 'run_finished', answer: 'Bot v1: Hello, world.' });
+    // The end user's view of the run: the answer streams; the nodes' progress shows, not their data.
+    expect(events.filter((e) => e.type === 'answer_chunk').map((e) => (e as { text: string }).text)).toEqual(['Bot v1: ', 'Hel', 'lo', ', wor', 'ld', '.']);
+    expect(events.some((e) => e.type === 'node_chunk')).toBe(false);
+    const nodes = events.filter((e) => e.type === 'node_started' || e.type === 'node_finished') as { type: string; nodeId: string; inputs: unknown; outputs?: unknown }[];
+    expect(nodes.map((e) => [e.type, e.nodeId])).toEqual([
+      ['node_started', 's'],
+      ['node_finished', 's'],
+      ['node_started', 'llm'],
+      ['node_finished', 'llm'],
+      ['node_started', 'ans'],
+      ['node_finished', 'ans'],
+    ]);
+    for (const e of nodes) expect([e.inputs, e.outputs ?? {}]).toEqual([{}, {}]);
     expect(events.at(-1)).toEqual({
       type: 'message_end',
       messageId: created.messageId,
