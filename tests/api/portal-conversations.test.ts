@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../schemas/flow';
 import type { FakeServer } from './fake-providers';
-import { useStudio } from './harness';
+import { DEFAULT_TENANT_ID, useStudio } from './harness';
+import { suggestFollowUps } from '../../src/server/runs/suggest';
 import { multipartBody, useTempDataDir } from './knowledge-kit';
 import { distribute, expectStatus, modelProvider, publish, web, WEB } from './portal-kit';
 import { createApp, flow, model, parseSse, prompt } from './runs-kit';
@@ -173,6 +174,11 @@ describe('the sessions page', () => {
     expect(fake.requests.at(-1)!.body.messages[0].content).toContain('follow-up questions');
     const m = await chat(f.u.outsider.token, memo, { query: 'hello' });
     expect(expectOk(await web(h, f.u.outsider.token, 'GET', `/messages/${m.created.messageId}/suggested`))).toEqual({ questions: [] });
+    // A model the tenant has not configured, or no model at all: an empty list, not an error.
+    const turn = { query: 'q', answer: 'a' };
+    const unconfigured = { ...botDoc, nodes: botDoc.nodes.map((n) => (n.id === 'llm' ? { ...n, config: { ...n.config, model: model('anthropic', 'claude-3-5-haiku-latest') } } : n)) };
+    expect(await suggestFollowUps(h.studio.ctx, DEFAULT_TENANT_ID, unconfigured, turn)).toEqual([]);
+    expect(await suggestFollowUps(h.studio.ctx, DEFAULT_TENANT_ID, memoDoc, turn)).toEqual([]);
   });
 
   it('refuses every conversation and message route to another user with VALIDATION-1000', async () => {

@@ -142,6 +142,10 @@ describe('GET /web/portal: who sees what', () => {
       ['count', 'number', false],
       ['color', 'select', false],
     ]);
+    // A renamed app shows its new name at once (the embedded database's cached access rows are dropped).
+    expectOk(await h.call('PUT', '/api/v1/console/apps', { ...owner(), body: { id: chatApp, name: 'Help desk', description: 'Ask us' } }));
+    expect(expectOk(await web(h, f.u.outsider.token, 'GET', `/portal/${chatApp}`))).toMatchObject({ name: 'Help desk', description: 'Ask us' });
+    expectOk(await h.call('PUT', '/api/v1/console/apps', { ...owner(), body: { id: chatApp, name: 'Helpdesk', description: 'Helpdesk' } }));
     expectCode(await web(h, f.u.outsider.token, 'GET', `/portal/${flowApp}`), 400, 'VALIDATION-1000');
     expectCode(await web(h, f.u.foreign.token, 'GET', `/portal/${chatApp}`), 400, 'VALIDATION-1000');
     expectCode(await web(h, f.u.member.token, 'GET', '/portal/not-an-id'), 400, 'VALIDATION-1000');
