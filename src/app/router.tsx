@@ -220,7 +220,7 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; the other tabs come later.
+      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -228,7 +228,9 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : stub(tab, `app.${tab}`),
+              : tab === 'distribute'
+                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+                : stub(tab, `app.${tab}`),
       ),
     ],
   });
