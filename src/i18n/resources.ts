@@ -43,6 +43,7 @@ export type Namespaces = {
   debug: typeof import('./locales/zh/debug').default;
   runlog: typeof import('./locales/zh/runlog').default;
   flowtools: typeof import('./locales/zh/flowtools').default;
+  features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
 };
 
