@@ -5,6 +5,10 @@ import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFoo
 import { useFlowStoreApi } from '../react/use-flow-store-api';
 import type { FlowStore } from '../store/create-flow-store';
 import { FEATURE_WIDGETS } from './features-widgets';
+import s from './features.module.css';
+
+/** Number boxes need no full width (a count of at most 20, of at most 10 files). */
+const WIDGET_PROPS = { suggested_questions_random_count: { className: s.narrow } };
 
 // The schema's own sentence (the server says the same words) shown in the user's language.
 registerMessageKeys({ [FEATURE_COUNT_MESSAGE]: 'features:errors.countAboveQuestions' });
@@ -61,6 +65,9 @@ function FeaturesForm({ onDone }: { onDone(): void }) {
           ns="features"
           defaultValues={initial}
           widgets={FEATURE_WIDGETS}
+          widgetProps={WIDGET_PROPS}
+          layout="horizontal"
+          labelWidth={180}
           readOnly={readOnly}
           hideFooter
           onSubmit={(values) => {

@@ -102,10 +102,18 @@ function FileUploadFields(p: WidgetRenderProps) {
             onChange: (v) => p.onChange({ ...value, [f.name]: v }),
             invalid: !!error,
             placeholder: f.placeholder ? tk(f.placeholder) : undefined,
-            extra: {},
+            extra: f.widget === 'number' ? { className: s.narrow } : {},
           });
           return (
-            <Field key={f.name} data-field={`${p.field.name}.${f.name}`} label={f.label ? tk(f.label) : f.name} help={f.help ? tk(f.help) : undefined} error={error ? tm(error) : undefined}>
+            <Field
+              key={f.name}
+              data-field={`${p.field.name}.${f.name}`}
+              label={f.label ? tk(f.label) : f.name}
+              help={f.help ? tk(f.help) : undefined}
+              error={error ? tm(error) : undefined}
+              layout="horizontal"
+              labelWidth={120}
+            >
               {widget ?? <span />}
             </Field>
           );

@@ -121,7 +121,6 @@ export default function DistributePage({ app: given, origin }: DistributePagePro
         onClose={() => setChoice(null)}
         onDone={(list) => setLoad({ state: 'ready', list })}
         onFailed={reload}
-        platformName={choice ? platformName(choice.view) : ''}
       />
       <ConfirmDialog
         open={cancelling !== null}
@@ -140,20 +139,24 @@ export default function DistributePage({ app: given, origin }: DistributePagePro
 interface VersionDialogProps {
   app: DistApp;
   choice: Choice | null;
-  platformName: string;
   onClose(): void;
   onDone(list: DistributionList): void;
   onFailed(): void;
 }
 
 /** Distribute, or move a distribution: choose a published version (the newest first and chosen). */
-function VersionDialog({ app, choice, platformName, onClose, onDone, onFailed }: VersionDialogProps) {
+function VersionDialog({ app, choice: given, onClose, onDone, onFailed }: VersionDialogProps) {
   const { t } = useTranslation('distribution');
   const api = useDistributeApi();
   const [versions, setVersions] = useState<AppVersion[] | null>(null);
   const [picked, setPicked] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const open = choice !== null;
+  // The last choice stays shown while the dialog animates closed (its title would otherwise change).
+  const [last, setLast] = useState<Choice | null>(given);
+  if (given && given !== last) setLast(given);
+  const choice = given ?? last;
+  const open = given !== null;
+  const platformName = choice ? t(`platforms.${choice.view.platform}.title`) : '';
   const serving = choice?.kind === 'move' ? choice.view.distribution?.version?.id : undefined;
 
   useEffect(() => {

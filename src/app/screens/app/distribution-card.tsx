@@ -79,8 +79,10 @@ export function DistributionCard({ view, app, latest, origin, versionTabHref, on
         {d && (
           <dl className={s.facts}>
             <dt>{t('fields.version')}</dt>
-            <dd data-testid="distribution-version">
-              <span className={s.version}>{d.version?.version ?? t('versionDeleted')}</span>
+            <dd>
+              <span className={s.version} data-testid="distribution-version">
+                {d.version?.version ?? t('versionDeleted')}
+              </span>
               {view.newer_version_available && latest && (
                 <Badge variant="warning" data-testid="distribution-newer">
                   <ArrowUpCircle aria-hidden="true" className={s.badgeIcon} />
