@@ -1,5 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { McpStdioCommand, OutboundAllowEntry } from '../../schemas/network-policy';
+
+/** A comma- or space-separated list from the environment (an array passes as it is). */
+const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : v), z.array(item)).default([]);
 
 /** Server settings, read once from the environment. */
 export const Settings = z.object({
@@ -31,8 +36,18 @@ export const Settings = z.object({
   /** Directory of the built client; served when present. */
   clientDir: z.string().default(path.resolve('dist')),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Let nodes and tools request private, loopback and link-local addresses (intranet deployments). */
+  /**
+   * Deprecated (use outboundAllow): opens the private ranges (RFC 1918, CGNAT, unique local IPv6)
+   * to every outbound channel; never loopback, link-local or cloud metadata. A warning at start.
+   */
   httpAllowPrivate: z.stringbool().default(false),
+  /**
+   * WEFT_OUTBOUND_ALLOW: the non-public destinations the server may connect to for users (host,
+   * host:port, *.suffix, CIDR, CIDR:port; IPv6 in brackets), besides the super admin's list.
+   */
+  outboundAllow: list(OutboundAllowEntry),
+  /** WEFT_MCP_STDIO_COMMANDS: the commands stdio MCP servers may start (exact names or paths). */
+  mcpStdioCommands: list(McpStdioCommand),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -53,5 +68,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clientDir: env.WEFT_CLIENT_DIR || undefined,
     logLevel: env.WEFT_LOG_LEVEL || undefined,
     httpAllowPrivate: env.WEFT_HTTP_ALLOW_PRIVATE || undefined,
+    outboundAllow: env.WEFT_OUTBOUND_ALLOW || undefined,
+    mcpStdioCommands: env.WEFT_MCP_STDIO_COMMANDS || undefined,
   });
 }

@@ -21,6 +21,7 @@ import { datasetSearchRoutes } from './console/datasets-search';
 import { fileRoutes } from './console/files';
 import { commonFileRoutes } from './common/files';
 import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
+import { adminSecurityRoutes } from './admin/security';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -49,4 +50,5 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
+  await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
 };
