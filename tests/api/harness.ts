@@ -16,6 +16,11 @@ export interface Harness {
   /** Injects a request; `token` adds the bearer header, `tenantId`/`workspaceId` the spec 7.1 headers. */
   call(method: string, url: string, opts?: CallOptions): Promise<Reply>;
   adminToken: string;
+  /**
+   * Opens exactly these destinations (URLs or host:port) in the studio's outbound allow-list, as an
+   * operator would for a local service: the fake providers, pages and servers a test talks to.
+   */
+  allowOutbound(...targets: string[]): void;
 }
 
 export interface CallOptions {
@@ -103,6 +108,11 @@ export function useStudio(extra: StudioSettings = {}): Harness {
       const r = await h.call('POST', '/api/v1/console/base/login', { body: { tenantId, username, password } });
       if (r.status !== 200) throw new Error(`login ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body.data.access_token as string;
+    };
+    h.allowOutbound = (...targets) => {
+      const entries = targets.map((t) => (/^[a-z]+:\/\//.test(t) ? new URL(t).host : t));
+      const settings = h.studio.ctx.settings;
+      settings.outboundAllow = [...new Set([...settings.outboundAllow, ...entries])];
     };
     h.adminToken = await h.login(ADMIN.username, ADMIN.password);
   });
