@@ -1,12 +1,17 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useStudio, type CallOptions } from './harness';
 import { expectCode, expectOk, type Fixture, setUpWorkspaces, type Who } from './workspace-fixture';
 import { fakeOpenAi, GOOD_KEY, type FakeServer } from './fake-providers';
 import { closeMcpClients } from '../../src/server/tools/runtime';
+import { createGuardedHttpClient } from '../../src/server/http';
+import { createPolicyFetch } from '../../src/server/http/policy-fetch';
+import { checkConnection } from '../../src/server/services/db-drivers';
+import { systemResolver } from '../../src/server/http/address-guard';
 // @ts-expect-error a plain .mjs fixture without types
 import { createMcpServer } from '../fixtures/mcp-server.mjs';
 
@@ -202,6 +207,71 @@ describe('HTTP tools and remote MCP', () => {
       expect(expectOk(await call('GET', `/api/v1/console/tools/${t.id}/mcp-tools`, 'owner')).tools.map((x: { name: string }) => x.name)).toEqual(['add', 'echo', 'fail']);
     } finally {
       allow();
+    }
+  });
+});
+
+describe('remote MCP over SSE', () => {
+  it('is refused on loopback like streamable HTTP, and talks SSE once the allow-list opens it', async () => {
+    const sessions = new Map<string, SSEServerTransport>();
+    const sse = await listen(async (req, res) => {
+      const u = new globalThis.URL(req.url ?? '/', 'http://x');
+      if (req.method === 'GET' && u.pathname === '/sse') {
+        const transport = new SSEServerTransport('/messages', res);
+        sessions.set(transport.sessionId, transport);
+        res.on('close', () => sessions.delete(transport.sessionId));
+        await createMcpServer('sse').connect(transport);
+        return;
+      }
+      const transport = sessions.get(u.searchParams.get('sessionId') ?? '');
+      if (!transport) return void res.writeHead(404).end();
+      await transport.handlePostMessage(req, res);
+    });
+    const t = expectOk(await call('POST', '/api/v1/console/tools/mcp', 'owner', { body: { config: { mcpServers: { 'SSE MCP': { type: 'sse', url: `${sse.base}/sse` } } } } }));
+    allow();
+    expectCode(await call('GET', `/api/v1/console/tools/${t.id}/mcp-tools`, 'owner'), 400, 'NETWORK-1000');
+    expect(sse.hits()).toBe(0);
+    allow(`127.0.0.1:${sse.port}`);
+    try {
+      const listed = expectOk(await call('GET', `/api/v1/console/tools/${t.id}/mcp-tools`, 'owner'));
+      expect(listed.tools.find((x: { name: string }) => x.name === 'echo').description).toBe('Echoes the text (sse)');
+    } finally {
+      allow();
+    }
+  });
+});
+
+describe('DNS rebinding', () => {
+  it('every channel connects to the address it checked: a name answered public first, then loopback, never reaches loopback', async () => {
+    const target = await counting('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    const outbound = h.studio.ctx.outbound;
+    let lookups = 0;
+    // A rebinding DNS server: a public address for whoever checks, loopback for whoever asks next.
+    outbound.resolver = async (host) => (host === 'rebind.test' ? [{ address: lookups++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }] : systemResolver(host));
+    const url = `http://rebind.test:${target.port}/`;
+    try {
+      const channels: [string, () => Promise<unknown>][] = [
+        ['http', () => createGuardedHttpClient({ policy: outbound, connectTimeoutMs: 500, readTimeoutMs: 500 }).request({ method: 'GET', url, timeoutMs: 1000 })],
+        ['model', () => createPolicyFetch(outbound, 'model', { connectTimeoutMs: 500 })(url, { signal: AbortSignal.timeout(1000) })],
+        ['database', () => checkConnection({ type: 'postgresql', host: 'rebind.test', port: target.port, account: 'a', password: 'b', database: '', sid: '' }, { policy: outbound, timeoutMs: 500 })],
+      ];
+      for (const [name, run] of channels) {
+        lookups = 0;
+        // Whatever the public address answers here, it is not the loopback listener.
+        await run().catch(() => undefined);
+        expect(lookups, name).toBe(1);
+        expect(target.count(), name).toBe(0);
+      }
+      // And a name that answers a public and a private address at once is refused outright.
+      outbound.resolver = async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ];
+      const refused = await createGuardedHttpClient({ policy: outbound }).request({ method: 'GET', url }).catch((e: { code: string }) => e);
+      expect(refused).toMatchObject({ code: 'NETWORK-1000' });
+      expect(target.count()).toBe(0);
+    } finally {
+      outbound.resolver = systemResolver;
     }
   });
 });
