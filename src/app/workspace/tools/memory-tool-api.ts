@@ -14,6 +14,8 @@ export interface MemoryToolOptions {
   mcpFails?: string;
   latencyMs?: number;
   listFails?: boolean;
+  /** The demo stdio MCP server's command is not allowed on this server (mcp_policy). */
+  mcpNotAllowed?: boolean;
 }
 
 export interface MemoryToolApi extends ToolApi {
@@ -283,6 +285,7 @@ export function demoToolOptions(extra: MemoryToolOptions = {}): MemoryToolOption
         icon: { icon: 'globe', iconColor: '#E0E7FF' },
         mcp_config: { mcpServers: { Filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/data'], env: {} } } },
         mcp_enabled: ['read_file'],
+        mcp_policy: extra.mcpNotAllowed ? { allowed: false, reason: 'command' } : { allowed: true, reason: null },
         reference_count: 1,
       },
       {
