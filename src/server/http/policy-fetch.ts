@@ -2,7 +2,26 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { pinnedLookup, type OutboundPolicy, type OutboundPurpose } from '../security/outbound-policy';
+import { OutboundConnectError, pinnedLookup, type OutboundPolicy, type OutboundPurpose } from '../security/outbound-policy';
+
+const DNS_TIMEOUT = new Error('DNS lookup timed out');
+
+/** `p`, or DNS_TIMEOUT after `ms`, or the signal's reason when it aborts first. */
+function withDeadline<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(DNS_TIMEOUT), ms);
+    if (signal) {
+      onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  return Promise.race([p, stop]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal!.removeEventListener('abort', onAbort);
+  });
+}
 
 /**
  * A `fetch` for the SDKs that talk to the outside for users (the model providers' clients, remote
@@ -29,9 +48,17 @@ export function createPolicyFetch(policy: OutboundPolicy, purpose: OutboundPurpo
   async function one(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | string | undefined, signal: AbortSignal | undefined, redirect: RequestRedirect, hops: number): Promise<Response> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error(`${url.protocol} URLs are not fetched`) });
     if (signal?.aborted) throw abortReason(signal);
-    // A refusal is thrown as it is: nothing left this server.
-    const target = await policy.admitUrl(url, purpose);
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    // A refusal is thrown as it is: nothing left this server. A name that does not resolve in time
+    // is a failed connection like any other.
+    let target;
+    try {
+      target = await withDeadline(policy.admitUrl(url, purpose), connectMs, signal);
+    } catch (e) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (e instanceof OutboundConnectError || e === DNS_TIMEOUT) throw new TypeError('fetch failed', { cause: e === DNS_TIMEOUT ? policy.connectFailed(purpose, url.hostname, port, e) : e });
+      throw e;
+    }
     let res: IncomingMessage;
     try {
       res = await send(url, method, headers, body, signal, pinnedLookup(target), agents[url.protocol as 'http:' | 'https:'], connectMs);
