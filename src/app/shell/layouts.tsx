@@ -6,7 +6,8 @@ import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, Store, Users,
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
-import { NavTab, NavTabs, cn } from '../../ui';
+import { cn } from '../../ui/cn';
+import { NavTab, NavTabs } from '../../ui/tabs';
 import { useSession } from '../session';
 import { RouteBreadcrumb } from './route-breadcrumb';
 import { useArea, usePageTitle } from './route-handle';
