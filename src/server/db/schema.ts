@@ -289,3 +289,4 @@ export * from './schema-runs';
 export * from './schema-tools';
 export * from './schema-knowledge';
 export * from './schema-apps';
+export * from './schema-portal';

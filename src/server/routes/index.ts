@@ -13,6 +13,7 @@ import { databaseRoutes } from './console/databases';
 import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
 import { runRoutes } from './console/runs';
+import { distributionRoutes } from './console/distribution';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
@@ -41,6 +42,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
   await app.register(runRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
