@@ -11,13 +11,13 @@ import {
   PortalAppDetail,
   SuggestedQuestions,
   UsageRecord,
+  UsageRecordQuery,
   WebConversation,
   WebMessagePage,
   WebRun,
   webPage,
   type FeedbackRating,
   type PortalListQuery,
-  type UsageRecordQuery,
   type WebChatBody,
   type WebConversationQuery,
   type WebConversationUpdateBody,
@@ -129,7 +129,7 @@ export const deleteConversationGroup = (group_id: string, opts?: Opts) =>
   call(z.unknown(), portalEndpoints.deleteGroup, { group_id }, { workspaceId: null, ...opts });
 
 /** The user's usage records, newest first, 10 a page (spec 9). */
-export const listUsageRecords = (q: Partial<UsageRecordQuery> = {}, opts?: Opts) =>
+export const listUsageRecords = (q: Partial<z.input<typeof UsageRecordQuery>> = {}, opts?: Opts) =>
   call(webPage(UsageRecord), portalEndpoints.usage, { page: 1, page_size: 10, ...q }, { workspaceId: null, ...opts });
 
 /** Uploads an attachment for a chat or a run (the user's own file, in no project space). */
