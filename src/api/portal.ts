@@ -2,7 +2,8 @@
  * WEB (portal) group, spec 7.6: what the signed-in end user may use, chatting with and running
  * distributed apps, their conversations (groups, pins, personas), feedback, workflow runs and usage
  * records. Paths as schemas/portal.ts lists them, under /api/v1/web; no X-Workspace-Id is sent (the
- * portal is the user's, across project spaces). Runs stream as SSE: see ./portal-stream.ts.
+ * portal is the user's, across project spaces). Runs stream as SSE: see ./portal-stream.ts; uploads
+ * are in ./portal-files.ts (they load with the first attachment).
  */
 import { z } from 'zod';
 import {
@@ -24,7 +25,6 @@ import {
   type WebWorkflowBody,
 } from '../../schemas/portal';
 import { RunStopResult } from '../../schemas/run-api';
-import { UploadedFile } from '../../schemas/knowledge';
 import { readPortalEvents, type PortalStreamEvent } from './portal-stream';
 import { call, request, type Endpoint, type RequestOptions } from './request';
 
@@ -131,10 +131,3 @@ export const deleteConversationGroup = (group_id: string, opts?: Opts) =>
 /** The user's usage records, newest first, 10 a page (spec 9). */
 export const listUsageRecords = (q: Partial<z.input<typeof UsageRecordQuery>> = {}, opts?: Opts) =>
   call(webPage(UsageRecord), portalEndpoints.usage, { page: 1, page_size: 10, ...q }, { workspaceId: null, ...opts });
-
-/** Uploads an attachment for a chat or a run (the user's own file, in no project space). */
-export function uploadPortalFile(file: File, opts: Opts = {}) {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return call(UploadedFile, portalEndpoints.upload, form, { workspaceId: null, ...opts });
-}

@@ -22,7 +22,7 @@ import { loadTexts } from '../i18n';
 import { PORTAL_NAMESPACES } from '../i18n/startup';
 import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, ConsoleLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
 import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
@@ -284,36 +284,54 @@ function editorRoutes(): RouteObject {
 function portalRoutes(): RouteObject {
   return {
     path: 'portal',
-    element: <PortalLayout />,
+    // The portal's texts load with its routes (the app starts with the shell's only).
+    loader: portalTexts,
     handle: { area: 'portal', crumb: () => ({ labelKey: 'pages:portal.root', href: '/portal' }) } satisfies RouteHandle,
     children: [
       { index: true, loader: rootRedirects.portal, element: null },
       { path: 'index', loader: rootRedirects.portal, element: null },
+      // The chat without the portal's chrome, for an iframe; sign-in required (spec 2).
       {
+        path: 'chat/:appId',
+        loader: loginGuard,
+        lazy: page(() => import('./portal/chat/embed-chat-page')),
         errorElement: <RouteErrorBoundary />,
+        handle: { title: 'portal.embeddedChat' } satisfies RouteHandle,
+      },
+      {
+        // The portal's layout and pages are their own part of the client: none of the console's code.
+        lazy: page(() => import('./portal/portal-layout')),
         children: [
           {
-            path: 'sessions',
+            errorElement: <RouteErrorBoundary />,
             children: [
-              indexTo('discover'),
-              stub('discover', 'portal.discover'),
-              stub('sessions-page', 'portal.sessions'),
-              stub('chat/:appId', 'portal.chat'),
-              stub('workflow/:appId', 'portal.workflow'),
+              {
+                path: 'sessions',
+                children: [
+                  indexTo('discover'),
+                  { path: 'discover', lazy: page(() => import('./portal/discover/discover-page')), handle: { title: 'portal.discover', crumb: true } },
+                  { path: 'sessions-page', lazy: page(() => import('./portal/sessions/sessions-page')), handle: { title: 'portal.sessions', crumb: true } },
+                  { path: 'chat/:appId', lazy: page(() => import('./portal/chat/chat-page')), handle: { title: 'portal.chat', crumb: true, fullHeight: true } },
+                  { path: 'workflow/:appId', lazy: page(() => import('./portal/workflow/workflow-page')), handle: { title: 'portal.workflow', crumb: true } },
+                ],
+              },
+              {
+                path: 'gbi-data-settings/gbi-data-settings-page',
+                lazy: page(() => import('./screens/portal/gbi-settings-layout')),
+                handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
+                children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+              },
+              {
+                path: 'gbi',
+                children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+              },
+              {
+                path: 'single-agent/single-agent-chat',
+                lazy: page(() => import('./portal/chat/single-agent-page')),
+                handle: { title: 'portal.singleAgentChat', crumb: true, fullHeight: true },
+              },
             ],
           },
-          {
-            path: 'gbi-data-settings/gbi-data-settings-page',
-            lazy: page(() => import('./screens/portal/gbi-settings-layout')),
-            handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
-            children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
-          },
-          {
-            path: 'gbi',
-            children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
-          },
-          stub('single-agent/single-agent-chat', 'portal.singleAgentChat'),
-          stub('chat/:appId', 'portal.embeddedChat', { loader: loginGuard }),
         ],
       },
     ],

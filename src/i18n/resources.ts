@@ -47,6 +47,7 @@ export type Namespaces = {
   runlog: typeof import('./locales/zh/runlog').default;
   flowtools: typeof import('./locales/zh/flowtools').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  portal: typeof import('./locales/zh/portal').default;
 };
 
 export { defaultNamespace, languages, type Language };
