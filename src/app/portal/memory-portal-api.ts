@@ -148,6 +148,8 @@ export function createMemoryPortalApi(options: MemoryPortalOptions = {}): Memory
     calls: [] as MemoryPortalApi['calls'],
   } as unknown as MemoryPortalApi;
   const log = (method: string, ...args: unknown[]) => api.calls.push({ method, args });
+  /** Runs asked to stop (their stream ends with a stopped run, as the server's does). */
+  const stoppedRuns = new Set<string>();
   const pause = () => (latency ? wait(latency) : Promise.resolve());
   const usable = (id: string) => {
     const app = api.apps.find((a) => a.id === id);
@@ -202,6 +204,11 @@ export function createMemoryPortalApi(options: MemoryPortalOptions = {}): Memory
           stopped = true;
           break;
         }
+        if (stoppedRuns.has(runId)) {
+          stopped = true;
+          yield { type: 'run_failed', runId, seq: n++, at: Date.now(), status: 'stopped', elapsedMs: 1, error: { code: 'RUN_STOPPED', message: 'Stopped' }, outputs: {}, answer: message.answer, usage: usage(1), steps: 1 };
+          break;
+        }
         message.answer += text.slice(i, i + 12);
         yield { type: 'answer_chunk', runId, seq: n++, at: Date.now(), nodeId: 'answer', text: text.slice(i, i + 12) };
       }
@@ -242,6 +249,7 @@ export function createMemoryPortalApi(options: MemoryPortalOptions = {}): Memory
     },
     async stop(appId, runId) {
       log('stop', appId, runId);
+      stoppedRuns.add(runId);
       return { stopped: true };
     },
     async listRuns(appId, q) {

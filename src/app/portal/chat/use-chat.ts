@@ -112,21 +112,25 @@ export function useChat({ api, appId, conversationId, features, inputs, onConver
       try {
         for await (const e of api.chat(appId, body, ctrl.signal)) {
           const hadConversation = current.current.conversationId;
-          setChat((s) => withEvent(s, target, e));
-          current.current = withEvent(current.current, target, e);
+          // The updater runs later: it must see the id the message has now, not the one it gets below.
+          const at = target;
+          setChat((s) => withEvent(s, at, e));
+          current.current = withEvent(current.current, at, e);
           if ((e.type === 'run_created' || e.type === 'message_end') && e.conversationId && !hadConversation) latest.current.onConversation?.(e.conversationId);
           if (e.type === 'message_end') {
             target = e.messageId;
             stored = e.messageId;
           }
         }
-        setChat((s) => withStreamEnd(s, target, null, mine.stopped));
+        const end = target;
+        setChat((s) => withStreamEnd(s, end, null, mine.stopped));
       } catch (e) {
         if (isAccessLost(e)) latest.current.onAccessLost?.();
         else settleLoadError(e);
         const message = isApiError(e) ? (describeError(e)?.text ?? e.msg) : e instanceof Error ? e.message : String(e);
         const code = isApiError(e) ? e.code : 'CLIENT-STREAM';
-        setChat((s) => withStreamEnd(s, target, { code, message }, mine.stopped || ctrl.signal.aborted));
+        const end = target;
+        setChat((s) => withStreamEnd(s, end, { code, message }, mine.stopped || ctrl.signal.aborted));
       } finally {
         if (stream.current === mine) stream.current = null;
         setStopping(false);
