@@ -22,6 +22,9 @@ import { datasetSearchRoutes } from './console/datasets-search';
 import { fileRoutes } from './console/files';
 import { commonFileRoutes } from './common/files';
 import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
+import { webPortalRoutes } from './web/portal';
+import { webConversationRoutes } from './web/conversations';
+import { webUsageRoutes } from './web/usage';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -51,4 +54,8 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
+  // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).
+  await app.register(webPortalRoutes(ctx), { prefix: '/web' });
+  await app.register(webConversationRoutes(ctx), { prefix: '/web' });
+  await app.register(webUsageRoutes(ctx), { prefix: '/web' });
 };
