@@ -1,7 +1,8 @@
-/** Story plumbing for the portal: a page inside a memory data router with a scripted portal API and the toasts. */
+/** Story plumbing for the portal: a page inside a memory data router with a scripted portal API, the toasts and confirmations. */
 import { useState, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { PortalApiContext, type PortalApi } from '../../src/app/portal/portal-api';
+import { ConfirmHost } from '../../src/ui/confirm-dialog';
 import { Toaster } from '../../src/ui/toast';
 
 /** Where a link led (stands in for pages outside the story). */
@@ -33,6 +34,7 @@ export function PortalStory({ api, path, url, page }: PortalStoryProps) {
     <PortalApiContext value={api}>
       <RouterProvider router={router} />
       <Toaster />
+      <ConfirmHost confirmLabel="Confirm" cancelLabel="Cancel" />
     </PortalApiContext>
   );
 }
