@@ -7,5 +7,5 @@
  */
 export const STARTUP_NAMESPACES = ['common', 'errors', 'shell', 'auth', 'pages'] as const;
 
-/** What every portal page uses on top of the start-up texts. */
-export const PORTAL_NAMESPACES = ['portal'] as const;
+/** What every portal page uses on top of the start-up texts (the kit's: search boxes, forms, tables). */
+export const PORTAL_NAMESPACES = ['portal', 'kit'] as const;
