@@ -34,7 +34,8 @@ export function RunHistory({ runs, activeId, onOpen }: RunHistoryProps) {
             <span className={s.historyTime}>{formatDateTime(run.created_at)}</span>
             <StatusBadge value={run.status} label={t(`workflow.status.${run.status}`)} tones={TONES} />
             <span className={s.historyMeta}>
-              {t('workflow.steps', { count: run.steps.length })} · {t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(1) })}
+              {run.steps.length > 0 && `${t('workflow.steps', { count: run.steps.length })} · `}
+              {t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(2) })}
             </span>
           </button>
         </li>

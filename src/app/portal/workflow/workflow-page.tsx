@@ -61,6 +61,15 @@ export default function WorkflowPage() {
     return () => ctrl.abort();
   }, [api, appId, historyNonce]);
 
+  /** A past run opens in the panel at once, then with its steps (the list may leave them out). */
+  const openRun = (r: WebRun) => {
+    setRun(fromStoredRun(r));
+    api.getRun(appId, r.id).then(
+      (full) => setRun((v) => (v.runId === full.id ? fromStoredRun(full) : v)),
+      (e: unknown) => void settleLoadError(e),
+    );
+  };
+
   const app = state.status === 'ready' ? state.app : null;
   const schema = useMemo(() => inputSchemaOf(app?.inputs ?? []), [app]);
 
@@ -122,7 +131,7 @@ export default function WorkflowPage() {
         <h2 id="workflow-history-title" className={s.panelTitle}>
           {t('workflow.history')}
         </h2>
-        <RunHistory runs={runs} activeId={run.runId} onOpen={(r) => !running && setRun(fromStoredRun(r))} />
+        <RunHistory runs={runs} activeId={run.runId} onOpen={(r) => !running && openRun(r)} />
       </section>
     </Page>
   );
