@@ -29,6 +29,11 @@ export const ErrorCode = {
   REFRESH_INVALID: 'AUTH-1004',
   /** Old password wrong on a password change (400). */
   PASSWORD_MISMATCH: 'AUTH-1005',
+  /**
+   * Too many failed sign-ins (or wrong old passwords) for the account, the address or both (429, with
+   * `Retry-After`); `data.retry_after` says in how many seconds to try again.
+   */
+  TOO_MANY_ATTEMPTS: 'AUTH-1006',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**
@@ -36,6 +41,22 @@ export const ErrorCode = {
    * longer the stored one; `data` says what is stored now, so the client can reload or overwrite.
    */
   CONFLICT: 'CONFLICT-1000',
+  /**
+   * The destination is not allowed by the server's outbound network policy (400): loopback, private,
+   * link-local, metadata or reserved addresses the operator's allow-list does not open. Answered
+   * before any connection is tried.
+   */
+  NETWORK_NOT_ALLOWED: 'NETWORK-1000',
+  /**
+   * An allowed destination could not be reached (400): one answer for refused, reset, timed out,
+   * unreachable or not speaking the protocol, so the answers tell nothing about open ports.
+   */
+  NETWORK_UNREACHABLE: 'NETWORK-1001',
+  /**
+   * A stdio MCP server that this server may not start (400): its command is not on the operator's
+   * list, or its env or cwd would change what runs. Remote MCP servers are the way for project spaces.
+   */
+  MCP_STDIO_NOT_ALLOWED: 'MCP-1000',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -35,9 +35,31 @@ export async function signOut(): Promise<void> {
 
 let refreshing: Promise<boolean> | null = null;
 
+/** The Web Locks name under which the tabs of this origin renew the session one at a time. */
+export const REFRESH_LOCK = 'weft.session.refresh';
+
+/**
+ * Renews under a lock shared by the tabs of the origin (Web Locks; a secure context: https or
+ * localhost). The server ends the whole session when a used refresh token comes again, so two tabs
+ * must not send the same one: the tab that waited finds the other's new tokens and sends nothing.
+ * Without Web Locks (plain http on another host) tabs pick up each other's tokens through storage
+ * events only, and two renewing at the same moment may end the session.
+ */
 async function doRefresh(): Promise<boolean> {
   const rt = useSession.getState().refreshToken;
   if (!rt) return false;
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return refreshWith(rt);
+  return locks.request(REFRESH_LOCK, async () => {
+    // What another tab stored while this one waited (its storage event may not have arrived yet).
+    await useSession.persist.rehydrate();
+    const now = useSession.getState().refreshToken;
+    if (now !== rt) return Boolean(now && useSession.getState().accessToken);
+    return refreshWith(rt);
+  });
+}
+
+async function refreshWith(rt: string): Promise<boolean> {
   try {
     const pair = await refreshToken({ refresh_token: rt });
     const now = useSession.getState();

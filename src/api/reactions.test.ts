@@ -256,6 +256,18 @@ describe('messages per status', () => {
     );
   });
 
+  it('a 429 AUTH-1006 (too many failed sign-ins) says in how many seconds to try again, in each language', async () => {
+    const limited = new ApiError({ status: 429, code: 'AUTH-1006', msg: 'Too many failed attempts; try again in 42 s', data: { retry_after: 42 } });
+    await setLanguage('en');
+    expect(describeError(limited, 'silent')?.text).toBe('Too many failed attempts. Try again in 42 seconds');
+    await setLanguage('zh');
+    expect(describeError(limited, 'silent')?.text).toBe('失败次数过多，请 42 秒后再试');
+    server.handle((_req, res) => sendJson(res, 429, { code: 'AUTH-1006', msg: 'Too many', data: { retry_after: 7 } }));
+    await expect(request(secure)).rejects.toMatchObject({ status: 429, code: 'AUTH-1006' });
+    expect(messages.map((m) => m.text)).toEqual(['失败次数过多，请 7 秒后再试']);
+    await setLanguage('en');
+  });
+
   it('an aborted call shows nothing', async () => {
     server.handle(async (_req, res) => {
       await new Promise((r) => setTimeout(r, 200));

@@ -121,7 +121,7 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     text = tDynamic('errors:unauthorizedOperation');
   } else if (status >= 400) {
     const fallback = STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.4xx';
-    text = codeText(code) ?? (msg || tDynamic(fallback));
+    text = codeText(code, e.data) ?? (msg || tDynamic(fallback));
   } else {
     // A 2xx with an error envelope or an unreadable body.
     text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? (msg || tDynamic('errors:status.4xx')));

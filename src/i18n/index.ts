@@ -119,7 +119,12 @@ export function hasText(key: string): boolean {
   return i18n.exists(key);
 }
 
-/** The text of a backend or run error code (errors:codes), undefined when it has none. */
-export function codeText(code: string): string | undefined {
-  return hasText(`errors:codes.${code}`) ? tDynamic(`errors:codes.${code}`) : undefined;
+/**
+ * The text of a backend or run error code (errors:codes), undefined when it has none. `data` is the
+ * answer's `data`: a text may show its fields as `{{data.field}}` (AUTH-1006: `{{data.retry_after}}`).
+ * Nested under `data` so that no field can be taken for an i18next option (`lng`, `count`…).
+ */
+export function codeText(code: string, data?: unknown): string | undefined {
+  if (!hasText(`errors:codes.${code}`)) return undefined;
+  return tDynamic(`errors:codes.${code}`, typeof data === 'object' && data !== null ? { data } : undefined);
 }

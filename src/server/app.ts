@@ -11,10 +11,16 @@ import { registerErrorHandling } from './errors';
 import { registerAuth } from './auth';
 import { routeTree } from './routes';
 import { IMMUTABLE_CACHE } from './http/cache';
+import { registerInputRule } from './http/input-rule';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
   logger?: boolean | object;
+}
+
+/** WEFT_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (proxy-addr's reading). */
+function trustProxyOption(v: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof v === 'number' ? (_address, hop) => hop < v : v;
 }
 
 /** Builds the whole server (API, OpenAPI document, /config.json, the built client). Does not listen. */
@@ -22,7 +28,9 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Off unless WEFT_TRUST_PROXY says which proxies set X-Forwarded-For: request.ip is the address
+    // the sign-in limits count, and a client could otherwise claim a new one with every attempt.
+    trustProxy: trustProxyOption(ctx.settings.trustProxy),
     // Connections are kept alive (also after an SSE stream); Node's server.close() left some idle
     // kept-alive connections open (up to the 72 s keep-alive timeout), holding the close: close ends
     // them all, after the preClose hooks have stopped the streams.
@@ -31,6 +39,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
+  registerInputRule(app);
 
   await app.register(swagger, {
     openapi: {
@@ -53,6 +63,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     authMode: 'local',
     defaultTenantId: DEFAULT_TENANT_ID,
     upload: { maxCount: ctx.settings.uploadMaxCount, maxMb: ctx.settings.uploadMaxMb },
+    // The code node's inspector shows how long code may run on this server.
+    sandbox: { maxTimeoutSeconds: Math.floor(ctx.sandbox.limits.maxTimeoutMs / 1000) },
     tokenRefreshLeewaySeconds: 5,
     version: process.env.npm_package_version ?? '0.1.0',
   }));
@@ -69,6 +81,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       prefix: '/',
       wildcard: false,
       index: false,
+      // The page itself goes through the not-found handler below, which decides its framing headers.
+      allowedPath: (pathName) => pathName !== '/index.html',
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good
       // (the editor's layout worker, 1.4 MB, is then not fetched again on each open).
       setHeaders: (reply, file) => {
@@ -82,7 +96,24 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       return reply.status(404).send({ code: ErrorCode.ROUTE_NOT_FOUND, msg: `No route ${req.method} ${url}`, data: null });
     }
     // Client-side routes: the single-page app decides (it has its own /404).
+    if (!embeddable(url, req.query as Record<string, unknown>)) denyFraming(reply);
     return reply.type('text/html').sendFile('index.html');
   });
   return app;
+}
+
+/**
+ * Clickjacking: no page may be framed by another site, except the portal's chrome-less chat (the
+ * embed snippets: /portal/chat/{appId}) and the sign-in it sends an unsigned user to. Inside the
+ * frame the single-page app navigates without new documents, so the page's own headers decide.
+ */
+function embeddable(url: string, query: Record<string, unknown>): boolean {
+  if (url.startsWith('/portal/chat/')) return true;
+  const next = query.redirect_uri;
+  return url === '/login' && typeof next === 'string' && next.startsWith('/portal/chat/');
+}
+
+function denyFraming(reply: { header(name: string, value: string): unknown }) {
+  reply.header('content-security-policy', "frame-ancestors 'none'");
+  reply.header('x-frame-options', 'DENY');
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
 import type { ServerContext } from './context';
-import { tenants, users } from './db/schema';
+import { authSessions, tenants, users } from './db/schema';
 import { AppError, unauthenticated } from './errors';
 import { ErrorCode } from '../../schemas/errors';
 
@@ -15,54 +15,76 @@ const PUBLIC = new Set([
 ]);
 /** Public paths with an id in them: uploaded icons, shown by <img src> which sends no token. */
 const PUBLIC_PATTERNS = [/^\/api\/v1\/common\/files\/[^/]+\/icon$/];
+/**
+ * Paths where a token is used when valid but not required: logout also ends a session by its refresh
+ * token, so an expired access token cannot leave the session alive (the route refuses without either).
+ */
+const OPTIONAL_AUTH = new Set(['/api/v1/console/base/logout']);
 
 /**
- * Recently verified users (role, status, token version, tenant status), per database, for a moment:
- * every API request would otherwise wait for this read, a run's first token included. Writes that
- * change any of it call {@link forgetCallers} (this process at once); another process's writes are
- * seen within CALLER_TTL_MS.
+ * Recently verified callers (role, status, token version, tenant status, whether the session is
+ * live), per database and per user and session, for a moment: every API request would otherwise
+ * wait for this read, a run's first token included. Writes that change any of it call
+ * {@link forgetCallers} (this process at once); another process's writes are seen within CALLER_TTL_MS.
  */
 const CALLER_TTL_MS = 1_000;
-type CallerRow = { user: typeof users.$inferSelect; tenantStatus: number };
+type CallerRow = { user: typeof users.$inferSelect; tenantStatus: number; sessionLive: boolean };
 const callerCaches = new WeakMap<object, Map<string, { at: number; generation: number; row: CallerRow | undefined }>>();
 let callersGeneration = 0;
-/** Drops every cached caller: call after changing a user's role, status, password or a tenant's status. */
+/**
+ * Drops every cached caller: call after changing a user's role, status, password, a tenant's status,
+ * or ending a session (logout, refresh-token reuse).
+ */
 export function forgetCallers(): void {
   callersGeneration++;
 }
 
-async function callerRow(ctx: ServerContext, userId: string): Promise<CallerRow | undefined> {
+async function callerRow(ctx: ServerContext, userId: string, sessionId: string): Promise<CallerRow | undefined> {
   let cache = callerCaches.get(ctx.db);
   if (!cache) callerCaches.set(ctx.db, (cache = new Map()));
-  const hit = cache.get(userId);
+  const key = `${userId} ${sessionId}`;
+  const hit = cache.get(key);
   if (hit && hit.generation === callersGeneration && Date.now() - hit.at < CALLER_TTL_MS) return hit.row;
   const generation = callersGeneration;
   const rows = await ctx.db
-    .select({ user: users, tenantStatus: tenants.status })
+    .select({ user: users, tenantStatus: tenants.status, sessionId: authSessions.id, sessionRevokedAt: authSessions.revokedAt })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .leftJoin(authSessions, and(eq(authSessions.id, sessionId), eq(authSessions.userId, users.id)))
     .where(eq(users.id, userId));
-  cache.set(userId, { at: Date.now(), generation, row: rows[0] });
+  const r = rows[0];
+  const row = r && { user: r.user, tenantStatus: r.tenantStatus, sessionLive: r.sessionId !== null && r.sessionRevokedAt === null };
+  cache.set(key, { at: Date.now(), generation, row });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
-  return rows[0];
+  return row;
 }
 
 /**
  * Verifies the bearer token on every /api request (except the public ones) and sets `req.caller`.
- * The user row is re-read so that a disabled account, a disabled tenant or a password change
- * (token_version) takes effect at once.
+ * The user and session rows are re-read (kept for at most CALLER_TTL_MS) so that a disabled account,
+ * a disabled tenant, a password change (token_version) or an ended session (logout, refresh-token
+ * reuse) takes effect at once.
  */
 export function registerAuth(app: FastifyInstance, ctx: ServerContext) {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
     const url = req.url.split('?')[0];
     if (!url.startsWith('/api/') || PUBLIC.has(url) || (req.method === 'GET' && PUBLIC_PATTERNS.some((re) => re.test(url)))) return;
+    if (!OPTIONAL_AUTH.has(url)) return authenticate(req);
+    try {
+      await authenticate(req);
+    } catch {
+      req.caller = null;
+    }
+  });
+
+  async function authenticate(req: FastifyRequest) {
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw unauthenticated();
     const claims = await ctx.tokens.verifyAccess(header.slice(7).trim());
     if (!claims) throw unauthenticated('The access token is invalid or expired');
-    const row = await callerRow(ctx, claims.sub);
-    if (!row || row.user.tokenVersion !== claims.tv || row.user.tenantId !== claims.tid) {
+    const row = await callerRow(ctx, claims.sub, claims.sid);
+    if (!row || row.user.tokenVersion !== claims.tv || row.user.tenantId !== claims.tid || !row.sessionLive) {
       throw unauthenticated('The session is no longer valid');
     }
     if (row.user.status !== 1 || row.tenantStatus !== 1) {
@@ -72,6 +94,6 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext) {
     if (typeof tenantHeader === 'string' && tenantHeader !== '' && tenantHeader !== row.user.tenantId) {
       throw new AppError(403, ErrorCode.FORBIDDEN, 'The tenant header does not match the signed-in tenant');
     }
-    req.caller = { userId: row.user.id, tenantId: row.user.tenantId, role: row.user.role, username: row.user.username };
-  });
+    req.caller = { userId: row.user.id, tenantId: row.user.tenantId, role: row.user.role, username: row.user.username, sessionId: claims.sid };
+  }
 }

@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly data: unknown = null,
+    /** Headers the answer carries (e.g. Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -37,7 +39,7 @@ function codeOf(issues: Issue[]): ErrorCode {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.status).send({ code: err.code, msg: err.message, data: err.data });
+      return reply.status(err.status).headers(err.headers).send({ code: err.code, msg: err.message, data: err.data });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation as Issue[];

@@ -1,5 +1,11 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { McpStdioCommand, OutboundAllowEntry } from '../../schemas/network-policy';
+
+/** A comma- or space-separated list from the environment (an array passes as it is). */
+const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : v), z.array(item)).default([]);
 
 /** Server settings, read once from the environment. */
 export const Settings = z.object({
@@ -31,8 +37,69 @@ export const Settings = z.object({
   /** Directory of the built client; served when present. */
   clientDir: z.string().default(path.resolve('dist')),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Let nodes and tools request private, loopback and link-local addresses (intranet deployments). */
+  /**
+   * Deprecated (use outboundAllow): opens the private ranges (RFC 1918, CGNAT, unique local IPv6)
+   * to every outbound channel; never loopback, link-local or cloud metadata. A warning at start.
+   */
   httpAllowPrivate: z.stringbool().default(false),
+  /**
+   * Sign-in limits (security/login-limits.ts): failed sign-ins of one account from one address
+   * before it is locked there; of one account from all addresses (each address counting with its
+   * first `loginMaxFailures`); of one address on any accounts. Locks last `loginLockSeconds`, double
+   * with each further failure, and stop growing at `loginMaxLockSeconds`.
+   */
+  loginMaxFailures: z.coerce.number().int().min(1).max(10_000).default(5),
+  loginAccountMaxFailures: z.coerce.number().int().min(1).max(100_000).default(20),
+  loginAddressMaxFailures: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  loginLockSeconds: z.coerce.number().int().min(1).max(86_400).default(60),
+  loginMaxLockSeconds: z.coerce.number().int().min(1).max(86_400).default(900),
+  /**
+   * Fastify's trustProxy: whether the client address (the sign-in limits' address) is read from
+   * X-Forwarded-For. Off by default: without a proxy that sets it, anyone could claim any address.
+   * 'true' trusts every hop, a number that many hops, else a comma-separated list of proxy addresses
+   * or CIDR ranges.
+   */
+  trustProxy: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v): boolean | number | string => {
+      if (v === undefined || v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      return v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .join(',');
+    }),
+  /**
+   * The code sandbox (QuickJS in worker threads): workers, i.e. code runs at once in the whole
+   * server. One is always kept for tenants that run nothing, so a tenant's own runs share the rest;
+   * twice the cores (at least 4) by default, so that one tenant still runs several at once (code runs
+   * are short, and the threads share the cores fairly).
+   */
+  sandboxWorkers: z.coerce.number().int().min(1).max(64).default(Math.max(4, 2 * os.availableParallelism())),
+  /** Code runs one tenant may have at once (default: workers − 1, at least 1). */
+  sandboxTenantConcurrency: z.coerce.number().int().min(1).max(64).optional(),
+  /** Code runs one user may have at once (default: half the tenant's, rounded up). */
+  sandboxUserConcurrency: z.coerce.number().int().min(1).max(64).optional(),
+  /** Longest wait for a free sandbox, ms; past it the code node fails with SANDBOX-QUEUE-TIMEOUT. */
+  sandboxQueueTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** The longest a code node may run, ms: a node's own (longer) timeout is cut to it. */
+  sandboxMaxTimeoutMs: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Memory of one code run, MB: its whole QuickJS heap (WASM memory), at most 2048 (wasm32's module limit here). */
+  sandboxMemoryMb: z.coerce.number().int().min(16).max(2048).default(128),
+  /**
+   * WEFT_OUTBOUND_ALLOW: the non-public destinations the server may connect to for users (host,
+   * host:port, *.suffix, CIDR, CIDR:port; IPv6 in brackets), besides the super admin's list.
+   */
+  outboundAllow: list(OutboundAllowEntry),
+  /** WEFT_MCP_STDIO_COMMANDS: the commands stdio MCP servers may start (exact names or paths). */
+  mcpStdioCommands: list(McpStdioCommand),
+}).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
+  message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
+  path: ['loginMaxLockSeconds'],
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -53,5 +120,19 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clientDir: env.WEFT_CLIENT_DIR || undefined,
     logLevel: env.WEFT_LOG_LEVEL || undefined,
     httpAllowPrivate: env.WEFT_HTTP_ALLOW_PRIVATE || undefined,
+    loginMaxFailures: env.WEFT_LOGIN_MAX_FAILURES || undefined,
+    loginAccountMaxFailures: env.WEFT_LOGIN_ACCOUNT_MAX_FAILURES || undefined,
+    loginAddressMaxFailures: env.WEFT_LOGIN_ADDRESS_MAX_FAILURES || undefined,
+    loginLockSeconds: env.WEFT_LOGIN_LOCK_SECONDS || undefined,
+    loginMaxLockSeconds: env.WEFT_LOGIN_MAX_LOCK_SECONDS || undefined,
+    trustProxy: env.WEFT_TRUST_PROXY || undefined,
+    sandboxWorkers: env.WEFT_SANDBOX_WORKERS || undefined,
+    sandboxTenantConcurrency: env.WEFT_SANDBOX_TENANT_CONCURRENCY || undefined,
+    sandboxUserConcurrency: env.WEFT_SANDBOX_USER_CONCURRENCY || undefined,
+    sandboxQueueTimeoutMs: env.WEFT_SANDBOX_QUEUE_TIMEOUT_MS || undefined,
+    sandboxMaxTimeoutMs: env.WEFT_SANDBOX_MAX_TIMEOUT_MS || undefined,
+    sandboxMemoryMb: env.WEFT_SANDBOX_MEMORY_MB || undefined,
+    outboundAllow: env.WEFT_OUTBOUND_ALLOW || undefined,
+    mcpStdioCommands: env.WEFT_MCP_STDIO_COMMANDS || undefined,
   });
 }

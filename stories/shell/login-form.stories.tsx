@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
+import { ApiError } from '../../src/api/request';
 import { LoginForm } from '../../src/app/screens/login/login-form';
 
 const DEFAULT = '00000000-0000-0000-0000-000000000000';
@@ -64,5 +65,32 @@ export const Refused: Story = {
     await userEvent.type(c.getByTestId('login-password'), 'nope-nope-1');
     await userEvent.click(c.getByTestId('login-submit'));
     await waitFor(() => expect(c.getByRole('alert')).toBeVisible());
+  },
+};
+
+const tooMany = () => Promise.reject(new ApiError({ status: 429, code: 'AUTH-1006', msg: 'Too many failed attempts; try again in 60 s', data: { retry_after: 60 } }));
+
+/** Too many failed attempts (429 AUTH-1006): the form says when to try again, in the user's language. */
+export const TooManyAttempts: Story = {
+  args: { onSubmit: fn(tooMany) },
+  globals: { locale: 'en' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByTestId('login-username'), 'admin');
+    await userEvent.type(c.getByTestId('login-password'), 'Admin12345');
+    await userEvent.click(c.getByTestId('login-submit'));
+    await waitFor(() => expect(c.getByTestId('login-error')).toHaveTextContent('Too many failed attempts. Try again in 60 seconds'));
+  },
+};
+
+export const TooManyAttemptsChinese: Story = {
+  args: { onSubmit: fn(tooMany) },
+  globals: { locale: 'zh' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.type(c.getByTestId('login-username'), 'admin');
+    await userEvent.type(c.getByTestId('login-password'), 'Admin12345');
+    await userEvent.click(c.getByTestId('login-submit'));
+    await waitFor(() => expect(c.getByTestId('login-error')).toHaveTextContent('失败次数过多，请 60 秒后再试'));
   },
 };

@@ -159,14 +159,38 @@ export const OrdinaryMemberView: Story = {
   },
 };
 
-/** An admin adds members but does not manage roles. */
+/**
+ * An admin adds members but does not manage roles: adding as admin is the owner's (spec 6), so the
+ * choice is shown disabled with the reason, and the new member joins as an ordinary member.
+ */
 export const AdminView: Story = {
   args: { myRole: 'admin' },
-  play: async ({ canvas }) => {
+  play: async ({ canvas, loaded }) => {
+    const api = loaded.api as MemoryMemberApi;
     await row('Bob Wang');
     await expect(canvas.getByRole('button', { name: 'Add member' })).toBeVisible();
     await expect(canvas.getByRole('button', { name: 'Exit project space' })).toBeVisible();
     await expect(canvas.queryByRole('combobox', { name: /^Role of/ })).not.toBeInTheDocument();
+
+    await userEvent.click(canvas.getByRole('button', { name: 'Add member' }));
+    const picker = await screen.findByRole('dialog', { name: 'Add members' });
+    const roleSelect = within(picker).getByRole('combobox', { name: 'Role' });
+    await expect(roleSelect).toHaveAccessibleDescription('Only the owner can add members as admins');
+    await userEvent.click(roleSelect);
+    const adminOption = await screen.findByRole('option', { name: /^Admin/ });
+    await expect(adminOption).toHaveAttribute('aria-disabled', 'true');
+    await expect(adminOption).toHaveTextContent('Only the owner can add members as admins');
+    await userEvent.click(adminOption);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
+    await expect(within(picker).getByRole('combobox', { name: 'Role' })).toHaveTextContent('Ordinary member');
+
+    await userEvent.type(within(picker).getByRole('textbox', { name: 'Search' }), 'grace');
+    await userEvent.click(await within(picker).findByRole('checkbox', { name: 'Select Grace Smith' }, { timeout: 3000 }));
+    await userEvent.click(within(picker).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add members' })).not.toBeInTheDocument());
+    await expect(api.calls.find((c) => c.method === 'addMembers')?.args[1]).toEqual({ user_ids: [U.grace], role: 'ordinary_member' });
+    await expect(within(await row('Grace Smith')).getByText('Ordinary member')).toBeVisible();
   },
 };
 

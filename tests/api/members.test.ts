@@ -179,18 +179,49 @@ describe('POST /:workspace_id/members (add)', () => {
     expect(read.body.data).toMatchObject({ role_type: 'ordinary_member', member_count: 3 });
   });
 
-  it('lets an admin add admins and ordinary members; an ordinary member gets 403', async () => {
+  it('lets an admin add ordinary members only; an ordinary member gets 403', async () => {
     const ws = await team('Add Admin');
-    expect((await add(u.admin.token, ws.id, [u.extra.id], 'admin')).status).toBe(200);
     expect((await add(u.admin.token, ws.id, [u.plain.id], 'ordinary_member')).status).toBe(200);
-    expectCode(await add(u.member.token, ws.id, [u.outsider.id]), 403, 'PERMISSION-1000');
+    expect((await add(u.admin.token, ws.id, [u.outsider.id])).status).toBe(200);
+    expectCode(await add(u.member.token, ws.id, [u.extra.id]), 403, 'PERMISSION-1000');
     expect(await roles(ws.id)).toEqual({
       m_owner: 'owner',
       m_admin: 'admin',
-      m_extra: 'admin',
       m_member: 'ordinary_member',
       m_plain: 'ordinary_member',
+      m_outsider: 'ordinary_member',
     });
+  });
+
+  it('refuses an admin adding anyone as admin (setting roles is the owner\'s, spec 6), adding nobody', async () => {
+    const ws = await team('Add Admin Escalation');
+    const r = await add(u.admin.token, ws.id, [u.extra.id], 'admin');
+    expectCode(r, 403, 'PERMISSION-1000');
+    expect(r.body.msg).toMatch(/owner/i);
+    // Mixed with a valid ordinary add in the same call: still nothing is added.
+    expectCode(await add(u.admin.token, ws.id, [u.extra.id, u.plain.id], 'admin'), 403, 'PERMISSION-1000');
+    expect(await roles(ws.id)).toEqual({ m_owner: 'owner', m_admin: 'admin', m_member: 'ordinary_member' });
+    // The new admin could have read credentials' secret keys: the escalation path is closed end to end.
+    expectCode(await h.call('GET', `${URL}/${ws.id}`, { token: u.extra.token }), 400, 'VALIDATION-1000');
+    // The owner still adds admins.
+    expect((await add(u.owner.token, ws.id, [u.extra.id], 'admin')).status).toBe(200);
+    expect((await memberOf(ws.id, u.extra.id)).role).toBe('admin');
+  });
+
+  it("lets no admin touch another admin's or the owner's row: role change, removal, transfer", async () => {
+    const ws = await team('Admin Versus Admin');
+    expect((await add(u.owner.token, ws.id, [u.extra.id], 'admin')).status).toBe(200);
+    const ezra = await memberOf(ws.id, u.extra.id);
+    const owner = await memberOf(ws.id, u.owner.id);
+    const mia = await memberOf(ws.id, u.member.id);
+    const put = (memberId: string, role: string) => h.call('PUT', `${URL}/${ws.id}/members/${memberId}`, { token: u.admin.token, body: { role } });
+    expectCode(await put(mia.id, 'admin'), 403, 'PERMISSION-1000');
+    expectCode(await put(ezra.id, 'ordinary_member'), 403, 'PERMISSION-1000');
+    expectCode(await put(owner.id, 'ordinary_member'), 403, 'PERMISSION-1000');
+    expectCode(await h.call('DELETE', `${URL}/${ws.id}/members/${ezra.id}`, { token: u.admin.token }), 403, 'PERMISSION-1000');
+    expectCode(await h.call('DELETE', `${URL}/${ws.id}/members/${owner.id}`, { token: u.admin.token }), 403, 'PERMISSION-1000');
+    expectCode(await h.call('PUT', `${URL}/transfer`, { token: u.admin.token, body: { workspace_id: ws.id, member_id: ezra.id } }), 403, 'PERMISSION-1000');
+    expect(await roles(ws.id)).toEqual({ m_owner: 'owner', m_admin: 'admin', m_extra: 'admin', m_member: 'ordinary_member' });
   });
 
   it('refuses unknown, disabled and other-tenant users with VALIDATION-1000 naming them, adding nobody', async () => {

@@ -232,3 +232,41 @@ describe('attachments and conversation variables', () => {
     expect(c.finished).toMatchObject({ answer: 'prev=beta' });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every WEB path under its own tags, the legacy ones as deprecated', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    const paths = [
+      ['get', '/portal'],
+      ['get', '/portal/{portal_id}'],
+      ['post', '/portal/{portal_id}/chat-messages'],
+      ['post', '/portal/{portal_id}/workflow-runs'],
+      ['post', '/portal/{portal_id}/runs/{run_id}/stop'],
+      ['get', '/portal/{portal_id}/runs'],
+      ['get', '/portal/{portal_id}/runs/{run_id}'],
+      ['get', '/conversations'],
+      ['get', '/conversations/{conversation_id}'],
+      ['put', '/conversations/{conversation_id}'],
+      ['delete', '/conversations/{conversation_id}'],
+      ['get', '/conversations/{conversation_id}/messages'],
+      ['put', '/messages/{message_id}/feedback'],
+      ['get', '/messages/{message_id}/suggested'],
+      ['get', '/groups'],
+      ['post', '/groups'],
+      ['put', '/groups/{group_id}'],
+      ['delete', '/groups/{group_id}'],
+      ['get', '/usage-records'],
+      ['post', '/files/upload'],
+      ['get', '/usage-record/list'],
+      ['get', '/conversation/find'],
+    ];
+    for (const [method, path] of paths) {
+      const op = doc.paths[`/api/v1/web${path}`]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.tags[0]).toMatch(/^web: /);
+      expect(Boolean(op.deprecated), path).toBe(path === '/usage-record/list' || path === '/conversation/find');
+    }
+    for (const method of ['get', 'post', 'put']) expect(doc.paths['/api/v1/console/apps/{app_id}/distribution'][method].tags).toEqual(['console: app distribution']);
+    expect(doc.paths['/api/v1/console/apps/{app_id}/distribution/{distribution_id}'].delete).toBeDefined();
+  });
+});

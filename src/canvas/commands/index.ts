@@ -29,6 +29,6 @@ export const builtinCommands: readonly AnyCanvasCommand[] = [
 
 export * from './types';
 export { createCommandManager, defineCommand, type CommandManager, type CommandManagerOptions } from './manager';
-export { formatShortcut, isMacPlatform, isTypingTarget, matchShortcut } from './shortcuts';
+export { formatShortcut, isMacPlatform, isTypingTarget, keyTargetOf, matchShortcut } from './shortcuts';
 export { pastePayload, type PasteArgs } from './clipboard-commands';
 export type { AddNodeArgs, MoveIntoContainerArgs } from './edit-commands';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { copyPayload, createClipboard, serializePayload } from '../clipboard';
 import { makeStore, sampleFlow } from '../plugins.fixture';
-import { builtinCommands, createCommandManager, defineCommand, formatShortcut, matchShortcut, type KeyLike, type LayoutFunction } from './index';
+import { builtinCommands, createCommandManager, defineCommand, formatShortcut, isTypingTarget, keyTargetOf, matchShortcut, type KeyLike, type LayoutFunction } from './index';
 
 const key = (k: string, mods: Partial<KeyLike> = {}) => ({
   key: k,
@@ -58,6 +58,48 @@ describe('shortcuts', () => {
     expect(store.toDocument().nodes[1].position).toEqual({ x: 1, y: 1 });
     // Nothing to redo: the key falls through to the browser.
     expect(manager.handleKeyDown(key('y', { ctrlKey: true }))).toBe(false);
+  });
+
+  it('leaves every key to fields, widgets that use keys, popups and marked areas, and no other', () => {
+    const el = (html: string) => {
+      const host = document.createElement('div');
+      host.innerHTML = html;
+      document.body.append(host);
+      return host.querySelector('[data-t]')!;
+    };
+    const owned = [
+      '<input data-t>',
+      '<input type="checkbox" data-t>',
+      '<textarea data-t></textarea>',
+      '<select data-t></select>',
+      '<div contenteditable="plaintext-only"><span data-t>x</span></div>',
+      // Monaco in Chrome: the focus is on a div that takes text through an EditContext.
+      '<div class="monaco-editor"><div class="native-edit-context" data-t></div></div>',
+      '<div class="native-edit-context" data-t></div>',
+      '<button role="combobox" data-t>GET</button>',
+      '<button role="switch" data-t></button>',
+      '<button role="tab" data-t>Run</button>',
+      '<div role="option" data-t>a</div>',
+      '<button aria-haspopup="listbox" data-t>Choose</button>',
+      '<div role="dialog"><button data-t>OK</button></div>',
+      '<div data-radix-popper-content-wrapper><div><button data-t>x</button></div></div>',
+      '<aside data-own-keys><button data-t>Close</button></aside>',
+    ];
+    for (const html of owned) expect([html, isTypingTarget(el(html))]).toEqual([html, true]);
+    const canvas = ['<div role="group" tabindex="0" data-t></div>', '<button data-t>Undo</button>', '<div contenteditable="false" data-t></div>', '<div role="application"><div data-t></div></div>'];
+    for (const html of canvas) expect([html, isTypingTarget(el(html))]).toEqual([html, false]);
+    expect(isTypingTarget(document.body)).toBe(false);
+    expect(isTypingTarget(null)).toBe(false);
+    // A key event is judged by the element it was typed in, inside a shadow root too.
+    const host = document.createElement('div');
+    document.body.append(host);
+    const inner = host.attachShadow({ mode: 'open' }).appendChild(document.createElement('input'));
+    const typed = new KeyboardEvent('keydown', { key: ' ', bubbles: true, composed: true });
+    let seen = false;
+    document.addEventListener('keydown', (e) => void (seen = keyTargetOf(e) === inner), { once: true });
+    inner.dispatchEvent(typed);
+    expect(seen).toBe(true);
+    expect(keyTargetOf({ target: host })).toBe(host);
   });
 
   it('refuses duplicate ids', () => {

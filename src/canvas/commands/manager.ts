@@ -1,5 +1,5 @@
 import type { FlowStore } from '../store/create-flow-store';
-import { isMacPlatform, isTypingTarget, matchShortcut } from './shortcuts';
+import { isMacPlatform, isTypingTarget, keyTargetOf, matchShortcut } from './shortcuts';
 import type { AnyCanvasCommand, CanvasCommand, CommandContext, KeyLike } from './types';
 
 export interface CommandManagerOptions {
@@ -30,7 +30,8 @@ export interface CommandManager {
   paletteCommands(): AnyCanvasCommand[];
   /**
    * Runs the command a key event is the shortcut of (and prevents the browser's default). Keys
-   * typed in a field never run a command. Returns whether a command took the key.
+   * typed in a field, or anything else that takes its own keys (`isTypingTarget`), never run a
+   * command. Returns whether a command took the key.
    */
   handleKeyDown(event: KeyLike): boolean;
 }
@@ -79,7 +80,7 @@ export function createCommandManager(opts: CommandManagerOptions): CommandManage
     },
     paletteCommands: () => [...byId.values()].filter((c) => c.palette !== false && enabled(c, undefined)),
     handleKeyDown(event) {
-      if (isTypingTarget(event.target)) return false;
+      if (isTypingTarget(keyTargetOf(event))) return false;
       for (const c of byId.values()) {
         if (!matches(c, event) || !enabled(c, undefined)) continue;
         event.preventDefault?.();

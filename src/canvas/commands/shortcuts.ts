@@ -45,18 +45,72 @@ export function formatShortcut(shortcut: string, isMac: boolean): string {
   return parts.map((p) => (p.toLowerCase() === 'mod' ? 'Ctrl' : p.length === 1 ? p.toUpperCase() : p)).join('+');
 }
 
+/** ARIA roles of widgets that use keys themselves (typing, choosing, moving within). */
+const KEYED_ROLES = [
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'slider',
+  'switch',
+  'checkbox',
+  'radio',
+  'radiogroup',
+  'tab',
+  'tablist',
+  'listbox',
+  'option',
+  'menu',
+  'menubar',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tree',
+  'treeitem',
+  'grid',
+  'gridcell',
+  'dialog',
+  'alertdialog',
+];
+
 /**
- * Whether a key event comes from somewhere the builder types (inputs, text areas, selects,
- * content-editable areas, the code editor): shortcuts must then leave the keys alone.
+ * What takes its own keys (Space, Backspace, Delete, the arrows, Ctrl+A…), so the canvas must take
+ * none of them: text fields of every kind (Monaco in Chrome types through an `EditContext` on a div,
+ * `.native-edit-context`, which is neither an input nor content-editable), widgets whose ARIA role
+ * uses keys (selects, switches, tabs, lists, menus, sliders), buttons that open a list, popups and
+ * dialogs (Radix renders them in portals, outside the canvas), and areas marked `data-own-keys`
+ * (the inspector: every key typed in it is the form's).
+ * The canvas itself must never sit inside one of these (its keys would all be the area's).
+ */
+const OWNS_KEYS = [
+  'input',
+  'textarea',
+  'select',
+  '[contenteditable]:not([contenteditable="false"])',
+  '.monaco-editor',
+  '.native-edit-context',
+  '[aria-haspopup]:not([aria-haspopup="false"])',
+  '[data-radix-popper-content-wrapper]',
+  '[data-own-keys]',
+  ...KEYED_ROLES.map((r) => `[role="${r}"]`),
+].join(',');
+
+/**
+ * Whether keys typed in `target` are its own (see OWNS_KEYS): then no canvas shortcut may act on
+ * them, nor React Flow's keys (flow-editor.tsx turns those off and takes them from the same test).
+ * The one test of every key path of the canvas.
+ * @example if (isTypingTarget(keyTargetOf(event))) return; // the field's key
  */
 export function isTypingTarget(target: EventTarget | null | undefined): boolean {
   if (!target || typeof (target as Element).closest !== 'function') return false;
   const el = target as HTMLElement;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-  if (tag === 'INPUT') {
-    const type = (el as HTMLInputElement).type;
-    return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(type);
-  }
-  return Boolean(el.isContentEditable || el.closest('[contenteditable=""], [contenteditable="true"], [role="textbox"], .monaco-editor'));
+  return Boolean(el.isContentEditable || el.closest(OWNS_KEYS));
+}
+
+/**
+ * The element a key was typed in: inside a shadow root, the inner element (the event's `target`
+ * is then the host).
+ */
+export function keyTargetOf(event: { target?: EventTarget | null; composedPath?(): EventTarget[] }): EventTarget | null {
+  return event.composedPath?.()[0] ?? event.target ?? null;
 }

@@ -19,6 +19,8 @@ export interface KeyLike {
   shiftKey: boolean;
   altKey: boolean;
   target?: EventTarget | null;
+  /** The event's path (a DOM event's): its first element is where the key was typed. */
+  composedPath?(): EventTarget[];
   preventDefault?(): void;
 }
 

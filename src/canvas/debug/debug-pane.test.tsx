@@ -1,12 +1,13 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FlowMode } from '../../../schemas/flow';
+import { featuresOf, type FlowMode } from '../../../schemas/flow';
 import { builtinPlugins } from '../../../plugins';
 import { useSession } from '../../app/session';
 import { configureRequest } from '../../api/request';
 import { initI18n } from '../../i18n';
 import { createNodeRegistry } from '../../plugin-sdk';
 import type { AutosaveController, AutosaveSnapshot } from '../autosave';
+import { saveFeatures } from '../editor/features-dialog';
 import { createFlowStore } from '../store/create-flow-store';
 import { DebugApiContext } from './debug-api';
 import { DebugPane } from './debug-pane';
@@ -182,6 +183,39 @@ describe('DebugPane, chat modes', () => {
   });
 });
 
+describe('DebugPane, the app features', () => {
+  it('a new conversation shows the opening statement and at most the random-display count of suggested questions; a click asks one', async () => {
+    const autosave = fakeAutosave();
+    const store = createFlowStore({ registry, mode: 'chatflow', freeze: false });
+    const questions = ['Where is my order?', 'How do I return an item?', 'Do you ship abroad?', 'What does shipping cost?'];
+    store.edit((d) => {
+      d.features = { ...featuresOf(d), opening_statement: 'Hello! Ask me about orders.', suggested_questions: questions, suggested_questions_random_count: 2 };
+    });
+    render(<DebugPane store={store} appId="app-1" workspaceId="ws-1" autosave={autosave.ctl} />);
+    expect(screen.getByTestId('chat-opening')).toHaveTextContent('Hello! Ask me about orders.');
+    const shown = within(screen.getByTestId('chat-suggestions')).getAllByRole('button');
+    expect(shown).toHaveLength(2);
+    for (const b of shown) expect(questions).toContain(b.textContent);
+    expect(screen.queryByText('Send a message to start debugging')).toBeNull();
+
+    const asked = shown[1].textContent!;
+    fireEvent.click(shown[1]);
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(calls[0].body).toMatchObject({ query: asked });
+    expect(screen.getByTestId('chat-question')).toHaveTextContent(asked);
+    // The opening statement stays at the top of the conversation; the suggestions go.
+    expect(screen.getByTestId('chat-opening')).toHaveTextContent('Hello! Ask me about orders.');
+    expect(screen.queryByTestId('chat-suggestions')).toBeNull();
+    streams[0].close();
+    await waitFor(() => expect(screen.getByTestId('chat-send')).toBeInTheDocument());
+
+    // A new conversation shows them again; with a count of 0 every question.
+    act(() => void saveFeatures(store, { ...featuresOf(store.getState().document), suggested_questions_random_count: 0 }));
+    fireEvent.click(screen.getByTestId('chat-restart'));
+    await waitFor(() => expect(within(screen.getByTestId('chat-suggestions')).getAllByRole('button').map((b) => b.textContent)).toEqual(questions));
+  });
+});
+
 describe('DebugPane, conversation variables', () => {
   it('shows the declared defaults before the conversation, then the stored values, and saves edits with PUT', async () => {
     const autosave = fakeAutosave();
@@ -262,6 +296,27 @@ describe('DebugPane, workflow mode', () => {
     streams[0].close();
     expect(await screen.findByTestId('workflow-outputs')).toHaveTextContent('"result": "ok"');
     expect(screen.getByTestId('trace-item-end')).toHaveAttribute('data-status', 'succeeded');
+  });
+
+  it('shows a code node waiting for a free sandbox, then how long it waited; a queue timeout says what it means', async () => {
+    setup('workflow');
+    fireEvent.change(within(screen.getByTestId('run-field-topic')).getByRole('textbox'), { target: { value: 'dogs' } });
+    fireEvent.click(screen.getByTestId('workflow-run'));
+    await waitFor(() => expect(streams).toHaveLength(1));
+    const e = eventScript('run-q');
+    for (const ev of [e.created(), e.runStarted('workflow'), e.started('start', 'start'), e.finished('start', 'start', { topic: 'dogs' }), e.started('code', 'code'), e.waiting('code', 'code', 2)]) streams[0].send(ev);
+    const row = await screen.findByTestId('trace-item-code');
+    await waitFor(() => expect(within(row).getByTestId('trace-waiting')).toHaveTextContent('Waiting for a free sandbox… (2 ahead)'));
+    streams[0].send(e.waiting('code', 'code', 0));
+    await waitFor(() => expect(within(row).getByTestId('trace-waiting')).toHaveTextContent(/^Waiting for a free sandbox…$/));
+    streams[0].send(e.waiting('code', 'code', null, 2400));
+    await waitFor(() => expect(within(row).queryByTestId('trace-waiting')).toBeNull());
+    expect(within(row).getByTestId('trace-waited')).toHaveTextContent('Waited 2.40 s for a free sandbox');
+    const c2 = { ...e.failed('c2', 'code', ''), error: { code: 'SANDBOX-QUEUE-TIMEOUT', message: 'No sandbox was free within 30000 ms: the code did not run' } };
+    for (const ev of [e.finished('code', 'code', { result: 1 }), e.started('c2', 'code'), e.waiting('c2', 'code', 0), c2]) streams[0].send(ev);
+    await waitFor(() => expect(screen.getByTestId('trace-item-c2')).toHaveAttribute('data-status', 'failed'));
+    expect(within(screen.getByTestId('trace-item-c2')).queryByTestId('trace-waiting')).toBeNull();
+    expect(within(screen.getByTestId('trace-item-c2')).getByTestId('trace-error')).toHaveTextContent('No code sandbox was free in time, so the code did not run. Try again later: No sandbox was free within 30000 ms');
   });
 
   it("says what a node's and the run's error codes mean, with the server's message and the code", async () => {

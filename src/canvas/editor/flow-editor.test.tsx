@@ -15,7 +15,13 @@ import { stubBrowserForReactFlow } from './test-setup';
 const bodyRenders = new Map<string, number>();
 function CountingBody({ node: n }: NodeBodyProps) {
   bodyRenders.set(n.id, (bodyRenders.get(n.id) ?? 0) + 1);
-  return <span>{n.id}</span>;
+  return (
+    <>
+      <span>{n.id}</span>
+      {/* A code editor in a node's body (Monaco's EditContext div in Chrome). */}
+      <div className="native-edit-context" role="textbox" tabIndex={0} data-testid={`body-code-${n.id}`} />
+    </>
+  );
 }
 const plugins = (canvasPlugins as readonly AnyNodePlugin[]).map((p) => (p.kind === 'echo' ? withView(p, { Body: CountingBody }) : p));
 const registry = createNodeRegistry(plugins);
@@ -120,6 +126,53 @@ describe('FlowEditor', () => {
     act(() => store.setSelection({ nodes: ['start'], edges: [] }));
     fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: 'Delete' });
     expect(store.toDocument().nodes.some((n) => n.id === 'start')).toBe(true);
+  });
+
+  it('leaves every key typed in the inspector or in Monaco to them, and takes Space typed on the canvas', () => {
+    const store = createFlowStore({ registry, mode: 'workflow', document: sampleFlow(), freeze: false });
+    render(
+      <FlowEditor
+        store={store}
+        checklistDelayMs={0}
+        renderInspector={() => (
+          <>
+            <button type="button" role="switch" aria-checked="true" data-testid="switch" />
+            <button type="button" data-testid="close" />
+            {/* Monaco in Chrome: the focus is on a div that takes text through an EditContext. */}
+            <div className="monaco-editor">
+              <div className="native-edit-context" role="textbox" tabIndex={0} data-testid="code" />
+            </div>
+          </>
+        )}
+      />,
+    );
+    act(() => store.setSelection({ nodes: ['b'], edges: [] }));
+    for (const id of ['switch', 'close']) {
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'Delete' });
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'Backspace' });
+      fireEvent.keyDown(screen.getByTestId(id), { key: 'a', ctrlKey: true });
+    }
+    expect(store.toDocument().nodes.some((n) => n.id === 'b')).toBe(true);
+    expect(store.getState().view.selection.nodes).toEqual(['b']);
+    // fireEvent answers false when a listener cancelled the key: a space must reach the code.
+    expect(fireEvent.keyDown(screen.getByTestId('code'), { key: ' ', code: 'Space' })).toBe(true);
+    fireEvent.keyUp(screen.getByTestId('code'), { key: ' ', code: 'Space' });
+    // On the canvas, Space is the canvas's (held to pan with the wheel): the page does not scroll.
+    expect(fireEvent.keyDown(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' })).toBe(false);
+    fireEvent.keyUp(screen.getByTestId('flow-editor'), { key: ' ', code: 'Space' });
+  });
+
+  it('leaves the keys typed in a field of a node to it: the node is neither moved nor selected by them', async () => {
+    const { store, container } = setup();
+    act(() => store.setSelection({ nodes: ['a'], edges: [] }));
+    const at = () => store.toDocument().nodes.find((n) => n.id === 'a')!.position;
+    const code = screen.getByTestId('body-code-a');
+    for (const key of ['ArrowRight', 'ArrowDown', ' ', 'Enter', 'Escape']) fireEvent.keyDown(code, { key });
+    expect(at()).toEqual({ x: 300, y: 0 });
+    expect(store.getState().view.selection.nodes).toEqual(['a']);
+    // The node itself focused: the arrows move it (React Flow's keyboard moves stay).
+    fireEvent.keyDown(container.querySelector('.react-flow__node[data-id="a"]')!, { key: 'ArrowRight' });
+    await waitFor(() => expect(at().x).toBeGreaterThan(300));
   });
 
   it('opens the inspector for a node selected with the pointer down only when it is released (a drag mounts no panel)', () => {

@@ -1,5 +1,5 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -17,6 +17,7 @@ import { ChecklistPanel } from './checklist-panel';
 import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
+import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
 import { AddFromPopover, ContextMenu } from './menus';
@@ -38,7 +39,6 @@ const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note:
 const MIN_ZOOM = 0.1;
 const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 const PRO_OPTIONS = { hideAttribution: true };
-const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
 
 /**
  * Where `fitView` will put the flow, estimated from the document before anything is measured (node
@@ -88,6 +88,8 @@ export interface FlowEditorProps {
   flowFile?: FlowFileAppInput;
   /** Shows the environment (and, in chat modes, conversation) variables dialogs (default true). */
   variables?: boolean;
+  /** Shows the app's features dialog in chat modes (opening statement, suggested questions…; default true). */
+  features?: boolean;
   /** Nodes glide to their laid-out places (default true; off in tests that check positions at once). */
   animateLayout?: boolean;
   /** Where copies go (default: the system clipboard with an in-memory fallback). */
@@ -193,9 +195,9 @@ function useSettledSelection(selected: string | null): string | null {
   return shown;
 }
 
-function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, features = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
   const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
-  const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | 'features' | null>(null);
   const exportFile = onExport ?? (flowFile ? () => toast.success(t('flowtools:exportDone', { file: downloadFlowYaml(store, flowFile) })) : undefined);
   const importFile = onImport ?? (flowFile ? () => setDialog('import') : undefined);
   const services = useEditorServices();
@@ -239,7 +241,15 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const modelList = useContext(ModelListContext);
   const checklistModels = modelList.complete ? modelList.models : undefined;
   useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels);
-  useEditorKeys(root, manager);
+  // React Flow's key listeners are all off (its key props are null below): they took Space from
+  // whatever was not an input by tag (Monaco's EditContext div, so spaces never reached the code),
+  // and the canvas's keys come from one handler with one test of what is a field's. Its held keys
+  // turn on what React Flow's did: Space pans with the wheel, Shift draws a selection box, Shift,
+  // Ctrl or Cmd add a clicked node to the selection.
+  const held = useEditorKeys(root, manager);
+  const rfStore = useStoreApi();
+  const multiSelect = held.shift || held.mod;
+  useEffect(() => rfStore.setState({ multiSelectionActive: multiSelect }), [rfStore, multiSelect]);
 
   const paletteOpen = useEditorUi((u) => u.paletteOpen);
   const onMouseMove = useCallback(
@@ -317,8 +327,13 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             nodesConnectable={!readOnly}
             connectOnClick={false}
             deleteKeyCode={null}
-            selectionKeyCode="Shift"
-            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+            selectionKeyCode={null}
+            multiSelectionKeyCode={null}
+            panActivationKeyCode={null}
+            zoomActivationKeyCode={null}
+            selectionOnDrag={held.shift}
+            panOnDrag={!held.shift}
+            panOnScroll={held.space && !held.mod}
             // Large flows: only what is in view is in the DOM (a 1,000-node flow opens and drags
             // at frame rate; see bench/canvas-editor.ts).
             onlyRenderVisibleElements
@@ -334,7 +349,13 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             <Background gap={16} size={1} />
             <FlowMinimap className={s.minimap} />
             <Panel position="top-left">
-              <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
+              <Toolbar
+                canLayout={Boolean(layout)}
+                onExport={exportFile}
+                onImport={importFile}
+                onVariables={variables ? setDialog : undefined}
+                onFeatures={features ? () => setDialog('features') : undefined}
+              />
             </Panel>
             <Panel position="bottom-left">
               <ZoomControls />
@@ -358,6 +379,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
         <ContextMenu canLayout={Boolean(layout)} />
         <DeleteConfirmDialog />
         {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 })} />}
+        {features && <FeaturesDialog open={dialog === 'features'} onOpenChange={(o) => setDialog(o ? 'features' : null)} />}
         {variables && (
           <>
             <VariablesDialog list="env" open={dialog === 'env'} onOpenChange={(o) => setDialog(o ? 'env' : null)} />
@@ -365,8 +387,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
           </>
         )}
       </div>
+      {/* Keys typed in the inspector are the form's (data-own-keys): Delete on a switch never deletes the node. */}
       {renderInspector && inspected && (
-        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot">
+        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot" data-own-keys="">
           {renderInspector(inspected)}
         </aside>
       )}

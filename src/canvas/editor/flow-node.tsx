@@ -13,6 +13,7 @@ import { useChecklist, useEditorServices } from './editor-context';
 import { NodeIcon } from './node-icon';
 import { countNodeRender } from './render-probe';
 import { kindTitle } from './plugin-texts';
+import { keepFieldKeys } from './use-editor-keys';
 import s from './editor.module.css';
 
 /**
@@ -196,6 +197,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
       data-run-status={runStatus}
       data-overview={overview || undefined}
       aria-label={title}
+      onKeyDown={keepFieldKeys}
     >
       {container && !readOnly && <NodeResizer isVisible={selected} minWidth={240} minHeight={160} color="var(--color-primary)" onResizeStart={() => store.beginGesture()} onResizeEnd={() => store.endGesture()} />}
       {plugin?.targetHandle !== false && <Handle type="target" position={Side.Left} id={DEFAULT_TARGET_HANDLE} className={`${s.handle} ${s.targetHandle}`} />}

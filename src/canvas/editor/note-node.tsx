@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useFlowStore } from '../react/use-flow-store';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
 import { selectIsSelected, selectNode } from '../store/selectors';
+import { keepFieldKeys } from './use-editor-keys';
 import s from './editor.module.css';
 
 /**
@@ -21,7 +22,7 @@ export const NoteNode = memo(function NoteNode({ id }: NodeProps) {
   const theme = typeof node.config.theme === 'string' ? node.config.theme : 'yellow';
   const author = node.config.showAuthor === true && typeof node.config.author === 'string' ? node.config.author : '';
   return (
-    <div className={s.note} data-theme={theme} data-selected={selected || undefined} data-testid={`node-${id}`} data-kind={node.kind}>
+    <div className={s.note} data-theme={theme} data-selected={selected || undefined} data-testid={`node-${id}`} data-kind={node.kind} onKeyDown={keepFieldKeys}>
       {!readOnly && <NodeResizer isVisible={selected} minWidth={160} minHeight={80} color="var(--color-primary)" onResizeStart={() => store.beginGesture()} onResizeEnd={() => store.endGesture()} />}
       <textarea
         className={`${s.noteText} nodrag nowheel`}

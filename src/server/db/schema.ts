@@ -44,17 +44,54 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_tenant_username').on(t.tenantId, sql`lower(${t.username})`)],
 );
 
+/**
+ * A sign-in session: one per login. Its refresh tokens rotate as one family; its access tokens carry
+ * its id (`sid`). Revoked by logout, by the reuse of a rotated refresh token, or with all of the
+ * user's sessions on a password change or disable.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_sessions_user').on(t.userId)],
+);
+
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: uuid('id').primaryKey(),
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** The session (token family) the token belongs to. */
+    sessionId: uuid('session_id').notNull().references(() => authSessions.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash').on(t.tokenHash), index('refresh_tokens_user').on(t.userId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash').on(t.tokenHash),
+    index('refresh_tokens_user').on(t.userId),
+    index('refresh_tokens_session').on(t.sessionId),
+  ],
+);
+
+/**
+ * Failed sign-ins (and wrong old passwords on a password change) per key: an account at one address,
+ * an account, an address (security/login-limits.ts). In the database so every process counts them.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('login_throttles_last_failure').on(t.lastFailureAt)],
 );
 
 export const orgs = pgTable(

@@ -21,14 +21,17 @@ export interface RunScope {
    */
   chain?: readonly string[];
   deadline?: number;
+  /** Secret values of this run and of the runs that called it: a workflow tool's run masks them too. */
+  secrets?: readonly unknown[];
 }
 
-// One guarded client per server context (it holds no per-run state; the setting is per process).
+// One guarded client per server context: it holds no per-run state, and its policy reads the
+// operator's lists at each request.
 const httpClients = new WeakMap<ServerContext, GuardedHttpClient>();
 function httpClientOf(ctx: ServerContext): GuardedHttpClient {
   let client = httpClients.get(ctx);
   if (!client) {
-    client = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+    client = createGuardedHttpClient({ policy: ctx.outbound });
     httpClients.set(ctx, client);
   }
   return client;
@@ -43,7 +46,8 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
   const services: ExecutorServices = {
     models: createRunModelService(ctx, scope.tenantId),
     http: httpClientOf(ctx),
-    sandbox: createSandboxService(ctx.sandbox),
+    // The sandbox's scheduler caps concurrent runs per tenant and per user.
+    sandbox: createSandboxService(ctx.sandbox, { tenantId: scope.tenantId, userId: scope.userId }),
     memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
   };
   // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.

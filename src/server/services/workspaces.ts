@@ -3,7 +3,7 @@ import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizz
 import type { Db } from '../db/client';
 import { users, workspaceMembers, workspaces } from '../db/schema';
 import { type Caller, requireMembership, UUID_RE } from '../context';
-import { AppError, badRequest, exists, notFoundOrForeign } from '../errors';
+import { AppError, badRequest, exists, forbidden, notFoundOrForeign } from '../errors';
 import { forgetDraftRows } from './cache-generations';
 import { ErrorCode } from '../../../schemas/errors';
 import type { Member, MemberRole, Workspace } from '../../../schemas/workspace';
@@ -11,8 +11,9 @@ import type { Member, MemberRole, Workspace } from '../../../schemas/workspace';
 /**
  * Project spaces (workspaces) and their members (spec 3, 4, 6). Every query is scoped by the
  * caller's tenant (from the verified token) and by the caller's membership; roles follow spec 6:
- * owner changes, deletes, sets roles, removes and transfers; owner and admin add members; any
- * member views; any non-owner member may exit.
+ * owner changes, deletes, sets roles, removes and transfers; owner and admin add members (an admin
+ * only as ordinary members: a role above that is set by the owner); any member views; any
+ * non-owner member may exit.
  */
 
 type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -223,12 +224,16 @@ export async function listMembers(db: Db, caller: Caller, workspaceId: string, q
 }
 
 /**
- * Owner and admin add users of the caller's tenant (enabled ones only) as admin or ordinary
- * member. Unknown, foreign or disabled users answer VALIDATION-1000 with their ids in
- * `data.user_ids`; users already in the workspace answer VALIDATION-1001 likewise. All or nothing.
+ * Owner and admin add users of the caller's tenant (enabled ones only); only the owner may add them
+ * as admin, since setting roles is the owner's (spec 6) and an admin reads credentials' secret keys.
+ * Unknown, foreign or disabled users answer VALIDATION-1000 with their ids in `data.user_ids`; users
+ * already in the workspace answer VALIDATION-1001 likewise. All or nothing.
  */
 export async function addMembers(db: Db, caller: Caller, workspaceId: string, input: { user_ids: string[]; role: 'admin' | 'ordinary_member' }) {
-  await requireMembership(db, caller, workspaceId, MANAGERS);
+  const me = await requireMembership(db, caller, workspaceId, MANAGERS);
+  if (input.role !== 'ordinary_member' && me.role !== 'owner') {
+    throw forbidden('Only the owner of the project space may add members as admins');
+  }
   const ids = [...new Set(input.user_ids)];
   const found = await db
     .select({ id: users.id })
@@ -282,7 +287,8 @@ export async function updateMemberRole(db: Db, caller: Caller, workspaceId: stri
   await requireMembership(db, caller, workspaceId, OWNER_ONLY);
   const m = await memberOf(db, workspaceId, memberId);
   if (m.role === 'owner') throw badRequest("The owner's role cannot be changed; transfer ownership instead");
-  await db.update(workspaceMembers).set({ role }).where(eq(workspaceMembers.id, m.id));
+  // The role is checked again in the write: a transfer meanwhile may have made this member the owner.
+  await db.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.id, m.id), ne(workspaceMembers.role, 'owner')));
   const [member] = await memberRows(db, eq(workspaceMembers.id, m.id));
   return member;
 }
@@ -292,7 +298,7 @@ export async function removeMember(db: Db, caller: Caller, workspaceId: string, 
   await requireMembership(db, caller, workspaceId, OWNER_ONLY);
   const m = await memberOf(db, workspaceId, memberId);
   if (m.role === 'owner') throw badRequest('The owner cannot be removed from the project space');
-  await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.id));
+  await db.delete(workspaceMembers).where(and(eq(workspaceMembers.id, m.id), ne(workspaceMembers.role, 'owner')));
   forgetDraftRows();
 }
 
@@ -302,7 +308,7 @@ export async function exitWorkspace(db: Db, caller: Caller, workspaceId: string)
   if (m.role === 'owner') {
     throw badRequest('The owner cannot leave the project space; transfer ownership to another member first');
   }
-  await db.delete(workspaceMembers).where(eq(workspaceMembers.id, m.memberId));
+  await db.delete(workspaceMembers).where(and(eq(workspaceMembers.id, m.memberId), ne(workspaceMembers.role, 'owner')));
   forgetDraftRows();
 }
 

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { MemberRole } from '../../../../schemas/workspace';
 import { PersonOrgPicker } from '../../../kit/person-org-picker/person-org-picker';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toast';
@@ -11,16 +12,21 @@ export interface AddMemberDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   workspaceId: string;
+  /** The caller's role: only the owner may add members as admins (spec 6; the server refuses others). */
+  myRole: MemberRole | null;
   /** After a successful add (the page reloads its table). */
   onAdded: () => void;
 }
 
 /**
  * 'Add member': the person picker (existing members shown checked and disabled) with the role the new
- * members get (admin or ordinary member) in its footer; confirm adds them all (POST members).
+ * members get (admin or ordinary member) in its footer; confirm adds them all (POST members). Only the
+ * owner may choose admin: for an admin the choice is shown disabled, with the reason beside it.
  */
-export function AddMemberDialog({ open, onOpenChange, workspaceId, onAdded }: AddMemberDialogProps) {
+export function AddMemberDialog({ open, onOpenChange, workspaceId, myRole, onAdded }: AddMemberDialogProps) {
   const { t } = useTranslation('member');
+  const mayGrantAdmin = myRole === 'owner';
+  const reasonId = useId();
   const api = useMemberApi();
   const [role, setRole] = useState<AssignableRole>('ordinary_member');
   const [memberIds, setMemberIds] = useState<string[]>([]);
@@ -70,11 +76,28 @@ export function AddMemberDialog({ open, onOpenChange, workspaceId, onAdded }: Ad
             value={role}
             onValueChange={(v) => setRole(v as AssignableRole)}
             aria-label={t('add.role')}
+            aria-describedby={mayGrantAdmin ? undefined : reasonId}
             options={[
               { value: 'ordinary_member', label: t('roles.ordinary_member') },
-              { value: 'admin', label: t('roles.admin') },
+              mayGrantAdmin
+                ? { value: 'admin', label: t('roles.admin') }
+                : {
+                    value: 'admin',
+                    disabled: true,
+                    label: (
+                      <span className={s.disabledChoice}>
+                        {t('roles.admin')}
+                        <span className={s.choiceReason}>{t('add.adminOwnerOnly')}</span>
+                      </span>
+                    ),
+                  },
             ]}
           />
+          {!mayGrantAdmin && (
+            <span id={reasonId} className={s.choiceReason} data-testid="add-member-role-reason">
+              {t('add.adminOwnerOnly')}
+            </span>
+          )}
         </div>
       }
     />

@@ -272,7 +272,7 @@ export default function MemberPage({ workspaceId: given }: MemberPageProps) {
           />
         </div>
       )}
-      {canAdd && <AddMemberDialog open={adding} onOpenChange={setAdding} workspaceId={workspaceId} onAdded={reload} />}
+      {canAdd && <AddMemberDialog open={adding} onOpenChange={setAdding} workspaceId={workspaceId} myRole={role} onAdded={reload} />}
       <ConfirmDialog
         open={confirmOpen}
         onOpenChange={setConfirmOpen}

@@ -89,6 +89,8 @@ export function createMemoryMemberApi(opts: MemoryMemberOptions): MemoryMemberAp
       await step('addMembers', [id, body]);
       const me = mine(id);
       if (me.role === 'ordinary_member') throw denied();
+      // Spec 6: roles are the owner's, so only the owner adds members as admins.
+      if (body.role !== 'ordinary_member' && me.role !== 'owner') throw denied();
       const already = body.user_ids.filter((u) => api.members.some((m) => m.user_id === u));
       if (already.length) throw new ApiError({ status: 400, code: 'VALIDATION-1001', msg: 'Some users are already members', data: { user_ids: already } });
       const added = body.user_ids.map((u, i) => toMember(u, body.role, api.members.length + i));

@@ -26,6 +26,7 @@ const debug: typeof zh = {
     attach: 'Add files',
     thinking: 'Running…',
     noAnswer: '(no reply)',
+    suggested: 'Suggested questions',
   },
   inputs: {
     title: 'Input fields',
@@ -69,6 +70,9 @@ const debug: typeof zh = {
     loopVariables: 'Loop variables',
     handoffs: 'Hand-offs:',
     answeredBy: 'answered by {{agent}}',
+    waiting: 'Waiting for a free sandbox…',
+    waitingAhead: 'Waiting for a free sandbox… ({{count}} ahead)',
+    waited: 'Waited {{elapsed}} for a free sandbox',
     /** A node error's headline by its code's family, when the code itself has no text (errors:codes). */
     errorKind: {
       MODEL: 'The model call failed',

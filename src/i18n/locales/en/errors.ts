@@ -34,11 +34,16 @@ const errors: typeof zh = {
     'AUTH-1003': 'The account or its tenant is disabled',
     'AUTH-1004': 'Your session has expired. Please sign in again',
     'AUTH-1005': 'The old password is incorrect',
+    'AUTH-1006': 'Too many failed attempts. Try again in {{data.retry_after}} seconds',
     'PERMISSION-1000': 'Permission denied',
     'CONFLICT-1000': 'Someone else changed this in the meantime. Reload or overwrite',
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
+    // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
+    'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
+    'NETWORK-1001': 'Could not connect to the destination',
+    'MCP-1000': 'This server may not start this stdio MCP server (the operator must allow its command); use a remote MCP server (Streamable HTTP / SSE) instead',
     // The engine's run and node errors (src/engine/errors.ts RUN_ERRORS), shown in the run trace.
     'RUN-1000': 'The flow does not pass its checks',
     'RUN-1001': 'The flow has no start node',
@@ -69,6 +74,14 @@ const errors: typeof zh = {
     'TOOL-WORKFLOW-INPUT': "The workflow tool's inputs do not match its start form",
     'TOOL-WORKFLOW-INVALID': 'The published workflow of this tool cannot run',
     'TOOL-WORKFLOW-FAILED': 'The workflow of this tool failed',
+    // The code node's sandbox (src/server/sandbox/sandbox.ts SANDBOX_ERRORS), in node errors.
+    'SANDBOX-TIMEOUT': 'The code ran past its time limit',
+    'SANDBOX-QUEUE-TIMEOUT': 'No code sandbox was free in time, so the code did not run. Try again later',
+    'SANDBOX-MEMORY': 'The code used more memory than it may',
+    'SANDBOX-ERROR': 'The code failed',
+    'SANDBOX-OUTPUT': 'The code returned something that is not an object, or too much',
+    'SANDBOX-LANGUAGE': 'The code sandbox does not run this language',
+    'SANDBOX-ABORTED': 'The code was stopped',
   },
   client: {
     network: 'Network connection failed. Check your network and try again',

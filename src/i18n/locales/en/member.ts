@@ -42,6 +42,7 @@ const member: typeof zh = {
     role: 'Role',
     confirm: 'Add',
     done: 'Members added: {{count}}',
+    adminOwnerOnly: 'Only the owner can add members as admins',
   },
   confirmRemove: {
     title: 'Remove this member?',

@@ -25,6 +25,7 @@ export default {
     attach: '添加文件',
     thinking: '正在运行…',
     noAnswer: '（没有回复）',
+    suggested: '推荐问题',
   },
   inputs: {
     title: '输入字段',
@@ -68,6 +69,9 @@ export default {
     loopVariables: '循环变量',
     handoffs: '转交：',
     answeredBy: '由 {{agent}} 回答',
+    waiting: '等待空闲沙箱…',
+    waitingAhead: '等待空闲沙箱…（前面还有 {{count}} 个）',
+    waited: '等待空闲沙箱 {{elapsed}}',
     /** 按错误码的类别给出的标题（错误码本身在 errors:codes 里没有文字时）。 */
     errorKind: {
       MODEL: '模型调用失败',

@@ -38,11 +38,16 @@ const errors = {
     'AUTH-1003': '账号或其租户已被停用',
     'AUTH-1004': '登录已过期，请重新登录',
     'AUTH-1005': '原密码不正确',
+    'AUTH-1006': '失败次数过多，请 {{data.retry_after}} 秒后再试',
     'PERMISSION-1000': '没有权限',
     'CONFLICT-1000': '内容已被他人更新，请重新加载或覆盖',
     'SYSTEM-1404': '请求的接口不存在',
     'SYSTEM-1405': '当前 HTTP 请求方法已被禁用',
     'SYSTEM-1500': '服务器开了个小差，工程师正在紧急修复',
+    // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
+    'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
+    'NETWORK-1001': '无法连接到目标地址',
+    'MCP-1000': '本服务器不允许启动该 stdio MCP 服务（命令需由运维人员放行）；请改用远程 MCP 服务（Streamable HTTP / SSE）',
     // 引擎的运行与节点错误（src/engine/errors.ts RUN_ERRORS），显示在运行追踪里。
     'RUN-1000': '流程没有通过检查',
     'RUN-1001': '流程没有开始节点',
@@ -73,6 +78,14 @@ const errors = {
     'TOOL-WORKFLOW-INPUT': '工作流工具的输入与其开始节点的表单不符',
     'TOOL-WORKFLOW-INVALID': '此工具发布的工作流无法运行',
     'TOOL-WORKFLOW-FAILED': '此工具的工作流运行失败',
+    // 代码节点的沙箱（src/server/sandbox/sandbox.ts SANDBOX_ERRORS），出现在节点的错误里。
+    'SANDBOX-TIMEOUT': '代码运行超过了时间限制',
+    'SANDBOX-QUEUE-TIMEOUT': '等待空闲代码沙箱超时，代码没有运行，请稍后重试',
+    'SANDBOX-MEMORY': '代码占用的内存超过了限制',
+    'SANDBOX-ERROR': '代码运行出错',
+    'SANDBOX-OUTPUT': '代码的返回值不是对象，或者太大',
+    'SANDBOX-LANGUAGE': '代码沙箱不支持这种语言',
+    'SANDBOX-ABORTED': '代码的运行已被停止',
   },
   /** Failures detected in the browser (no answer from the server, or rejected before the call). */
   client: {

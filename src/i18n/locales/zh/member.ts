@@ -41,6 +41,7 @@ const member = {
     role: '角色',
     confirm: '添加',
     done: '已添加成员：{{count}} 人',
+    adminOwnerOnly: '仅所有者可以将成员添加为管理员',
   },
   confirmRemove: {
     title: '移除成员？',

@@ -161,7 +161,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
     { schema: { tags, summary: 'Change your own password (old password required)', body: UpdatePasswordBody, response: { 200: ok(z.null()) } } },
     async (req) => {
       const caller = admin(req);
-      await changeOwnPassword(ctx, caller.userId, req.body.old_password, req.body.new_password);
+      await changeOwnPassword(ctx, caller.userId, req.ip, req.body.old_password, req.body.new_password);
       return done(null);
     },
   );

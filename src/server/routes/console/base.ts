@@ -7,11 +7,12 @@ import { ErrorCode } from '../../../../schemas/errors';
 import type { ServerContext } from '../../context';
 import { requireCaller } from '../../context';
 import { tenants, users } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, unauthenticated } from '../../errors';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import { findUserByName, tenantName } from '../../services/users';
 import type { Db } from '../../db/client';
 import { forgetCallers } from '../../auth';
+import { checkPasswordLimited } from '../../security/login-limits';
 
 const tags = ['console: base'];
 
@@ -32,10 +33,15 @@ export async function currentUser(db: Db, userId: string) {
   };
 }
 
-/** Changes the caller's own password; shared by /base/update_password and /users/update-password. */
-export async function changeOwnPassword(ctx: ServerContext, userId: string, oldPassword: string, newPassword: string) {
+/**
+ * Changes the caller's own password; shared by /base/update_password, /users/update-password and
+ * /admin/users/password. The old-password check counts toward the sign-in limits of the account at
+ * the client's `address` (security/login-limits.ts), so a stolen session cannot guess it freely.
+ */
+export async function changeOwnPassword(ctx: ServerContext, userId: string, address: string, oldPassword: string, newPassword: string) {
   const [u] = await ctx.db.select().from(users).where(eq(users.id, userId));
-  if (!(await verifyPassword(u.passwordHash, oldPassword))) {
+  const subject = { tenantId: u.tenantId, username: u.username, address };
+  if (!(await checkPasswordLimited(ctx.db, ctx.settings, subject, () => verifyPassword(u.passwordHash, oldPassword)))) {
     throw new AppError(400, ErrorCode.PASSWORD_MISMATCH, 'The old password is incorrect');
   }
   await ctx.db
@@ -49,38 +55,61 @@ export async function changeOwnPassword(ctx: ServerContext, userId: string, oldP
 export const baseRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const { db, tokens } = ctx;
 
-  app.post('/login', { schema: { tags, summary: 'Sign in (local mode)', body: LoginBody, response: { 200: ok(TokenPair) } } }, async (req) => {
+  const loginSummary = 'Sign in (local mode); while too many attempts failed, 429 AUTH-1006 with Retry-After';
+  app.post('/login', { schema: { tags, summary: loginSummary, body: LoginBody, response: { 200: ok(TokenPair) } } }, async (req) => {
     const { tenantId, username, password } = req.body;
     const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
     const user = tenant ? await findUserByName(db, tenantId, username) : null;
-    // Verify even for an unknown user so that timing does not reveal which accounts exist.
-    const valid = await verifyPassword(user?.passwordHash ?? '$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', password);
+    // Limited per account (known or not, so the limits do not reveal which exist) and per address.
+    const valid = await checkPasswordLimited(db, ctx.settings, { tenantId, username, address: req.ip }, async () => {
+      // Verify even for an unknown user so that timing does not reveal which accounts exist.
+      const ok = await verifyPassword(user?.passwordHash ?? '$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', password);
+      return Boolean(tenant && user && ok);
+    });
     if (!tenant || !user || !valid) throw new AppError(400, ErrorCode.LOGIN_FAILED, 'Login failed: wrong account or password');
     if (user.status !== 1 || tenant.status !== 1) throw new AppError(403, ErrorCode.ACCOUNT_DISABLED, 'Login failed: the account or its tenant is disabled');
-    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    const pair = await tokens.startSession({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
     return { code: 0 as const, msg: 'success', data: pair };
   });
 
   app.post('/refresh', { schema: { tags, summary: 'Exchange a refresh token for a new token pair', body: RefreshBody, response: { 200: ok(TokenPair) } } }, async (req) => {
-    const userId = await tokens.consumeRefresh(req.body.refresh_token);
-    const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)) : [];
+    const owner = await tokens.consumeRefresh(req.body.refresh_token);
+    const [user] = owner ? await db.select().from(users).where(eq(users.id, owner.userId)) : [];
     const [tenant] = user ? await db.select().from(tenants).where(eq(tenants.id, user.tenantId)) : [];
-    if (!user || !tenant || user.status !== 1 || tenant.status !== 1) {
+    if (!owner || !user || !tenant || user.status !== 1 || tenant.status !== 1) {
       throw new AppError(401, ErrorCode.REFRESH_INVALID, 'The refresh token is invalid or expired');
     }
-    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
+    const pair = await tokens.issue({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion, sid: owner.sessionId });
     return { code: 0 as const, msg: 'success', data: pair };
   });
 
-  app.post('/logout', { schema: { tags, summary: 'Sign out', body: LogoutBody, response: { 200: ok(z.null()) } } }, async (req) => {
-    requireCaller(req);
-    if (req.body?.refresh_token) await tokens.revokeRefresh(req.body.refresh_token);
-    return { code: 0 as const, msg: 'success', data: null };
-  });
+  app.post(
+    '/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out: ends the session of the access token and/or of the refresh token (either one suffices)',
+        body: LogoutBody,
+        response: { 200: ok(z.null()) },
+      },
+    },
+    async (req) => {
+      // The access token is optional here (auth.ts OPTIONAL_AUTH): an expired one must not keep the
+      // session's refresh token alive. A refresh token only ends a session of the caller, if any.
+      const caller = req.caller;
+      let ended = false;
+      if (caller) ended = await tokens.revokeSession(caller.sessionId, caller.userId);
+      const rt = req.body?.refresh_token;
+      const owner = rt ? await tokens.ownerOfRefresh(rt) : null;
+      if (owner && (!caller || owner.userId === caller.userId)) ended = (await tokens.revokeSession(owner.sessionId, owner.userId)) || ended;
+      if (!ended) throw unauthenticated();
+      return { code: 0 as const, msg: 'success', data: null };
+    },
+  );
 
   app.post('/update_password', { schema: { tags, summary: 'Change own password', body: UpdatePasswordBody, response: { 200: ok(z.null()) } } }, async (req) => {
     const caller = requireCaller(req);
-    await changeOwnPassword(ctx, caller.userId, req.body.old_password, req.body.new_password);
+    await changeOwnPassword(ctx, caller.userId, req.ip, req.body.old_password, req.body.new_password);
     return { code: 0 as const, msg: 'success', data: null };
   });
 

@@ -32,7 +32,7 @@ export const consoleUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
     { schema: { tags, summary: 'Change own password (as /base/update_password)', body: UpdatePasswordBody, response: { 200: ok(z.null()) } } },
     async (req) => {
       const caller = requireCaller(req);
-      await changeOwnPassword(ctx, caller.userId, req.body.old_password, req.body.new_password);
+      await changeOwnPassword(ctx, caller.userId, req.ip, req.body.old_password, req.body.new_password);
       return done(null);
     },
   );

@@ -105,7 +105,7 @@ export const workspaceRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
     {
       schema: {
         tags,
-        summary: 'Add users of the tenant as members (owner or admin); answers the new members',
+        summary: 'Add users of the tenant as members (owner or admin; as admin: owner only); answers the new members',
         params: WorkspaceParams,
         body: MemberAddBody,
         response: { 200: ok(z.array(Member)) },
