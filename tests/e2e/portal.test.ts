@@ -87,8 +87,8 @@ async function distributedApp(page: Page, name: string, document: FlowDocument):
   return id;
 }
 
-async function userPage(viewport = { width: 1400, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+async function userPage(viewport = { width: 1400, height: 900 }, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   await page.goto(`${studio.url}/login`);
@@ -101,7 +101,8 @@ async function userPage(viewport = { width: 1400, height: 900 }): Promise<{ cont
 
 beforeAll(async () => {
   fake = await fakeOpenAi();
-  studio = await startStudio();
+  // The studio's outbound policy is closed: open exactly the fake provider.
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: new URL(fake.baseUrl).host });
   browser = await launchBrowser();
   owner = await signIn(browser, studio.url, { width: 1400, height: 900 });
   expect((await sessionApi(owner.page, 'POST', '/api/v1/admin/models/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
@@ -231,6 +232,48 @@ describe('the portal', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('chat-conversations').isVisible()).toBe(false);
     await context.close();
+  });
+
+  it('every portal page fits 1280 px and 390 px in Chinese and English (screenshots to look at)', async () => {
+    const texts = { zh: { nav: '我的会话', run: '运行' }, en: { nav: 'My conversations', run: 'Run' } };
+    for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']] as const) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const { context, page } = await userPage(viewport, locale);
+        const where = (name: string) => `${name} ${lang} ${viewport.width}px`;
+        /** The page's language and no sideways scrolling, then its picture. */
+        const check = async (name: string) => {
+          expect(await page.evaluate(() => document.documentElement.lang), where(name)).toMatch(new RegExp(`^${lang}`));
+          expect(await page.getByTestId('portal-nav').textContent(), where(name)).toContain(texts[lang].nav);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${where(name)} scrolls sideways`).toBeLessThanOrEqual(0);
+          await snap(page, `portal-lang-${lang}-${viewport.width}-${name}`);
+        };
+
+        await page.goto(`${studio.url}/portal/sessions/discover`);
+        await expect.poll(() => page.getByTestId('portal-app-card').count(), { message: where('discover') }).toBe(2);
+        await check('discover');
+
+        // The chat with a streamed answer in it.
+        await page.goto(`${studio.url}/portal/sessions/chat/${ids.chat}`);
+        await expect.poll(() => page.getByTestId('chat-opening').isVisible(), { message: where('chat') }).toBe(true);
+        await page.getByTestId('chat-input').fill(`A question in ${lang}`);
+        await page.getByTestId('chat-input').press('Enter');
+        await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        await check('chat');
+
+        await page.goto(`${studio.url}/portal/sessions/sessions-page`);
+        await expect.poll(() => page.getByTestId('session-item').count(), { message: where('sessions') }).toBeGreaterThan(0);
+        await check('sessions');
+
+        // The workflow with a finished run.
+        await page.goto(`${studio.url}/portal/sessions/workflow/${ids.workflow}`);
+        await page.getByRole('textbox', { name: /Word/ }).fill('hello');
+        await page.getByRole('button', { name: texts[lang].run, exact: true }).click();
+        await expect.poll(() => page.getByTestId('workflow-result').getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        await check('workflow');
+        await context.close();
+      }
+    }
   });
 
   it('after the owner cancels the distribution the user sees the clear state, the past conversation read-only', async () => {
