@@ -246,6 +246,9 @@ describe('the portal', () => {
           expect(await page.getByTestId('portal-nav').textContent(), where(name)).toContain(texts[lang].nav);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `${where(name)} scrolls sideways`).toBeLessThanOrEqual(0);
+          // Headings are whole, not cut short by the buttons beside them.
+          const cut = await page.locator('h1').evaluateAll((hs) => hs.filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent));
+          expect(cut, `${where(name)} cut headings`).toEqual([]);
           await snap(page, `portal-lang-${lang}-${viewport.width}-${name}`);
         };
 
@@ -259,6 +262,16 @@ describe('the portal', () => {
         await page.getByTestId('chat-input').fill(`A question in ${lang}`);
         await page.getByTestId('chat-input').press('Enter');
         await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        // Its end came: the conversation is in the URL and the side list, the answer can be rated.
+        await page.waitForURL((u) => u.searchParams.has('conversation'));
+        await expect.poll(() => page.getByTestId('chat-like').count()).toBe(1);
+        if (viewport.width > 640) {
+          await expect.poll(() => page.getByTestId('chat-conversation').filter({ hasText: `A question in ${lang}` }).count()).toBe(1);
+          // The opening statement lines up with the answer (beside the app's icon).
+          const opening = await page.getByTestId('chat-opening').boundingBox();
+          const answer = await page.getByTestId('chat-answer').last().boundingBox();
+          expect(Math.abs(opening!.x - answer!.x)).toBeLessThanOrEqual(20);
+        }
         await check('chat');
 
         await page.goto(`${studio.url}/portal/sessions/sessions-page`);
@@ -270,6 +283,9 @@ describe('the portal', () => {
         await page.getByRole('textbox', { name: /Word/ }).fill('hello');
         await page.getByRole('button', { name: texts[lang].run, exact: true }).click();
         await expect.poll(() => page.getByTestId('workflow-result').getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        await expect.poll(() => page.getByTestId('workflow-history-run').count()).toBeGreaterThan(0);
+        // A step of a few milliseconds reads "<0.01", never "0.00".
+        expect(await page.getByTestId('workflow-steps').textContent()).not.toContain('0.00');
         await check('workflow');
         await context.close();
       }

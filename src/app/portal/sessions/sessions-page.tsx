@@ -176,6 +176,7 @@ export default function SessionsPage() {
   return (
     <Page data-testid="portal-sessions">
       <PageHeader
+        className={s.pageHeader}
         title={t('sessions.title')}
         description={t('sessions.description')}
         actions={

@@ -3,6 +3,7 @@ import type { WebRun } from '../../../../schemas/portal';
 import { formatDateTime } from '../../../kit/widgets/datetime';
 import { StatusBadge } from '../../../kit/widgets/status-badge';
 import { Skeleton } from '../../../ui/skeleton';
+import { secondsText } from './workflow-state';
 import s from './workflow.module.css';
 
 const TONES = { running: 'info', succeeded: 'success', failed: 'danger', stopped: 'neutral' } as const;
@@ -35,7 +36,7 @@ export function RunHistory({ runs, activeId, onOpen }: RunHistoryProps) {
             <StatusBadge value={run.status} label={t(`workflow.status.${run.status}`)} tones={TONES} />
             <span className={s.historyMeta}>
               {run.steps.length > 0 && `${t('workflow.steps', { count: run.steps.length })} · `}
-              {t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(2) })}
+              {t('workflow.elapsed', { seconds: secondsText(run.elapsed_ms) })}
             </span>
           </button>
         </li>

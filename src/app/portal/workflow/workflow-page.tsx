@@ -23,7 +23,7 @@ import { usePortalApi } from '../portal-api';
 import { RunHistory } from './run-history';
 import { RunResult, RunSteps } from './run-result';
 import { useWorkflowRun } from './use-workflow-run';
-import { fromStoredRun } from './workflow-state';
+import { fromStoredRun, secondsText } from './workflow-state';
 import s from './workflow.module.css';
 
 type AppState = { status: 'loading' } | { status: 'ready'; app: PortalAppDetail } | { status: 'lost' } | { status: 'error' };
@@ -120,7 +120,7 @@ export default function WorkflowPage() {
             <>
               <h2 className={s.panelTitle}>
                 {t('workflow.result')}
-                {run.elapsed_ms > 0 && <span className={s.elapsed}>{t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(2) })}</span>}
+                {run.elapsed_ms > 0 && <span className={s.elapsed}>{t('workflow.elapsed', { seconds: secondsText(run.elapsed_ms) })}</span>}
               </h2>
               <RunResult run={run} />
             </>

@@ -183,6 +183,7 @@ const portal: typeof zh = {
     historyEmpty: 'No runs yet',
     openRun: 'Open this run',
     elapsed: '{{seconds}} s',
+    seconds: '{{seconds}} s',
     steps_one: '{{count}} step',
     steps_other: '{{count}} steps',
     inputs: 'Inputs of this run',

@@ -182,6 +182,7 @@ const portal = {
     historyEmpty: '还没有运行记录',
     openRun: '查看这次运行',
     elapsed: '耗时 {{seconds}} 秒',
+    seconds: '{{seconds}} 秒',
     steps_one: '{{count}} 个步骤',
     steps_other: '{{count}} 个步骤',
     inputs: '本次输入',
