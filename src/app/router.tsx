@@ -22,7 +22,7 @@ import { loadTexts } from '../i18n';
 import { PORTAL_NAMESPACES } from '../i18n/startup';
 import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
 import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
@@ -35,6 +35,9 @@ type PageModule = { default: ComponentType };
 
 /** A route `lazy` that loads a page module (default export) and reloads the page if the chunk is gone. */
 export const page = (load: () => Promise<PageModule>) => lazyWithReload(async () => ({ Component: (await load()).default }));
+
+/** The console's layout (top bar with the project-space switcher): not in the portal's first load. */
+const consoleLayout = page(() => import('./shell/console-layout'));
 
 const skeleton = () => page(() => import('./screens/skeleton-page'));
 
@@ -400,7 +403,7 @@ export function buildRoutes(): RouteObject[] {
         {
           path: 'operation',
           loader: withAllTexts(loginGuard),
-          element: <ConsoleLayout />,
+          lazy: consoleLayout,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
             {
@@ -427,7 +430,7 @@ export function buildRoutes(): RouteObject[] {
         {
           path: 'personal',
           loader: withAllTexts(loginGuard),
-          element: <ConsoleLayout />,
+          lazy: consoleLayout,
           handle: { area: 'personal' } satisfies RouteHandle,
           children: [
             {

@@ -1,7 +1,8 @@
 /**
- * The layouts of the route tree: console (top bar + page), system admin (top bar + side navigation),
- * store (top bar + store tabs). Each renders the child route in <Outlet/>. The portal has its own
- * layout (app/portal/portal-layout.tsx), loaded with its routes.
+ * The layouts of the route tree nested in the console's (system admin: side navigation; store: store
+ * tabs), the bare one, and the pieces every layout uses. Each renders the child route in <Outlet/>. The
+ * console's own layout (top bar + page, console-layout.tsx) and the portal's (app/portal/portal-layout.tsx)
+ * load with their routes.
  */
 import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
@@ -11,8 +12,7 @@ import { cn } from '../../ui/cn';
 import { NavTab, NavTabs } from '../../ui/tabs';
 import { useSession } from '../session';
 import { RouteBreadcrumb } from './route-breadcrumb';
-import { useArea, usePageTitle } from './route-handle';
-import { ShellTopBar } from './shell-top-bar';
+import { usePageTitle } from './route-handle';
 import s from './layouts.module.css';
 
 /** A thin bar at the very top while a navigation waits for its loaders. */
@@ -29,21 +29,6 @@ export function DocumentTitle() {
     document.title = title ? `${title} · ${t('appName')}` : t('appName');
   }, [title, t]);
   return null;
-}
-
-/** /operation (console pages, store, app editors) and /personal. */
-export function ConsoleLayout() {
-  const area = useArea();
-  return (
-    <div className={s.shell}>
-      <NavigationProgress />
-      <DocumentTitle />
-      <ShellTopBar area={area} showWorkspaces={area === 'console' || area === undefined} />
-      <main className={s.main} id="main">
-        <Outlet />
-      </main>
-    </div>
-  );
 }
 
 /** A header strip under the top bar holding the breadcrumb (and optional tabs). */
