@@ -23,7 +23,7 @@
  * Note Weft's server answers a missing or foreign id with 400 VALIDATION-1000 (never 404, which would
  * reveal existence); the route guards turn that into the error screen where the spec asks for it.
  */
-import { ErrorCode } from '../../schemas/errors';
+import { PARAM_ERROR } from './error-codes';
 import { getConfig } from '../app/config';
 import { loginPath, paths } from '../app/paths';
 import { useSession } from '../app/session';
@@ -117,7 +117,7 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     text = tDynamic('errors:status.401');
   } else if (status >= 500 || status === 405) {
     text = tDynamic(STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.5xx');
-  } else if (status === 400 && reaction === 'page' && code === ErrorCode.PARAM) {
+  } else if (status === 400 && reaction === 'page' && code === PARAM_ERROR) {
     text = tDynamic('errors:unauthorizedOperation');
   } else if (status >= 400) {
     const fallback = STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.4xx';
