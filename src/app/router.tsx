@@ -22,7 +22,7 @@ import { loadTexts } from '../i18n';
 import { PORTAL_NAMESPACES } from '../i18n/startup';
 import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, SubHeader } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
 import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
@@ -172,7 +172,7 @@ function storeRoutes(): RouteObject {
   });
   return {
     path: 'store',
-    element: <StoreLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).StoreLayout })),
     handle: { area: 'store', crumb: () => ({ labelKey: 'pages:store.root', href: '/operation/store' }) } satisfies RouteHandle,
     children: [
       indexTo('app'),
@@ -189,7 +189,7 @@ function systemRoutes(): RouteObject {
   return {
     path: 'system',
     loader: systemGuard,
-    element: <SystemLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).SystemLayout })),
     handle: { area: 'system', crumb: () => ({ labelKey: 'pages:system.root', href: '/operation/system' }) } satisfies RouteHandle,
     children: [
       {
