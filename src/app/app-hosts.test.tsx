@@ -8,6 +8,13 @@ import { LazyConfirmHost, LazyToaster } from './app-hosts';
 afterEach(cleanup);
 
 describe('the app-wide hosts, loaded on first use', () => {
+  // First in the file: the toast store is still empty.
+  it('the toaster also mounts once the page is idle, before any toast (its layer then sits below later dialogs)', async () => {
+    const { container } = render(<LazyToaster closeLabel="Close" label="Notifications" />);
+    expect(container.ownerDocument.querySelector('[aria-label^="Notifications"]')).toBeNull();
+    expect(await screen.findByRole('region', { name: /Notifications/ }, { timeout: 5000 })).toBeTruthy();
+  });
+
   it('render nothing until asked; the first toast loads the toaster and shows', async () => {
     const { container } = render(<LazyToaster closeLabel="Close" label="Notifications" />);
     expect(container.innerHTML).toBe('');
