@@ -41,6 +41,11 @@ export const ErrorCode = {
    * longer the stored one; `data` says what is stored now, so the client can reload or overwrite.
    */
   CONFLICT: 'CONFLICT-1000',
+  /**
+   * A store item is not in the state the action needs (409): release or reject what awaits release,
+   * take offline what is released, copy what is released; `data.review_state` says where it is.
+   */
+  STORE_STATE: 'STORE-1000',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */
