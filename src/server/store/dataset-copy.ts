@@ -10,11 +10,12 @@ import type { Tx } from '../services/workspace-resources';
  * copy: set-based INSERT ... SELECT, no row passes through the process and nothing is embedded again
  * (the copy takes the source's embedding model and dimension, so its vectors stay valid). Tokens, the
  * tsvector and the vectors (`embedding`, and `embedding_v` where pgvector exists) go as they are.
- * New ids are derived from the old ones with a per-operation salt (md5(salt || id)::uuid), so a child
+ * New ids are derived from the old ones with a per-operation salt (md5(salt || id) as a uuid), so a child
  * segment's `parent_id` is remapped in the same statement. Only processed units (`completed`) go.
  */
 
-const salted = (salt: string, column: string) => sql.raw(`md5('${salt}' || ${column}::text)::uuid`);
+// A version-4 shaped uuid (version and variant nibbles set), as the contract's ids are checked.
+const salted = (salt: string, column: string) => sql.raw(`overlay(overlay(md5('${salt}' || ${column}::text) placing '4' from 13) placing '8' from 17)::uuid`);
 
 export async function snapshotDataset(ctx: ServerContext, tx: Tx, itemId: string, datasetId: string) {
   const salt = randomUUID();
