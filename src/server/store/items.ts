@@ -121,7 +121,11 @@ export async function getReleased(ctx: ServerContext, caller: Caller, type: Stor
 
 /** Every tenant user: one page of a released knowledge snapshot's document's segments. */
 export async function snapshotSegments(ctx: ServerContext, caller: Caller, id: string, documentId: string, q: { page: number; page_size: number }): Promise<StoreSegmentPage> {
-  const row = await releasedRow(ctx, caller, 'dataset', id);
+  return segmentsOf(ctx, await releasedRow(ctx, caller, 'dataset', id), documentId, q);
+}
+
+/** One page of a knowledge snapshot's document's segments (the caller checked the item). */
+export async function segmentsOf(ctx: ServerContext, row: StoreItemRow, documentId: string, q: { page: number; page_size: number }): Promise<StoreSegmentPage> {
   if (!UUID_RE.test(documentId)) throw notFoundOrForeign('Document', documentId);
   const [doc] = await ctx.db.select({ id: storeDatasetDocuments.id }).from(storeDatasetDocuments).where(and(eq(storeDatasetDocuments.id, documentId), eq(storeDatasetDocuments.storeItemId, row.id)));
   if (!doc) throw notFoundOrForeign('Document', documentId);

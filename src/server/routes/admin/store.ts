@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../../schemas/common';
-import { AdminStoreDetail, AdminStoreList, AdminStoreListQuery, AdminStoreParams, StoreRejectBody, StoreReviewBody } from '../../../../schemas/store';
+import { AdminStoreDetail, AdminStoreList, AdminStoreListQuery, AdminStoreParams, StoreRejectBody, StoreReviewBody, StoreSegmentPage, StoreSegmentParams, StoreSegmentQuery } from '../../../../schemas/store';
 import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
-import { adminList } from '../../store/items';
-import { adminDetail, review } from '../../store/review';
+import { adminList, segmentsOf } from '../../store/items';
+import { adminDetail, managedRow, review } from '../../store/review';
 
 const tags = ['admin: store'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
@@ -22,6 +22,11 @@ export const adminStoreRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => a
   );
   app.get('/:type/:id', { schema: { tags, summary: 'One store item of any state with its snapshot', params: AdminStoreParams, response: { 200: ok(AdminStoreDetail) } } }, async (req) =>
     done(await adminDetail(ctx, requireSystemRole(req, ...managers), req.params.type, req.params.id)),
+  );
+  app.get(
+    '/dataset/:id/document/:document_id/segments',
+    { schema: { tags, summary: "Segments of one document of a knowledge base's snapshot (any state)", params: StoreSegmentParams, querystring: StoreSegmentQuery, response: { 200: ok(StoreSegmentPage) } } },
+    async (req) => done(await segmentsOf(ctx, await managedRow(ctx, requireSystemRole(req, ...managers), 'dataset', req.params.id), req.params.document_id, req.query)),
   );
   app.post(
     '/:type/:id/release',
