@@ -116,7 +116,7 @@ export function CopyDialog({ type, item, open, onOpenChange, onCopied }: CopyDia
           ) : (
             <div className={s.stack}>
               <Field label={t('copy.target')} required>
-                <Select value={target} onValueChange={setTarget} placeholder={t('copy.targetPlaceholder')} options={spaces.map((w) => ({ value: w.id, label: w.name }))} data-testid="store-copy-target" />
+                <Select value={target} onValueChange={setTarget} placeholder={t('copy.targetPlaceholder')} aria-label={t('copy.target')} options={spaces.map((w) => ({ value: w.id, label: w.name }))} />
               </Field>
               <Field label={t('copy.name')}>
                 <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} data-testid="store-copy-name" />

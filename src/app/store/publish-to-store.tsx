@@ -103,7 +103,7 @@ export function PublishToStore({ workspaceId, type, sourceId, name, description 
                 <TagInput value={form.tags} onChange={(v) => setForm((f) => ({ ...f, tags: v ?? [] }))} />
               </Field>
               <Field label={t('publish.description')}>
-                <Textarea value={form.description} maxLength={500} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} />
+                <Textarea value={form.description} maxLength={500} onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))} data-testid="publish-to-store-description" />
               </Field>
             </div>
           </DialogBody>

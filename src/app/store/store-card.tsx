@@ -75,9 +75,9 @@ export function StoreCard({ item, to, showState }: StoreCardProps) {
       </div>
       <p className={s.description}>{item.description}</p>
       <div className={s.meta}>
-        <span className={s.ellipsis}>{t('gallery.from', { space: item.source_workspace_name })}</span>
+        <span className={`${s.ellipsis} ${s.metaSource}`} title={item.source_workspace_name}>{t('gallery.from', { space: item.source_workspace_name })}</span>
         <span className={s.ellipsis}>{statsText(tt, item)}</span>
-        <span data-testid="store-card-copies">{t('gallery.copies', { count: item.copy_count })}</span>
+        <span className={s.nowrap} data-testid="store-card-copies">{t('gallery.copies', { count: item.copy_count })}</span>
       </div>
     </Card>
   );

@@ -151,16 +151,14 @@ export function StoreGallery({ type }: { type: SpaceStoreType }) {
           aria-label={t('detail.tags')}
           onValueChange={(tag) => setQuery((q) => ({ ...q, tag }))}
           options={[{ value: 'all', label: t('gallery.allTags') }, ...tags.map((tag) => ({ value: tag, label: tag }))]}
-          data-testid="store-tag-filter"
         />
         <Select
           size="sm"
           className={s.filter}
           value={query.sort}
-          aria-label={t('gallery.sort.newest')}
+          aria-label={t('gallery.sortBy')}
           onValueChange={(sort) => setQuery((q) => ({ ...q, sort: sort as StoreSort }))}
           options={(['newest', 'most_copied'] as const).map((v) => ({ value: v, label: t(`gallery.sort.${v}`) }))}
-          data-testid="store-sort"
         />
         {status === 'ready' && <span className={s.total}>{t('gallery.total', { count: total })}</span>}
       </div>

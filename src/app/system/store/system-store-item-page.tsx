@@ -91,7 +91,7 @@ export default function SystemStoreItemPage() {
         <Badge variant={REVIEW_TONE[d.review_state]} data-testid="system-store-state-badge">
           {t(`review.${d.review_state}`)}
         </Badge>
-        <span>{t(`types.${d.type}`)}</span>
+        <span>{t(`typeNames.${d.type}`)}</span>
         <KindBadge item={d} />
         {d.tags.map((tag) => (
           <Badge key={tag}>{tag}</Badge>

@@ -44,7 +44,6 @@ export default function SystemStorePage() {
           aria-label={t('system.state')}
           onValueChange={(state) => setQ((x) => ({ ...x, state, page: 1 }))}
           options={[{ value: 'all', label: t('system.allStates') }, ...StoreReviewState.options.map((v) => ({ value: v, label: t(`review.${v}`) }))]}
-          data-testid="system-store-state"
         />
         <Select
           size="sm"
@@ -52,7 +51,7 @@ export default function SystemStorePage() {
           value={q.type}
           aria-label={t('system.type')}
           onValueChange={(type) => setQ((x) => ({ ...x, type, page: 1 }))}
-          options={[{ value: 'all', label: t('system.allTypes') }, ...STORE_TYPES.filter((v) => v !== 'plugin').map((v) => ({ value: v, label: t(`types.${v}`) }))]}
+          options={[{ value: 'all', label: t('system.allTypes') }, ...STORE_TYPES.filter((v) => v !== 'plugin').map((v) => ({ value: v, label: t(`typeNames.${v}`) }))]}
         />
       </div>
       {list.status === 'error' ? (
@@ -83,7 +82,7 @@ export default function SystemStorePage() {
                 </TableCell>
                 <TableCell>
                   <span className={s.inline}>
-                    {t(`types.${item.type}`)} <KindBadge item={item} />
+                    {t(`typeNames.${item.type}`)} <KindBadge item={item} />
                   </span>
                 </TableCell>
                 <TableCell>

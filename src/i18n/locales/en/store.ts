@@ -3,14 +3,17 @@ import type zh from '../zh/store';
 /** The stores (apps, knowledge bases, prompts, tools, plugins) and the store manager. */
 const store: typeof zh = {
   types: { app: 'app', dataset: 'knowledge base', prompt: 'prompt', tool: 'tool', plugin: 'plugin' },
+  /** As a label of its own (a column, a filter option). */
+  typeNames: { app: 'App', dataset: 'Knowledge base', prompt: 'Prompt', tool: 'Tool', plugin: 'Plugin' },
   review: { awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Taken offline' },
   toolTypes: { custom: 'Custom', mcp: 'MCP', workflow: 'Workflow', inner: 'Built-in', plugin: 'Plugin' },
-  scenes: { llm_chain: 'Chat', retrieval_chain: 'Retrieval', extract_chain: 'Extraction', analysis_chain: 'Analysis' },
+  scenes: { llm_chain: 'LLM chain', retrieval_chain: 'Retrieval chain', extract_chain: 'Extraction chain', analysis_chain: 'Analysis chain' },
   gallery: {
     description: 'Browse the {{type}}s shared in your tenant and copy them into your project spaces.',
     search: 'Search names, descriptions or tags',
     allTags: 'All tags',
     allKinds: 'All kinds',
+    sortBy: 'Sort',
     sort: { newest: 'Newest', most_copied: 'Most copied' },
     emptyTitle: 'No {{type}} in the store yet',
     emptyDescription: 'Project spaces publish here; a store manager releases what they submit.',

@@ -1,14 +1,17 @@
 /** 商店（应用、知识库、提示词、工具、插件）与商店管理。 */
 const store = {
   types: { app: '应用', dataset: '知识库', prompt: '提示词', tool: '工具', plugin: '插件' },
+  /** 单独作标签时（列、筛选项）。 */
+  typeNames: { app: '应用', dataset: '知识库', prompt: '提示词', tool: '工具', plugin: '插件' },
   review: { awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
   toolTypes: { custom: '自定义', mcp: 'MCP', workflow: '工作流', inner: '内置', plugin: '插件' },
-  scenes: { llm_chain: '对话', retrieval_chain: '检索', extract_chain: '抽取', analysis_chain: '分析' },
+  scenes: { llm_chain: '对话生成', retrieval_chain: '检索问答', extract_chain: '信息抽取', analysis_chain: '数据分析' },
   gallery: {
     description: '浏览本租户共享的{{type}}，复制到你的项目空间中使用。',
     search: '搜索名称、描述或标签',
     allTags: '全部标签',
     allKinds: '全部类型',
+    sortBy: '排序',
     sort: { newest: '最新发布', most_copied: '复制最多' },
     emptyTitle: '商店里还没有{{type}}',
     emptyDescription: '项目空间发布并经商店管理员审核通过后，会出现在这里。',
