@@ -79,6 +79,23 @@ export const AppCopy: Story = {
   },
 };
 
+/** A copied tool starts without a credential: the dialog gives it one of the target space's. */
+export const ToolCopyAuthorization: Story = {
+  args: { type: 'tool' },
+  play: async () => {
+    const page = await loaded();
+    await userEvent.click(within(page).getByTestId('store-copy'));
+    const dialog = await screen.findByTestId('store-copy-dialog');
+    await waitFor(() => expect(within(dialog).getByTestId('store-copy-submit')).toBeEnabled());
+    await userEvent.click(within(dialog).getByTestId('store-copy-submit'));
+    const auth = await within(dialog).findByTestId('store-tool-authorization');
+    await expect(auth).toHaveTextContent('This tool needs authentication (API key)');
+    await expect(await within(auth).findByRole('combobox', { name: 'Credential' })).toHaveTextContent('weather key');
+    await userEvent.click(within(auth).getByTestId('store-tool-authorize'));
+    await expect(await within(auth).findByTestId('store-tool-authorized')).toHaveTextContent('The copy uses the credential “weather key”');
+  },
+};
+
 export const Missing: Story = {
   args: { type: 'tool', id: '0e000000-0000-4000-8000-00000000dead' },
   play: async () => {

@@ -3,7 +3,7 @@
  * this kind), optionally a name, and, for an app, map each knowledge base or tool its flow uses to one of
  * the target space's (pre-filled by store origin or name from a dry run; "leave unset" leaves the node
  * for the checklist). After the copy it says what remains (unset references, a tool's authorization)
- * and links to the copy.
+ * and links to the copy; a copied tool that needs authentication gets a credential of its space here.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { describeError } from '../../api/reactions';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, Field, Input, Select, Spinner, toast } from '../../ui';
 import { useStoreApi } from './store-api';
 import { copyPath, CREATOR_ROLES } from './store-kinds';
+import { ToolAuthorization } from './tool-authorization';
 import s from './store.module.css';
 
 const UNSET = '__unset__';
@@ -107,7 +108,7 @@ export function CopyDialog({ type, item, open, onOpenChange, onCopied }: CopyDia
             <div className={s.stack} data-testid="store-copy-done">
               <p>{t('copy.done', { space: spaces?.find((w) => w.id === done.workspace_id)?.name ?? '' })}: <strong>{done.name}</strong></p>
               {done.unresolved.length > 0 && <p className={s.note} data-testid="store-copy-unresolved">{t('copy.unresolved', { count: done.unresolved.length })}</p>}
-              {done.needs_authorization && <p className={s.note}>{t('copy.needsAuth', { type: t(`detail.authTypes.${done.needs_authorization.type}`) })}</p>}
+              {done.needs_authorization && done.id && <ToolAuthorization workspaceId={done.workspace_id} toolId={done.id} auth={done.needs_authorization} />}
             </div>
           ) : spaces === null ? (
             <Spinner />

@@ -165,6 +165,11 @@ export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStore
       return wait({ items: rows.slice((q.page - 1) * q.page_size, q.page * q.page_size), total: rows.length, page: q.page, page_size: q.page_size });
     },
     spaces: async () => wait(spaces),
+    credentials: async (workspaceId) => wait(workspaceId === spaces[0]?.id ? [{ id: id(81), name: 'weather key' }] : []),
+    async authorize(_ws, toolId, credentialId) {
+      if (toolId !== id(900) || credentialId !== id(81)) throw new Error('Not found');
+      await wait(null);
+    },
     async copy(type, body) {
       const src = find(type, body.id);
       const references =

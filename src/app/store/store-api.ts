@@ -5,7 +5,8 @@
 import { createContext, useContext } from 'react';
 import type { SpaceStoreType, StoreCopyAnswer, StoreCopyBody, StoreItemDetail, StoreListAnswer, StoreListQuery, StoreSegmentPage } from '../../../schemas/store';
 import type { Workspace } from '../../../schemas/workspace';
-import { copyStoreItem, getStoreItem, listStore, listStoreSegments } from '../../api/store';
+import { listCredentials } from '../../api/credentials';
+import { authorizeStoreTool, copyStoreItem, getStoreItem, listStore, listStoreSegments } from '../../api/store';
 import { listWorkspaces } from '../../api/workspaces';
 
 export interface StoreApi {
@@ -15,6 +16,10 @@ export interface StoreApi {
   /** The caller's project spaces with their role (the copy dialog offers those where they may create). */
   spaces(): Promise<Workspace[]>;
   copy(type: SpaceStoreType, body: StoreCopyBody): Promise<StoreCopyAnswer>;
+  /** A space's credentials (names only), for a copied tool's authorization. */
+  credentials(workspaceId: string): Promise<{ id: string; name: string }[]>;
+  /** Gives a copied tool a credential of its space (the store never carries one). */
+  authorize(workspaceId: string, toolId: string, credentialId: string): Promise<void>;
 }
 
 export const apiStoreApi: StoreApi = {
@@ -25,6 +30,10 @@ export const apiStoreApi: StoreApi = {
   spaces: async () => (await listWorkspaces()).items,
   // The dialog reports failures itself.
   copy: (type, body) => copyStoreItem(type, body, { reaction: 'silent' }),
+  credentials: async (workspaceId) => (await listCredentials({ page: 1, page_size: 100 }, { workspaceId })).items.map((c) => ({ id: c.id, name: c.identifier })),
+  authorize: async (workspaceId, tool_id, credential_id) => {
+    await authorizeStoreTool(workspaceId, { tool_id, credential_id }, { reaction: 'silent' });
+  },
 };
 
 export const StoreApiContext = createContext<StoreApi>(apiStoreApi);

@@ -94,6 +94,10 @@ const store: typeof zh = {
     open: 'Open',
     unresolved_one: "{{count}} reference is unset: the editor's checklist shows it", unresolved_other: "{{count}} references are unset: the editor's checklist shows them",
     needsAuth: 'This tool needs authentication ({{type}}): choose a credential of the space for it, then publish it.',
+    credential: 'Credential',
+    authorize: 'Use this credential',
+    authorized: 'The copy uses the credential “{{name}}”',
+    noCredentials: 'The space has no credential yet: add one under Credential management.',
   },
   publish: {
     action: 'Publish to store',

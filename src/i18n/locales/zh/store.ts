@@ -92,6 +92,10 @@ const store = {
     open: '打开',
     unresolved_one: '{{count}} 个引用未设置，请在编辑器的检查清单中处理', unresolved_other: '{{count}} 个引用未设置，请在编辑器的检查清单中处理',
     needsAuth: '该工具需要鉴权（{{type}}）：请在目标空间为它选择凭证后再发布。',
+    credential: '凭证',
+    authorize: '使用该凭证',
+    authorized: '副本已使用凭证「{{name}}」',
+    noCredentials: '该空间还没有凭证：请先在凭证管理中添加。',
   },
   publish: {
     action: '发布到商店',
