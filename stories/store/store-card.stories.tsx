@@ -37,7 +37,7 @@ export const Cards: Story = {
           element: (
             <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, 300px)', gap: 12, padding: 24 }}>
               {demoStoreItems().map((item, i) => (
-                <StoreCard key={item.id} item={i === 3 ? { ...item, review_state: 'rejected', review_reason: 'No description' } : item} to={detailPath(item.type, item.id)} showState={i === 3} />
+                <StoreCard key={item.id} item={i === 3 ? { ...item, review_state: 'rejected', review_reason: 'No description' } : item} to={detailPath(item.type as SpaceStoreType, item.id)} showState={i === 3} />
               ))}
             </div>
           ),

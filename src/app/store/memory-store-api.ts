@@ -101,7 +101,7 @@ export function demoStoreItems(): StoreItemDetail[] {
     item('prompt', 3, { name: 'Summariser', description: 'Short summaries of any text.', kind: 'llm_chain', tags: ['writing'], copy_count: 31, stats: { documents: 0, segments: 0, functions: 0, variables: 2 } }),
     item('tool', 4, { name: 'Weather', description: 'Today’s weather of a city.', kind: 'custom', tags: ['weather', 'public data'], copy_count: 0, stats: { documents: 0, segments: 0, functions: 1, variables: 0 } }),
   ];
-  return base.map((b) => ({ ...b, snapshot: SNAPSHOTS[b.type] }));
+  return base.map((b) => ({ ...b, snapshot: SNAPSHOTS[b.type as SpaceStoreType] }));
 }
 
 /** `count` more released apps, for the virtualised gallery. */
@@ -153,8 +153,8 @@ export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStore
       if (q.tag) hits = hits.filter((x) => x.tags.includes(q.tag!));
       if (q.kind) hits = hits.filter((x) => x.kind === q.kind);
       hits = [...hits].sort((a, b) => (q.sort === 'most_copied' ? b.copy_count - a.copy_count : 0) || b.published_at.localeCompare(a.published_at));
-      const page = q.page ?? 1;
-      const size = q.page_size ?? 24;
+      const page = Number(q.page ?? 1);
+      const size = Number(q.page_size ?? 24);
       return wait({ items: hits.slice((page - 1) * size, page * size), total: hits.length, page, page_size: size, tags });
     },
     // A copy: the page keeps its own count (as with the server's answers).
