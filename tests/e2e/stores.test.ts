@@ -4,7 +4,9 @@
  * reason, which the prompt's page shows; it is published again and released from the system store; the
  * prompt store's gallery lists it, its detail shows the content and variables, and the copy dialog
  * copies it into another project space (the copy count goes up; the copy has the content). An app
- * published through its store distribution is released and shown with its read-only flow, then copied.
+ * published through its store distribution is released and shown with its read-only flow, then copied;
+ * its distribute tab shows the review. A tool with an API key is published from its page; its copy gets
+ * a credential of the target space in the copy dialog (the store carries none).
  * Screenshots at 1280 px in English and Chinese.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +28,22 @@ afterAll(async () => {
 
 const VIEWPORT = { width: 1280, height: 800 };
 
+/** One API call with the browser's session in a given project space; throws unless it answered 200. */
+async function apiIn(page: Page, workspaceId: string, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const answer = await page.evaluate(
+    async ({ workspaceId, method, url, body }) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const headers: Record<string, string> = { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': workspaceId };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, json: await r.json().catch(() => ({})) };
+    },
+    { workspaceId, method, url, body },
+  );
+  if (answer.status !== 200) throw new Error(`${method} ${url} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+  return answer.json.data as Record<string, unknown>;
+}
+
 async function openSystemItem(page: Page, name: string) {
   await page.goto(`${studio.url}/operation/system/store`);
   const row = page.getByTestId('system-store-row').filter({ hasText: name });
@@ -35,7 +53,7 @@ async function openSystemItem(page: Page, name: string) {
 }
 
 describe('the stores', () => {
-  it('publish → reject with a reason → publish again → release → gallery → detail → copy, for a prompt and an app', async () => {
+  it('publish → reject with a reason → publish again → release → gallery → detail → copy, for a prompt, an app and a tool (with its authorization)', async () => {
     const { context, page } = await signIn(browser, studio.url, VIEWPORT);
     await openFirstWorkspaceApps(page);
     const workspaceId = new URL(page.url()).pathname.split('/')[3]!;
@@ -113,6 +131,7 @@ describe('the stores', () => {
     await dialog.getByRole('combobox', { name: 'Project space' }).click();
     await page.getByRole('option', { name: 'Copies' }).click();
     await dialog.getByTestId('store-copy-name').fill('Summariser (copy)');
+    await expect.poll(() => page.getByRole('option').count()).toBe(0);
     await snap(page, 'stores-07-prompt-copy-dialog-en');
     await dialog.getByTestId('store-copy-submit').click();
     await dialog.getByTestId('store-copy-done').waitFor();
@@ -120,14 +139,7 @@ describe('the stores', () => {
     await dialog.getByTestId('store-copy-open').click();
     await page.waitForURL((u) => u.pathname.startsWith(`/operation/workspace/${targetId}/prompt-add/`));
     const copyId = new URL(page.url()).pathname.split('/').pop()!;
-    const copied = await page.evaluate(
-      async ({ id, ws }) => {
-        const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
-        const r = await fetch(`/api/v1/console/prompts/${id}`, { headers: { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': ws } });
-        return (await r.json()).data;
-      },
-      { id: copyId, ws: targetId },
-    );
+    const copied = await apiIn(page, targetId, 'GET', `/api/v1/console/prompts/${copyId}`);
     expect(copied).toMatchObject({ name: 'Summariser (copy)', content: 'Summarise {text} in {words} words.' });
 
     // The app store: the read-only flow, a copy (its flow uses no knowledge base or tool).
@@ -144,33 +156,68 @@ describe('the stores', () => {
     await expect.poll(() => page.getByTestId('store-detail-copies').textContent()).toBe('1');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
 
+    // The app's distribute tab shows the store's review.
+    await page.goto(`${studio.url}/operation/app/${appId}/agent-flow/distribute`);
+    await expect.poll(() => page.getByTestId('distribution-card-store').getByTestId('distribution-review').textContent()).toContain('Released');
+
+    // A tool with an API key: published to the store from its page (released here by the API); its copy
+    // has no credential until the copy dialog gives it one of the target space.
+    const sourceKey = await apiIn(page, workspaceId, 'POST', '/api/v1/console/credentials', { identifier: 'weather key', sk: 'sk-source-secret' });
+    const tool = await apiIn(page, workspaceId, 'POST', '/api/v1/console/tools', { name: 'Weather', intro: 'Today’s weather of a city', auth: { type: 'api_key', location: 'header', key: 'X-Key', credential_id: sourceKey.id } });
+    const toolId = tool.id as string;
+    await apiIn(page, workspaceId, 'POST', `/api/v1/console/tools/${toolId}/functions`, { name: 'forecast', url: 'https://weather.example/forecast' });
+    await apiIn(page, workspaceId, 'POST', `/api/v1/console/tools/${toolId}/publish`, {});
+    await page.goto(`${studio.url}/operation/workspace/${workspaceId}/tool/${toolId}`);
+    await page.getByTestId('publish-to-store').click();
+    await publish.getByTestId('publish-to-store-submit').click();
+    await expect.poll(() => state.getAttribute('data-state')).toBe('awaiting_release');
+    const toolItem = await apiIn(page, workspaceId, 'GET', `/api/v1/console/tools/${toolId}/distributions`);
+    await apiIn(page, workspaceId, 'POST', `/api/v1/admin/store/tool/${toolItem.id}/release`, {});
+    const copiesKey = await apiIn(page, targetId, 'POST', '/api/v1/console/credentials', { identifier: 'copies key', sk: 'sk-copies-secret' });
+    await page.goto(`${studio.url}/operation/store/tool/${toolItem.id}`);
+    await page.getByTestId('store-detail').getByText('forecast').first().waitFor();
+    await snap(page, 'stores-09-tool-detail-en');
+    await page.getByTestId('store-copy').click();
+    await dialog.getByRole('combobox', { name: 'Project space' }).click();
+    await page.getByRole('option', { name: 'Copies' }).click();
+    await dialog.getByTestId('store-copy-submit').click();
+    const auth = dialog.getByTestId('store-tool-authorization');
+    await expect.poll(() => auth.getByRole('combobox', { name: 'Credential' }).textContent()).toBe('copies key');
+    await auth.getByTestId('store-tool-authorize').click();
+    await expect.poll(() => auth.getByTestId('store-tool-authorized').textContent()).toBe('The copy uses the credential “copies key”');
+    await snap(page, 'stores-10-tool-copied-en');
+    const toolCopyId = new URL(await dialog.getByTestId('store-copy-open').getAttribute('href') ?? '', studio.url).pathname.split('/').pop()!;
+    const toolCopy = await apiIn(page, targetId, 'GET', `/api/v1/console/tools/${toolCopyId}`);
+    expect(toolCopy.auth).toEqual({ type: 'api_key', location: 'header', key: 'X-Key', credential_id: copiesKey.id });
+    await page.keyboard.press('Escape');
+
     // The same pages in Chinese.
     await page.evaluate(() => localStorage.setItem('weft.lang', 'zh'));
     await page.goto(`${studio.url}/operation/store/prompt`);
     await expect.poll(() => cards.count()).toBe(1);
-    await snap(page, 'stores-09-prompt-gallery-zh');
+    await snap(page, 'stores-11-prompt-gallery-zh');
     await cards.first().getByTestId('store-card-open').click();
     await page.getByTestId('store-detail').waitFor();
-    await snap(page, 'stores-10-prompt-detail-zh');
+    await snap(page, 'stores-12-prompt-detail-zh');
     await page.goto(`${studio.url}/operation/store/app`);
     await cards.first().getByTestId('store-card-open').click();
     await page.locator('.react-flow__node').first().waitFor();
-    await snap(page, 'stores-11-app-detail-zh');
+    await snap(page, 'stores-13-app-detail-zh');
     await page.getByTestId('store-copy').click();
     await dialog.getByTestId('store-copy-mapping').waitFor();
-    await snap(page, 'stores-12-app-copy-dialog-zh');
+    await snap(page, 'stores-14-app-copy-dialog-zh');
     await page.keyboard.press('Escape');
     await page.goto(`${studio.url}/operation/system/store`);
     await page.getByRole('combobox', { name: '状态' }).click();
     await page.getByRole('option').nth(0).click();
-    await expect.poll(() => page.getByTestId('system-store-row').count()).toBe(2);
-    await snap(page, 'stores-13-system-list-zh');
+    await expect.poll(() => page.getByTestId('system-store-row').count()).toBe(3);
+    await snap(page, 'stores-15-system-list-zh');
     await page.getByTestId('system-store-row').filter({ hasText: 'Summariser' }).getByTestId('system-store-open').click();
     await page.getByTestId('system-store-item').waitFor();
-    await snap(page, 'stores-14-system-item-prompt-zh');
+    await snap(page, 'stores-16-system-item-prompt-zh');
     await page.goto(`${studio.url}/operation/store/knowledge`);
     await page.getByTestId('store-empty').waitFor();
-    await snap(page, 'stores-15-knowledge-empty-zh');
+    await snap(page, 'stores-17-knowledge-empty-zh');
     await context.close();
   });
 });
