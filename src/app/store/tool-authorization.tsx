@@ -56,7 +56,7 @@ export function ToolAuthorization({ workspaceId, toolId, auth }: ToolAuthorizati
 
   return (
     <div className={s.stack} data-testid="store-tool-authorization">
-      <p className={s.note}>{t('copy.needsAuth', { type: t(`detail.authTypes.${auth.type}`) })}</p>
+      {!done && <p className={s.note}>{t('copy.needsAuth', { type: t(`detail.authTypes.${auth.type}`) })}</p>}
       {done ? (
         <p data-testid="store-tool-authorized">{t('copy.authorized', { name: done })}</p>
       ) : credentials === null ? (
