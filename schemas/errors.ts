@@ -42,6 +42,11 @@ export const ErrorCode = {
    */
   CONFLICT: 'CONFLICT-1000',
   /**
+   * A store item is not in the state the action needs (409): release or reject what awaits release,
+   * take offline what is released, copy what is released; `data.review_state` says where it is.
+   */
+  STORE_STATE: 'STORE-1000',
+  /**
    * The destination is not allowed by the server's outbound network policy (400): loopback, private,
    * link-local, metadata or reserved addresses the operator's allow-list does not open. Answered
    * before any connection is tried.

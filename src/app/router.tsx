@@ -165,7 +165,13 @@ function storeRoutes(): RouteObject {
   const section = (key: string, title: string, detailParam?: string): RouteObject => ({
     path: key,
     handle: { title, crumb: true } satisfies RouteHandle,
-    children: [{ index: true, lazy: skeleton() }, ...(detailParam ? [stub(`:${detailParam}`, `${title}Detail`)] : [])],
+    children: detailParam
+      ? [
+          { index: true, lazy: page(() => import('./store/store-gallery-page')) },
+          { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
+        ]
+      : // The plugin store needs installed plugin packages (issue 24).
+        [{ index: true, lazy: skeleton() }],
   });
   return {
     path: 'store',
@@ -197,7 +203,10 @@ function systemRoutes(): RouteObject {
           {
             path: 'store',
             handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub(':type/:id', 'system.storeItem')],
+            children: [
+              { index: true, lazy: page(() => import('./system/store/system-store-page')) },
+              { path: ':type/:id', lazy: page(() => import('./system/store/system-store-item-page')), handle: { title: 'system.storeItem', crumb: true } satisfies RouteHandle },
+            ],
           },
           {
             path: 'plugin',

@@ -49,6 +49,7 @@ export type Namespaces = {
   flowtools: typeof import('./locales/zh/flowtools').default;
   features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  store: typeof import('./locales/zh/store').default;
   portal: typeof import('./locales/zh/portal').default;
 };
 

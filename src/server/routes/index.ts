@@ -25,6 +25,8 @@ import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
 import { webPortalRoutes } from './web/portal';
 import { webConversationRoutes } from './web/conversations';
 import { webUsageRoutes } from './web/usage';
+import { storeResourceRoutes, storeRoutes } from './console/store';
+import { adminStoreRoutes } from './admin/store';
 import { adminSecurityRoutes } from './admin/security';
 
 /**
@@ -55,6 +57,9 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
+  await app.register(storeRoutes(ctx), { prefix: '/console/store' });
+  await app.register(storeResourceRoutes(ctx), { prefix: '/console' });
+  await app.register(adminStoreRoutes(ctx), { prefix: '/admin/store' });
   // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).
   await app.register(webPortalRoutes(ctx), { prefix: '/web' });
   await app.register(webConversationRoutes(ctx), { prefix: '/web' });

@@ -37,6 +37,7 @@ const errors: typeof zh = {
     'AUTH-1006': 'Too many failed attempts. Try again in {{data.retry_after}} seconds',
     'PERMISSION-1000': 'Permission denied',
     'CONFLICT-1000': 'Someone else changed this in the meantime. Reload or overwrite',
+    'STORE-1000': 'The store item is not in a state that allows this; reload to see where it stands',
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
