@@ -82,6 +82,11 @@ export const Settings = z.object({
   sandboxMaxTimeoutMs: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** Memory of one code run, MB: its whole QuickJS heap (WASM memory), at most 2048 (wasm32's module limit here). */
   sandboxMemoryMb: z.coerce.number().int().min(16).max(2048).default(128),
+  /**
+   * Requests a minute one public-API key may make when the key sets no limit of its own
+   * (security/rate-limit.ts: counted across every server process on the database).
+   */
+  apiRateLimit: z.coerce.number().int().min(1).max(1_000_000).default(600),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
@@ -117,5 +122,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sandboxQueueTimeoutMs: env.WEFT_SANDBOX_QUEUE_TIMEOUT_MS || undefined,
     sandboxMaxTimeoutMs: env.WEFT_SANDBOX_MAX_TIMEOUT_MS || undefined,
     sandboxMemoryMb: env.WEFT_SANDBOX_MEMORY_MB || undefined,
+    apiRateLimit: env.WEFT_API_RATE_LIMIT || undefined,
   });
 }

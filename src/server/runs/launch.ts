@@ -57,8 +57,10 @@ export interface RunRequest {
   inputs: Record<string, unknown>;
   files: RunFileRef[];
   conversation?: { id: string; variables: Record<string, unknown> };
-  /** Chat without `conversation`: the new conversation's source (draft or portal). */
-  newConversation?: { source: 'draft' | 'portal' };
+  /** Chat without `conversation`: the new conversation's source (draft, portal or api). */
+  newConversation?: { source: 'draft' | 'portal' | 'api' };
+  /** Public API and MCP runs: the caller's end user as they name it (stored with the run and a new conversation). */
+  endUser?: string;
   /** The end user's character for this conversation (`sys.persona`: LLM and agent nodes add it to their instructions). */
   persona?: string;
   /** Collect the knowledge passages of knowledge-retrieval nodes and store them with the message. */
@@ -132,11 +134,11 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   if (chat && !conversationId) {
     conversationId = randomUUID();
     const source = req.newConversation?.source ?? 'draft';
-    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${nameOf(query)}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}))`);
+    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by, end_user)
+      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${nameOf(query)}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${req.endUser ?? null}))`);
   }
-  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${query}, ${JSON.stringify(inputs)}::jsonb, ${userId}, ${conversationId ?? null}))`);
+  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, end_user, conversation_id)
+    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${query}, ${JSON.stringify(inputs)}::jsonb, ${userId}, ${req.endUser ?? null}, ${conversationId ?? null}))`);
   if (conversationId) {
     messageId = randomUUID();
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
