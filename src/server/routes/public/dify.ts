@@ -59,7 +59,10 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       await sendSse(reply, difyStream(r), { onError: (e) => req.log.error({ err: e }, 'API run stream failed') });
       return null;
     }
-    const result = await run.started.stored;
+    // A workflow's answer goes out as soon as the run ended; its rows are written right after (the
+    // log shows it within milliseconds). A chat's waits until they are: the next message names the
+    // conversation, which must exist by then.
+    const result = await (chat ? run.started.stored : run.started.execution.result);
     // Dify answers a failed blocking chat with an error (a workflow's answer carries its status instead).
     if (chat && result.status === 'failed') throw new AppError(400, (result.error?.code ?? 'RUN-1100') as ErrorCode, result.error?.message ?? 'The run failed');
     return { r, result };
