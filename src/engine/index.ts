@@ -9,3 +9,4 @@ export { run, DEFAULT_RUN_LIMITS, type RunExecution, type RunLimits, type RunOpt
 export { RUN_ERRORS, RunAbort, toRunError, type RunErrorCode } from './errors';
 export { cleanWait, NodeTimer } from './node-timer';
 export { stringify, VariablePool, type RootVariables } from './pool';
+export { createSecretMasker, SECRET_MASK, MIN_SECRET_SUBSTRING, type SecretMasker } from './secrets';

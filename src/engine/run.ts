@@ -3,8 +3,10 @@ import type { ExecutorServices } from '../plugin-sdk/executor';
 import type { ExecutionPlan } from './compile';
 import { AbortScope, RUN_ERRORS, RunAbort, toRunError } from './errors';
 import { EventQueue } from './events';
+import { maskError, MaskedEvents } from './masked-events';
 import { VariablePool, type RootVariables } from './pool';
 import { ScopeRun } from './scope';
+import { createSecretMasker, type SecretMasker } from './secrets';
 
 /** Limits of one run; exceeding one ends the run with its code (STEP_LIMIT, DEPTH_LIMIT, TIME_LIMIT). */
 export interface RunLimits {
@@ -34,8 +36,14 @@ export interface RunOptions {
   /** The start node's form values. */
   inputs?: Record<string, unknown>;
   sys?: SystemInputs;
-  /** Environment values (secrets decrypted by the server); the document's values fill the rest. */
+  /**
+   * Secret environment values by name (decrypted by the server); the document's values fill the
+   * rest. Every value given here is a secret: nodes read it in clear, but every event and the result
+   * carry it masked (`******`, ./secrets.ts), so no stream, trace, log or stored row holds it.
+   */
   env?: Record<string, unknown>;
+  /** More values masked like env's (not readable by nodes): the secrets of the run that started this one. */
+  secrets?: readonly unknown[];
   /** The conversation's current variable values; the document's defaults fill the rest. */
   conversation?: Record<string, unknown>;
   /** Aborting it stops the run (status `stopped`, code CANCELLED). */
@@ -92,6 +100,9 @@ export class Run {
   fatal: RunAbort | undefined;
   private seq = 0;
   private executions = 0;
+  /** Masks the secrets (opts.env) in what leaves the run: events and result. */
+  private readonly masker: SecretMasker;
+  private readonly masked: MaskedEvents | undefined;
 
   constructor(
     readonly plan: ExecutionPlan,
@@ -107,9 +118,17 @@ export class Run {
       env: { ...plan.envDefaults, ...opts.env },
       conversation: { ...structuredClone(plan.conversationDefaults), ...opts.conversation },
     };
+    this.masker = createSecretMasker([...Object.values(opts.env ?? {}), ...(opts.secrets ?? [])]);
+    this.masked = this.masker.active ? new MaskedEvents(this.masker) : undefined;
   }
 
+  /** Every event leaves the engine here: with secrets, masked (and streamed text held back while it may be one). */
   emit(body: EventBody): void {
+    if (!this.masked) return this.push(body);
+    for (const b of this.masked.process(body)) this.push(b);
+  }
+
+  private push(body: EventBody): void {
     this.sink({ runId: this.runId, seq: this.seq++, at: Date.now(), ...body } as RunEvent);
   }
 
@@ -164,8 +183,10 @@ export class Run {
       signal?.removeEventListener('abort', onCancel);
     }
     const elapsedMs = performance.now() - t0;
-    const common = { runId: this.runId, outputs: this.outputs, answer: this.answer, usage: this.usage, steps: this.steps, elapsedMs };
-    const conversation = this.root.conversation;
+    // The result is stored and answered like the events: masked (the conversation's variables too).
+    const m = this.masker;
+    const common = { runId: this.runId, outputs: m.value(this.outputs), answer: m.text(this.answer), usage: this.usage, steps: this.steps, elapsedMs };
+    const conversation = m.value(this.root.conversation);
     if (error === undefined) {
       this.emit({ type: 'run_finished', elapsedMs, outputs: this.outputs, answer: this.answer, usage: this.usage, steps: this.steps });
       return { ...common, status: 'succeeded', conversation };
@@ -174,7 +195,7 @@ export class Run {
     const runError = toRunError(cause);
     const status = cause instanceof RunAbort && cause.code === RUN_ERRORS.CANCELLED ? 'stopped' : 'failed';
     this.emit({ type: 'run_failed', status, elapsedMs, error: runError, outputs: this.outputs, answer: this.answer, usage: this.usage, steps: this.steps });
-    return { ...common, status, error: runError, conversation };
+    return { ...common, status, error: maskError(m, runError), conversation };
   }
 }
 

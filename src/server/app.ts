@@ -12,6 +12,7 @@ import { registerAuth } from './auth';
 import { routeTree } from './routes';
 import { publicApiRoutes } from './routes/public';
 import { IMMUTABLE_CACHE } from './http/cache';
+import { registerInputRule } from './http/input-rule';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
@@ -39,6 +40,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
+  registerInputRule(app);
 
   await app.register(swagger, {
     openapi: {

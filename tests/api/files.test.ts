@@ -7,6 +7,8 @@ import { makeDocx, makePdf, makeXlsx } from '../../src/server/knowledge/test-fil
 import { useStudio } from './harness';
 import { multipartBody, upload, useTempDataDir } from './knowledge-kit';
 import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture } from './workspace-fixture';
+import { createApp, flow, parseSse, RUNS } from './runs-kit';
+import { messages, runs } from '../../src/server/db/schema';
 
 // The files group (7.5): multipart upload checked by biz_type, preview, download, and the public icon route.
 
@@ -123,6 +125,52 @@ describe('preview and download', () => {
     expectCode(await h.call('GET', `/api/v1/console/files/${MISSING}/download`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
     expectCode(await h.call('GET', `/api/v1/console/files/nope/download`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
     expectCode(await h.call('GET', `/api/v1/console/files/${txt}/download`, {}), 401, 'AUTH-1001');
+  });
+});
+
+describe('who may read a file (issue 20, finding 10)', () => {
+  const read = (token: string, id: string) => h.call('GET', `/api/v1/console/files/${id}/preview`, { token });
+  const refused = async (token: string, id: string) => {
+    expectCode(await read(token, id), 400, 'VALIDATION-1000');
+    expectCode(await h.call('GET', `/api/v1/console/files/${id}/download`, { token }), 400, 'VALIDATION-1000');
+  };
+
+  it('a chat file without a project space: its uploader only, not the rest of the tenant', async () => {
+    const chat = expectOk(await upload(h, f.u.member.token, undefined, 'note.txt', 'private words', 'chat')).id;
+    expect((await read(f.u.member.token, chat)).raw.body).toBe('private words');
+    expect((await h.call('GET', `/api/v1/console/files/${chat}/download`, { token: f.u.member.token })).status).toBe(200);
+    // Same tenant, even a member of the uploader's workspaces; another tenant; the super admin too.
+    for (const token of [f.u.owner.token, f.u.admin.token, f.u.outsider.token, f.u.foreign.token, h.adminToken]) await refused(token, chat);
+  });
+
+  it('a workspace file: its members, not other users of the tenant or other tenants', async () => {
+    const doc = expectOk(await upload(h, f.u.member.token, f.wsA, 'team.txt', 'team words')).id;
+    for (const token of [f.u.member.token, f.u.owner.token, f.u.admin.token]) expect((await read(token, doc)).status).toBe(200);
+    for (const token of [f.u.outsider.token, f.u.foreign.token]) await refused(token, doc);
+  });
+
+  it("a file sent in a conversation: also that conversation's user; referring to another's file is refused", async () => {
+    const app = await createApp(h, f.u.owner.token, f.wsA, 'File chat', flow([['s', 'start'], ['a', 'answer', { answer: 'ok' }]], [['s', 'a']], 'chatflow'));
+    const started = parseSse((await h.call('POST', `${RUNS(app)}/draft/chat-messages`, { token: f.u.owner.token, workspaceId: f.wsA, body: { query: 'first' } })).raw.body);
+    const conversationId = (started[0] as { conversationId: string }).conversationId;
+    // The member adds a message with a chat file of theirs to the owner's conversation.
+    const shared = expectOk(await upload(h, f.u.member.token, undefined, 'shared.txt', 'shared words', 'chat')).id;
+    const sent = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, {
+      token: f.u.member.token,
+      workspaceId: f.wsA,
+      body: { query: 'with a file', conversation_id: conversationId, files: [{ file_id: shared, name: 'shared.txt' }] },
+    });
+    expect(sent.status).toBe(200);
+    expect((await read(f.u.owner.token, shared)).raw.body).toBe('shared words');
+    await refused(f.u.admin.token, shared);
+    // Naming a file one may not read in a message of one's own does not open it: refused before any write.
+    const secret = expectOk(await upload(h, f.u.member.token, undefined, 'secret.txt', 'secret words', 'chat')).id;
+    const before = { runs: (await h.studio.ctx.db.select().from(runs)).length, messages: (await h.studio.ctx.db.select().from(messages)).length };
+    const stolen = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, { token: f.u.admin.token, workspaceId: f.wsA, body: { query: 'mine now', files: [{ file_id: secret }] } });
+    expectCode(stolen, 400, 'VALIDATION-1000');
+    expect(stolen.body.data).toEqual([{ path: 'body/files/0/file_id', message: expect.any(String) }]);
+    expect({ runs: (await h.studio.ctx.db.select().from(runs)).length, messages: (await h.studio.ctx.db.select().from(messages)).length }).toEqual(before);
+    await refused(f.u.admin.token, secret);
   });
 });
 

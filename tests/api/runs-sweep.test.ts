@@ -27,7 +27,13 @@ async function orphan(ageMs: number) {
   const createdAt = new Date(Date.now() - ageMs);
   await db.insert(conversations).values({ id: conversationId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId, createdBy: f.u.member.id });
   await db.insert(runs).values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId, mode: 'chatflow', source: 'draft', createdBy: f.u.member.id, conversationId, createdAt });
-  await db.insert(nodeExecutions).values({ id: randomUUID(), runId, executionId: 'x1', seq: 1, nodeId: 's', kind: 'start', title: 'Start', status: 'running', startedAt: createdAt });
+  // Two nodes ended (one of them skipped: not a step), one was running when the server went away.
+  await db.insert(nodeExecutions).values([
+    { id: randomUUID(), runId, executionId: 'x1', seq: 1, nodeId: 's', kind: 'start', title: 'Start', status: 'succeeded', startedAt: createdAt, finishedAt: createdAt },
+    { id: randomUUID(), runId, executionId: 'x2', seq: 2, nodeId: 'l', kind: 'llm', title: 'LLM', status: 'succeeded', promptTokens: 3, completionTokens: 4, totalTokens: 7, startedAt: createdAt, finishedAt: createdAt },
+    { id: randomUUID(), runId, executionId: 'skipped-3', seq: 3, nodeId: 'x', kind: 'end', title: '', status: 'skipped', startedAt: createdAt, finishedAt: createdAt },
+    { id: randomUUID(), runId, executionId: 'x4', seq: 4, nodeId: 'e', kind: 'end', title: 'End', status: 'running', startedAt: createdAt },
+  ]);
   await db.insert(messages).values({ id: randomUUID(), conversationId, runId, query: 'hi', createdBy: f.u.member.id });
   return runId;
 }
@@ -36,8 +42,18 @@ const stateOf = async (runId: string) => {
   const db = h.studio.ctx.db;
   const [run] = await db.select().from(runs).where(eq(runs.id, runId));
   const nodes = await db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId));
+  const running = nodes.find((n) => n.executionId === 'x4')!;
   const [message] = await db.select().from(messages).where(eq(messages.runId, runId));
-  return { run: run.status, runError: run.error, finished: run.finishedAt !== null, node: nodes[0].status, message: message.status };
+  return {
+    run: run.status,
+    runError: run.error,
+    finished: run.finishedAt !== null,
+    steps: run.steps,
+    tokens: run.totalTokens,
+    node: running.status,
+    nodeError: running.error,
+    message: message.status,
+  };
 };
 
 describe('sweepOrphanedRuns', () => {
@@ -45,7 +61,16 @@ describe('sweepOrphanedRuns', () => {
     const young = await orphan(1000);
     const ended = await sweepOrphanedRuns({ db: h.studio.ctx.db, kind: 'pglite' });
     expect(ended).toBeGreaterThanOrEqual(1);
-    expect(await stateOf(young)).toEqual({ run: 'failed', runError: RUN_INTERRUPTED, finished: true, node: 'failed', message: 'failed' });
+    expect(await stateOf(young)).toEqual({
+      run: 'failed',
+      runError: RUN_INTERRUPTED,
+      finished: true,
+      steps: 2,
+      tokens: 7,
+      node: 'failed',
+      nodeError: RUN_INTERRUPTED,
+      message: 'failed',
+    });
   });
 
   it('on a shared server, ends only runs older than the run-time limit', async () => {

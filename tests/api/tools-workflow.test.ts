@@ -97,6 +97,22 @@ describe('a workflow tool inside a run', () => {
     expect((await runLog(appA)).list[0]).toMatchObject({ status: 'succeeded' });
   });
 
+  it("masks the caller's secret in the inner run: its inputs, trace and result (issue 20)", async () => {
+    const SECRET = 'caller-secret-7Hq2';
+    const doc = callerFlow(toolB, [{ name: 'topic', text: 'key {{#env.TOKEN#}}' }]);
+    doc.variables.env = [{ id: 'k', name: 'TOKEN', type: 'secret', value: SECRET, description: '' }] as never;
+    const appA = await createApp(h, f.u.member.token, f.wsA, 'Caller with a secret', doc);
+    const before = (await runLog(appB)).total;
+    const last = await runWorkflow(appA, { subject: 'x' });
+    expect(last.outputs.result).toEqual([{ report: 'Report on key ****** x', topic: 'key ******' }]);
+    const log = await runLog(appB);
+    expect(log.total).toBe(before + 1);
+    const inner = await h.call('GET', `${RUNS(appB)}/runs/${log.list[0].id}`, member());
+    expect(JSON.stringify(log.list[0])).not.toContain(SECRET);
+    expect(inner.raw.body).not.toContain(SECRET);
+    expect(JSON.stringify(await h.studio.ctx.db.select().from(runs).where(eq(runs.appId, appB)))).not.toContain(SECRET);
+  });
+
   it('offers the app as a function to agents (describe), with the start form as parameters', async () => {
     const service = createToolService(h.studio.ctx, { tenantId: DEFAULT_TENANT_ID, workspaceId: f.wsA });
     expect(await service.describe!({ provider: toolB, name: 'run' }, { signal: AbortSignal.timeout(5000) })).toEqual({
@@ -312,7 +328,7 @@ describe('the published version is what a workflow tool runs', () => {
       const doc = flow(
         [
           ['s', 'start', { variables: [textInput('word')] }],
-          ['t', 'template-transform', { inputs: [{ name: 'word', selector: ['s', 'word'] }, { name: 'token', selector: ['env', 'TOKEN'] }], template: '{{ word }} with {{ token }}' }],
+          ['t', 'template-transform', { inputs: [{ name: 'word', selector: ['s', 'word'] }, { name: 'token', selector: ['env', 'TOKEN'] }], template: '{{ word }} with {{ token | upper }} ({{ token }})' }],
           ['e', 'end', { outputs: [{ name: 'said', selector: ['t', 'output'] }] }],
         ],
         [
@@ -325,9 +341,10 @@ describe('the published version is what a workflow tool runs', () => {
     const appId = await createApp(h, f.u.member.token, f.wsA, 'Secret flow', withSecret('tok-1'));
     const toolId = await workflowTool(appId);
     await saveDraft(h, f.u.member.token, f.wsA, appId, withSecret('tok-2'));
-    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with tok-1' }] });
+    // The secret itself leaves the inner run masked (issue 20); upper-cased it is told apart.
+    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with TOK-1 (******)' }] });
     await publish(appId, 'v-secret-2');
-    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with tok-2' }] });
+    expect((await call(toolId, { word: 'call' })).ok).toMatchObject({ json: [{ said: 'call with TOK-2 (******)' }] });
   });
 
   it('runs the previous version when the newest is deleted, and refuses to run with no version left', async () => {

@@ -19,6 +19,7 @@ import { searchTokens } from './tokenize';
 import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'settings'>;
+type Tx = Parameters<Parameters<ServerContext['db']['transaction']>[0]>[0];
 type DocumentRow = typeof datasetDocuments.$inferSelect;
 type DatasetRow = typeof datasets.$inferSelect;
 
@@ -341,18 +342,29 @@ interface EmscriptenFs {
 /** Lets I/O and timers run between batches. */
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Re-tokenises and re-embeds one stored segment after its content changed. */
+/** Re-tokenises and re-embeds one stored segment after its content changed (one transaction). */
 export async function reindexSegment(ctx: Ctx, ds: DatasetRow, segmentId: string, content: string) {
+  const write = await prepareSegmentContent(ctx, ds, content);
+  await ctx.db.transaction((tx) => write(tx, segmentId));
+}
+
+/**
+ * A stored segment's new content: re-embedded now (a model call that may fail), written by the
+ * returned function inside the caller's transaction, so a failed embedding changes nothing.
+ */
+export async function prepareSegmentContent(ctx: Ctx, ds: DatasetRow, content: string): Promise<(tx: Tx, segmentId: string) => Promise<void>> {
   const embedder = await embedderOfDataset(ctx, ds);
   const [vector] = await embedder.embed([content]);
   const withVector = await vectorColumnExists(ctx);
-  await ctx.db
-    .update(datasetSegments)
-    .set({ content, tokens: searchTokens(content), embedding: withVector ? null : (vector ?? null), updatedAt: new Date() })
-    .where(eq(datasetSegments.id, segmentId));
-  if (withVector) {
-    await ctx.db.execute(sql`update dataset_segments set embedding_v = ${vector ? vectorText(vector) : null}::vector where id = ${segmentId}::uuid`);
-  }
+  return async (tx, segmentId) => {
+    await tx
+      .update(datasetSegments)
+      .set({ content, tokens: searchTokens(content), embedding: withVector ? null : (vector ?? null), updatedAt: new Date() })
+      .where(eq(datasetSegments.id, segmentId));
+    if (withVector) {
+      await tx.execute(sql`update dataset_segments set embedding_v = ${vector ? vectorText(vector) : null}::vector where id = ${segmentId}::uuid`);
+    }
+  };
 }
 
 /**

@@ -46,7 +46,7 @@ export interface DraftFlow {
   app: AppRef;
   revision: number;
   plan: ExecutionPlan;
-  /** Environment values by name, secrets decrypted (never answered to anyone). */
+  /** The secret environment values by name, decrypted (never answered to anyone; runs mask them). */
   env: Record<string, unknown>;
 }
 

@@ -4,10 +4,11 @@ import { isChatMode } from '../../../schemas/flow';
 import type { DraftChatBody, DraftWorkflowBody, RunCreatedEvent, RunFileRef, RunSource } from '../../../schemas/run-api';
 import type { RunEvent } from '../../../schemas/run';
 import type { Citation } from '../../../schemas/portal';
-import { run, type ExecutionPlan, type RunExecution, type RunResult } from '../../engine';
+import { createSecretMasker, run, type ExecutionPlan, type RunExecution, type RunResult } from '../../engine';
 import type { ServerContext } from '../context';
 import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
+import { checkRunFiles } from '../services/files';
 import { loadDraftFlow, type AppRef, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
 import { wholeRun } from './whole-run';
@@ -85,12 +86,23 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     const why = chat ? `App mode ${app.mode} does not take chat messages (use workflow-runs)` : `App mode ${app.mode} is a conversation (use chat-messages)`;
     throw badRequest(why, [{ path: 'app_id', message: `mode ${app.mode}` }]);
   }
+  // Sending a file gives the conversation's user access to it (services/files.ts): only one's own.
+  if (req.body.files?.length) await checkRunFiles(ctx, s.caller, req.body.files);
   let conversation: RunRequest['conversation'];
   if (req.kind === 'chat' && req.body.conversation_id) {
+    // A debug conversation is its member's own: another member (or a portal conversation) looks missing.
     const [conv] = await ctx.db
       .select({ id: conversations.id, variables: conversations.variables })
       .from(conversations)
-      .where(and(eq(conversations.id, req.body.conversation_id), eq(conversations.appId, app.id), eq(conversations.tenantId, app.tenantId)));
+      .where(
+        and(
+          eq(conversations.id, req.body.conversation_id),
+          eq(conversations.appId, app.id),
+          eq(conversations.tenantId, app.tenantId),
+          eq(conversations.source, 'draft'),
+          eq(conversations.createdBy, s.caller.userId),
+        ),
+      );
     if (!conv) throw notFoundOrForeign('Conversation', req.body.conversation_id);
     conversation = conv;
   }
@@ -119,6 +131,8 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const { app } = req.flow;
   const chat = req.kind === 'chat';
   const { userId, query, inputs, files } = req;
+  // The engine masks secrets in what the run emits; what the request put in the rows is masked here.
+  const mask = createSecretMasker(Object.values(req.flow.env));
   const runId = randomUUID();
   const versionId = req.flow.versionId;
   let conversationId = req.conversation?.id;
@@ -132,20 +146,21 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   // provider's first token and the client: there it waits until the first answer chunk has gone
   // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
   const startedAt = new Date();
+  const endUser = req.endUser ?? null;
   const parts: SQL[] = [];
   const newConversation = chat && !conversationId;
   const source = req.newConversation?.source ?? 'draft';
   if (newConversation) {
     conversationId = randomUUID();
     parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by, end_user)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${nameOf(query)}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${req.endUser ?? null}))`);
+      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${mask.text(nameOf(query))}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${endUser}))`);
   }
   parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, end_user, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${query}, ${JSON.stringify(inputs)}::jsonb, ${userId}, ${req.endUser ?? null}, ${conversationId ?? null}))`);
+    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${endUser}, ${conversationId ?? null}))`);
   if (conversationId) {
     messageId = randomUUID();
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
-      VALUES (${messageId}, ${conversationId}, ${runId}, ${query}, ${JSON.stringify(files)}::jsonb, ${userId}))`);
+      VALUES (${messageId}, ${conversationId}, ${runId}, ${mask.text(query)}, ${JSON.stringify(mask.value(files))}::jsonb, ${userId}))`);
   }
   let go!: () => void;
   const due = new Promise<void>((r) => (go = r));
@@ -167,13 +182,13 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     app,
     source: req.source,
     versionId,
-    query,
-    inputs,
-    files,
+    query: mask.text(query),
+    inputs: mask.value(inputs),
+    files: mask.value(files),
     userId,
-    endUser: req.endUser ?? null,
+    endUser,
     startedAt,
-    ...(conversationId ? { conversation: { id: conversationId, ...(newConversation ? { created: { source, name: nameOf(query) } } : {}) } } : {}),
+    ...(conversationId ? { conversation: { id: conversationId, ...(newConversation ? { created: { source, name: mask.text(nameOf(query)) } } : {}) } } : {}),
     ...(messageId ? { messageId } : {}),
   });
 
@@ -201,7 +216,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     env: req.flow.env,
     ...(req.conversation ? { conversation: req.conversation.variables } : {}),
     signal: controller.signal,
-    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId }),
+    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(req.flow.env) }),
     onEvent: ctx.exclusiveDb
       ? (e) => {
           if (e.type === 'answer_chunk') go();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { RunEvent, TokenUsage } from '../../../schemas/run';
 import type { RunResult } from '../../engine';
 import type { Db } from '../db/client';
@@ -10,6 +10,22 @@ export type NodeRow = typeof nodeExecutions.$inferInsert;
 
 /** The statements that write a whole run at its end (its rows with their final values, and its node rows). */
 export type WholeRun = (nodes: NodeRow[], result: RunResult, end: RunEnd) => SQL[];
+
+const excluded = (column: string) => sql.raw(`excluded.${column}`);
+/** What a node's end changes in the row its start wrote. */
+const END_COLUMNS = {
+  status: excluded('status'),
+  outputs: excluded('outputs'),
+  inputs: excluded('inputs'),
+  handle: excluded('handle'),
+  error: excluded('error'),
+  elapsedMs: excluded('elapsed_ms'),
+  promptTokens: excluded('prompt_tokens'),
+  completionTokens: excluded('completion_tokens'),
+  totalTokens: excluded('total_tokens'),
+  retries: excluded('retries'),
+  finishedAt: excluded('finished_at'),
+};
 
 /** How long finished nodes wait to be written with the next ones (the trace of a running run lags by this much). */
 const FLUSH_DELAY_MS = 100;
@@ -29,19 +45,23 @@ export interface RunEnd {
 }
 
 /**
- * Persists one run from its events: a node execution row when a node finishes, fails or is skipped
- * (its start time and order from its node_started event), then the run's totals, the message and
- * the conversation's variables when the run ends.
+ * Persists one run from its events: a node execution row when a node starts (status `running`),
+ * the same row updated when it finishes or fails, a row for a skipped node, then the run's totals,
+ * the message and the conversation's variables when the run ends. A server that dies mid-run thus
+ * leaves the finished nodes and the running one in the trace (the sweep, ./sweep.ts, ends them).
  *
  * Writes never hold the run up: events are handled synchronously and rows are written in the
  * background, in order, batched: rows wait up to FLUSH_DELAY_MS (a short run is written in one
  * insert at its end, and the database is left to the run's own queries, e.g. a model's credentials
  * on the way to the first token); whatever piles up while an insert runs goes in the next one. A
- * failed write is reported to `onError` and the run goes on.
+ * node that ends before its start row went out is written once, as it ended. A failed write is
+ * reported to `onError` and the run goes on.
  */
 export class RunRecorder {
   private readonly started = new Map<string, { seq: number; at: number }>();
   private pending: NodeRow[] = [];
+  /** Where a node's row waits in `pending`, by execution id (its end replaces its start row there). */
+  private pendingAt = new Map<string, number>();
   private writing: Promise<void> = Promise.resolve();
   private busy = false;
   private timer: NodeJS.Timeout | undefined;
@@ -77,9 +97,27 @@ export class RunRecorder {
   /** Feed every run event here (the engine's `onEvent`). */
   onEvent = (e: RunEvent): void => {
     switch (e.type) {
-      case 'node_started':
+      case 'node_started': {
         this.started.set(e.executionId, { seq: e.seq, at: e.at });
+        const inner = e.scope.at(-1);
+        this.queue({
+          id: randomUUID(),
+          runId: this.runId,
+          executionId: e.executionId,
+          seq: e.seq,
+          nodeId: e.nodeId,
+          kind: e.kind,
+          title: e.title,
+          parentId: e.parentId ?? null,
+          parentExecutionId: inner?.executionId ?? null,
+          itemIndex: inner?.index ?? null,
+          scope: e.scope,
+          status: 'running',
+          inputs: e.inputs,
+          startedAt: new Date(e.at),
+        });
         return;
+      }
       case 'node_finished':
       case 'node_failed': {
         const s = this.started.get(e.executionId);
@@ -136,6 +174,13 @@ export class RunRecorder {
   };
 
   private queue(row: NodeRow): void {
+    const at = this.pendingAt.get(row.executionId);
+    if (at !== undefined) {
+      // Its start row has not gone out yet: keep its id, write the end instead.
+      this.pending[at] = { ...row, id: this.pending[at].id };
+      return;
+    }
+    this.pendingAt.set(row.executionId, this.pending.length);
     this.pending.push(row);
     if (!this.timer && !this.busy) {
       this.timer = setTimeout(() => {
@@ -155,13 +200,22 @@ export class RunRecorder {
     while (this.pending.length && !this.lost && !this.wholeMode) {
       const batch = this.pending;
       this.pending = [];
+      this.pendingAt = new Map();
       try {
-        await this.db.insert(nodeExecutions).values(batch).onConflictDoNothing();
+        // A node's end after its start row was written updates that row.
+        await this.db
+          .insert(nodeExecutions)
+          .values(batch)
+          .onConflictDoUpdate({ target: [nodeExecutions.runId, nodeExecutions.executionId], set: END_COLUMNS });
       } catch (e) {
         this.onError(e);
       }
     }
-    if (this.lost) this.pending = [];
+    // A run written whole keeps its rows for its end.
+    if (!this.wholeMode) {
+      this.pending = [];
+      this.pendingAt = new Map();
+    }
     this.busy = false;
   }
 
@@ -175,6 +229,7 @@ export class RunRecorder {
     if (this.wholeMode) {
       const nodes = this.pending;
       this.pending = [];
+      this.pendingAt = new Map();
       try {
         await runWriterOf(this.db).write(this.whole!(nodes, result, end));
       } catch (e) {

@@ -21,6 +21,8 @@ export interface RunScope {
    */
   chain?: readonly string[];
   deadline?: number;
+  /** Secret values of this run and of the runs that called it: a workflow tool's run masks them too. */
+  secrets?: readonly unknown[];
 }
 
 // One guarded client per server context (it holds no per-run state; the setting is per process).

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { NodeRunResult } from '../../../schemas/run-api';
 import type { RunError } from '../../../schemas/run';
-import { NodeTimer, RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
+import { createSecretMasker, NodeTimer, RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
 import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { nodeExecutions, runs } from '../db/schema';
@@ -29,6 +29,8 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  * everything else the node reads is absent. Retry and error strategy do not apply (the point is to
  * see the node's own result); its timeout does. Container nodes (iteration, loop) need their body
  * and cannot run alone. The run is stored (source `single-node`) and can be stopped like any run.
+ * As in a whole run, the node gets the secret environment values in clear; what is stored and
+ * answered has them masked (the engine's masker, as Run.emit applies it to events).
  */
 export async function runSingleNode(
   ctx: ServerContext,
@@ -53,32 +55,53 @@ export async function runSingleNode(
     if (ROOTS.has(head)) setPath(root[head as 'sys'], path, value);
     else setPath(outputsByNode.get(head) ?? outputsByNode.set(head, {}).get(head)!, path, value);
   }
+  const mask = createSecretMasker(Object.values(flow.env));
   const pool = new VariablePool(root);
   for (const [id, out] of outputsByNode) pool.set(id, out);
 
   const runId = chosenRunId ?? randomUUID();
   const userId = s.caller.userId;
-  const inserted = await ctx.db
-    .insert(runs)
-    .values({
-      id: runId,
-      tenantId: app.tenantId,
-      workspaceId: app.workspaceId,
-      appId: app.id,
-      mode: app.mode,
-      source: 'single-node',
-      nodeId,
-      query: typeof root.sys.query === 'string' ? root.sys.query : '',
-      inputs,
-      createdBy: userId,
-    })
-    .onConflictDoNothing()
-    .returning({ id: runs.id });
+  const startedAt = new Date();
+  const nodeRowId = randomUUID();
+  // The run and its node's row (running) go in together: a server that dies mid-node leaves both
+  // for the sweep (./sweep.ts) to end as interrupted.
+  const inserted = await ctx.db.transaction(async (tx) => {
+    const made = await tx
+      .insert(runs)
+      .values({
+        id: runId,
+        tenantId: app.tenantId,
+        workspaceId: app.workspaceId,
+        appId: app.id,
+        mode: app.mode,
+        source: 'single-node',
+        nodeId,
+        query: mask.text(typeof root.sys.query === 'string' ? root.sys.query : ''),
+        inputs: mask.value(inputs),
+        createdBy: userId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: runs.id });
+    if (made.length) {
+      await tx.insert(nodeExecutions).values({
+        id: nodeRowId,
+        runId,
+        executionId: 'x1',
+        seq: 0,
+        nodeId,
+        kind: node.kind,
+        title: node.title,
+        parentId: node.parentId ?? null,
+        status: 'running',
+        startedAt,
+      });
+    }
+    return made;
+  });
   if (!inserted.length) throw badRequest(`Run id ${runId} is already used`, [{ path: 'run_id', message: 'already used' }]);
   const controller = new AbortController();
   const registry = runRegistry(ctx);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
-  const startedAt = new Date();
   const t0 = performance.now();
 
   let traceInputs: Record<string, unknown> = {};
@@ -92,7 +115,7 @@ export async function runSingleNode(
       mode: plan.mode,
       inputs: traceInputs,
       signal: controller.signal,
-      services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId }),
+      services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
     });
   } catch (e) {
     const stopped = controller.signal.aborted;
@@ -103,28 +126,15 @@ export async function runSingleNode(
   }
   const elapsedMs = performance.now() - t0;
   const usage = result?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  const outputs = result?.outputs ?? {};
+  const outputs = mask.value(result?.outputs ?? {});
+  traceInputs = mask.value(traceInputs);
+  if (error) error = { ...error, message: mask.text(error.message) };
   const finishedAt = new Date();
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(nodeExecutions).values({
-      id: randomUUID(),
-      runId,
-      executionId: 'x1',
-      seq: 0,
-      nodeId,
-      kind: node.kind,
-      title: node.title,
-      parentId: node.parentId ?? null,
-      status,
-      inputs: traceInputs,
-      outputs,
-      handle: result ? (result.handle ?? 'source') : null,
-      error: error ?? null,
-      elapsedMs,
-      ...usage,
-      startedAt,
-      finishedAt,
-    });
+    await tx
+      .update(nodeExecutions)
+      .set({ status, inputs: traceInputs, outputs, handle: result ? (result.handle ?? 'source') : null, error: error ?? null, elapsedMs, ...usage, finishedAt })
+      .where(eq(nodeExecutions.id, nodeRowId));
     await tx
       .update(runs)
       .set({ status, outputs, error: error ?? null, ...usage, steps: 1, elapsedMs, finishedAt })

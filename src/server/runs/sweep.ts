@@ -9,7 +9,9 @@ export const RUN_INTERRUPTED = { code: 'RUN-INTERRUPTED', message: 'The server s
 /**
  * Ends runs left `running` by a server that stopped mid-run (a crash, a kill): they, their running
  * node executions and their messages become `failed` with RUN-INTERRUPTED, so the log and the
- * debug pane never show a run that spins forever.
+ * debug pane never show a run that spins forever. The run keeps what its stored nodes say happened:
+ * `steps` counts the node executions that ended (the recorder writes a node's row when it starts
+ * and when it ends), the token usage is theirs summed.
  *
  * The embedded database belongs to one process, so at its start every running run is an orphan.
  * On a shared PostgreSQL server another process may be running a run right now: only runs older
@@ -21,14 +23,25 @@ export async function sweepOrphanedRuns(database: Pick<Database, 'db' | 'kind'>,
   const everything = opts.all ?? database.kind === 'pglite';
   const cutoff = new Date(Date.now() - DEFAULT_RUN_LIMITS.maxRunTimeMs - 60_000);
   const where = everything ? eq(runs.status, 'running') : and(eq(runs.status, 'running'), lt(runs.createdAt, cutoff));
+  // Over the run's stored node executions that ended (not running, not skipped).
+  const ended = (expr: string) =>
+    sql`(SELECT ${sql.raw(expr)} FROM ${nodeExecutions} n WHERE n.run_id = ${runs.id} AND n.status NOT IN ('running', 'skipped'))::int`;
   return db.transaction(async (tx) => {
-    const ended = await tx
+    const swept = await tx
       .update(runs)
-      .set({ status: 'failed', error: { ...RUN_INTERRUPTED }, finishedAt: new Date() })
+      .set({
+        status: 'failed',
+        error: { ...RUN_INTERRUPTED },
+        finishedAt: new Date(),
+        steps: ended('count(*)'),
+        promptTokens: ended('coalesce(sum(n.prompt_tokens), 0)'),
+        completionTokens: ended('coalesce(sum(n.completion_tokens), 0)'),
+        totalTokens: ended('coalesce(sum(n.total_tokens), 0)'),
+      })
       .where(where)
       .returning({ id: runs.id });
-    if (!ended.length) return 0;
-    const ids = ended.map((r) => r.id);
+    if (!swept.length) return 0;
+    const ids = swept.map((r) => r.id);
     const inIds = sql`(${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,

@@ -114,25 +114,27 @@ export async function publishApp(ctx: ServerContext, s: Scope, appId: string, in
   }
   const id = randomUUID();
   try {
-    await ctx.db.insert(appVersions).values({
-      id,
-      tenantId: s.caller.tenantId,
-      workspaceId: s.workspaceId,
-      appId: app.id,
-      version: input.version,
-      description: input.description,
-      document: draft.document,
-      secretEnv: draft.secretEnv,
-      draftRevision: draft.revision,
-      draftHash: documentHash(draft.document),
-      draftUpdatedAt: draft.updatedAt,
-      createdBy: s.caller.userId,
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(appVersions).values({
+        id,
+        tenantId: s.caller.tenantId,
+        workspaceId: s.workspaceId,
+        appId: app.id,
+        version: input.version,
+        description: input.description,
+        document: draft.document,
+        secretEnv: draft.secretEnv,
+        draftRevision: draft.revision,
+        draftHash: documentHash(draft.document),
+        draftUpdatedAt: draft.updatedAt,
+        createdBy: s.caller.userId,
+      });
+      await tx.update(apps).set({ updatedAt: new Date() }).where(eq(apps.id, app.id));
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw taken(input.version);
     throw e;
   }
-  await ctx.db.update(apps).set({ updatedAt: new Date() }).where(eq(apps.id, app.id));
   // The public API serves the latest version of an app that is not distributed (public/target.ts caches it).
   forgetDraftRows();
   const row = await versionRow(ctx, s, app.id, id);

@@ -5,7 +5,7 @@ import { UUID_RE } from '../context';
 import { datasetQaPairs, datasetSegments, datasetTaskLogs, datasetTasks } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import type { QaPair, Segment, TaskLog } from '../../../schemas/knowledge';
-import { embedAndStoreQa, embedderOfDataset, fetchUrlText, reindexSegment, ruleOf, segmentParsed, vectorColumnExists, writeSegments } from '../knowledge/ingest';
+import { embedAndStoreQa, embedderOfDataset, fetchUrlText, prepareSegmentContent, ruleOf, segmentParsed, vectorColumnExists, writeSegments } from '../knowledge/ingest';
 import { searchTokens } from '../knowledge/tokenize';
 import { excelHeaders, excelSheets, fileKind, parseFile } from '../knowledge/parse';
 import { cancelQueued, requestStop } from '../knowledge/queue';
@@ -13,7 +13,7 @@ import { segmentText, validateProcessRule } from '../knowledge/segment';
 import type { ParsedDoc, ProcessRule } from '../knowledge/types';
 import { assertCanEdit, assertCanRead, loadDataset, loadDocument, loadFileRow, type DocumentRow } from './datasets';
 import { fileBytes } from './files';
-import { contains, page, type Scope } from './workspace-resources';
+import { contains, page, type Scope, type Tx } from './workspace-resources';
 
 /**
  * What is inside knowledge units (spec 3, 4, 5, 7.5 datasets): the segmentation preview, Excel sheets
@@ -185,15 +185,19 @@ export async function updateSegment(
   const doc = await loadDocument(ctx, s, datasetId, documentId);
   const row = await segmentRow(ctx, doc, segmentId);
   if (body.content === undefined && body.enabled === undefined) throw badRequest('Give content or enabled to change');
+  // Embeddings (model calls that may fail) are made first, then every write goes in one
+  // transaction: a failure changes nothing (a parent's children were deleted before its new ones
+  // were embedded, and a failed embedding left the parent without children).
+  const writes: ((tx: Tx) => Promise<unknown>)[] = [];
   if (body.content !== undefined && body.content !== row.content) {
     assertEditable(doc);
+    const content = body.content;
     if (row.kind === 'parent') {
-      await ctx.db.delete(datasetSegments).where(eq(datasetSegments.parentId, row.id));
-      await ctx.db.update(datasetSegments).set({ content: body.content, updatedAt: new Date() }).where(eq(datasetSegments.id, row.id));
       const embedder = await embedderOfDataset(ctx, ds);
-      const kids = childrenOf(body.content, ruleOf(doc));
+      const kids = childrenOf(content, ruleOf(doc));
       // Children of the edited parent, stored like writeSegments does.
       const vectors = await embedder.embed(kids);
+      const withVector = await vectorColumnExists(ctx);
       const now = new Date();
       const inserted = kids.map((c, i) => ({
         id: randomUUID(),
@@ -211,20 +215,31 @@ export async function updateSegment(
         createdAt: now,
         updatedAt: now,
       }));
-      if (inserted.length) await ctx.db.insert(datasetSegments).values(inserted);
-      if (inserted.length && (await vectorColumnExists(ctx))) {
-        await ctx.db.execute(sql`update dataset_segments set embedding_v = embedding::vector, embedding = null where parent_id = ${row.id}::uuid and embedding is not null`);
-      }
+      writes.push(async (tx) => {
+        await tx.delete(datasetSegments).where(eq(datasetSegments.parentId, row.id));
+        await tx.update(datasetSegments).set({ content, updatedAt: now }).where(eq(datasetSegments.id, row.id));
+        if (inserted.length) await tx.insert(datasetSegments).values(inserted);
+        if (inserted.length && withVector) {
+          await tx.execute(sql`update dataset_segments set embedding_v = embedding::vector, embedding = null where parent_id = ${row.id}::uuid and embedding is not null`);
+        }
+      });
     } else {
-      await reindexSegment(ctx, ds, row.id, body.content);
+      const write = await prepareSegmentContent(ctx, ds, content);
+      writes.push((tx) => write(tx, row.id));
     }
   }
   if (body.enabled !== undefined) {
-    await ctx.db
-      .update(datasetSegments)
-      .set({ enabled: body.enabled, updatedAt: new Date() })
-      .where(or(eq(datasetSegments.id, row.id), eq(datasetSegments.parentId, row.id)));
+    const enabled = body.enabled;
+    writes.push((tx) =>
+      tx
+        .update(datasetSegments)
+        .set({ enabled, updatedAt: new Date() })
+        .where(or(eq(datasetSegments.id, row.id), eq(datasetSegments.parentId, row.id))),
+    );
   }
+  await ctx.db.transaction(async (tx) => {
+    for (const write of writes) await write(tx);
+  });
   return toSegment((await ctx.db.select(segmentColumns).from(datasetSegments).where(eq(datasetSegments.id, row.id)))[0]!);
 }
 

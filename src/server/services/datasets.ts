@@ -386,7 +386,9 @@ export async function createDocuments(
 export async function deleteDocument(ctx: ServerContext, s: Scope, datasetId: string, documentId: string) {
   await assertCanEdit(ctx, s);
   const doc = await loadDocument(ctx, s, datasetId, documentId);
-  await ctx.db.delete(datasetDocuments).where(eq(datasetDocuments.id, doc.id));
-  await ctx.db.update(datasets).set({ updatedAt: new Date() }).where(eq(datasets.id, doc.datasetId));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(datasetDocuments).where(eq(datasetDocuments.id, doc.id));
+    await tx.update(datasets).set({ updatedAt: new Date() }).where(eq(datasets.id, doc.datasetId));
+  });
   checkCancelsNow(ctx);
 }

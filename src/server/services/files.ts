@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE, type Caller } from '../context';
-import { files } from '../db/schema';
+import { conversations, files, messages } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { ICON_FILE_TYPES, type FileBizType, type UploadedFile } from '../../../schemas/knowledge';
 import { extensionOf, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
@@ -11,9 +11,9 @@ import { fileStorage, storageKeyOf } from '../knowledge/storage';
 /**
  * Uploaded files (spec 7.5 files): knowledge files ('dataset'), debug-run and chat attachments, and
  * icons. Bytes go to the data directory's file storage; the row keeps name, size, type and checksum.
- * A file belongs to the caller's tenant and (when the upload named one) workspace: only members of
- * that workspace read it. Icons are also served without a token (GET /common/files/:id/icon), since
- * an <img> cannot send one: only image types are accepted and served there.
+ * A file belongs to its uploader and, when the upload named one, to a workspace: see readableFile for
+ * who reads it. Icons are also served without a token (GET /common/files/:id/icon), since an <img>
+ * cannot send one: only image types are accepted and served there.
  */
 
 export type FileRow = typeof files.$inferSelect;
@@ -130,21 +130,61 @@ export async function storeUpload(
 }
 
 /**
- * A file the caller may read: same tenant; a workspace file needs membership of its workspace
- * (a foreign or missing id is VALIDATION-1000).
+ * A file the caller may read (preview, download, a run's attachment), in the caller's tenant:
+ * - its uploader;
+ * - a workspace file (knowledge, debug and workspace chat uploads): the members of that workspace;
+ * - a file sent in a conversation (a chat file, with no workspace): the conversation's user, who
+ *   reads its messages. Runs only take files their sender may read (checkRunFiles), so naming
+ *   someone's file in a message of one's own opens nothing.
+ * Anyone else, another tenant, a missing or malformed id: VALIDATION-1000, the same answer (the id
+ * page rule: whether it exists is not told).
  */
 export async function readableFile(ctx: ServerContext, caller: Caller, fileId: string): Promise<FileRow> {
   if (!UUID_RE.test(fileId)) throw notFoundOrForeign('File', fileId);
   const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, caller.tenantId)));
   if (!row) throw notFoundOrForeign('File', fileId);
+  if (row.createdBy === caller.userId) return row;
   if (row.workspaceId) {
     try {
       await requireMembership(ctx.db, caller, row.workspaceId);
+      return row;
     } catch {
       throw notFoundOrForeign('File', fileId);
     }
   }
-  return row;
+  if (await sentInConversationOf(ctx, caller, row.id)) return row;
+  throw notFoundOrForeign('File', fileId);
+}
+
+/** Whether a message of one of the caller's conversations carries the file. */
+async function sentInConversationOf(ctx: ServerContext, caller: Caller, fileId: string): Promise<boolean> {
+  const [hit] = await ctx.db
+    .select({ id: messages.id })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(conversations.createdBy, caller.userId),
+        eq(conversations.tenantId, caller.tenantId),
+        sql`${messages.files} @> ${JSON.stringify([{ file_id: fileId }])}::jsonb`,
+      ),
+    )
+    .limit(1);
+  return hit !== undefined;
+}
+
+/**
+ * The files a run is sent (`files` of a chat message or a workflow run) must each be readable by
+ * the sender; otherwise VALIDATION-1000 naming the first one, before anything is written.
+ */
+export async function checkRunFiles(ctx: ServerContext, caller: Caller, refs: readonly { file_id: string }[]): Promise<void> {
+  for (const [i, ref] of refs.entries()) {
+    try {
+      await readableFile(ctx, caller, ref.file_id);
+    } catch {
+      throw badRequest(`File ${ref.file_id} does not exist or you have no permission`, [{ path: `body/files/${i}/file_id`, message: 'does not exist or you have no permission' }]);
+    }
+  }
 }
 
 export const fileBytes = (ctx: ServerContext, row: FileRow) => fileStorage(ctx.settings).get(row.storageKey);

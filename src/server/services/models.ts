@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Caller, ServerContext } from '../context';
 import { customModels, modelProviderCredentials, modelSettings, tenantDefaultModels } from '../db/schema';
 import { badRequest, exists, notFoundOrForeign } from '../errors';
+import { isUniqueViolation } from './workspace-resources';
 import { decryptSecret, encryptSecret } from '../security/secrets';
 import { credentialFieldsOf, CATALOGUE, providerOf, type CatalogueProvider } from '../providers/catalogue';
 import {
@@ -184,57 +185,80 @@ export async function modelOf(ctx: Ctx, tenantId: string, provider: string, mode
   return m;
 }
 
+/** Switches a model on or off (off: a default that named it goes too), in one transaction; answers the model as switched. */
 async function setModelEnabledNow(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType, enabled: boolean): Promise<Model> {
-  await modelOf(ctx, tenantId, provider, model, modelType);
-  await ctx.db
-    .insert(modelSettings)
-    .values({ tenantId, provider, modelType, model, enabled })
-    .onConflictDoUpdate({ target: [modelSettings.tenantId, modelSettings.provider, modelSettings.modelType, modelSettings.model], set: { enabled, updatedAt: new Date() } });
-  if (!enabled) {
-    await ctx.db
-      .delete(tenantDefaultModels)
-      .where(and(eq(tenantDefaultModels.tenantId, tenantId), eq(tenantDefaultModels.provider, provider), eq(tenantDefaultModels.model, model), eq(tenantDefaultModels.modelType, modelType)));
-  }
-  return modelOf(ctx, tenantId, provider, model, modelType);
+  const found = await modelOf(ctx, tenantId, provider, model, modelType);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(modelSettings)
+      .values({ tenantId, provider, modelType, model, enabled })
+      .onConflictDoUpdate({ target: [modelSettings.tenantId, modelSettings.provider, modelSettings.modelType, modelSettings.model], set: { enabled, updatedAt: new Date() } });
+    if (!enabled) {
+      await tx
+        .delete(tenantDefaultModels)
+        .where(and(eq(tenantDefaultModels.tenantId, tenantId), eq(tenantDefaultModels.provider, provider), eq(tenantDefaultModels.model, model), eq(tenantDefaultModels.modelType, modelType)));
+    }
+  });
+  return { ...found, enabled };
 }
 
 export async function listCustomModels(ctx: Ctx, tenantId: string, provider: string): Promise<Model[]> {
   return (await listModels(ctx, tenantId, provider)).filter((m) => m.fetch_from === 'custom');
 }
 
+/**
+ * Adds a custom model. Everything is checked before anything is written, and the check, the insert
+ * and the answer are one transaction over the same row: a refused request stores nothing, and the
+ * answer is the row as stored (it was read back by name before, and a write whose read-back failed
+ * answered 400 with the model stored).
+ */
 async function addCustomModelNow(ctx: Ctx, caller: Caller, provider: string, body: CustomModelBody): Promise<Model> {
   const p = catalogueEntry(provider);
   if (!p.supported_model_types.includes(body.model_type)) {
     throw badRequest(`Parameter error: model_type ${p.label} does not serve ${body.model_type} models`, [{ path: 'model_type', message: 'not supported by this provider' }]);
   }
-  const [dup] = await ctx.db
-    .select({ id: customModels.id })
-    .from(customModels)
-    .where(and(eq(customModels.tenantId, caller.tenantId), eq(customModels.provider, provider), eq(customModels.modelType, body.model_type), eq(customModels.model, body.model)));
-  if (dup) throw exists(`The model '${body.model}' already exists for this provider`);
-  await ctx.db.insert(customModels).values({
-    id: randomUUID(),
-    tenantId: caller.tenantId,
-    provider,
-    modelType: body.model_type,
-    model: body.model,
-    label: body.label,
-    features: [...new Set(body.features)],
-    contextSize: body.context_size,
-    maxOutputTokens: body.max_output_tokens,
-    createdBy: caller.userId,
-  });
-  return modelOf(ctx, caller.tenantId, provider, body.model, body.model_type);
+  const duplicate = () => exists(`The model '${body.model}' already exists for this provider`);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const same = and(eq(customModels.tenantId, caller.tenantId), eq(customModels.provider, provider), eq(customModels.modelType, body.model_type), eq(customModels.model, body.model));
+      const [dup] = await tx.select({ id: customModels.id }).from(customModels).where(same);
+      if (dup) throw duplicate();
+      const [row] = await tx
+        .insert(customModels)
+        .values({
+          id: randomUUID(),
+          tenantId: caller.tenantId,
+          provider,
+          modelType: body.model_type,
+          model: body.model,
+          label: body.label,
+          features: [...new Set(body.features)],
+          contextSize: body.context_size,
+          maxOutputTokens: body.max_output_tokens,
+          createdBy: caller.userId,
+        })
+        .returning();
+      // A switch left from a predefined model of the same name still applies (as in listModels).
+      const [setting] = await tx
+        .select({ enabled: modelSettings.enabled })
+        .from(modelSettings)
+        .where(and(eq(modelSettings.tenantId, caller.tenantId), eq(modelSettings.provider, provider), eq(modelSettings.modelType, row.modelType), eq(modelSettings.model, row.model)));
+      return { ...customInfo(row), enabled: setting?.enabled ?? true };
+    });
+  } catch (e) {
+    // Two adds of the same model at once: the unique index decides.
+    if (isUniqueViolation(e)) throw duplicate();
+    throw e;
+  }
 }
 
+/** Deletes a custom model (and, unless a predefined model has its name, its switch and default), in one transaction: a 200 means it is gone. */
 async function deleteCustomModelNow(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType): Promise<void> {
-  catalogueEntry(provider);
-  const where = and(eq(customModels.tenantId, tenantId), eq(customModels.provider, provider), eq(customModels.modelType, modelType), eq(customModels.model, model));
-  const [row] = await ctx.db.select({ id: customModels.id }).from(customModels).where(where);
-  if (!row) throw notFoundOrForeign('Custom model', model);
   const stillPredefined = catalogueEntry(provider).models.some((m) => m.model === model && m.model_type === modelType);
+  const where = and(eq(customModels.tenantId, tenantId), eq(customModels.provider, provider), eq(customModels.modelType, modelType), eq(customModels.model, model));
   await ctx.db.transaction(async (tx) => {
-    await tx.delete(customModels).where(where);
+    const gone = await tx.delete(customModels).where(where).returning({ id: customModels.id });
+    if (!gone.length) throw notFoundOrForeign('Custom model', model);
     if (!stillPredefined) {
       await tx.delete(modelSettings).where(and(eq(modelSettings.tenantId, tenantId), eq(modelSettings.provider, provider), eq(modelSettings.modelType, modelType), eq(modelSettings.model, model)));
       await tx

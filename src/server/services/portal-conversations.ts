@@ -135,7 +135,7 @@ export async function deleteConversation(ctx: ServerContext, caller: Caller, id:
   await ctx.db.delete(conversations).where(eq(conversations.id, conv.id));
 }
 
-function toMessage(m: typeof messages.$inferSelect): WebMessage {
+function toMessage(m: typeof messages.$inferSelect, showCitations = true): WebMessage {
   return {
     id: m.id,
     conversation_id: m.conversationId,
@@ -144,7 +144,7 @@ function toMessage(m: typeof messages.$inferSelect): WebMessage {
     files: m.files,
     status: m.status,
     error: m.error ?? null,
-    citations: m.citations as Citation[],
+    citations: showCitations ? (m.citations as Citation[]) : [],
     feedback: m.feedback ?? null,
     usage: usageOf(m),
     elapsed_ms: m.elapsedMs,
@@ -170,7 +170,11 @@ export async function listMessages(ctx: ServerContext, caller: Caller, id: strin
     .where(and(...conds))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(q.limit + 1);
-  return { list: rows.slice(0, q.limit).map(toMessage), has_more: rows.length > q.limit };
+  // The passages show only when the app shows citations (as in message_end): the version the
+  // conversation started on says so.
+  const [version] = conv.versionId ? await ctx.db.select({ document: appVersions.document }).from(appVersions).where(eq(appVersions.id, conv.versionId)) : [];
+  const { citations } = featuresOf((version?.document ?? {}) as { features?: AppFeatures });
+  return { list: rows.slice(0, q.limit).map((m) => toMessage(m, citations)), has_more: rows.length > q.limit };
 }
 
 /** One of the user's messages with its conversation and the features of the version it started on. */
@@ -192,7 +196,7 @@ export async function setFeedback(ctx: ServerContext, caller: Caller, id: string
   const { message, features } = await ownMessage(ctx, caller, id);
   if (!features.feedback) throw badRequest('This app does not take feedback on its answers', [{ path: 'body/rating', message: 'feedback is off for this app' }]);
   const [row] = await ctx.db.update(messages).set({ feedback: rating }).where(eq(messages.id, message.id)).returning();
-  return toMessage(row!);
+  return toMessage(row!, features.citations);
 }
 
 // ---------------------------------------------------------------- groups

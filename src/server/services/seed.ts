@@ -27,21 +27,25 @@ export async function seed(db: Db, adminUser: string, adminPassword?: string): P
   const admins = await db.select().from(users).where(eq(users.role, 'super_admin')).limit(1);
   if (admins[0]) return { created: false, username: admins[0].username };
   const password = adminPassword ?? generatePassword();
-  const admin = await createUser(db, {
-    tenantId: DEFAULT_TENANT_ID,
-    username: adminUser,
-    password,
-    role: 'super_admin',
-    realName: 'Administrator',
+  // The admin and their workspace together: a start that fails half-way must not leave an admin
+  // whose generated password was never shown (the next start would see the admin and skip this).
+  await db.transaction(async (tx) => {
+    const admin = await createUser(tx, {
+      tenantId: DEFAULT_TENANT_ID,
+      username: adminUser,
+      password,
+      role: 'super_admin',
+      realName: 'Administrator',
+    });
+    const wsId = randomUUID();
+    await tx.insert(workspaces).values({
+      id: wsId,
+      tenantId: DEFAULT_TENANT_ID,
+      name: 'Default project space',
+      description: 'Created on first start',
+      createdBy: admin.id,
+    });
+    await tx.insert(workspaceMembers).values({ id: randomUUID(), workspaceId: wsId, userId: admin.id, role: 'owner' });
   });
-  const wsId = randomUUID();
-  await db.insert(workspaces).values({
-    id: wsId,
-    tenantId: DEFAULT_TENANT_ID,
-    name: 'Default project space',
-    description: 'Created on first start',
-    createdBy: admin.id,
-  });
-  await db.insert(workspaceMembers).values({ id: randomUUID(), workspaceId: wsId, userId: admin.id, role: 'owner' });
   return { created: true, username: adminUser, generatedPassword: adminPassword ? undefined : password };
 }

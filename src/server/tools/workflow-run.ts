@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { DEFAULT_RUN_LIMITS, run, RUN_ERRORS } from '../../engine';
+import { createSecretMasker, DEFAULT_RUN_LIMITS, run, RUN_ERRORS } from '../../engine';
 import { NodeExecutionError } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { apps, runs } from '../db/schema';
@@ -53,6 +53,8 @@ export interface WorkflowToolCaller extends WorkspaceScope {
   userId?: string;
   chain?: readonly string[];
   deadline?: number;
+  /** The calling runs' secret values: the inner run masks them like its own (its inputs may hold them). */
+  secrets?: readonly unknown[];
 }
 
 interface StartField {
@@ -157,9 +159,11 @@ export async function runWorkflowTool(
 
   const runId = randomUUID();
   const { app } = flow;
+  const secrets = [...(caller.secrets ?? []), ...Object.values(flow.env)];
+  const inputs = createSecretMasker(secrets).value(args);
   await ctx.db
     .insert(runs)
-    .values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'tool', versionId: flow.versionId, inputs: args, createdBy: caller.userId });
+    .values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'tool', versionId: flow.versionId, inputs, createdBy: caller.userId });
   const controller = new AbortController();
   const stop = () => controller.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
@@ -170,9 +174,10 @@ export async function runWorkflowTool(
     inputs: args,
     sys: { files: [], user_id: caller.userId, app_id: app.id },
     env: flow.env,
+    secrets: caller.secrets,
     signal: controller.signal,
     limits: { maxRunTimeMs: remaining },
-    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId: caller.userId, chain, deadline }),
+    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId: caller.userId, chain, deadline, secrets }),
     onEvent: recorder.onEvent,
     bufferEvents: false,
   });

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
+import type { FieldIssue } from '../../../../schemas/errors';
+import { findTextProblem } from '../../../../schemas/text';
 import { FileBizType, FileParams, FilePreview, UploadedFile } from '../../../../schemas/knowledge';
 import { requireCaller, type ServerContext } from '../../context';
 import { badRequest } from '../../errors';
@@ -41,8 +43,14 @@ export const fileRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       const maxBytes = Math.max(limitMbOf(ctx.settings, 'dataset'), limitMbOf(ctx.settings, 'icon')) * 1024 * 1024;
       let biz: string | undefined;
       let file: { name: string; bytes: Buffer } | undefined;
+      // The text rule of every request (schemas/text.ts) for what only this handler reads: field
+      // values and file names (the parts are all read first, then the first problem answered).
+      let textIssue: FieldIssue | undefined;
       try {
         for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024 } })) {
+          textIssue ??=
+            findTextProblem(part.fieldname, `body/${part.fieldname}`) ??
+            (part.type === 'file' ? findTextProblem(part.filename ?? '', `body/${part.fieldname}/filename`) : findTextProblem(part.value, `body/${part.fieldname}`));
           if (part.type === 'file') {
             if (part.fieldname !== 'file' || file) {
               await part.toBuffer();
@@ -59,6 +67,7 @@ export const fileRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
         if (code?.startsWith('FST_')) throw badRequest(`Invalid upload: ${(e as Error).message}`);
         throw e;
       }
+      if (textIssue) throw badRequest(`Parameter error: ${textIssue.path} ${textIssue.message}`, [textIssue]);
       const parsed = FileBizType.safeParse(biz);
       if (!parsed.success) throw badRequest(`biz_type must be one of ${FileBizType.options.join(', ')}`, [{ path: 'body/biz_type', message: 'invalid' }]);
       if (!file) throw badRequest('No file was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
