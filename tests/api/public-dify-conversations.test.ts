@@ -135,6 +135,9 @@ describe('files', () => {
     expectDifyError(await upload(key, undefined, 'a.txt', 'x'), 400, 'VALIDATION-1000');
     expectDifyError(await upload(key, 'ivy', 'a.exe', 'x'), 400, 'VALIDATION-1000');
     expectDifyError(await v1(h, key, 'POST', '/files/upload', { body: { user: 'ivy' } }), 400, 'VALIDATION-1000');
+    // The text rule of every request (schemas/text.ts) holds for multipart fields and file names too.
+    expectDifyError(await upload(key, 'iv\u0000y', 'a.txt', 'x'), 400, 'VALIDATION-1000');
+    expectDifyError(await upload(key, 'ivy', 'a\u0000.txt', 'x'), 400, 'VALIDATION-1000');
   });
 });
 

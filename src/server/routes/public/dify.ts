@@ -23,7 +23,8 @@ import {
   WorkflowRunBody,
 } from '../../../../schemas/public-api';
 import type { ServerContext } from '../../context';
-import type { ErrorCode } from '../../../../schemas/errors';
+import type { ErrorCode, FieldIssue } from '../../../../schemas/errors';
+import { findTextProblem } from '../../../../schemas/text';
 import { AppError, badRequest } from '../../errors';
 import { sendSse } from '../../http/sse';
 import * as convs from '../../public/dify-conversations';
@@ -177,8 +178,14 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       const maxBytes = limitMbOf(ctx.settings, 'chat') * 1024 * 1024;
       let user: string | undefined;
       let file: { name: string; bytes: Buffer } | undefined;
+      // The text rule of every request (schemas/text.ts) for what only this handler reads: field
+      // values and file names (all parts are read first, then the first problem answered).
+      let textIssue: FieldIssue | undefined;
       try {
         for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024 } })) {
+          textIssue ??=
+            findTextProblem(part.fieldname, `body/${part.fieldname}`) ??
+            (part.type === 'file' ? findTextProblem(part.filename ?? '', `body/${part.fieldname}/filename`) : findTextProblem(part.value, `body/${part.fieldname}`));
           if (part.type === 'file') {
             if (part.fieldname !== 'file' || file) await part.toBuffer();
             else file = { name: part.filename ?? '', bytes: await part.toBuffer() };
@@ -190,6 +197,7 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
         if (code?.startsWith('FST_')) throw badRequest(`Invalid upload: ${(e as Error).message}`);
         throw e;
       }
+      if (textIssue) throw badRequest(`Parameter error: ${textIssue.path} ${textIssue.message}`, [textIssue]);
       const who = EndUser.safeParse(user);
       if (!who.success) throw badRequest('The multipart field "user" is required', [{ path: 'body/user', message: 'required' }]);
       if (!file) throw badRequest('No file was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
