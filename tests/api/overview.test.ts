@@ -113,6 +113,11 @@ describe('GET /console/apps/{app_id}/overview', () => {
       p95_latency_ms: expect.closeTo(880, 9),
       error_rate: expect.closeTo(1 / 6, 9),
     });
+    // Again, with the settled days now kept: the totals' distinct users and p95 come from the kept
+    // days' end users and the latency index instead of the computed range, and must not differ.
+    const again = expectOk(await h.call('GET', OVERVIEW(appId), { ...owner(), query: { period: '7d', tz: TZ } }));
+    if (Date.now() - t0 > 30 * 60_000) expect(await h.studio.ctx.db.select().from(appOverviewDays).where(eq(appOverviewDays.appId, appId))).not.toHaveLength(0);
+    expect(again).toEqual({ ...o, totals: { ...o.totals, p95_latency_ms: expect.closeTo(880, 9), error_rate: expect.closeTo(1 / 6, 9) } });
   });
 
   it('today, 30 days and all time', async () => {

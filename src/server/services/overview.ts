@@ -23,6 +23,8 @@ import type { AppRef } from '../runs/app-flow';
 const SETTLED_MS = 30 * 60_000;
 const PERIOD_DAYS = { today: 1, '7d': 7, '30d': 30, '90d': 90, '180d': 180 } as const;
 const P = 0.95;
+/** The key of computeDays' figures of its whole range. */
+const TOTAL = 'total';
 
 /** Runs that count: the app's, but not the editor's debug runs. */
 const counted = (appId: string) => sql`r.app_id = ${appId}::uuid AND r.source NOT IN ('draft', 'single-node')`;
@@ -94,7 +96,10 @@ function figures(r: Record<string, unknown>): DayFigures {
   };
 }
 
-/** Every day from `from` on, computed from the runs and conversations (days without any are absent). */
+/**
+ * Every day from `from` on, computed from the runs and conversations (days without any are absent),
+ * and the whole range's figures (ROLLUP: its distinct users and p95 too, under the key `total`).
+ */
 async function computeDays(ctx: ServerContext, appId: string, tz: string, from: Date): Promise<Map<string, DayFigures>> {
   const runRows = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
@@ -106,14 +111,14 @@ async function computeDays(ctx: ServerContext, appId: string, tz: string, from: 
         coalesce(percentile_cont(${P}) WITHIN GROUP (ORDER BY r.elapsed_ms) FILTER (WHERE r.status <> 'running'), 0) AS p95_latency_ms,
         count(*) FILTER (WHERE r.status = 'failed') AS failed
       FROM runs r WHERE ${counted(appId)} AND r.created_at >= ${from.toISOString()}::timestamptz
-      GROUP BY 1`),
+      GROUP BY ROLLUP (1)`),
   );
   const convRows = rowsOf<{ date: string; n: number }>(
     await ctx.db.execute(sql`SELECT to_char((c.created_at AT TIME ZONE ${tz})::date, 'YYYY-MM-DD') AS date, count(*) AS n
       FROM conversations c WHERE c.app_id = ${appId}::uuid AND c.source <> 'draft' AND c.created_at >= ${from.toISOString()}::timestamptz GROUP BY 1`),
   );
   const out = new Map<string, DayFigures>();
-  for (const r of runRows) out.set(String(r.date), figures({ ...r, conversations: 0 }));
+  for (const r of runRows) out.set(r.date === null ? TOTAL : String(r.date), figures({ ...r, conversations: 0 }));
   for (const c of convRows) {
     const d = out.get(c.date) ?? figures({ date: c.date });
     d.conversations = num(c.n);
@@ -198,10 +203,18 @@ export async function appOverview(ctx: ServerContext, app: AppRef, q: OverviewQu
     finished: sum('finished'),
     latency_sum_ms: sum('latency_sum_ms'),
     failed: sum('failed'),
-    active_users: await activeUsers(ctx, app.id, since, liveFrom),
+    active_users: 0,
     p95_latency_ms: 0,
   };
-  total.p95_latency_ms = await periodP95(ctx, app.id, since, total.finished);
+  const range = computed.get(TOTAL);
+  if (firstMissing.start <= since) {
+    // Nothing of the period was kept: the computed range is the period, its figures the totals.
+    total.active_users = range?.active_users ?? 0;
+    total.p95_latency_ms = range?.p95_latency_ms ?? 0;
+  } else {
+    total.active_users = await activeUsers(ctx, app.id, since, liveFrom);
+    total.p95_latency_ms = await periodP95(ctx, app.id, since, total.finished);
+  }
   const { date: _date, ...totals } = finish(total);
   return { period: q.period, days: list.map(finish), totals };
 }
