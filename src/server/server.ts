@@ -7,6 +7,7 @@ import type { Settings } from './settings';
 import { seed, type SeedResult } from './services/seed';
 import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
+import { createOutboundPolicy } from './security/outbound-policy';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { closeMcpClients } from './tools/runtime';
@@ -36,6 +37,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
     loadDataDir: opts.loadDataDir,
     sharedBuffers: settings.pgSharedBuffers,
+  }).catch(async (e: unknown) => {
+    await sandbox.close();
+    throw e;
   });
   const db = database.db;
   configureVectorCache(db, settings.vectorCacheMb);
@@ -50,10 +54,17 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
+    outbound: createOutboundPolicy({ db, settings }),
     sandbox,
     exclusiveDb: database.kind === 'pglite',
   };
   const app = await buildApp(ctx, { logger: opts.logger });
+  // Why an allowed destination could not be reached stays in the server's log, not in the answer.
+  const outboundLog = app.log.child({ module: 'outbound' });
+  ctx.outbound.setLogger((detail) => outboundLog.warn(detail, 'outbound connection failed or refused'));
+  if (settings.httpAllowPrivate) {
+    app.log.warn('WEFT_HTTP_ALLOW_PRIVATE is deprecated: it opens the private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), never loopback, link-local or metadata; list what users may reach in WEFT_OUTBOUND_ALLOW instead');
+  }
   await warmPublicApi(ctx, (e) => console.error('[weft] warming the public API failed:', e));
   await sandboxWarm;
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
