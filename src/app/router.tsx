@@ -219,7 +219,7 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind], crumb: true } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; the other tabs come later.
+      // The base tab of the flow editors is the canvas; the distribute tab comes later.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -227,7 +227,12 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : stub(tab, `app.${tab}`),
+              : tab === 'api'
+                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/api-tab/api-page')) }
+                : tab === 'overview'
+                  ? // Its own chunk with ECharts: no other page loads the chart library.
+                    { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/overview/overview-page')) }
+                  : stub(tab, `app.${tab}`),
       ),
     ],
   });

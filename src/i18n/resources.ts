@@ -43,6 +43,8 @@ export type Namespaces = {
   runlog: typeof import('./locales/zh/runlog').default;
   flowtools: typeof import('./locales/zh/flowtools').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  appapi: typeof import('./locales/zh/appapi').default;
+  overview: typeof import('./locales/zh/overview').default;
 };
 
 export const languages = ['zh', 'en'] as const;
