@@ -58,10 +58,11 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
     if (!el) return;
     const c = echarts.init(el, null, { renderer: 'svg' });
     chart.current = c;
-    const observer = new ResizeObserver(() => c.resize());
-    observer.observe(el);
+    // The card's width follows the window and the grid's columns.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => c.resize());
+    observer?.observe(el);
     return () => {
-      observer.disconnect();
+      observer?.disconnect();
       c.dispose();
       chart.current = null;
     };
