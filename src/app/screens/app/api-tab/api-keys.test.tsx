@@ -81,7 +81,10 @@ describe('ApiKeys', () => {
     // Files share one document: the fake clipboard goes away after this test.
     const before = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    onTestFinished(() => (before ? Object.defineProperty(navigator, 'clipboard', before) : delete (navigator as { clipboard?: unknown }).clipboard));
+    onTestFinished(() => {
+      if (before) Object.defineProperty(navigator, 'clipboard', before);
+      else delete (navigator as { clipboard?: unknown }).clipboard;
+    });
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     await user.type(within(await screen.findByTestId('key-create-dialog')).getByTestId('key-name'), 'CI');
     await user.click(screen.getByTestId('key-create-submit'));
