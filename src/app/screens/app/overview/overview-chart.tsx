@@ -79,7 +79,8 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
       {
         animationDuration: 300,
         textStyle: { fontFamily: tk.font, color: tk.text },
-        grid: { left: 8, right: 12, top: two ? 30 : 12, bottom: 4, containLabel: true },
+        // ECharts 6: the grid's box holds the axis labels (what containLabel did).
+        grid: { left: 8, right: 12, top: two ? 30 : 12, bottom: 4, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
         legend: two ? { show: true, top: 0, right: 0, itemWidth: 14, itemHeight: 8, textStyle: { color: tk.text, fontSize: 12 } } : { show: false },
         tooltip: {
           trigger: 'axis',

@@ -18,8 +18,8 @@ import { EmptyState } from '../../../../ui/empty-state';
 import { Skeleton } from '../../../../ui/skeleton';
 import { Page } from '../../../shell/page';
 import type { EditorContext } from '../editor-layout';
-import { chartsFor, formatFigure, isEmptyOverview, type ChartSpec } from './metrics';
-import { OverviewChart } from './overview-chart';
+import { chartsFor, isEmptyOverview } from './metrics';
+import { ChartCard } from './chart-card';
 import { useOverviewApi } from './overview-api';
 import s from './overview.module.css';
 
@@ -33,26 +33,6 @@ export interface OverviewPageProps {
 }
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-function ChartCard({ spec, overview, locale }: { spec: ChartSpec; overview: Overview; locale: string }) {
-  const { t } = useTranslation('overview');
-  const names = spec.series.map((x) => t(`series.${x.figure}`));
-  const title = t(`charts.${spec.id}.title` as 'charts.runs.title');
-  // Latency shows both totals (average · p95); the others their one figure.
-  const total = spec.series.map((x) => formatFigure(overview.totals[x.figure], spec.format, locale)).join(' · ');
-  return (
-    <Card className={s.card} data-testid={`chart-card-${spec.id}`}>
-      <div className={s.cardHead}>
-        <h3 className={s.cardTitle}>{title}</h3>
-        <p className={s.cardHelp}>{t(`charts.${spec.id}.help` as 'charts.runs.help')}</p>
-        <p className={s.total} data-testid={`total-${spec.id}`}>
-          {total}
-        </p>
-      </div>
-      <OverviewChart spec={spec} days={overview.days} names={names} locale={locale} label={t('chartLabel', { title, total })} />
-    </Card>
-  );
-}
 
 export default function OverviewPage({ app: given, timeZone }: OverviewPageProps) {
   const { t, i18n } = useTranslation(['overview', 'runlog']);
