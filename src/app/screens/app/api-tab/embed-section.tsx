@@ -39,14 +39,14 @@ export function EmbedSection({ origin, appId }: { origin: string; appId: string 
             {t('embed.openAtStart')}
           </label>
         </div>
-        <CodeBlock code={bubbleSnippet(origin, appId, options)} label={t('embed.bubbleTitle')} data-testid="embed-bubble" />
+        <CodeBlock code={bubbleSnippet(origin, appId, options)} label={t('embed.bubbleTitle')} wrap data-testid="embed-bubble" />
       </section>
       <section className={s.docPart} aria-labelledby="embed-iframe">
         <h3 id="embed-iframe" className={s.partTitle}>
           {t('embed.iframeTitle')}
         </h3>
         <p className={s.muted}>{t('embed.iframeHelp')}</p>
-        <CodeBlock code={iframeSnippet(origin, appId)} label={t('embed.iframeTitle')} data-testid="embed-iframe" />
+        <CodeBlock code={iframeSnippet(origin, appId)} label={t('embed.iframeTitle')} wrap data-testid="embed-iframe" />
       </section>
       <p className={s.muted}>{t('embed.login')}</p>
     </div>
