@@ -103,6 +103,21 @@ export const NodeFailedEvent = z
 export const NodeSkippedEvent = z
   .object({ type: z.literal('node_skipped'), ...base, nodeId: z.string(), kind: z.string(), parentId: z.string().optional(), scope: z.array(RunScopeFrame) })
   .strict();
+/**
+ * The node waits for a shared resource before it can work (`sandbox`: a free code sandbox, with
+ * `ahead` jobs queued before it); its timeout does not run meanwhile. Sent again when its place
+ * changes; `waiting: false` ends the wait, after `waitedMs`.
+ */
+export const NodeWaitingEvent = z
+  .object({
+    type: z.literal('node_waiting'),
+    ...nodeBase,
+    reason: z.enum(['sandbox']),
+    waiting: z.boolean(),
+    ahead: z.number().int().nonnegative(),
+    waitedMs: ms.optional(),
+  })
+  .strict();
 /** Text of the reply, from an answer node. */
 export const AnswerChunkEvent = z.object({ type: z.literal('answer_chunk'), ...base, nodeId: z.string(), text: z.string() }).strict();
 
@@ -127,6 +142,7 @@ export const RunEvent = z.discriminatedUnion('type', [
   NodeFinishedEvent,
   NodeFailedEvent,
   NodeSkippedEvent,
+  NodeWaitingEvent,
   AnswerChunkEvent,
   IterationStartedEvent,
   IterationNextEvent,

@@ -14,13 +14,14 @@ export const CODE_ERRORS = {
  * the code controls its output exactly, unlike a model). Only declared outputs go downstream.
  */
 export const codeExecutor = defineNodeExecutor(codePlugin, {
-  async execute({ config, variables, services, signal }) {
+  async execute({ config, variables, services, signal, waiting }) {
     if (!services.sandbox) throw new NodeExecutionError(CODE_ERRORS.SANDBOX_UNAVAILABLE, 'No code sandbox is available to this run');
     const inputs: Record<string, unknown> = {};
     for (const i of config.inputs) if (i.name) inputs[i.name] = variables.get(i.selector) ?? null;
+    // Waiting for a free sandbox is shown, and does not count against the node's timeout.
     const result = await services.sandbox.run(
       { language: config.language, code: config.code, inputs, timeoutMs: config.timeoutSeconds * 1000 },
-      { signal },
+      { signal, onQueue: (q) => waiting(q && { reason: 'sandbox', ahead: q.ahead }) },
     );
     const outputs: Record<string, unknown> = {};
     for (const o of config.outputs) {

@@ -14,6 +14,8 @@ function main({ arg1, arg2 }) {
 }
 `;
 
+const runSettings = runSettingsShape({ timeout: 30, maxTimeout: 300 });
+
 const configSchema = z.object({
   /** The sandbox (QuickJS) runs JavaScript; the list leaves room for more. */
   language: z.enum(['javascript']).default('javascript').meta({ label: 'fields.language', optionLabels: 'languages', order: 0 }),
@@ -31,7 +33,9 @@ const configSchema = z.object({
     .max(50)
     .default([{ name: 'result', type: 'string' }])
     .meta({ label: 'fields.outputs', widget: NODE_WIDGETS.outputVariables, order: 3 }),
-  ...runSettingsShape({ timeout: 30, maxTimeout: 300 }),
+  ...runSettings,
+  // The server cuts the time to its own cap (WEFT_SANDBOX_MAX_TIMEOUT_MS): the widget shows it.
+  timeoutSeconds: runSettings.timeoutSeconds.meta({ ...runSettings.timeoutSeconds.meta(), widget: NODE_WIDGETS.sandboxTimeout }),
 });
 export type CodeConfig = z.infer<typeof configSchema>;
 

@@ -47,4 +47,6 @@ export const NODE_WIDGETS = {
   variableList: 'variable-list',
   /** Default values per output (error strategy "default value"). */
   defaultValues: 'default-values',
+  /** A sandboxed node's timeout in seconds, with the server's cap shown under it. */
+  sandboxTimeout: 'sandbox-timeout',
 } as const;

@@ -16,6 +16,8 @@ export const AppConfig = z.object({
   defaultTenantId: z.string().min(1).default(DEFAULT_TENANT_ID),
   upload: z.object({ maxCount: z.number().int().positive(), maxMb: z.number().positive() }),
   tokenRefreshLeewaySeconds: z.number().min(0).default(5),
+  /** The longest code runs on this server (WEFT_SANDBOX_MAX_TIMEOUT_MS): a code node's timeout is cut to it. */
+  sandbox: z.object({ maxTimeoutSeconds: z.number().int().positive() }).default({ maxTimeoutSeconds: 60 }),
   version: z.string().default(''),
 });
 export type AppConfig = z.infer<typeof AppConfig>;

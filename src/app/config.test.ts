@@ -22,9 +22,23 @@ describe('config', () => {
     const cfg = await loadConfig();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/config.json' });
     expect(server.requests[0].headers.authorization).toBeUndefined();
-    expect(cfg).toEqual({ authMode: 'local', defaultTenantId: DEFAULT_TENANT_ID, upload: { maxCount: 3, maxMb: 7 }, tokenRefreshLeewaySeconds: 5, version: '1.2.3' });
+    // A server that does not say its sandbox cap gets the default one (60 s).
+    expect(cfg).toEqual({
+      authMode: 'local',
+      defaultTenantId: DEFAULT_TENANT_ID,
+      upload: { maxCount: 3, maxMb: 7 },
+      tokenRefreshLeewaySeconds: 5,
+      version: '1.2.3',
+      sandbox: { maxTimeoutSeconds: 60 },
+    });
     expect(getConfig()).toBe(cfg);
     expect(isConfigLoaded()).toBe(true);
+  });
+
+  it("keeps the server's sandbox time cap", async () => {
+    server.handle((_req, res) => sendJson(res, 200, { upload: { maxCount: 3, maxMb: 7 }, sandbox: { maxTimeoutSeconds: 15 } }));
+    expect((await loadConfig()).sandbox).toEqual({ maxTimeoutSeconds: 15 });
+    setConfig(null);
   });
 
   it('rejects a configuration that does not parse', async () => {

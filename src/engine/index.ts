@@ -7,4 +7,5 @@
 export { compile, type CompileIssue, type CompileOptions, type CompileResult, type EngineRegistries, type ExecutionPlan, type PlanNode, type PlanScope } from './compile';
 export { run, DEFAULT_RUN_LIMITS, type RunExecution, type RunLimits, type RunOptions, type RunResult, type SystemInputs } from './run';
 export { RUN_ERRORS, RunAbort, toRunError, type RunErrorCode } from './errors';
+export { cleanWait, NodeTimer } from './node-timer';
 export { stringify, VariablePool, type RootVariables } from './pool';

@@ -5,6 +5,7 @@ import { retryDelay } from '../plugin-sdk/node-settings';
 import type { PlanNode } from './compile';
 import { containerRunner } from './containers';
 import { AbortScope, NodeFailure, RUN_ERRORS, RunAbort, toRunError } from './errors';
+import { cleanWait, NodeTimer } from './node-timer';
 import { stringify, type VariablePool } from './pool';
 import type { ScopeRun } from './scope';
 
@@ -45,21 +46,24 @@ function sleep(ms: number, abort: AbortScope): Promise<void> {
   });
 }
 
+/** Emits a node's wait (`node_waiting`): true with the place while it waits, false with its length at the end. */
+type WaitEmitter = (wait: { reason: 'sandbox'; waiting: boolean; ahead: number; waitedMs?: number }) => void;
+
 /**
  * One try of a node: the executor raced against the node's signal (stop, the run failing, the
- * timeout), so an executor that ignores its signal cannot hold the run.
+ * timeout), so an executor that ignores its signal cannot hold the run. The timeout stands still
+ * while the executor says it waits for a shared resource (`ctx.waiting`).
  */
-function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown>, n: number, executionId: string): Promise<NodeExecutionResult> {
+function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown>, n: number, executionId: string, emitWait: WaitEmitter): Promise<NodeExecutionResult> {
   const run = scope.run;
   const { timeoutMs } = node.settings;
   // Each try has its own abort scope: stop and run failures reach it from the scope, the timeout
   // from its timer, and the executor listens to a signal nobody else shares.
   const abort = new AbortScope(scope.abort);
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(() => abort.abort(new NodeExecutionError(RUN_ERRORS.NODE_TIMEOUT, `The node took longer than ${timeoutMs} ms`)), timeoutMs)
-      : undefined;
+  const timer = new NodeTimer(timeoutMs, () => abort.abort(new NodeExecutionError(RUN_ERRORS.NODE_TIMEOUT, `The node took longer than ${timeoutMs} ms`)));
   let active = true;
+  let waitStart: number | undefined;
+  let ahead = -1;
   const ctx: ExecutionContext = {
     runId: run.runId,
     mode: run.plan.mode,
@@ -77,6 +81,23 @@ function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown
     emitChunk: (text) => {
       if (active && typeof text === 'string' && text) scope.chunk(node, executionId, text);
     },
+    waiting: (wait) => {
+      if (!active) return;
+      if (wait) {
+        const w = cleanWait(wait);
+        if (waitStart === undefined) {
+          waitStart = performance.now();
+          timer.pause();
+        }
+        if (w.ahead !== ahead) emitWait({ reason: w.reason, waiting: true, ahead: (ahead = w.ahead) });
+      } else if (waitStart !== undefined) {
+        const waitedMs = performance.now() - waitStart;
+        waitStart = undefined;
+        ahead = -1;
+        timer.resume();
+        emitWait({ reason: 'sandbox', waiting: false, ahead: 0, waitedMs });
+      }
+    },
     assign: (selector, value) => scope.assign(selector, value),
     services: run.services,
     ...(node.body ? { container: containerRunner(scope, node, executionId, abort) } : {}),
@@ -86,7 +107,7 @@ function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown
     let off: (() => void) | undefined;
     const done = () => {
       active = false;
-      if (timer) clearTimeout(timer);
+      timer.stop();
       off?.();
       abort.dispose();
     };
@@ -163,7 +184,7 @@ export async function executeNode(scope: ScopeRun, node: PlanNode): Promise<stri
   else if (error === undefined) {
     for (let n = 0; ; n++) {
       try {
-        result = await attempt(scope, node, inputs, n, executionId);
+        result = await attempt(scope, node, inputs, n, executionId, (w) => run.emit({ type: 'node_waiting', ...head, ...w }));
         error = undefined;
         break;
       } catch (e) {

@@ -173,11 +173,15 @@ export interface KnowledgeService {
   retrieve(query: KnowledgeQuery, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]>;
 }
 
-/** The code sandbox (QuickJS in a worker). */
+/**
+ * The code sandbox (QuickJS in a worker). Jobs may wait for a free worker: `onQueue` hears how many
+ * jobs are ahead while it waits and `null` when a worker takes it (pass it on to `ctx.waiting`).
+ * The time limit counts from then; a wait past the server's limit fails with SANDBOX-QUEUE-TIMEOUT.
+ */
 export interface SandboxService {
   run(
     job: { language: string; code: string; inputs: Record<string, unknown>; timeoutMs?: number; memoryMb?: number },
-    opts: { signal: AbortSignal },
+    opts: { signal: AbortSignal; onQueue?: (position: { ahead: number } | null) => void },
   ): Promise<Record<string, unknown>>;
 }
 
@@ -267,6 +271,13 @@ export interface ExecutionContext<C extends NodeConfig = NodeConfig> {
   readonly attempt: number;
   /** Streams a piece of the output named by `streamOutput` (an answer node can stream it on). */
   emitChunk(text: string): void;
+  /**
+   * Says the node is waiting for a shared resource before it can work (`sandbox`: a free code
+   * sandbox, `ahead` jobs before it), or with null that the wait is over. While it waits the node's
+   * timeout does not run, and the run's events (the debug pane, the trace) show the wait.
+   * @example services.sandbox.run(job, { signal, onQueue: (q) => waiting(q && { reason: 'sandbox', ahead: q.ahead }) })
+   */
+  waiting(wait: { reason: 'sandbox'; ahead: number } | null): void;
   /**
    * Writes a variable: `['conversation', name]` or a loop variable `[loopId, name]` of a loop this
    * node is inside. Throws NodeExecutionError for anything else.

@@ -8,7 +8,7 @@ import { seed, type SeedResult } from './services/seed';
 import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
 import type { ServerContext } from './context';
-import { createCodeSandbox } from './sandbox';
+import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
@@ -44,7 +44,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
     // Workers start on first use, so a server that runs no code node pays nothing for it.
-    sandbox: createCodeSandbox(),
+    sandbox: createCodeSandbox(sandboxOptions(settings)),
     exclusiveDb: database.kind === 'pglite',
   };
   const app = await buildApp(ctx, { logger: opts.logger });

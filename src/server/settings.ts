@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -64,6 +65,28 @@ export const Settings = z.object({
         .filter(Boolean)
         .join(',');
     }),
+  /**
+   * The code sandbox (QuickJS in worker threads): workers, i.e. code runs at once in the whole
+   * server. One is always kept for tenants that run nothing, so a tenant's own runs share the rest;
+   * twice the cores (at least 4) by default, so that one tenant still runs several at once (code runs
+   * are short, and the threads share the cores fairly).
+   */
+  sandboxWorkers: z.coerce.number().int().min(1).max(64).default(Math.max(4, 2 * os.availableParallelism())),
+  /** Code runs one tenant may have at once (default: workers − 1, at least 1). */
+  sandboxTenantConcurrency: z.coerce.number().int().min(1).max(64).optional(),
+  /** Code runs one user may have at once (default: half the tenant's, rounded up). */
+  sandboxUserConcurrency: z.coerce.number().int().min(1).max(64).optional(),
+  /** Longest wait for a free sandbox, ms; past it the code node fails with SANDBOX-QUEUE-TIMEOUT. */
+  sandboxQueueTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** The longest a code node may run, ms: a node's own (longer) timeout is cut to it. */
+  sandboxMaxTimeoutMs: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Memory of one code run, MB: its whole QuickJS heap (WASM memory), at most 2048 (wasm32's module limit here). */
+  sandboxMemoryMb: z.coerce.number().int().min(16).max(2048).default(128),
+  /**
+   * Requests a minute one public-API key may make when the key sets no limit of its own
+   * (security/rate-limit.ts: counted across every server process on the database).
+   */
+  apiRateLimit: z.coerce.number().int().min(1).max(1_000_000).default(600),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
@@ -93,5 +116,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     loginLockSeconds: env.WEFT_LOGIN_LOCK_SECONDS || undefined,
     loginMaxLockSeconds: env.WEFT_LOGIN_MAX_LOCK_SECONDS || undefined,
     trustProxy: env.WEFT_TRUST_PROXY || undefined,
+    sandboxWorkers: env.WEFT_SANDBOX_WORKERS || undefined,
+    sandboxTenantConcurrency: env.WEFT_SANDBOX_TENANT_CONCURRENCY || undefined,
+    sandboxUserConcurrency: env.WEFT_SANDBOX_USER_CONCURRENCY || undefined,
+    sandboxQueueTimeoutMs: env.WEFT_SANDBOX_QUEUE_TIMEOUT_MS || undefined,
+    sandboxMaxTimeoutMs: env.WEFT_SANDBOX_MAX_TIMEOUT_MS || undefined,
+    sandboxMemoryMb: env.WEFT_SANDBOX_MEMORY_MB || undefined,
+    apiRateLimit: env.WEFT_API_RATE_LIMIT || undefined,
   });
 }

@@ -20,7 +20,29 @@ function failedEvents() {
   ];
 }
 
-const traces = { chat: () => buildTrace(chatRunEvents()), iteration: () => buildTrace(iterationRunEvents()), failed: () => buildTrace(failedEvents()) };
+/** Two code nodes: one ran after waiting for a sandbox, the other still waits with two jobs ahead. */
+function waitingEvents() {
+  const e = eventScript('run-q');
+  return [
+    e.created(),
+    e.runStarted('workflow'),
+    e.started('start', 'start'),
+    e.finished('start', 'start', {}),
+    e.started('code', 'code'),
+    e.waiting('code', 'code', 0),
+    e.waiting('code', 'code', null, 2400),
+    e.finished('code', 'code', { result: 42 }),
+    e.started('code2', 'code'),
+    e.waiting('code2', 'code', 2),
+  ];
+}
+
+const traces = {
+  chat: () => buildTrace(chatRunEvents()),
+  iteration: () => buildTrace(iterationRunEvents()),
+  failed: () => buildTrace(failedEvents()),
+  waiting: () => buildTrace(waitingEvents()),
+};
 
 function TraceStory({ which }: { which: keyof typeof traces }) {
   return (
@@ -52,3 +74,14 @@ export const WithIteration: Story = {
 };
 
 export const Failures: Story = { args: { which: 'failed' } };
+
+/** A code node queued for a free sandbox, and one that waited before it ran. */
+export const WaitingForSandbox: Story = {
+  args: { which: 'waiting' },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(within(c.getByTestId('trace-item-code2')).getByTestId('trace-waiting')).toHaveTextContent('Waiting for a free sandbox… (2 ahead)');
+    await userEvent.click(within(c.getByTestId('trace-item-code')).getByText('CODE'));
+    await expect(c.getByTestId('trace-waited')).toHaveTextContent('Waited 2.40 s for a free sandbox');
+  },
+};

@@ -120,7 +120,7 @@ describe('common and system', () => {
 
   it('serves /config.json and the OpenAPI document', async () => {
     const cfg = await h.call('GET', '/config.json');
-    expect(cfg.body).toMatchObject({ authMode: 'local', defaultTenantId: DEFAULT_TENANT_ID });
+    expect(cfg.body).toMatchObject({ authMode: 'local', defaultTenantId: DEFAULT_TENANT_ID, sandbox: { maxTimeoutSeconds: 60 } });
     const doc = await h.call('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     const spec = doc.raw.json();

@@ -204,6 +204,29 @@ describe('POST /draft/workflow-runs', () => {
     expect((events.at(-1) as { error: { message: string } }).error.message).toMatch(/nope.*line 2/);
   });
 
+  it("a code node queued behind its user's other runs says so in the stream, and runs once a sandbox is free", async () => {
+    const doc = structuredClone(workflowDoc);
+    doc.nodes.find((n) => n.id === 'c')!.config.code =
+      'function main({ greeting }) { const end = Date.now() + 300; while (Date.now() < end) {} return { length: greeting.length, words: [] } }';
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Spinning flow', doc);
+    // One more run than the user may have in the sandbox at once: at least one waits.
+    const n = h.studio.ctx.sandbox.limits.maxPerUser + 1;
+    const bodies = await Promise.all(
+      Array.from({ length: n }, () => h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { ...member(), body: { inputs: { name: 'x' } } })),
+    );
+    const runs = bodies.map((b) => parseSse(b.raw.body));
+    for (const events of runs) expect(events.at(-1)).toMatchObject({ type: 'run_finished' });
+    const waited = runs.find((events) => events.some((e) => e.type === 'node_waiting'))!;
+    expect(waited).toBeDefined();
+    const waits = waited.filter((e) => e.type === 'node_waiting');
+    expect(waits[0]).toMatchObject({ nodeId: 'c', reason: 'sandbox', waiting: true, ahead: expect.any(Number) });
+    expect(waits.at(-1)).toMatchObject({ nodeId: 'c', waiting: false, waitedMs: expect.any(Number) });
+    // In order: started, waited, then finished.
+    const at = (type: string) => waited.findIndex((e) => e.type === type && 'nodeId' in e && e.nodeId === 'c');
+    expect(at('node_started')).toBeLessThan(at('node_waiting'));
+    expect(waited.indexOf(waits.at(-1)!)).toBeLessThan(at('node_finished'));
+  });
+
   it('a missing required input fails the start node (the run is stored as failed)', async () => {
     const events = parseSse((await h.call('POST', `${RUNS(workflowApp)}/draft/workflow-runs`, { ...member(), body: { inputs: {} } })).raw.body);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'START-INPUT-REQUIRED' } });
@@ -294,6 +317,26 @@ describe('POST /draft/nodes/:node_id/run', () => {
     const data = expectOk(await h.call('POST', `${RUNS(chatApp)}/draft/nodes/llm/run`, { ...member(), body: { inputs: { 'sys.query': 'Just me' } } }));
     expect(data).toMatchObject({ status: 'succeeded', outputs: { text: 'Hello, world' }, usage: { totalTokens: 17 } });
     expect(fake.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Just me' });
+  });
+
+  it("waiting for a sandbox does not count against the node's timeout (issue 34, single-node runs)", async () => {
+    const spinning = structuredClone(workflowDoc);
+    const c = spinning.nodes.find((n) => n.id === 'c')!.config;
+    c.code = 'function main({ greeting }) { const end = Date.now() + 1500; while (Date.now() < end) {} return { length: 1, words: [] } }';
+    c.timeoutSeconds = 10;
+    const spinApp = await createApp(h, f.u.member.token, f.wsA, 'Long spin', spinning);
+    const quick = structuredClone(workflowDoc);
+    quick.nodes.find((n) => n.id === 'c')!.config.timeoutSeconds = 1;
+    const quickApp = await createApp(h, f.u.member.token, f.wsA, 'Quick code', quick);
+    // Fill the member's share of the sandbox with long runs, then run a quick code node alone.
+    const sandbox = h.studio.ctx.sandbox;
+    const busy = Array.from({ length: sandbox.limits.maxPerUser }, () => h.call('POST', `${RUNS(spinApp)}/draft/workflow-runs`, { ...member(), body: { inputs: { name: 'x' } } }));
+    await expect.poll(() => sandbox.load.running).toBe(sandbox.limits.maxPerUser);
+    const data = expectOk(await h.call('POST', `${RUNS(quickApp)}/draft/nodes/c/run`, { ...member(), body: { inputs: { 't.output': 'a b' } } }));
+    // It waited over a second for a worker, longer than its 1 s timeout, and still succeeded.
+    expect(data).toMatchObject({ status: 'succeeded', outputs: { length: 3, words: ['a', 'b'] } });
+    expect(data.elapsedMs).toBeGreaterThan(1000);
+    for (const b of await Promise.all(busy)) expect(parseSse(b.raw.body).at(-1)).toMatchObject({ type: 'run_finished' });
   });
 
   it('a failing node answers status failed with the error (not an HTTP error)', async () => {

@@ -14,6 +14,20 @@ function failure(out: SandboxOutcome) {
   return out.error;
 }
 
+/** Runs `fn` while sampling the process's resident memory (worker threads included): its growth in MB. */
+async function measured<T>(fn: () => Promise<T>): Promise<{ out: T; growthMb: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  try {
+    const out = await fn();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { out, growthMb: (peak - before) / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function expectHealthy() {
   const out = await sandbox.run(js('function main({ a, b }) { return { result: a + b } }', { a: 40, b: 2 }));
   expect(out).toMatchObject({ ok: true, outputs: { result: 42 } });
@@ -40,6 +54,10 @@ describe('code sandbox: normal runs', () => {
     expect(many.ok).toBe(true);
     expect(many.logs).toHaveLength(200);
     expect(many.droppedLogs).toBe(800);
+    // A huge line is cut to the total budget inside the sandbox, before the host copies it.
+    const huge = await sandbox.run(js('function main() { console.log("y".repeat(8 << 20)); return {} }'));
+    expect(huge.ok).toBe(true);
+    expect(huge.logs[0]?.text).toHaveLength(64 * 1024);
   });
 
   it('runs several jobs at once, more than there are workers', async () => {
@@ -100,6 +118,41 @@ describe('code sandbox: limits', () => {
     const objects = 'function main() { const keep = []; for (;;) keep.push({ a: Math.random(), b: [1, 2, 3] }); }';
     expect(failure(await sandbox.run(js(objects, {}, { memoryMb: 16 }))).code).toBe('SANDBOX-MEMORY');
     await expectHealthy();
+  });
+
+  // QuickJS's own limit counts allocations, not bytes, in this WASM build (malloc_usable_size is
+  // unavailable under Emscripten): the ceiling must hold on the WASM memory itself.
+  it('ends 16 × 100 MB ArrayBuffers with SANDBOX-MEMORY quickly, the process staying small', async () => {
+    const buffers = 'function main() { const keep = []; for (let i = 0; i < 16; i++) keep.push(new ArrayBuffer(100 << 20)); return { n: keep.length } }';
+    const { out, growthMb } = await measured(() => sandbox.run(js(buffers)));
+    expect(failure(out).code).toBe('SANDBOX-MEMORY');
+    expect(out.elapsedMs).toBeLessThan(5000);
+    expect(growthMb).toBeLessThan(400);
+    await expectHealthy();
+  });
+
+  it('ends a string bomb with SANDBOX-MEMORY quickly, the process staying small', async () => {
+    const strings = 'function main() { const keep = []; for (let i = 0; ; i++) keep.push("x".repeat(1 << 20) + i); }';
+    const { out, growthMb } = await measured(() => sandbox.run(js(strings, {}, { timeoutMs: 30_000 })));
+    expect(failure(out).code).toBe('SANDBOX-MEMORY');
+    // Well under the 30 s limit it used to run into (8 s here before the ceiling); loose, since the
+    // time includes a worker's start on a shared machine.
+    expect(out.elapsedMs).toBeLessThan(5000);
+    expect(growthMb).toBeLessThan(400);
+    const doubling = 'function main() { let s = "ab"; for (;;) { s = s + s; s.charCodeAt(s.length - 1); } }';
+    expect(failure(await sandbox.run(js(doubling, {}, { timeoutMs: 30_000 }))).code).toBe('SANDBOX-MEMORY');
+    await expectHealthy();
+  });
+
+  it('still runs ordinary work on big data: a 10 MB array and JSON', async () => {
+    const code = `function main() {
+      const a = new Array(10 * 1024 * 1024 / 8).fill(0).map((_, i) => i * 1.5);
+      const text = JSON.stringify(a.slice(0, 200000));
+      const back = JSON.parse(text);
+      const bytes = new Uint8Array(10 << 20).fill(7);
+      return { n: a.length, len: text.length, last: back[back.length - 1], sum: bytes[123] + bytes[(10 << 20) - 1] };
+    }`;
+    expect(await sandbox.run(js(code))).toMatchObject({ ok: true, outputs: { n: 1310720, last: 199999 * 1.5, sum: 14 } });
   });
 
   it('ends a memory bomb stuck in native code with the hard kill', async () => {
@@ -183,6 +236,41 @@ describe('code sandbox: no host objects', () => {
     const dynamicImport = failure(await sandbox.run(js('async function main() { const fs = await import("fs"); return { v: typeof fs } }')));
     expect(dynamicImport.code).toBe('SANDBOX-ERROR');
     await expectHealthy();
+  });
+});
+
+describe('code sandbox: runs share nothing', () => {
+  it('a run sees no globals, prototype changes or registry entries a previous run left', async () => {
+    const polluter = `function main() {
+      globalThis.leaked = 'secret'; var alsoLeaked = 1;
+      Object.prototype.polluted = true; Array.prototype.extra = () => 1;
+      JSON.parse = () => 'hijacked'; Math.random = () => 4;
+      Symbol.for('weft.key').description; globalThis[Symbol.for('weft.key')] = 'sym';
+      return { done: true };
+    }`;
+    // More runs than workers, so every worker has had a polluting run before the probes.
+    await Promise.all(Array.from({ length: 4 }, () => sandbox.run(js(polluter))));
+    const probe = `function main() {
+      return {
+        leaked: typeof leaked, globalLeaked: typeof globalThis.leaked, polluted: ({}).polluted === undefined,
+        extra: typeof [].extra, json: JSON.parse('{"a":1}').a, random: Math.random() < 1,
+        sym: globalThis[Symbol.for('weft.key')] === undefined,
+      };
+    }`;
+    const outs = await Promise.all(Array.from({ length: 4 }, () => sandbox.run(js(probe))));
+    for (const out of outs) {
+      expect(out).toMatchObject({ ok: true, outputs: { leaked: 'undefined', globalLeaked: 'undefined', polluted: true, extra: 'undefined', json: 1, random: true, sym: true } });
+    }
+  });
+
+  it('after code that caught its own out-of-memory error, the next run starts clean', async () => {
+    const catching = 'function main() { const keep = []; try { for (;;) keep.push(new ArrayBuffer(8 << 20)); } catch (e) { return { caught: String(e), n: keep.length } } }';
+    const out = await sandbox.run(js(catching));
+    if (out.ok) expect(out.outputs.caught).toMatch(/out of memory/);
+    else expect(out.error.code).toBe('SANDBOX-MEMORY');
+    await expectHealthy();
+    const big = await sandbox.run(js('function main() { const b = new Uint8Array(64 << 20); b[b.length - 1] = 9; return { last: b[b.length - 1] } }'));
+    expect(big).toMatchObject({ ok: true, outputs: { last: 9 } });
   });
 });
 

@@ -187,6 +187,7 @@ function ctxFor<C extends NodeConfig>(config: C, services: ExecutorServices): Ex
     signal: AbortSignal.timeout(30_000),
     attempt: 0,
     emitChunk: () => undefined,
+    waiting: () => undefined,
     assign: () => undefined,
     services,
   };

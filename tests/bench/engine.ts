@@ -5,6 +5,8 @@
  * - a wide flow: start → 1,000 parallel no-op nodes → one join.
  * Each is run several times; the figure is the median wall time of a run divided by its nodes,
  * with every event consumed (by `onEvent`, and once through the async iterator).
+ * - a one-node code flow (the real code executor and sandbox, two workers): ms per run, one at a
+ *   time and eight at once.
  * Then the server figures of ./server.ts: workflow runs per second over HTTP and the first-token
  * latency the server adds.
  */
@@ -12,6 +14,9 @@ import { z } from 'zod';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../schemas/flow';
 import { compile, run, type ExecutionPlan, type RunOptions } from '../../src/engine';
 import { createExecutorRegistry, createNodeRegistry, defineNodeExecutor, defineNodePlugin, Template } from '../../src/plugin-sdk';
+import { runtimeExecutors } from '../../plugins/executors';
+import { runtimePlugins } from '../../plugins/runtime';
+import { createCodeSandbox, createSandboxService } from '../../src/server/sandbox';
 import { benchServer } from './server';
 
 const texts = { zh: { title: 'x', description: 'x' }, en: { title: 'x', description: 'x' } };
@@ -107,6 +112,40 @@ console.log(`Weft engine overhead (Node ${process.version}; median of runs, even
 await bench('chain of no-op nodes', chain(1000, 'noop'), 1001, true, 15);
 await bench('chain of template nodes', chain(10_000, 'template'), 10_001, false, 5);
 await bench('wide parallel (1,000 branches + join)', wide(1000), 1002, true, 15);
+
+/** The code node through the engine on a real sandbox: the figure is mostly the sandbox's start per run. */
+async function benchCode(rounds: number) {
+  const sandbox = createCodeSandbox({ maxWorkers: 2, maxPerTenant: 2, maxPerUser: 2 });
+  const builtins = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
+  const document = doc(
+    [
+      node('s', 'start'),
+      node('c', 'code', { inputs: [], code: 'function main() { return { result: "ok" } }', outputs: [{ name: 'result', type: 'string' }] }),
+      node('e', 'end', { outputs: [{ name: 'result', selector: ['c', 'result'] }] }),
+    ],
+    [edge('s', 'c'), edge('c', 'e')],
+  );
+  const c = compile(document, builtins);
+  if (!c.ok) throw new Error(c.issues.map((i) => i.message).join('; '));
+  const services = { sandbox: createSandboxService(sandbox, { tenantId: 'bench', userId: 'bench' }) };
+  const once = async () => {
+    const r = await run(c.plan, { services, bufferEvents: false }).result;
+    if (r.status !== 'succeeded') throw new Error(`code run failed: ${r.error?.message}`);
+  };
+  for (let i = 0; i < 5; i++) await once(); // workers started, modules compiled
+  const serial: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await once();
+    serial.push(performance.now() - t0);
+  }
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: rounds }, () => once()));
+  const parallel = (performance.now() - t0) / rounds;
+  console.log(`${'one code node (real sandbox)'.padEnd(34)} nodes      3 | ${fmt(median(serial), 2)} ms/run one at a time | ${fmt(parallel, 2)} ms/run ${rounds} queued at once (one tenant: 1 of 2 workers)`);
+  await sandbox.close();
+}
+await benchCode(40);
 
 console.log('\nWeft run server (embedded database in memory, fake OpenAI-compatible provider)\n');
 await benchServer();

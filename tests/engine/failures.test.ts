@@ -43,6 +43,40 @@ describe('engine: retry, timeout, error strategies', () => {
     expect(kit.aborted.has('a')).toBe(true);
   });
 
+  it('waiting (a queue) stops the timeout and shows as node_waiting events', async () => {
+    const kit = createKit();
+    const plan = planOf(kit, chain({ queue: 'q', gate: 'work', timeoutMs: 60 }));
+    const r = begin(plan);
+    await r.until(is('node_waiting', 'a'));
+    // Queued for three times the timeout: not a timeout, since the node is not running yet.
+    await new Promise((res) => setTimeout(res, 90));
+    kit.gate('q:1').resolve();
+    await new Promise((res) => setTimeout(res, 90));
+    kit.gate('q').resolve();
+    setTimeout(() => kit.gate('work').resolve(), 20);
+    expect(await r.result).toMatchObject({ status: 'succeeded', outputs: { text: 'ok' } });
+    const waits = r.of('node_waiting', 'a');
+    expect(waits.map((e) => [e.reason, e.waiting, e.ahead])).toEqual([
+      ['sandbox', true, 2],
+      ['sandbox', true, 1],
+      ['sandbox', false, 0],
+    ]);
+    expect(waits[2]!.waitedMs).toBeGreaterThanOrEqual(170);
+    expect(waits[0]!.executionId).toBe(r.of('node_started', 'a')[0]!.executionId);
+  });
+
+  it('after the wait the timeout runs again: work past it still fails with NODE_TIMEOUT', async () => {
+    const kit = createKit();
+    const plan = planOf(kit, chain({ queue: 'q', gate: 'never', timeoutMs: 30 }));
+    const r = begin(plan);
+    await r.until(is('node_waiting', 'a'));
+    await new Promise((res) => setTimeout(res, 60));
+    kit.gate('q:1').resolve();
+    kit.gate('q').resolve();
+    const result = await r.result;
+    expect(result).toMatchObject({ status: 'failed', error: { code: RUN_ERRORS.NODE_TIMEOUT, nodeId: 'a' } });
+  });
+
   it('fail-branch: the failure takes the fail branch, the normal branch is skipped', async () => {
     const kit = createKit();
     const plan = planOf(

@@ -70,7 +70,11 @@ const answer = defineNodePlugin({
   configSchema: z.object({ answer: Template.default('') }),
   outputs: [{ name: 'answer', type: 'string' }],
 });
-/** Renders `text`, copies `from`; holds until `gate` opens when one is named; fails on `fail`. */
+/**
+ * Renders `text`, copies `from`; holds until `gate` opens when one is named; fails on `fail`.
+ * With `queue`, first waits as if queued for a sandbox: 2 ahead until gate `${queue}:1`, 1 ahead
+ * until gate `queue`.
+ */
 const step = defineNodePlugin({
   kind: 'step',
   version: 1,
@@ -81,6 +85,7 @@ const step = defineNodePlugin({
     text: Template.default(''),
     from: MaybeSelector.default([]),
     gate: z.string().default(''),
+    queue: z.string().default(''),
     /** Fail the first `failTimes` tries (-1: always). */
     failTimes: z.number().default(0),
     /** Fail when `from` has this value. */
@@ -192,10 +197,18 @@ export function createKit() {
     }),
     defineNodeExecutor(answer, { answerTemplate: (c) => c.answer, execute: ({ config, variables }) => ({ outputs: { answer: variables.render(config.answer) } }) }),
     defineNodeExecutor(step, {
-      async execute({ node, config, variables, signal }) {
+      async execute({ node, config, variables, signal, waiting }) {
         watch(node.id, signal);
         const n = (tries.get(node.id) ?? 0) + 1;
         tries.set(node.id, n);
+        if (config.queue) {
+          waiting({ reason: 'sandbox', ahead: 2 });
+          waiting({ reason: 'sandbox', ahead: 2 });
+          await gate(`${config.queue}:1`).promise;
+          waiting({ reason: 'sandbox', ahead: 1 });
+          await gate(config.queue).promise;
+          waiting(null);
+        }
         if (config.gate) await gate(config.gate).promise;
         const value = config.from.length ? variables.get(config.from) : undefined;
         if (config.failTimes === -1 || n <= config.failTimes) throw new NodeExecutionError('TEST-FAIL', `try ${n} of ${node.id} failed`);

@@ -264,6 +264,27 @@ describe('DebugPane, workflow mode', () => {
     expect(screen.getByTestId('trace-item-end')).toHaveAttribute('data-status', 'succeeded');
   });
 
+  it('shows a code node waiting for a free sandbox, then how long it waited; a queue timeout says what it means', async () => {
+    setup('workflow');
+    fireEvent.change(within(screen.getByTestId('run-field-topic')).getByRole('textbox'), { target: { value: 'dogs' } });
+    fireEvent.click(screen.getByTestId('workflow-run'));
+    await waitFor(() => expect(streams).toHaveLength(1));
+    const e = eventScript('run-q');
+    for (const ev of [e.created(), e.runStarted('workflow'), e.started('start', 'start'), e.finished('start', 'start', { topic: 'dogs' }), e.started('code', 'code'), e.waiting('code', 'code', 2)]) streams[0].send(ev);
+    const row = await screen.findByTestId('trace-item-code');
+    await waitFor(() => expect(within(row).getByTestId('trace-waiting')).toHaveTextContent('Waiting for a free sandbox… (2 ahead)'));
+    streams[0].send(e.waiting('code', 'code', 0));
+    await waitFor(() => expect(within(row).getByTestId('trace-waiting')).toHaveTextContent(/^Waiting for a free sandbox…$/));
+    streams[0].send(e.waiting('code', 'code', null, 2400));
+    await waitFor(() => expect(within(row).queryByTestId('trace-waiting')).toBeNull());
+    expect(within(row).getByTestId('trace-waited')).toHaveTextContent('Waited 2.40 s for a free sandbox');
+    const c2 = { ...e.failed('c2', 'code', ''), error: { code: 'SANDBOX-QUEUE-TIMEOUT', message: 'No sandbox was free within 30000 ms: the code did not run' } };
+    for (const ev of [e.finished('code', 'code', { result: 1 }), e.started('c2', 'code'), e.waiting('c2', 'code', 0), c2]) streams[0].send(ev);
+    await waitFor(() => expect(screen.getByTestId('trace-item-c2')).toHaveAttribute('data-status', 'failed'));
+    expect(within(screen.getByTestId('trace-item-c2')).queryByTestId('trace-waiting')).toBeNull();
+    expect(within(screen.getByTestId('trace-item-c2')).getByTestId('trace-error')).toHaveTextContent('No code sandbox was free in time, so the code did not run. Try again later: No sandbox was free within 30000 ms');
+  });
+
   it("says what a node's and the run's error codes mean, with the server's message and the code", async () => {
     setup('workflow');
     fireEvent.change(within(screen.getByTestId('run-field-topic')).getByRole('textbox'), { target: { value: 'dogs' } });

@@ -50,6 +50,16 @@ export function eventScript(runId = 'run-1') {
       error: { code: status === 'stopped' ? 'CANCELLED' : 'NODE-FAILED', message },
       retries: 0,
     }),
+    /** The node waits for a free sandbox with `ahead` before it; null: the wait ended after `waitedMs`. */
+    waiting: (nodeId: string, kind: string, ahead: number | null, waitedMs = 1500): Ev => ({
+      type: 'node_waiting',
+      ...base(),
+      ...node(nodeId, kind),
+      reason: 'sandbox',
+      waiting: ahead !== null,
+      ahead: ahead ?? 0,
+      ...(ahead === null ? { waitedMs } : {}),
+    }),
     skipped: (nodeId: string, kind: string, scope: RunScopeFrame[] = []): Ev => ({ type: 'node_skipped', ...base(), nodeId, kind, scope }),
     answer: (text: string, nodeId = 'answer'): Ev => ({ type: 'answer_chunk', ...base(), nodeId, text }),
     iterationStarted: (nodeId: string, total: number): Ev => ({ type: 'iteration_started', ...base(), ...node(nodeId, 'iteration'), total, parallelism: 1 }),

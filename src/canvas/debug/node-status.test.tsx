@@ -48,6 +48,15 @@ describe('run status on the canvas', () => {
     act(() => runs.apply(e.chunk('a', 'echo', 'tok')));
     expect(renders.get('a')).toBe(before.get('a')! + 1);
 
+    // Waiting for a free sandbox shows on the node too, and ends when a worker takes it.
+    act(() => runs.apply(e.waiting('a', 'echo', 1)));
+    expect(screen.getByTestId('node-run-a')).toHaveAttribute('data-waiting', 'true');
+    expect(screen.getByTestId('node-run-a')).toHaveTextContent('Waiting for a free sandbox…');
+    expect(renders.get('b')).toBe(before.get('b'));
+    act(() => runs.apply(e.waiting('a', 'echo', null)));
+    expect(screen.getByTestId('node-run-a')).not.toHaveAttribute('data-waiting');
+    expect(screen.getByTestId('node-run-a')).toHaveTextContent('Running');
+
     act(() => runs.apply(e.finished('a', 'echo', { text: 'x' }, { elapsedMs: 1500, exception: true })));
     const nodeA = screen.getByTestId('node-a');
     expect(nodeA).toHaveAttribute('data-run-status', 'exception');

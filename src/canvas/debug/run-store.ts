@@ -17,6 +17,8 @@ export interface NodeRunInfo {
   status: NodeRunStatus;
   /** Set when the node ended. */
   elapsedMs?: number;
+  /** Set while it waits for a free sandbox. */
+  waiting?: true;
 }
 
 export interface RunState {
@@ -46,6 +48,8 @@ function nodeInfo(e: RunEvent): [string, NodeRunInfo] | undefined {
       return [e.nodeId, { status: e.status, elapsedMs: e.elapsedMs }];
     case 'node_skipped':
       return [e.nodeId, { status: 'skipped' }];
+    case 'node_waiting':
+      return [e.nodeId, e.waiting ? { status: 'running', waiting: true } : { status: 'running' }];
     default:
       return undefined;
   }
@@ -72,7 +76,7 @@ export function createRunStore(): RunStore {
         const prev = nodes[id];
         // A skip after the node ran (another round took the other branch) keeps the ran status.
         const keep = next.status === 'skipped' && prev && prev.status !== 'skipped';
-        if (!keep && (prev?.status !== next.status || prev?.elapsedMs !== next.elapsedMs)) nodes = { ...nodes, [id]: next };
+        if (!keep && (prev?.status !== next.status || prev?.elapsedMs !== next.elapsedMs || prev?.waiting !== next.waiting)) nodes = { ...nodes, [id]: next };
       }
       // The run ended: nodes still shown running were cut short.
       if (event.type === 'run_failed') nodes = stopRunning(nodes);
@@ -105,6 +109,11 @@ export function runStoreOf(flow: FlowStore): RunStore {
 /** A node's status in the current debug run (undefined: not part of it). Inside a flow editor. */
 export function useNodeRunStatus(nodeId: string): NodeRunStatus | undefined {
   return useStore(runStoreOf(useFlowStoreApi()).api, (s) => s.nodes[nodeId]?.status);
+}
+
+/** Whether the node waits for a free sandbox. */
+export function useNodeRunWaiting(nodeId: string): boolean {
+  return useStore(runStoreOf(useFlowStoreApi()).api, (s) => s.nodes[nodeId]?.waiting === true);
 }
 
 /** How long the node took, once it ended. */

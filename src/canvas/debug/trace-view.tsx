@@ -138,6 +138,11 @@ function ItemDetails({ item }: { item: TraceItem }) {
     <div className={s.itemBody}>
       {item.error && <RunErrorLine error={item.error} role="note" />}
       {item.retries > 0 && <p className={s.muted}>{t('trace.retries', { count: item.retries })}</p>}
+      {item.waitedMs !== undefined && item.waitedMs > 0 && (
+        <p className={s.muted} data-testid="trace-waited">
+          {t('trace.waited', { elapsed: formatElapsed(t, item.waitedMs) })}
+        </p>
+      )}
       {item.handle && item.handle !== 'source' && <p className={s.muted}>{t('trace.branch', { handle: item.handle })}</p>}
       <HandoffChain item={item} />
       {!isEmpty(item.inputs) && <JsonBlock label={t('trace.inputs')} value={item.inputs} testId="trace-inputs" />}
@@ -181,6 +186,11 @@ function TraceRow({ trace, id, depth }: { trace: RunTrace; id: string; depth: nu
           <span className={s.traceTitle}>{title}</span>
           {kindLabel && <span className={s.traceKind}>{kindLabel}</span>}
           {item.rounds && <span className={s.muted}>{t('trace.rounds', { count: item.rounds.length })}</span>}
+          {item.status === 'running' && item.waiting && (
+            <span className={s.muted} data-testid="trace-waiting" role="status">
+              {item.waiting.ahead > 0 ? t('trace.waitingAhead', { count: item.waiting.ahead }) : t('trace.waiting')}
+            </span>
+          )}
           {answeredBy && (
             <span className={s.muted} data-testid="trace-answered-by">
               {t('trace.answeredBy', { agent: answeredBy.title })}

@@ -54,6 +54,22 @@ describe('buildTrace', () => {
     ]);
   });
 
+  it('shows a node waiting for a sandbox, its place as it moves, and how long it waited', () => {
+    const e = eventScript();
+    let t = buildTrace([e.created(), e.runStarted('workflow'), e.started('code', 'code'), e.waiting('code', 'code', 3)]);
+    expect(t.items.code).toMatchObject({ status: 'running', waiting: { reason: 'sandbox', ahead: 3 } });
+    t = applyTraceEvent(t, e.waiting('code', 'code', 1));
+    expect(t.items.code!.waiting).toEqual({ reason: 'sandbox', ahead: 1 });
+    t = applyTraceEvent(t, e.waiting('code', 'code', null, 2400));
+    expect(t.items.code!.waiting).toBeUndefined();
+    expect(t.items.code!.waitedMs).toBe(2400);
+    t = applyTraceEvent(t, e.finished('code', 'code', { result: 1 }));
+    expect(t.items.code).toMatchObject({ status: 'succeeded', waitedMs: 2400 });
+    // A node that ends while it still waits (stop, queue timeout) no longer shows the wait.
+    const stopped = buildTrace([e.started('c2', 'code'), e.waiting('c2', 'code', 0), e.failed('c2', 'code', 'Stopped', [], 'stopped')]);
+    expect(stopped.items.c2!.waiting).toBeUndefined();
+  });
+
   it('records failures, exceptions and a stopped run', () => {
     const e = eventScript();
     const t = buildTrace([

@@ -39,6 +39,10 @@ export interface TraceItem {
   rounds?: TraceRound[];
   /** Iteration size or loop maximum. */
   total?: number;
+  /** Set while the node waits for a free sandbox: how many jobs are ahead of it. */
+  waiting?: { reason: 'sandbox'; ahead: number };
+  /** How long it waited for a sandbox (not counted against its timeout). */
+  waitedMs?: number;
 }
 
 export interface RunTrace {
@@ -147,8 +151,18 @@ function applyDraft(t: Draft<RunTrace>, e: RunEvent | RunCreated): void {
       item.error = e.error;
       return;
     }
+    case 'node_waiting': {
+      const item = ensure(t, e);
+      if (e.waiting) item.waiting = { reason: e.reason, ahead: e.ahead };
+      else {
+        delete item.waiting;
+        item.waitedMs = (item.waitedMs ?? 0) + (e.waitedMs ?? 0);
+      }
+      return;
+    }
     case 'node_finished': {
       const item = ensure(t, e);
+      delete item.waiting;
       Object.assign(item, { status: e.status, elapsedMs: e.elapsedMs, inputs: e.inputs, outputs: e.outputs, handle: e.handle, retries: e.retries });
       if (e.usage) item.usage = e.usage;
       if (e.error) item.error = e.error;
@@ -157,6 +171,7 @@ function applyDraft(t: Draft<RunTrace>, e: RunEvent | RunCreated): void {
     }
     case 'node_failed': {
       const item = ensure(t, e);
+      delete item.waiting;
       Object.assign(item, { status: e.status, elapsedMs: e.elapsedMs, inputs: e.inputs, error: e.error, retries: e.retries });
       return;
     }

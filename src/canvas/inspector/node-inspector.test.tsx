@@ -1,6 +1,7 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, setConfig } from '../../app/config';
 import { i18n, initI18n } from '../../i18n';
 import { FlowStoreProvider } from '../react/flow-store-context';
 import type { FlowStore } from '../store/create-flow-store';
@@ -148,6 +149,27 @@ describe('NodeInspector on an if-else node', () => {
     expect(store.registry.sourceHandlesOf(store.toDocument().nodes.find((n) => n.id === 'if-else_1')!).map((h) => h.id)).toEqual(['true', 'case_1', 'false']);
     act(() => void store.undo());
     expect((config(store, 'if-else_1').cases as unknown[]).length).toBe(1);
+  });
+
+  it("shows the server's cap under a code node's timeout, and warns when the timeout is above it", async () => {
+    setConfig({ ...DEFAULT_CONFIG, sandbox: { maxTimeoutSeconds: 45 } });
+    try {
+      const store = makeBuiltinStore();
+      const user = userEvent.setup();
+      renderInspector(store, 'code_1');
+      await user.click(screen.getByRole('tab', { name: 'Errors and retries' }));
+      const field = document.querySelector('[data-field="timeoutSeconds"]') as HTMLElement;
+      const input = within(field).getByRole('textbox', { name: 'Timeout (seconds)' });
+      expect(input).toHaveValue('30');
+      expect(within(field).getByTestId('sandbox-timeout-cap')).toHaveTextContent('Code runs for at most 45 s on this server');
+      await user.clear(input);
+      await user.type(input, '120');
+      expect(config(store, 'code_1').timeoutSeconds).toBe(120);
+      expect(within(field).getByTestId('sandbox-timeout-cap')).toHaveTextContent('This server stops code after 45 s, sooner than this timeout');
+      expect(within(field).getByTestId('sandbox-timeout-cap')).toHaveAttribute('data-capped', 'true');
+    } finally {
+      setConfig(null);
+    }
   });
 
   it('shows nothing to edit for a missing node', () => {

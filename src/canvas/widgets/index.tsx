@@ -21,6 +21,7 @@ import {
 } from './list-widgets';
 import { ModelWidget, PromptMessagesWidget } from './model-widgets';
 import { KnowledgeBasesWidget, McpToolWidget, ToolListWidget, ToolWidget } from './resource-widgets';
+import { SandboxTimeoutWidget } from './sandbox-timeout';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
 
@@ -94,4 +95,5 @@ export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
   'variable-groups': as(VariableGroupsWidget),
   'variable-list': as(VariableListWidget),
   'default-values': as(DefaultValuesWidget),
+  'sandbox-timeout': as(SandboxTimeoutWidget),
 };

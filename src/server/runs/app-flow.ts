@@ -5,9 +5,9 @@ import { createNodeRegistry } from '../../plugin-sdk/registry';
 import { runtimeExecutors } from '../../../plugins/executors';
 import { runtimePlugins } from '../../../plugins/runtime';
 import { requireMembership, UUID_RE, type Caller, type ServerContext } from '../context';
-import { appDrafts, apps, workspaceMembers, workspaces } from '../db/schema';
+import { appDrafts, apps, appVersions, workspaceMembers, workspaces } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
-import { draftSecretValues } from '../services/apps';
+import { draftSecretValues, secretValuesOf } from '../services/apps';
 import { draftRowsGeneration } from '../services/cache-generations';
 
 /** The built-in node kinds and their executors, as runs compile flows against them. */
@@ -61,8 +61,8 @@ const plans = new Map<string, ExecutionPlan>();
 export const compileOptionsOf = (mode: FlowMode): CompileOptions =>
   mode === 'agent_team' ? { detached: (node) => isTeamMemberKind(mode, node) } : {};
 
-function planOf(appId: string, revision: number, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
-  const key = `${appId}:${revision}`;
+/** The compiled plan of a document, cached under `key` (a draft: app and revision; a version: its id). */
+function planOf(key: string, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
   const hit = plans.get(key);
   if (hit) {
     // Refresh its place (Map keeps insertion order: the first key is the least recently used).
@@ -204,8 +204,39 @@ export async function compileDraft(
   draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
-  const plan = planOf(app.id, draft.revision, document, app.mode);
+  const plan = planOf(`${app.id}:${draft.revision}`, document, app.mode);
   return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
+}
+
+/** A published version compiled for a run (portal, API, workflow tool), with its own environment. */
+export interface VersionFlow {
+  app: AppRef;
+  versionId: string;
+  /** The version's number. */
+  version: string;
+  document: FlowDocument;
+  plan: ExecutionPlan;
+  /** Environment values by name, the version's secrets decrypted (never answered to anyone). */
+  env: Record<string, unknown>;
+}
+
+type VersionRow = typeof appVersions.$inferSelect;
+
+/**
+ * A published version of an app compiled for a run: the plan cached by the version's id (a version
+ * never changes), its environment from the secret values frozen in it (not the draft's). A version
+ * that cannot run: VALIDATION-1000 with the issues (it compiled when it was published; a node kind
+ * that changed since may refuse it).
+ */
+export function compileVersion(ctx: ServerContext, app: AppRef, version: Pick<VersionRow, 'id' | 'version' | 'document' | 'secretEnv'>): VersionFlow {
+  const document = version.document as unknown as FlowDocument;
+  const plan = planOf(`version:${version.id}`, document, app.mode);
+  const env: Record<string, unknown> = {};
+  if (Object.keys(version.secretEnv).length) {
+    const secrets = secretValuesOf(ctx, app.id, version.secretEnv);
+    for (const v of document.variables?.env ?? []) if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
+  }
+  return { app, versionId: version.id, version: version.version, document, plan, env };
 }
 
 /** The draft's secret environment values by name, decrypted. */

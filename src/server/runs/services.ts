@@ -43,7 +43,8 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
   const services: ExecutorServices = {
     models: createRunModelService(ctx, scope.tenantId),
     http: httpClientOf(ctx),
-    sandbox: createSandboxService(ctx.sandbox),
+    // The sandbox's scheduler caps concurrent runs per tenant and per user.
+    sandbox: createSandboxService(ctx.sandbox, { tenantId: scope.tenantId, userId: scope.userId }),
     memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
   };
   // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.

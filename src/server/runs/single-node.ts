@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { NodeRunResult } from '../../../schemas/run-api';
 import type { RunError } from '../../../schemas/run';
-import { RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
+import { NodeTimer, RUN_ERRORS, toRunError, VariablePool, type PlanNode } from '../../engine';
 import { NodeExecutionError, type ExecutionContext, type NodeExecutionResult } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { nodeExecutions, runs } from '../db/schema';
@@ -140,7 +140,10 @@ function resolveInputs(node: PlanNode, pool: VariablePool): Record<string, unkno
   return out;
 }
 
-/** Calls the executor, raced against stop and the node's timeout (an executor may ignore its signal). */
+/**
+ * Calls the executor, raced against stop and the node's timeout (an executor may ignore its signal).
+ * The timeout stands still while the node waits for a free sandbox (`ctx.waiting`), as in a run.
+ */
 function execute(
   node: PlanNode,
   pool: VariablePool,
@@ -148,7 +151,9 @@ function execute(
   run: { runId: string; mode: ExecutionContext['mode']; inputs: Record<string, unknown>; signal: AbortSignal; services: ExecutionContext['services'] },
 ): Promise<NodeExecutionResult> {
   const { timeoutMs } = node.settings;
-  const signal = timeoutMs > 0 ? AbortSignal.any([run.signal, AbortSignal.timeout(timeoutMs)]) : run.signal;
+  const overdue = new AbortController();
+  const timer = new NodeTimer(timeoutMs, () => overdue.abort());
+  const signal = AbortSignal.any([run.signal, overdue.signal]);
   const ctx: ExecutionContext = {
     runId: run.runId,
     mode: run.mode,
@@ -160,6 +165,8 @@ function execute(
     signal,
     attempt: 0,
     emitChunk: () => {},
+    // No event stream here: the wait only stops the clock.
+    waiting: (wait) => (wait ? timer.pause() : timer.resume()),
     assign: (selector, value) => {
       const [head, name, ...rest] = selector;
       if (head === 'conversation' && name !== undefined && !rest.length && Object.prototype.hasOwnProperty.call(root.conversation, name)) {
@@ -178,6 +185,9 @@ function execute(
     Promise.resolve()
       .then(() => node.executor!.execute(ctx))
       .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
+      .finally(() => {
+        timer.stop();
+        signal.removeEventListener('abort', onAbort);
+      });
   });
 }

@@ -1,1 +1,2 @@
 export * from './sandbox';
+export { sandboxOptions } from './options';

@@ -1,16 +1,24 @@
 import { Worker } from 'node:worker_threads';
 import { NodeExecutionError, type SandboxService } from '../../plugin-sdk/executor';
+import { createSandboxScheduler, type QueuePosition, type SandboxCaller } from './scheduler';
+
+export type { QueuePosition, SandboxCaller } from './scheduler';
 
 /**
  * The code sandbox: user JavaScript runs in QuickJS (WASM) inside worker threads, never in the
- * server's own JS context. Each run gets a fresh QuickJS module (see worker.mjs); limits are enforced
- * twice: inside QuickJS (interrupt handler, memory and stack limits) and from here, where a worker
- * that overstays its time plus a grace period is terminated.
+ * server's own JS context. Each run gets a fresh QuickJS runtime in its worker's warm module (see
+ * worker.mjs: the module is replaced after a run that failed hard); limits are enforced
+ * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
+ * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
+ * terminated. Jobs wait for a worker in the scheduler's queue (scheduler.ts: per-tenant and per-user
+ * caps, a worker kept for other tenants, a wait limit); a job's time starts when a worker takes it.
  */
 
 /** Error codes of a failed run (shown in the trace). */
 export const SANDBOX_ERRORS = {
   TIMEOUT: 'SANDBOX-TIMEOUT',
+  /** The job waited longer than the queue's limit for a free worker (it never ran). */
+  QUEUE_TIMEOUT: 'SANDBOX-QUEUE-TIMEOUT',
   MEMORY: 'SANDBOX-MEMORY',
   /** The user's code threw or failed to parse (message and line are the user's). */
   ERROR: 'SANDBOX-ERROR',
@@ -33,26 +41,47 @@ export interface SandboxJob {
   inputs: Record<string, unknown>;
   timeoutMs?: number;
   memoryMb?: number;
+  /** Whose job it is, for the scheduler's caps (jobs without one share one anonymous caller). */
+  caller?: SandboxCaller;
 }
 
-/** What a run gives back: errors are values with codes, never thrown. */
+export interface SandboxRunOptions {
+  signal?: AbortSignal;
+  /** Called when the job has to wait for a worker, as its place changes, and with null once a worker takes it. */
+  onQueue?: (position: QueuePosition | null) => void;
+}
+
+/**
+ * What a run gives back: errors are values with codes, never thrown. `elapsedMs` counts from the
+ * call, `queuedMs` is the part of it spent waiting for a worker.
+ */
 export type SandboxOutcome =
-  | { ok: true; outputs: Record<string, unknown>; logs: SandboxLog[]; droppedLogs?: number; elapsedMs: number }
+  | { ok: true; outputs: Record<string, unknown>; logs: SandboxLog[]; droppedLogs?: number; elapsedMs: number; queuedMs: number }
   | {
       ok: false;
       error: { code: SandboxErrorCode; message: string; line?: number };
       logs: SandboxLog[];
       droppedLogs?: number;
       elapsedMs: number;
+      queuedMs: number;
     };
 
 export interface CodeSandboxOptions {
   /** Runs at once; more wait in a queue (default 2). */
   maxWorkers?: number;
-  /** Time limit when a job names none (default 10 s); jobs are clamped to `maxTimeoutMs` (300 s). */
+  /** Runs of one tenant at once (default: workers − 1, at least 1). */
+  maxPerTenant?: number;
+  /** Runs of one user at once (default: half the tenant's, rounded up). */
+  maxPerUser?: number;
+  /** Longest wait for a worker before the job fails with SANDBOX-QUEUE-TIMEOUT (default 30 s). */
+  queueTimeoutMs?: number;
+  /** Time limit when a job names none (default 10 s); jobs are clamped to `maxTimeoutMs` (60 s). */
   defaultTimeoutMs?: number;
   maxTimeoutMs?: number;
-  /** Memory limit when a job names none (default 128 MB); jobs are clamped to `maxMemoryMb` (512). */
+  /**
+   * Memory limit (the run's whole WASM heap) when a job names none (default 128 MB); jobs are
+   * clamped to `maxMemoryMb` (512) and to at least 16 MB (the QuickJS build's initial heap).
+   */
   defaultMemoryMb?: number;
   maxMemoryMb?: number;
   /** QuickJS stack limit (default 512 KB: deep enough for ordinary recursion). */
@@ -70,9 +99,13 @@ export interface CodeSandboxOptions {
 
 /** A running code sandbox (one per server). */
 export interface CodeSandbox {
-  run(job: SandboxJob, opts?: { signal?: AbortSignal }): Promise<SandboxOutcome>;
+  run(job: SandboxJob, opts?: SandboxRunOptions): Promise<SandboxOutcome>;
   /** Ends every worker; queued and running jobs finish as aborted. */
   close(): Promise<void>;
+  /** Jobs on a worker and jobs waiting for one, now. */
+  readonly load: { running: number; waiting: number };
+  /** The limits in force (the inspector shows the time cap). */
+  readonly limits: { maxTimeoutMs: number; maxWorkers: number; maxPerTenant: number; maxPerUser: number; queueTimeoutMs: number };
 }
 
 interface WorkerJob {
@@ -96,16 +129,14 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
 }
 
-interface Waiter {
-  start(slot: Slot): void;
-  cancel(): void;
-}
-
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 /** Starting a worker and its QuickJS module takes milliseconds; this only bounds one that never gets going. */
 const STARTUP_ALLOWANCE_MS = 15_000;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+/** The QuickJS build's WASM memory starts at 16 MB: no ceiling can be lower. */
+const MIN_MEMORY_MB = 16;
+const ANONYMOUS: SandboxCaller = { tenantId: '', userId: '' };
 
 /**
  * Starts a code sandbox.
@@ -115,10 +146,15 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
  * if (out.ok) out.outputs.sum; // 3
  */
 export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox {
+  const maxWorkers = Math.max(1, options.maxWorkers ?? 2);
+  const maxPerTenant = Math.max(1, options.maxPerTenant ?? maxWorkers - 1);
   const o = {
-    maxWorkers: options.maxWorkers ?? 2,
+    maxWorkers,
+    maxPerTenant,
+    maxPerUser: Math.max(1, options.maxPerUser ?? Math.ceil(maxPerTenant / 2)),
+    queueTimeoutMs: options.queueTimeoutMs ?? 30_000,
     defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
-    maxTimeoutMs: options.maxTimeoutMs ?? 300_000,
+    maxTimeoutMs: options.maxTimeoutMs ?? 60_000,
     defaultMemoryMb: options.defaultMemoryMb ?? 128,
     maxMemoryMb: options.maxMemoryMb ?? 512,
     stackKb: options.stackKb ?? 512,
@@ -129,7 +165,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     idleMs: options.idleMs ?? 60_000,
   };
   const slots = new Set<Slot>();
-  const queue: Waiter[] = [];
+  const scheduler = createSandboxScheduler({ slots: o.maxWorkers, perTenant: o.maxPerTenant, perUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs });
   let nextId = 1;
   let closed = false;
 
@@ -155,40 +191,19 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
 
   function release(slot: Slot) {
     slot.busy = false;
-    const next = queue.shift();
-    if (next) return next.start(slot);
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => retire(slot), o.idleMs);
     slot.idleTimer.unref();
   }
 
-  function acquire(signal: AbortSignal | undefined): Promise<Slot | undefined> {
-    const idle = [...slots].find((s) => !s.busy);
-    const take = (slot: Slot) => {
-      if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      slot.idleTimer = undefined;
-      slot.busy = true;
-      slot.worker.ref();
-      return slot;
-    };
-    if (idle) return Promise.resolve(take(idle));
-    if (slots.size < o.maxWorkers) return Promise.resolve(take(spawn()));
-    return new Promise((resolve) => {
-      const onAbort = () => {
-        const i = queue.indexOf(waiter);
-        if (i >= 0) queue.splice(i, 1);
-        resolve(undefined);
-      };
-      const waiter: Waiter = {
-        start: (slot) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(take(slot));
-        },
-        cancel: onAbort,
-      };
-      queue.push(waiter);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+  /** A worker for a job the scheduler admitted: leases never outnumber the workers allowed. */
+  function acquire(): Slot {
+    const slot = [...slots].find((s) => !s.busy) ?? spawn();
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    slot.busy = true;
+    slot.worker.ref();
+    return slot;
   }
 
   function execute(slot: Slot, job: WorkerJob, signal: AbortSignal | undefined): Promise<WorkerOutcome> {
@@ -241,14 +256,16 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     });
   }
 
-  async function run(job: SandboxJob, opts: { signal?: AbortSignal } = {}): Promise<SandboxOutcome> {
+  async function run(job: SandboxJob, opts: SandboxRunOptions = {}): Promise<SandboxOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    let queuedMs = 0;
     const failed = (code: SandboxErrorCode, message: string, logs: SandboxLog[] = []): SandboxOutcome => ({
       ok: false,
       error: { code, message },
       logs,
       elapsedMs: elapsed(),
+      queuedMs,
     });
     if (job.language !== 'javascript') return failed(SANDBOX_ERRORS.LANGUAGE, `The sandbox runs JavaScript, not ${job.language}`);
     let inputsJson: string;
@@ -259,52 +276,79 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     }
     if (closed || opts.signal?.aborted) return failed(SANDBOX_ERRORS.ABORTED, 'The run was stopped');
 
-    const slot = await acquire(opts.signal);
-    if (!slot || closed) return failed(SANDBOX_ERRORS.ABORTED, 'The run was stopped');
-    const timeoutMs = clamp(Math.round(job.timeoutMs ?? o.defaultTimeoutMs), 1, o.maxTimeoutMs);
-    const memoryMb = clamp(job.memoryMb ?? o.defaultMemoryMb, 1, o.maxMemoryMb);
-    const outcome = await execute(
-      slot,
-      {
-        code: job.code,
-        inputsJson,
-        timeoutMs,
-        memoryBytes: Math.round(memoryMb * 1024 * 1024),
-        stackBytes: o.stackKb * 1024,
-        maxOutputChars: o.maxOutputBytes,
-        maxLogLines: o.maxLogLines,
-        maxLogChars: o.maxLogChars,
-      },
-      opts.signal,
-    );
+    const admission = await scheduler.admit(job.caller ?? ANONYMOUS, opts);
+    queuedMs = admission.waitedMs;
+    if (!admission.ok) {
+      if (admission.reason !== 'timeout') return failed(SANDBOX_ERRORS.ABORTED, 'The run was stopped');
+      return failed(SANDBOX_ERRORS.QUEUE_TIMEOUT, `No sandbox was free within ${o.queueTimeoutMs} ms: the code did not run`);
+    }
+    const asked = Math.round(job.timeoutMs ?? o.defaultTimeoutMs);
+    const timeoutMs = clamp(asked, 1, o.maxTimeoutMs);
+    const memoryMb = clamp(job.memoryMb ?? o.defaultMemoryMb, MIN_MEMORY_MB, Math.max(MIN_MEMORY_MB, o.maxMemoryMb));
+    let outcome: WorkerOutcome;
+    try {
+      if (closed) return failed(SANDBOX_ERRORS.ABORTED, 'The run was stopped');
+      outcome = await execute(
+        acquire(),
+        {
+          code: job.code,
+          inputsJson,
+          timeoutMs,
+          memoryBytes: Math.round(memoryMb * 1024 * 1024),
+          stackBytes: o.stackKb * 1024,
+          maxOutputChars: o.maxOutputBytes,
+          maxLogLines: o.maxLogLines,
+          maxLogChars: o.maxLogChars,
+        },
+        opts.signal,
+      );
+    } finally {
+      admission.release();
+    }
     const extra = outcome.droppedLogs ? { droppedLogs: outcome.droppedLogs } : {};
-    if (!outcome.ok) return { ok: false, error: outcome.error, logs: outcome.logs, ...extra, elapsedMs: elapsed() };
+    if (!outcome.ok) {
+      const error = { ...outcome.error };
+      // Say which limit stopped it, and that the server's cap was below what the node asked for.
+      if (error.code === SANDBOX_ERRORS.TIMEOUT) {
+        error.message = `The code ran past its time limit of ${timeoutMs} ms${asked > timeoutMs ? ` (the server's maximum; the node asked for ${asked} ms)` : ''}`;
+      }
+      return { ok: false, error, logs: outcome.logs, ...extra, elapsedMs: elapsed(), queuedMs };
+    }
     // The sandbox bounds the length in characters; the limit is in UTF-8 bytes.
     const bytes = Buffer.byteLength(outcome.json);
     if (bytes > o.maxOutputBytes) return failed(SANDBOX_ERRORS.OUTPUT, `The output is ${bytes} bytes as JSON, more than the limit of ${o.maxOutputBytes}`, outcome.logs);
     const outputs: unknown = JSON.parse(outcome.json);
     if (outputs === null || typeof outputs !== 'object' || Array.isArray(outputs)) return failed(SANDBOX_ERRORS.OUTPUT, 'main must return an object', outcome.logs);
-    return { ok: true, outputs: outputs as Record<string, unknown>, logs: outcome.logs, ...extra, elapsedMs: elapsed() };
+    return { ok: true, outputs: outputs as Record<string, unknown>, logs: outcome.logs, ...extra, elapsedMs: elapsed(), queuedMs };
   }
 
   async function close() {
     closed = true;
-    for (const w of queue.splice(0)) w.cancel();
+    scheduler.close();
     await Promise.all([...slots].map((s) => s.worker.terminate()));
     slots.clear();
   }
 
-  return { run, close };
+  const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };
+  return {
+    run,
+    close,
+    limits,
+    get load() {
+      return { running: scheduler.running, waiting: scheduler.waiting };
+    },
+  };
 }
 
 /**
- * The executors' view of the sandbox (`services.sandbox`): outputs on success, a
- * {@link NodeExecutionError} with the sandbox's code otherwise (detail: line and console logs).
+ * The executors' view of the sandbox (`services.sandbox`), bound to the run's caller (the executor
+ * never names a tenant or user): outputs on success, a {@link NodeExecutionError} with the
+ * sandbox's code otherwise (detail: line and console logs).
  */
-export function createSandboxService(sandbox: CodeSandbox): SandboxService {
+export function createSandboxService(sandbox: CodeSandbox, caller?: SandboxCaller): SandboxService {
   return {
-    async run(job, { signal }) {
-      const outcome = await sandbox.run(job, { signal });
+    async run(job, { signal, onQueue }) {
+      const outcome = await sandbox.run({ ...job, ...(caller ? { caller } : {}) }, { signal, ...(onQueue ? { onQueue } : {}) });
       if (outcome.ok) return outcome.outputs;
       const { code, message, line } = outcome.error;
       throw new NodeExecutionError(code, line !== undefined ? `${message} (line ${line})` : message, {

@@ -173,6 +173,8 @@ export async function setAppStatus(ctx: ServerContext, s: Scope, id: string, sta
   await requireMembership(ctx.db, s.caller, s.workspaceId, BUILDERS);
   await appView(ctx, s, id);
   await ctx.db.update(apps).set({ status, updatedAt: new Date() }).where(and(eq(apps.id, id), inScope(s)));
+  // The portal's cached access rows (runs/portal-access.ts) know whether the app is active.
+  forgetDraftRows();
   return appView(ctx, s, id);
 }
 

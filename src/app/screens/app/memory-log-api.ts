@@ -104,6 +104,7 @@ export function createMemoryLogApi(opts: MemoryLogOptions = {}): MemoryLogApi {
       app_id: APP,
       mode: 'chatflow',
       source: 'draft',
+      version: null,
       node_id: null,
       status,
       query: `question ${i + 1}`,

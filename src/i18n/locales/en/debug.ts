@@ -69,6 +69,9 @@ const debug: typeof zh = {
     loopVariables: 'Loop variables',
     handoffs: 'Hand-offs:',
     answeredBy: 'answered by {{agent}}',
+    waiting: 'Waiting for a free sandbox…',
+    waitingAhead: 'Waiting for a free sandbox… ({{count}} ahead)',
+    waited: 'Waited {{elapsed}} for a free sandbox',
     /** A node error's headline by its code's family, when the code itself has no text (errors:codes). */
     errorKind: {
       MODEL: 'The model call failed',

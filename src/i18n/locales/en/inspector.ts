@@ -86,6 +86,10 @@ export default {
     requestFailed: 'The run could not start: {{message}}',
     stopFailed: 'The run could not be stopped; it ends on its own.',
   },
+  sandboxTimeout: {
+    cap: 'Code runs for at most {{seconds}} s on this server',
+    capped: 'This server stops code after {{seconds}} s, sooner than this timeout',
+  },
   agents: { empty: 'There is no other agent node in this flow' },
   rows: {
     empty: 'None yet',

@@ -68,6 +68,9 @@ export default {
     loopVariables: '循环变量',
     handoffs: '转交：',
     answeredBy: '由 {{agent}} 回答',
+    waiting: '等待空闲沙箱…',
+    waitingAhead: '等待空闲沙箱…（前面还有 {{count}} 个）',
+    waited: '等待空闲沙箱 {{elapsed}}',
     /** 按错误码的类别给出的标题（错误码本身在 errors:codes 里没有文字时）。 */
     errorKind: {
       MODEL: '模型调用失败',

@@ -39,6 +39,9 @@ const errors = {
     'AUTH-1004': '登录已过期，请重新登录',
     'AUTH-1005': '原密码不正确',
     'AUTH-1006': '失败次数过多，请 {{data.retry_after}} 秒后再试',
+    'AUTH-1007': 'API 密钥缺失、无效或已撤销',
+    'RATE-1000': '请求过于频繁，请 {{data.retry_after}} 秒后再试',
+    'APP-1000': '应用尚未发布，请先发布后再通过 API 调用',
     'PERMISSION-1000': '没有权限',
     'CONFLICT-1000': '内容已被他人更新，请重新加载或覆盖',
     'SYSTEM-1404': '请求的接口不存在',
@@ -73,6 +76,14 @@ const errors = {
     'TOOL-WORKFLOW-INPUT': '工作流工具的输入与其开始节点的表单不符',
     'TOOL-WORKFLOW-INVALID': '此工具发布的工作流无法运行',
     'TOOL-WORKFLOW-FAILED': '此工具的工作流运行失败',
+    // 代码节点的沙箱（src/server/sandbox/sandbox.ts SANDBOX_ERRORS），出现在节点的错误里。
+    'SANDBOX-TIMEOUT': '代码运行超过了时间限制',
+    'SANDBOX-QUEUE-TIMEOUT': '等待空闲代码沙箱超时，代码没有运行，请稍后重试',
+    'SANDBOX-MEMORY': '代码占用的内存超过了限制',
+    'SANDBOX-ERROR': '代码运行出错',
+    'SANDBOX-OUTPUT': '代码的返回值不是对象，或者太大',
+    'SANDBOX-LANGUAGE': '代码沙箱不支持这种语言',
+    'SANDBOX-ABORTED': '代码的运行已被停止',
   },
   /** Failures detected in the browser (no answer from the server, or rejected before the call). */
   client: {

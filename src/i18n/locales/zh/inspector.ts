@@ -85,6 +85,10 @@ export default {
     requestFailed: '运行未能开始：{{message}}',
     stopFailed: '未能停止运行，它会自行结束。',
   },
+  sandboxTimeout: {
+    cap: '此服务器上代码最多运行 {{seconds}} 秒',
+    capped: '此服务器在 {{seconds}} 秒时就会停止代码，早于这里的超时',
+  },
   agents: { empty: '流程中没有其他智能体节点' },
   rows: {
     empty: '暂无',
