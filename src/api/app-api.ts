@@ -19,6 +19,9 @@ export const appApiEndpoints = {
   overview: { method: 'GET', url: `${app}/overview`, name: 'appApi.overview' },
   mcp: { method: 'GET', url: '/api/v1/console/workspaces/:workspace_id/mcp', name: 'appApi.mcp' },
   setMcp: { method: 'PUT', url: '/api/v1/console/workspaces/:workspace_id/mcp', name: 'appApi.setMcp' },
+  listMcpKeys: { method: 'GET', url: '/api/v1/console/workspaces/:workspace_id/mcp/keys', name: 'appApi.listMcpKeys' },
+  createMcpKey: { method: 'POST', url: '/api/v1/console/workspaces/:workspace_id/mcp/keys', name: 'appApi.createMcpKey' },
+  revokeMcpKey: { method: 'DELETE', url: '/api/v1/console/workspaces/:workspace_id/mcp/keys/:key_id', name: 'appApi.revokeMcpKey' },
 } as const satisfies Record<string, Endpoint>;
 
 /** The app's live keys, masked (`wk-abcd…wxyz`), newest first; any member of its space. */
@@ -45,3 +48,14 @@ export const getMcpExposure = (workspace_id: string, opts?: Opts) => call(McpExp
 /** Sets the space's MCP exposure (the space's owner). */
 export const setMcpExposure = (workspace_id: string, body: McpExposureInput, opts?: Opts) =>
   call(McpExposure, appApiEndpoints.setMcp, { workspace_id, ...body }, { workspaceId: workspace_id, ...opts });
+
+/** The keys of the space's MCP endpoint, masked, newest first (any member). */
+export const listMcpKeys = (workspace_id: string, opts?: Opts) => call(z.array(ApiKey), appApiEndpoints.listMcpKeys, { workspace_id }, { workspaceId: workspace_id, ...opts });
+
+/** Creates a key of the space's MCP endpoint (the owner); the secret is in this answer only. */
+export const createMcpKey = (workspace_id: string, body: z.input<typeof ApiKeyCreateBody>, opts?: Opts) =>
+  call(ApiKeyCreated, appApiEndpoints.createMcpKey, { workspace_id, ...body }, { workspaceId: workspace_id, ...opts });
+
+/** Revokes a key of the space's MCP endpoint (the owner). */
+export const revokeMcpKey = (workspace_id: string, key_id: string, opts?: Opts) =>
+  call(z.unknown(), appApiEndpoints.revokeMcpKey, { workspace_id, key_id }, { workspaceId: workspace_id, ...opts });

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { ApiKeys } from '../../src/app/screens/app/api-tab/api-keys';
-import { ApiTabApiContext } from '../../src/app/screens/app/api-tab/api-tab-api';
+import { ApiTabApiContext, appKeys, type KeySource } from '../../src/app/screens/app/api-tab/api-tab-api';
 import { createMemoryApiTabApi, type MemoryApiTabApi, type MemoryApiTabOptions } from '../../src/app/screens/app/api-tab/memory-api-tab-api';
 import { Toaster } from '../../src/ui/toast';
 
@@ -11,12 +11,17 @@ type Args = MemoryApiTabOptions;
 
 const meta = {
   title: 'App/API keys',
-  loaders: [async ({ args }) => ({ api: createMemoryApiTabApi({ latencyMs: 60, ...(args as Args) }) })],
+  loaders: [
+    async ({ args }) => {
+      const api = createMemoryApiTabApi({ latencyMs: 60, ...(args as Args) });
+      return { api, source: appKeys(api, api.appId, api.workspaceId) };
+    },
+  ],
   render: (args, { loaded }) => {
     const api = loaded.api as MemoryApiTabApi;
     return (
       <ApiTabApiContext value={api}>
-        <ApiKeys appId={api.appId} workspaceId={api.workspaceId} canManage={(args.role ?? 'owner') !== 'ordinary_member'} />
+        <ApiKeys source={loaded.source as KeySource} canManage={(args.role ?? 'owner') !== 'ordinary_member'} />
         <Toaster />
       </ApiTabApiContext>
     );

@@ -95,7 +95,7 @@ const appapi: typeof zh = {
     conversations: { title: 'List conversations', description: "This user's conversations, the most recent first; page with last_id, the id of the previous page's last one." },
     rename: { title: 'Rename a conversation', description: "Changes a conversation's name." },
     deleteConversation: { title: 'Delete a conversation', description: 'Deletes a conversation and its messages.' },
-    messages: { title: 'Message history', description: "A conversation's messages, newest first, paged; page back with first_id." },
+    messages: { title: 'Message history', description: "A conversation's latest messages, oldest first; send the id of the first one as first_id for the ones before." },
     feedback: { title: 'Message feedback', description: 'Likes (like) or dislikes (dislike) an answer; a null rating takes it back.' },
     completions: { title: 'Chat completions (OpenAI)', description: "OpenAI's Chat Completions request and response; with stream true the answer comes as server-sent chat.completion.chunk events ending with data: [DONE]." },
     models: { title: 'List models (OpenAI)', description: 'The app is the only model, its id being the app id.' },
@@ -127,6 +127,9 @@ const appapi: typeof zh = {
     unavailable: "The project space's MCP settings cannot be read right now.",
     added: 'Offered as an MCP tool',
     removed: 'No longer offered as an MCP tool',
+    keysTitle: 'MCP keys',
+    keysHelp: "MCP clients connect with a key of the project space (Authorization: Bearer <key>), not with the app's API keys above.",
+    keysOwnerOnly: "Only the project space's owner creates and revokes MCP keys",
   },
 };
 

@@ -94,7 +94,7 @@ const appapi = {
     conversations: { title: '会话列表', description: '这个 user 的会话，最近的在前；用上一页最后一条的 id 作为 last_id 翻页。' },
     rename: { title: '重命名会话', description: '修改会话的名称。' },
     deleteConversation: { title: '删除会话', description: '删除会话及其消息。' },
-    messages: { title: '消息历史', description: '一个会话的消息，按时间倒序分页；用 first_id 向前翻页。' },
+    messages: { title: '消息历史', description: '一个会话最近的消息，按时间正序排列；把第一条的 id 作为 first_id 传入可取更早的消息。' },
     feedback: { title: '消息反馈', description: '对一条回答点赞（like）或点踩（dislike）；rating 传 null 撤销。' },
     completions: { title: '对话补全（OpenAI）', description: 'OpenAI Chat Completions 格式的请求和响应；stream 为 true 时以 SSE 返回 chat.completion.chunk，最后是 data: [DONE]。' },
     models: { title: '模型列表（OpenAI）', description: '这个应用作为唯一的模型出现，id 为应用 ID。' },
@@ -126,6 +126,9 @@ const appapi = {
     unavailable: '暂时无法读取项目空间的 MCP 服务设置。',
     added: '已作为 MCP 工具提供',
     removed: '已不再作为 MCP 工具提供',
+    keysTitle: 'MCP 密钥',
+    keysHelp: 'MCP 客户端用项目空间的密钥连接（Authorization: Bearer 密钥），与上面应用的 API 密钥不同。',
+    keysOwnerOnly: '只有项目空间的所有者可以创建和撤销 MCP 密钥',
   },
 };
 

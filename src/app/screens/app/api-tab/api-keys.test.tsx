@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, v
 import { i18n, initI18n } from '../../../../i18n';
 import { Toaster } from '../../../../ui/toast';
 import { ApiKeys } from './api-keys';
-import { ApiTabApiContext } from './api-tab-api';
+import { ApiTabApiContext, appKeys } from './api-tab-api';
 import { createMemoryApiTabApi, type MemoryApiTabOptions } from './memory-api-tab-api';
 
 beforeAll(async () => {
@@ -20,7 +20,7 @@ function setup(opts: MemoryApiTabOptions = {}, canManage = true) {
   const api = createMemoryApiTabApi(opts);
   render(
     <ApiTabApiContext value={api}>
-      <ApiKeys appId={api.appId} workspaceId={api.workspaceId} canManage={canManage} />
+      <ApiKeys source={appKeys(api, api.appId, api.workspaceId)} canManage={canManage} />
       <Toaster />
     </ApiTabApiContext>,
   );

@@ -1,9 +1,9 @@
 /**
- * The api tab's keys: the app's live keys (masked, who created them and when, last use, rate limit),
- * creating one (name and an optional limit a minute) and revoking one after a confirmation. A new
- * key's secret is shown ONCE, in a dialog with a copy button and a warning; closing it forgets the
- * secret (it lives only in that dialog's state, never in the list). Owners and admins create and
- * revoke; other members see the list with the actions disabled and the reason.
+ * A list of public-API keys (an app's, or a project space's MCP keys): the live keys (masked, who
+ * created them and when, last use, rate limit), creating one (name and an optional limit a minute) and
+ * revoking one after a confirmation. A new key's secret is shown ONCE, in a dialog with a copy button
+ * and a warning; closing it forgets the secret (it lives only in that dialog's state, never in the
+ * list). Those who may not manage the keys see the list with the actions disabled and the reason.
  */
 import { KeyRound, Plus, TriangleAlert, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -19,7 +19,7 @@ import { Field } from '../../../../ui/field';
 import { Input } from '../../../../ui/input';
 import { toast } from '../../../../ui/toast';
 import { reportError } from '../../../workspace/members/report-error';
-import { useApiTabApi } from './api-tab-api';
+import type { KeySource } from './api-tab-api';
 import s from './api-tab.module.css';
 
 const RATE_LIMIT_MAX = 100_000;
@@ -33,17 +33,31 @@ const COLUMNS = {
   last_used_at: { label: 'appapi:keys.fields.lastUsed', widget: 'datetime', column: { order: 6, width: 160 } },
 } as const;
 
-interface KeysProps {
-  appId: string;
-  workspaceId: string;
-  /** Owners and admins create and revoke. */
+export interface ApiKeysProps {
+  source: KeySource;
   canManage: boolean;
+  /** Why the actions are disabled (default: owners and admins only). */
+  reason?: string;
+  /** Test ids start with it (default `key`: `key-create`, `key-row-<id>`, `key-secret`…). */
+  testId?: string;
 }
 
 /** The create dialog: name and optional limit; answers the created key (with its secret) to `onCreated`. */
-export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCreated }: { appId: string; workspaceId: string; open: boolean; onOpenChange: (o: boolean) => void; onCreated: (key: ApiKeyCreated) => void }) {
+export function CreateKeyDialog({
+  source,
+  open,
+  onOpenChange,
+  onCreated,
+  testId = 'key',
+}: {
+  source: KeySource;
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onCreated: (key: ApiKeyCreated) => void;
+  testId?: string;
+}) {
   const { t } = useTranslation('appapi');
-  const api = useApiTabApi();
+  const formId = `${testId}-create-form`;
   const [name, setName] = useState('');
   const [limit, setLimit] = useState<number | undefined>(undefined);
   const [errors, setErrors] = useState<{ name?: string; limit?: string; form?: string }>({});
@@ -66,7 +80,7 @@ export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCrea
     if (next.name || next.limit) return;
     setBusy(true);
     try {
-      const created = await api.createKey(appId, workspaceId, { name: trimmed, rate_limit_per_minute: limit ?? null });
+      const created = await source.create({ name: trimmed, rate_limit_per_minute: limit ?? null });
       onOpenChange(false);
       onCreated(created);
     } catch (e) {
@@ -79,13 +93,13 @@ export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCrea
 
   return (
     <Dialog open={open} onOpenChange={(o) => !busy && onOpenChange(o)}>
-      <DialogContent size="md" closeLabel={t('actions.cancel')} data-testid="key-create-dialog">
+      <DialogContent size="md" closeLabel={t('actions.cancel')} data-testid={`${testId}-create-dialog`}>
         <DialogHeader>
           <DialogTitle>{t('keys.create.title')}</DialogTitle>
         </DialogHeader>
         <DialogBody className={s.dialogBody}>
           <form
-            id="key-create-form"
+            id={formId}
             className={s.dialogBody}
             onSubmit={(e) => {
               e.preventDefault();
@@ -93,7 +107,7 @@ export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCrea
             }}
           >
             <Field label={t('keys.fields.name')} required error={errors.name} help={errors.name ? undefined : t('keys.create.nameHelp')}>
-              <Input value={name} maxLength={API_KEY_NAME_MAX} autoFocus onChange={(e) => setName(e.target.value)} data-testid="key-name" />
+              <Input value={name} maxLength={API_KEY_NAME_MAX} autoFocus onChange={(e) => setName(e.target.value)} data-testid={`${testId}-name`} />
             </Field>
             <Field label={t('keys.fields.rateLimit')} error={errors.limit} help={errors.limit ? undefined : t('keys.create.limitHelp')}>
               <NumberInput value={limit} onChange={(v) => setLimit(v ?? undefined)} min={1} max={RATE_LIMIT_MAX} integer placeholder={t('keys.create.limitPlaceholder')} />
@@ -109,7 +123,7 @@ export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCrea
           <Button variant="secondary" disabled={busy} onClick={() => onOpenChange(false)}>
             {t('actions.cancel')}
           </Button>
-          <Button variant="primary" type="submit" form="key-create-form" loading={busy} data-testid="key-create-submit">
+          <Button variant="primary" type="submit" form={formId} loading={busy} data-testid={`${testId}-create-submit`}>
             {t('keys.create.submit')}
           </Button>
         </DialogFooter>
@@ -122,11 +136,11 @@ export function CreateKeyDialog({ appId, workspaceId, open, onOpenChange, onCrea
  * The new key's secret, shown once. It does not close on a click outside or Escape (a slip would lose
  * the key): only the explicit button, after which the secret is gone for good.
  */
-export function SecretDialog({ created, onClose }: { created: ApiKeyCreated | null; onClose: () => void }) {
+export function SecretDialog({ created, onClose, testId = 'key' }: { created: ApiKeyCreated | null; onClose: () => void; testId?: string }) {
   const { t } = useTranslation('appapi');
   return (
     <Dialog open={created !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent size="md" hideClose onEscapeKeyDown={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()} data-testid="key-secret-dialog">
+      <DialogContent size="md" hideClose onEscapeKeyDown={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()} data-testid={`${testId}-secret-dialog`}>
         <DialogHeader>
           <DialogTitle>{t('keys.secret.title', { name: created?.name ?? '' })}</DialogTitle>
           <DialogDescription>{t('keys.secret.description')}</DialogDescription>
@@ -137,12 +151,12 @@ export function SecretDialog({ created, onClose }: { created: ApiKeyCreated | nu
             <span>{t('keys.secret.warning')}</span>
           </p>
           <div className={s.secretRow}>
-            <Input readOnly value={created?.secret ?? ''} className={s.secret} aria-label={t('keys.secret.label')} onFocus={(e) => e.currentTarget.select()} data-testid="key-secret" />
-            <CopyButton text={created?.secret ?? ''} variant="primary" size="md" data-testid="key-secret-copy" />
+            <Input readOnly value={created?.secret ?? ''} className={s.secret} aria-label={t('keys.secret.label')} onFocus={(e) => e.currentTarget.select()} data-testid={`${testId}-secret`} />
+            <CopyButton text={created?.secret ?? ''} variant="primary" size="md" data-testid={`${testId}-secret-copy`} />
           </div>
         </DialogBody>
         <DialogFooter>
-          <Button variant="secondary" onClick={onClose} data-testid="key-secret-done">
+          <Button variant="secondary" onClick={onClose} data-testid={`${testId}-secret-done`}>
             {t('keys.secret.done')}
           </Button>
         </DialogFooter>
@@ -151,10 +165,10 @@ export function SecretDialog({ created, onClose }: { created: ApiKeyCreated | nu
   );
 }
 
-/** The keys card's body: toolbar, table and the two dialogs. */
-export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
+/** The keys: toolbar, table and the two dialogs. */
+export function ApiKeys({ source, canManage, reason, testId = 'key' }: ApiKeysProps) {
   const { t } = useTranslation(['appapi', 'common']);
-  const api = useApiTabApi();
+  const why = reason ?? t('keys.managersOnly');
   const [rows, setRows] = useState<ApiKey[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -162,11 +176,11 @@ export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
 
   const load = useCallback(() => {
     setFailed(false);
-    api.listKeys(appId, workspaceId).then(setRows, (e) => {
+    source.list().then(setRows, (e) => {
       reportError(e);
       setFailed(true);
     });
-  }, [api, appId, workspaceId]);
+  }, [source]);
   useEffect(load, [load]);
 
   const actions = useMemo<RowAction<ApiKey>[]>(
@@ -180,7 +194,7 @@ export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
         confirm: (r) => ({ title: t('keys.confirmRevoke.title', { name: r.name }), description: t('keys.confirmRevoke.description'), confirmLabel: t('keys.revoke'), danger: true }),
         run: async (r) => {
           try {
-            await api.revokeKey(appId, workspaceId, r.id);
+            await source.revoke(r.id);
           } catch (e) {
             reportError(e);
             throw e;
@@ -190,14 +204,14 @@ export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
         },
       },
     ],
-    [t, api, appId, workspaceId, canManage, load],
+    [t, source, canManage, load],
   );
 
   return (
-    <div className={s.keys} data-testid="api-keys">
+    <div className={s.keys} data-testid={`${testId}s`}>
       <div className={s.toolbar}>
-        <p className={s.muted}>{canManage ? t('keys.help') : t('keys.managersOnly')}</p>
-        <Button variant="primary" icon={<Plus aria-hidden="true" />} disabled={!canManage} title={canManage ? undefined : t('keys.managersOnly')} onClick={() => setCreating(true)} data-testid="key-create">
+        <p className={s.muted}>{canManage ? t('keys.help') : why}</p>
+        <Button variant="primary" icon={<Plus aria-hidden="true" />} disabled={!canManage} title={canManage ? undefined : why} onClick={() => setCreating(true)} data-testid={`${testId}-create`}>
           {t('keys.create.open')}
         </Button>
       </div>
@@ -210,7 +224,7 @@ export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
         onRetry={load}
         emptyText={t('keys.empty')}
         actions={actions}
-        rowProps={(row) => ({ 'data-testid': `key-row-${row.id}` })}
+        rowProps={(row) => ({ 'data-testid': `${testId}-row-${row.id}` })}
         cells={{
           masked: ({ row }) => (
             <span className={s.masked}>
@@ -222,8 +236,8 @@ export function ApiKeys({ appId, workspaceId, canManage }: KeysProps) {
           last_used_at: ({ row, text }) => (row.last_used_at ? text : <span className={s.muted}>{t('keys.neverUsed')}</span>),
         }}
       />
-      <CreateKeyDialog appId={appId} workspaceId={workspaceId} open={creating} onOpenChange={setCreating} onCreated={(k) => (setCreated(k), load())} />
-      <SecretDialog created={created} onClose={() => setCreated(null)} />
+      <CreateKeyDialog source={source} open={creating} onOpenChange={setCreating} onCreated={(k) => (setCreated(k), load())} testId={testId} />
+      <SecretDialog created={created} onClose={() => setCreated(null)} testId={testId} />
     </div>
   );
 }

@@ -83,6 +83,16 @@ describe('ApiPage', () => {
     await waitFor(() => expect(line).toHaveTextContent('This app is offered as an MCP tool'));
     expect(api.calls.find((c) => c.method === 'setMcp')?.args[1]).toEqual({ enabled: true, app_ids: [api.appId] });
     expect(screen.queryByTestId('embed-section')).toBeNull();
+
+    // The MCP keys are the space's, apart from the app's keys.
+    await user.click(within(line).getByTestId('mcp-key-create'));
+    await user.type(within(await screen.findByTestId('mcp-key-create-dialog')).getByTestId('mcp-key-name'), 'Claude Desktop');
+    await user.click(screen.getByTestId('mcp-key-create-submit'));
+    expect(await screen.findByTestId('mcp-key-secret')).toHaveValue(api.secrets[0]);
+    await user.click(screen.getByTestId('mcp-key-secret-done'));
+    await waitFor(() => expect(within(line).getAllByTestId(/^mcp-key-row-/)).toHaveLength(1));
+    expect(api.spaceKeys.map((k) => k.name)).toEqual(['Claude Desktop']);
+    expect(api.keys.map((k) => k.name)).not.toContain('Claude Desktop');
   });
 
   it('disables the MCP switch for anyone but the owner, with the reason', async () => {
@@ -91,5 +101,9 @@ describe('ApiPage', () => {
     expect(line).toHaveTextContent('This app is offered as an MCP tool');
     expect(within(line).getByRole('switch')).toBeDisabled();
     expect(line).toHaveTextContent("Only the project space's owner chooses which workflows are offered");
+    // An admin manages the app's keys, not the space's MCP keys.
+    expect(within(line).getByTestId('mcp-key-create')).toBeDisabled();
+    expect(line).toHaveTextContent("Only the project space's owner creates and revokes MCP keys");
+    expect(screen.getByTestId('key-create')).toBeEnabled();
   });
 });

@@ -5,7 +5,7 @@
  * (./embed-section.tsx) and, for workflow apps, the project space's MCP server (./mcp-line.tsx).
  * Data comes through {@link ApiTabApiContext}.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutletContext } from 'react-router';
 import type { AppDetail } from '../../../../../schemas/app';
@@ -17,7 +17,7 @@ import { Page } from '../../../shell/page';
 import type { EditorContext } from '../editor-layout';
 import { ApiDocs } from './api-docs-section';
 import { ApiKeys } from './api-keys';
-import { useApiTabApi, type PublishedDoc } from './api-tab-api';
+import { appKeys, useApiTabApi, type PublishedDoc } from './api-tab-api';
 import { CodeBlock } from './code-block';
 import { EmbedSection } from './embed-section';
 import { McpLine } from './mcp-line';
@@ -43,6 +43,7 @@ export default function ApiPage({ app: given, role: givenRole, origin = window.l
   const [published, setPublished] = useState<PublishedDoc | null | undefined>(undefined);
   const appId = app?.id ?? '';
   const workspaceId = app?.workspace_id ?? '';
+  const keys = useMemo(() => appKeys(api, appId, workspaceId), [api, appId, workspaceId]);
 
   useEffect(() => {
     if (givenRole !== undefined || context?.workspace?.role_type || !workspaceId) return;
@@ -86,7 +87,7 @@ export default function ApiPage({ app: given, role: givenRole, origin = window.l
           <CardTitle>{t('keys.title')}</CardTitle>
         </CardHeader>
         <CardContent className={s.cardBody}>
-          <ApiKeys appId={app.id} workspaceId={app.workspace_id} canManage={canManage} />
+          <ApiKeys source={keys} canManage={canManage} />
         </CardContent>
       </Card>
       <Card>

@@ -81,8 +81,8 @@ describe('buildEndpoints', () => {
     expect(endpoint(docs, 'completions').responses[1].text.endsWith('data: [DONE]\n\n')).toBe(true);
     // The parameters answer carries the start form in Dify's user_input_form shape.
     const params = JSON.parse(endpoint(docs, 'parameters').responses[0].text);
-    expect(params.user_input_form[0]).toEqual({ 'text-input': { label: NASTY, variable: 'question', required: true } });
-    expect(params.user_input_form[1]).toEqual({ select: { label: 'Tone', variable: 'tone', required: false, options: ["it's formal", 'casual'] } });
+    expect(params.user_input_form[0]).toEqual({ 'text-input': { label: NASTY, variable: 'question', required: true, default: '' } });
+    expect(params.user_input_form[1]).toEqual({ select: { label: 'Tone', variable: 'tone', required: false, default: '', options: ["it's formal", 'casual'] } });
   });
 
   it('streams parse as SSE data lines of JSON', () => {

@@ -6,7 +6,7 @@ import { createContext, useContext } from 'react';
 import type { ApiKey, ApiKeyCreated, McpExposure } from '../../../../../schemas/app-api';
 import type { FlowDocument } from '../../../../../schemas/flow';
 import type { MemberRole } from '../../../../../schemas/workspace';
-import { createApiKey, getMcpExposure, listApiKeys, revokeApiKey, setMcpExposure } from '../../../../api/app-api';
+import { createApiKey, createMcpKey, getMcpExposure, listApiKeys, listMcpKeys, revokeApiKey, revokeMcpKey, setMcpExposure } from '../../../../api/app-api';
 import { getAppVersion, listAppVersions } from '../../../../api/apps';
 import { getWorkspace } from '../../../../api/workspaces';
 
@@ -14,6 +14,13 @@ import { getWorkspace } from '../../../../api/workspaces';
 export interface PublishedDoc {
   version: string;
   document: FlowDocument;
+}
+
+/** One list of keys (an app's, or a space's MCP keys) as the keys table uses it. */
+export interface KeySource {
+  list(): Promise<ApiKey[]>;
+  create(body: { name: string; rate_limit_per_minute: number | null }): Promise<ApiKeyCreated>;
+  revoke(keyId: string): Promise<unknown>;
 }
 
 export interface ApiTabApi {
@@ -26,6 +33,10 @@ export interface ApiTabApi {
   mcp(workspaceId: string): Promise<McpExposure | null>;
   /** Sets the space's exposure (the space's owner). */
   setMcp(workspaceId: string, body: { enabled: boolean; app_ids: string[] }): Promise<McpExposure>;
+  /** The keys of the space's MCP endpoint (any member lists; the owner creates and revokes). */
+  listSpaceKeys(workspaceId: string): Promise<ApiKey[]>;
+  createSpaceKey(workspaceId: string, body: { name: string; rate_limit_per_minute: number | null }): Promise<ApiKeyCreated>;
+  revokeSpaceKey(workspaceId: string, keyId: string): Promise<unknown>;
   /** The caller's role in the project space (keys are created and revoked by owner and admin). */
   role(workspaceId: string): Promise<MemberRole | null>;
 }
@@ -43,8 +54,25 @@ export const apiApiTabApi: ApiTabApi = {
   },
   mcp: (workspaceId) => getMcpExposure(workspaceId, { reaction: 'silent' }).catch(() => null),
   setMcp: (workspaceId, body) => setMcpExposure(workspaceId, body),
+  listSpaceKeys: (workspaceId) => listMcpKeys(workspaceId),
+  createSpaceKey: (workspaceId, body) => createMcpKey(workspaceId, body, { reaction: 'silent' }),
+  revokeSpaceKey: (workspaceId, keyId) => revokeMcpKey(workspaceId, keyId),
   role: async (workspaceId) => (await getWorkspace(workspaceId, { reaction: 'silent' })).role_type ?? null,
 };
+
+/** The app's keys as a {@link KeySource}. */
+export const appKeys = (api: ApiTabApi, appId: string, workspaceId: string): KeySource => ({
+  list: () => api.listKeys(appId, workspaceId),
+  create: (body) => api.createKey(appId, workspaceId, body),
+  revoke: (keyId) => api.revokeKey(appId, workspaceId, keyId),
+});
+
+/** The space's MCP keys as a {@link KeySource}. */
+export const spaceKeys = (api: ApiTabApi, workspaceId: string): KeySource => ({
+  list: () => api.listSpaceKeys(workspaceId),
+  create: (body) => api.createSpaceKey(workspaceId, body),
+  revoke: (keyId) => api.revokeSpaceKey(workspaceId, keyId),
+});
 
 export const ApiTabApiContext = createContext<ApiTabApi>(apiApiTabApi);
 export const useApiTabApi = () => useContext(ApiTabApiContext);

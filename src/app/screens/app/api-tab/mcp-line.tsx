@@ -1,16 +1,18 @@
 /**
  * Workflow apps: the project space's MCP server (its published workflow apps offered as MCP tools over
  * Streamable HTTP, schemas/app-api.ts McpExposure). Shows the endpoint and whether this app is one of
- * its tools; the space's owner switches this app in or out here (a PUT of the space's exposure with
- * this app added or removed), others see the switch disabled with the reason.
+ * its tools, and the server's keys (keys of the space, not of this app). The space's owner switches
+ * this app in or out here (a PUT of the space's exposure with this app added or removed) and manages
+ * the keys; others see the switch and the key actions disabled with the reason.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpExposure } from '../../../../../schemas/app-api';
 import { Switch } from '../../../../ui/switch';
 import { toast } from '../../../../ui/toast';
 import { reportError } from '../../../workspace/members/report-error';
-import { useApiTabApi } from './api-tab-api';
+import { ApiKeys } from './api-keys';
+import { spaceKeys, useApiTabApi } from './api-tab-api';
 import { CodeBlock } from './code-block';
 import s from './api-tab.module.css';
 
@@ -29,6 +31,7 @@ export function McpLine({ appId, workspaceId, origin, isOwner, published }: McpL
   const [exposure, setExposure] = useState<McpExposure | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const switchId = useId();
+  const keys = useMemo(() => spaceKeys(api, workspaceId), [api, workspaceId]);
   useEffect(() => {
     let live = true;
     api.mcp(workspaceId).then((e) => live && setExposure(e));
@@ -68,6 +71,9 @@ export function McpLine({ appId, workspaceId, origin, isOwner, published }: McpL
         {t(offered ? 'mcp.offered' : 'mcp.notOffered')}
       </label>
       {reason && <p className={s.hint}>{reason}</p>}
+      <h3 className={s.partTitle}>{t('mcp.keysTitle')}</h3>
+      <p className={s.muted}>{t('mcp.keysHelp')}</p>
+      <ApiKeys source={keys} canManage={isOwner} reason={t('mcp.keysOwnerOnly')} testId="mcp-key" />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * the space's MCP exposure, and the server's refusals as ApiErrors.
  */
 import { API_KEYS_MAX, type ApiKey, type ApiKeyCreated, type McpExposure } from '../../../../../schemas/app-api';
-import { createEmptyFlow, type FlowDocument, type FlowMode } from '../../../../../schemas/flow';
+import { createEmptyFlow, defaultAppFeatures, type FlowDocument, type FlowMode } from '../../../../../schemas/flow';
 import type { MemberRole } from '../../../../../schemas/workspace';
 import { ApiError } from '../../../../api/request';
 import type { ApiTabApi, PublishedDoc } from './api-tab-api';
@@ -28,6 +28,7 @@ export interface MemoryApiTabApi extends ApiTabApi {
   appId: string;
   workspaceId: string;
   keys: ApiKey[];
+  spaceKeys: ApiKey[];
   /** Every secret ever answered (for assertions that the page does not keep them). */
   secrets: string[];
   calls: { method: string; args: unknown[] }[];
@@ -53,7 +54,7 @@ export function documentWith(mode: FlowMode, fields: Record<string, unknown>[]):
     if (n.kind === 'end') return { ...n, config: { ...n.config, outputs: [{ name: 'summary', selector: [] }, { name: 'score', selector: [] }] } };
     return n;
   });
-  return { ...doc, nodes, features: mode === 'workflow' ? undefined : { opening_statement: 'Hi! Ask me about your order.', suggested_questions: ['Where is my parcel?'], suggested_questions_random_count: 0, suggested_questions_after_answer: false, file_upload: { enabled: false, types: ['image'], max_count: 3, image_detail: 'low' }, citations: true, feedback: true } };
+  return { ...doc, nodes, features: mode === 'workflow' ? undefined : { ...defaultAppFeatures(), opening_statement: 'Hi! Ask me about your order.', suggested_questions: ['Where is my parcel?'] } };
 }
 
 const mask = (secret: string) => `${secret.slice(0, 7)}…${secret.slice(-4)}`;
@@ -76,39 +77,50 @@ export function createMemoryApiTabApi(opts: MemoryApiTabOptions = {}): MemoryApi
   const published: PublishedDoc | null = opts.unpublished ? null : { version: 'v1.0.2', document: documentWith(mode, opts.fields ?? DEFAULT_FIELDS) };
   let mcp: McpExposure = { enabled: !!opts.mcpExposed, app_ids: opts.mcpExposed ? [MEMORY_APP_ID] : [], endpoint: `/v1/mcp/${WS}` };
   const manager = () => (opts.role ?? 'owner') !== 'ordinary_member';
+  const owner = () => (opts.role ?? 'owner') === 'owner';
+  const spaceKeys: ApiKey[] = [];
+  /** The server's key calls over one list (an app's keys, or the space's MCP keys). */
+  const keyOps = {
+    async list(method: string, args: unknown[], list: ApiKey[]) {
+      calls.push({ method, args });
+      await latency();
+      if (opts.listFails) throw new ApiError({ status: 500, code: 'SYSTEM-1500', msg: 'The server failed' });
+      return list.map((k) => ({ ...k }));
+    },
+    async create(method: string, args: unknown[], list: ApiKey[], body: { name: string; rate_limit_per_minute: number | null }, allowed: boolean): Promise<ApiKeyCreated> {
+      calls.push({ method, args });
+      await latency();
+      if (!allowed) throw new ApiError({ status: 403, code: 'PERMISSION-1000', msg: 'Your role cannot manage these keys' });
+      if (list.length >= API_KEYS_MAX) throw new ApiError({ status: 400, code: 'VALIDATION-1000', msg: `At most ${API_KEYS_MAX} keys` });
+      const secret = `wk-${'s3cr3tK3y'.repeat(5).slice(0, 36)}${(++n).toString().padStart(4, '0')}`;
+      api.secrets.push(secret);
+      const key: ApiKey = { id: uuid(n), name: body.name.trim(), masked: mask(secret), created_by_name: 'Ada Admin', created_at: new Date().toISOString(), last_used_at: null, rate_limit_per_minute: body.rate_limit_per_minute };
+      list.unshift(key);
+      return { ...key, secret };
+    },
+    async revoke(method: string, args: unknown[], list: ApiKey[], keyId: string, allowed: boolean) {
+      calls.push({ method, args });
+      await latency();
+      if (!allowed) throw new ApiError({ status: 403, code: 'PERMISSION-1000', msg: 'Your role cannot manage these keys' });
+      const i = list.findIndex((k) => k.id === keyId);
+      if (i < 0) throw new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'No such key' });
+      list.splice(i, 1);
+      return null;
+    },
+  };
   const api: MemoryApiTabApi = {
     appId: MEMORY_APP_ID,
     workspaceId: WS,
     keys,
+    spaceKeys,
     secrets: [],
     calls,
-    async listKeys(...args) {
-      calls.push({ method: 'listKeys', args });
-      await latency();
-      if (opts.listFails) throw new ApiError({ status: 500, code: 'SYSTEM-1500', msg: 'The server failed' });
-      return keys.map((k) => ({ ...k }));
-    },
-    async createKey(...args) {
-      calls.push({ method: 'createKey', args });
-      await latency();
-      if (!manager()) throw new ApiError({ status: 403, code: 'PERMISSION-1000', msg: 'Only owners and admins manage keys' });
-      if (keys.length >= API_KEYS_MAX) throw new ApiError({ status: 400, code: 'VALIDATION-1000', msg: `An app has at most ${API_KEYS_MAX} keys` });
-      const [, , body] = args;
-      const secret = `wk-${'s3cr3tK3y'.repeat(5).slice(0, 36)}${(++n).toString().padStart(4, '0')}`;
-      api.secrets.push(secret);
-      const key: ApiKey = { id: uuid(n), name: body.name.trim(), masked: mask(secret), created_by_name: 'Ada Admin', created_at: new Date().toISOString(), last_used_at: null, rate_limit_per_minute: body.rate_limit_per_minute };
-      keys.unshift(key);
-      return { ...key, secret } satisfies ApiKeyCreated;
-    },
-    async revokeKey(...args) {
-      calls.push({ method: 'revokeKey', args });
-      await latency();
-      if (!manager()) throw new ApiError({ status: 403, code: 'PERMISSION-1000', msg: 'Only owners and admins manage keys' });
-      const i = keys.findIndex((k) => k.id === args[2]);
-      if (i < 0) throw new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'No such key' });
-      keys.splice(i, 1);
-      return null;
-    },
+    listKeys: (...args) => keyOps.list('listKeys', args, keys),
+    createKey: (...args) => keyOps.create('createKey', args, keys, args[2], manager()),
+    revokeKey: (...args) => keyOps.revoke('revokeKey', args, keys, args[2], manager()),
+    listSpaceKeys: (...args) => keyOps.list('listSpaceKeys', args, spaceKeys),
+    createSpaceKey: (...args) => keyOps.create('createSpaceKey', args, spaceKeys, args[1], owner()),
+    revokeSpaceKey: (...args) => keyOps.revoke('revokeSpaceKey', args, spaceKeys, args[1], owner()),
     async published(...args) {
       calls.push({ method: 'published', args });
       await latency();
