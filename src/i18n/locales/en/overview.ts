@@ -2,7 +2,7 @@ import type zh from '../zh/overview';
 
 const overview: typeof zh = {
   title: 'Overview',
-  help: 'Per day (time zone {{zone}}), runs from every source: debugging, the portal, the API and others.',
+  help: "Per day (time zone {{zone}}): the app's use in the portal, through the API, over MCP and as a tool; the editor's debug runs are left out.",
   loadFailed: 'Could not load the overview',
   retry: 'Retry',
   chartLabel: '{{title}}: {{total}} in all',

@@ -1,7 +1,7 @@
 /** The app editor's overview tab (issue 22): usage per day over a log period. */
 const overview = {
   title: '概览',
-  help: '按天统计（时区 {{zone}}），包含调试、门户、API 等所有来源的运行。',
+  help: '按天统计（时区 {{zone}}）：应用在门户、API、MCP 和作为工具时的使用情况，不含编辑器中的调试运行。',
   loadFailed: '无法加载概览数据',
   retry: '重试',
   chartLabel: '{{title}}：合计 {{total}}',
