@@ -221,6 +221,12 @@ describe('the overview tab', () => {
     await overview.getByRole('radio', { name: 'Today' }).click();
     await expect.poll(() => overview.locator('[data-period="today"]').count()).toBe(1);
     expect(await overview.getByTestId('total-runs').textContent()).toBe('5');
+
+    // The charts take the dark theme's tokens.
+    await page.evaluate(() => localStorage.setItem('weft.theme', 'dark'));
+    await page.reload();
+    await expect.poll(() => overview.getByTestId('chart-latency').locator('svg').count()).toBe(1);
+    await snap(page, 'api-05-overview-dark');
     await context.close();
   });
 });

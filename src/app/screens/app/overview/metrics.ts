@@ -19,6 +19,8 @@ export interface ChartSpec {
   format: FigureFormat;
   /** One series, or two (average and p95 latency). */
   series: { figure: Figure; tone: SeriesTone }[];
+  /** A figure per run (latency, error rate): a day without runs has none, drawn as a gap rather than 0. */
+  perRun?: boolean;
 }
 
 const CHAT_CHARTS: ChartSpec[] = [
@@ -33,12 +35,13 @@ const SHARED_CHARTS: ChartSpec[] = [
     id: 'latency',
     kind: 'line',
     format: 'ms',
+    perRun: true,
     series: [
       { figure: 'avg_latency_ms', tone: 'primary' },
       { figure: 'p95_latency_ms', tone: 'info' },
     ],
   },
-  { id: 'errorRate', kind: 'line', format: 'percent', series: [{ figure: 'error_rate', tone: 'danger' }] },
+  { id: 'errorRate', kind: 'line', format: 'percent', perRun: true, series: [{ figure: 'error_rate', tone: 'danger' }] },
 ];
 
 /** The charts of an app's overview, in order. */
@@ -62,6 +65,13 @@ export function formatFigure(value: number, format: FigureFormat, locale: string
   if (Math.abs(value) >= 100_000) return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
+
+/** A day's value of a chart's figure; null (a gap) for a per-run figure on a day without runs. */
+export const dayValue = (spec: Pick<ChartSpec, 'perRun'>, day: OverviewDay, figure: Figure): number | null => (spec.perRun && day.runs === 0 ? null : day[figure]);
+
+const RATE_STEPS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
+/** The top of a rate axis: the smallest of 1%, 2%, 5%… 100% that holds the highest rate (quarters read well). */
+export const rateAxisMax = (highest: number): number => RATE_STEPS.find((m) => highest <= m) ?? 1;
 
 /** An axis label of a day: `MM-DD`, with the year when the period spans more than one. */
 export function dayLabel(date: string, spansYears: boolean): string {

@@ -11,7 +11,7 @@ import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import type { OverviewDay } from '../../../../../schemas/app-api';
 import { useTheme } from '../../../shell/theme';
-import { dayLabel, formatFigure, type ChartSpec, type SeriesTone } from './metrics';
+import { dayLabel, dayValue, formatFigure, rateAxisMax, type ChartSpec, type SeriesTone } from './metrics';
 import s from './overview.module.css';
 
 echarts.use([BarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
@@ -75,6 +75,8 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
     const format = (n: number) => formatFigure(n, spec.format, locale);
     const spansYears = days.length > 0 && days[0].date.slice(0, 4) !== days[days.length - 1].date.slice(0, 4);
     const two = spec.series.length > 1;
+    const highest = Math.max(0, ...spec.series.flatMap((x) => days.map((d) => dayValue(spec, d, x.figure) ?? 0)));
+    const rateTop = spec.format === 'percent' ? rateAxisMax(highest) : undefined;
     c.setOption(
       {
         animationDuration: 300,
@@ -88,7 +90,8 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
           borderWidth: 0,
           textStyle: { color: tk.tooltipText, fontSize: 12 },
           axisPointer: { type: spec.kind === 'bar' ? 'shadow' : 'line', lineStyle: { color: tk.axis }, shadowStyle: { color: 'rgba(127,127,127,0.08)' } },
-          valueFormatter: (v: unknown) => format(Number(v)),
+          // A gap (a day without runs) has no value.
+          valueFormatter: (v: unknown) => (typeof v === 'number' ? format(v) : '—'),
         },
         xAxis: {
           type: 'category',
@@ -101,7 +104,9 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
         yAxis: {
           type: 'value',
           minInterval: spec.format === 'count' ? 1 : undefined,
-          max: spec.format === 'percent' ? (r: { max: number }) => Math.max(r.max, 0.01) : undefined,
+          // Rates: 0 to 1%, 2%, 5%… in quarters (ECharts' own ticks gave 0.3%, 0.6%, 0.9% under a crowded 1%).
+          max: rateTop,
+          interval: rateTop === undefined ? undefined : rateTop / 4,
           splitNumber: 4,
           axisLabel: { color: tk.faint, fontSize: 11, formatter: (n: number) => format(n) },
           splitLine: { lineStyle: { color: tk.split } },
@@ -109,7 +114,7 @@ export function OverviewChart({ spec, days, names, locale, label }: OverviewChar
         series: spec.series.map((one, i) => ({
           type: spec.kind,
           name: names[i],
-          data: days.map((d) => d[one.figure]),
+          data: days.map((d) => dayValue(spec, d, one.figure)),
           itemStyle: { color: tk.tone[one.tone], borderRadius: spec.kind === 'bar' ? [3, 3, 0, 0] : undefined },
           lineStyle: spec.kind === 'line' ? { width: 2, color: tk.tone[one.tone] } : undefined,
           areaStyle: spec.kind === 'line' && !two ? { color: tk.tone[one.tone], opacity: 0.08 } : undefined,

@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n, initI18n } from '../../../../i18n';
-import { chartsFor, formatFigure, isEmptyOverview } from './metrics';
+import { chartsFor, dayValue, formatFigure, isEmptyOverview, rateAxisMax } from './metrics';
 import { createMemoryOverviewApi, fixtureOverview, type MemoryOverviewOptions } from './memory-overview-api';
 import { OverviewApiContext } from './overview-api';
 import OverviewPage from './overview-page';
@@ -51,6 +51,25 @@ describe('overview figures', () => {
     expect(chartsFor('workflow').map((c) => c.id)).toEqual(['runs', 'activeUsers', 'tokens', 'latency', 'errorRate']);
     expect(isEmptyOverview(fixtureOverview('7d', { empty: true }).totals)).toBe(true);
     expect(isEmptyOverview(fixtureOverview('7d').totals)).toBe(false);
+  });
+});
+
+describe('chart values', () => {
+  it('leaves a gap for latency and error rate on days without runs, and counts zero there', () => {
+    const [latency] = chartsFor('workflow').filter((c) => c.id === 'latency');
+    const [runs] = chartsFor('workflow');
+    const quiet = fixtureOverview('7d', { empty: true }).days[0];
+    expect(dayValue(latency, quiet, 'avg_latency_ms')).toBeNull();
+    expect(dayValue(runs, quiet, 'runs')).toBe(0);
+    const busy = fixtureOverview('7d').days[0];
+    expect(dayValue(latency, busy, 'p95_latency_ms')).toBe(busy.p95_latency_ms);
+  });
+
+  it('tops a rate axis at 1%, 2%, 5%… 100%', () => {
+    expect(rateAxisMax(0)).toBe(0.01);
+    expect(rateAxisMax(0.013)).toBe(0.02);
+    expect(rateAxisMax(0.3)).toBe(0.5);
+    expect(rateAxisMax(1)).toBe(1);
   });
 });
 
