@@ -13,6 +13,7 @@ import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
+import { warmPublicApi } from './public/warm';
 
 export interface Studio {
   app: FastifyInstance;
@@ -24,6 +25,12 @@ export interface Studio {
 
 /** Opens the database (migrating it), seeds the first start, and builds the server. */
 export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
+  // Workers start on first use, so a server that runs no code node pays nothing for them; one
+  // worker and its QuickJS module are started now, alongside the database's start, and ready by
+  // the time the server listens: the first code node after a start would otherwise wait hundreds of
+  // milliseconds for them (an idle worker ends after a minute).
+  const sandbox = createCodeSandbox(sandboxOptions(settings));
+  const sandboxWarm = sandbox.run({ language: 'javascript', code: 'function main() { return {} }', inputs: {} }).catch(() => undefined);
   const database = await openDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
@@ -43,11 +50,12 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
-    // Workers start on first use, so a server that runs no code node pays nothing for it.
-    sandbox: createCodeSandbox(sandboxOptions(settings)),
+    sandbox,
     exclusiveDb: database.kind === 'pglite',
   };
   const app = await buildApp(ctx, { logger: opts.logger });
+  await warmPublicApi(ctx, (e) => console.error('[weft] warming the public API failed:', e));
+  await sandboxWarm;
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));

@@ -23,6 +23,8 @@ export interface DifyRunContext {
   citations: boolean;
   /** When the request came (ms). */
   at: number;
+  /** The flow's edges, for each node's `predecessor_node_id` (streaming only). */
+  edges?: readonly { source: string; target: string }[];
 }
 
 export function difyUsage(u: TokenUsage, elapsedMs: number): DifyUsage {
@@ -93,9 +95,16 @@ export const workflowBlocking = (r: DifyRunContext, result: RunResult): Workflow
 const frame = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
 
 /** One engine event as Dify frames (most events have none). */
-function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>): string | null {
+function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>, before: Map<string, string>): string | null {
   const { runId } = r.started.created;
-  const node = (x: Extract<RunEvent, { executionId: string }>) => ({ id: x.executionId, node_id: x.nodeId, node_type: x.kind, title: x.title, index: x.seq, predecessor_node_id: null });
+  const node = (x: Extract<RunEvent, { executionId: string }>) => ({
+    id: x.executionId,
+    node_id: x.nodeId,
+    node_type: x.kind,
+    title: x.title,
+    index: x.seq,
+    predecessor_node_id: before.get(x.nodeId) ?? null,
+  });
   switch (e.type) {
     case 'run_started':
       return frame({ event: 'workflow_started', ...base, data: { id: runId, workflow_id: r.versionId, sequence_number: 1, inputs: e.inputs, created_at: seconds(e.at) } });
@@ -140,6 +149,9 @@ export async function* difyStream(r: DifyRunContext): AsyncGenerator<string> {
   const base: Record<string, unknown> = r.chat
     ? { task_id: runId, workflow_run_id: runId, conversation_id: conversationId, message_id: messageId, created_at: createdAt }
     : { task_id: runId, workflow_run_id: runId };
+  // Each node's predecessor (the source of its first incoming edge; none for the start node).
+  const before = new Map<string, string>();
+  for (const edge of r.edges ?? []) if (!before.has(edge.target)) before.set(edge.target, edge.source);
   const it = r.started.execution[Symbol.asyncIterator]();
   // A `ping` goes out whenever nothing else did for PING_MS (Dify's keep-alive for proxies).
   let next = it.next();
@@ -154,7 +166,7 @@ export async function* difyStream(r: DifyRunContext): AsyncGenerator<string> {
     }
     if (got.done) break;
     next = it.next();
-    const out = framesOf(r, got.value, base);
+    const out = framesOf(r, got.value, base, before);
     if (out) yield out;
   }
   const result = await r.started.stored;

@@ -10,6 +10,7 @@ import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { loadDraftFlow, type AppRef, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
+import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 
@@ -130,10 +131,12 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   // The embedded database works on this thread, and its insert (1.5 to 2 ms) would sit between the
   // provider's first token and the client: there it waits until the first answer chunk has gone
   // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
+  const startedAt = new Date();
   const parts: SQL[] = [];
-  if (chat && !conversationId) {
+  const newConversation = chat && !conversationId;
+  const source = req.newConversation?.source ?? 'draft';
+  if (newConversation) {
     conversationId = randomUUID();
-    const source = req.newConversation?.source ?? 'draft';
     parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by, end_user)
       VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${nameOf(query)}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${req.endUser ?? null}))`);
   }
@@ -148,11 +151,35 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const due = new Promise<void>((r) => (go = r));
   if (ctx.exclusiveDb) setTimeout(go, FIRST_WRITE_WAIT_MS).unref();
   else go();
-  const inserted = due.then(() => new Promise((r) => setImmediate(r))).then(() => ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`));
+  // A run that ended before its first write (a short workflow: a few ms) is written whole at its
+  // end instead, one statement shared with other runs ending then (./whole-run.ts, ./run-writer.ts):
+  // nothing is written twice, and a busy server writes many runs per statement.
+  let ended = false;
+  const inserted = due
+    .then(() => new Promise((r) => setImmediate(r)))
+    .then(async () => {
+      if (ended) return false;
+      await ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      return true;
+    });
+  const whole = wholeRun(ctx.db, {
+    runId,
+    app,
+    source: req.source,
+    versionId,
+    query,
+    inputs,
+    files,
+    userId,
+    endUser: req.endUser ?? null,
+    startedAt,
+    ...(conversationId ? { conversation: { id: conversationId, ...(newConversation ? { created: { source, name: nameOf(query) } } : {}) } } : {}),
+    ...(messageId ? { messageId } : {}),
+  });
 
   const registry = runRegistry(ctx);
   const controller = new AbortController();
-  const recorder = new RunRecorder(ctx.db, runId, log, inserted);
+  const recorder = new RunRecorder(ctx.db, runId, log, inserted, whole);
   const citations: Citation[] = [];
   const collect = req.collectCitations ? citationCollector(citations) : undefined;
   const record = collect
@@ -182,7 +209,10 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
         }
       : record,
   });
-  execution.result.then(go, go);
+  execution.result.then(() => {
+    ended = true;
+    go();
+  }, go);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, controller });
   const stored = execution.result.then(async (result) => {
     await recorder.finish(result, { messageId, conversationId, ...(collect ? { citations } : {}) });

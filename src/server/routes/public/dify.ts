@@ -46,12 +46,23 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
 
   /** Streams the run as Dify's SSE (then null), or waits for its end (blocking). */
   async function finish(req: FastifyRequest, reply: FastifyReply, run: ApiRun, mode: 'streaming' | 'blocking', chat: boolean, at: number) {
-    const r: DifyRunContext = { started: run.started, chat, mode: run.target.app.mode, versionId: run.target.flow.versionId, citations: run.target.features.citations, at };
+    const r: DifyRunContext = {
+      started: run.started,
+      chat,
+      mode: run.target.app.mode,
+      versionId: run.target.flow.versionId,
+      citations: run.target.features.citations,
+      at,
+      edges: run.target.flow.document.edges,
+    };
     if (mode === 'streaming') {
       await sendSse(reply, difyStream(r), { onError: (e) => req.log.error({ err: e }, 'API run stream failed') });
       return null;
     }
-    const result = await run.started.stored;
+    // A workflow's answer goes out as soon as the run ended; its rows are written right after (the
+    // log shows it within milliseconds). A chat's waits until they are: the next message names the
+    // conversation, which must exist by then.
+    const result = await (chat ? run.started.stored : run.started.execution.result);
     // Dify answers a failed blocking chat with an error (a workflow's answer carries its status instead).
     if (chat && result.status === 'failed') throw new AppError(400, (result.error?.code ?? 'RUN-1100') as ErrorCode, result.error?.message ?? 'The run failed');
     return { r, result };
@@ -157,10 +168,10 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
         security,
         summary: "Upload a file for a run's `files` or file inputs (multipart: file, user); the kinds and size the portal takes",
         consumes: ['multipart/form-data'],
-        response: { 200: DifyUploadedFile },
+        response: { 201: DifyUploadedFile },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const key = requireKey(req);
       if (!req.isMultipart()) throw badRequest('The upload must be multipart/form-data with the fields file and user');
       const maxBytes = limitMbOf(ctx.settings, 'chat') * 1024 * 1024;
@@ -182,7 +193,8 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       const who = EndUser.safeParse(user);
       if (!who.success) throw badRequest('The multipart field "user" is required', [{ path: 'body/user', message: 'required' }]);
       if (!file) throw badRequest('No file was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
-      return convs.apiUpload(ctx, key, who.data, file);
+      // 201 as Dify answers it (its clients check for it).
+      return reply.status(201).send(await convs.apiUpload(ctx, key, who.data, file));
     },
   );
 
