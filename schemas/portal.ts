@@ -110,8 +110,13 @@ export type PortalAppDetail = z.infer<typeof PortalAppDetail>;
 /**
  * POST /portal/{portal_id}/chat-messages: a message to a chat app (SSE, like the console's draft chat:
  * `run_created`, the run events, then {@link WebMessageEnd}). Without `conversation_id` a conversation
- * starts. `regenerate_message_id` answers that message's question again (it must be the conversation's
- * last message; it is replaced).
+ * starts. `regenerate_message_id` answers that message's question again, with its files (it must be
+ * the conversation's last message; it is replaced; `query` is then not used). Without `inputs`, a
+ * message of an existing conversation reuses the inputs of its last run (asked once per conversation).
+ *
+ * The run events of a portal stream (chat and workflow) are the end user's view: `node_chunk` is not
+ * sent (the answer streams as `answer_chunk`), and node events carry empty `inputs`/`outputs` (and
+ * `loop_next` empty `variables`): the nodes' progress shows, their data does not.
  */
 export const WebChatBody = z
   .object({

@@ -212,14 +212,23 @@ const editorTitle: Record<EditorKind, string> = {
   'digital-human': 'app.digitalHuman',
 };
 
+/** Editor tabs that are the same page in every editor that has them. */
+const TAB_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
+  distribute: () => import('./screens/app/distribute-page'),
+  api: () => import('./screens/app/api-tab/api-page'),
+  // Its own chunk with ECharts: no other page loads the chart library.
+  overview: () => import('./screens/app/overview/overview-page'),
+};
+
 function editorRoutes(): RouteObject {
   const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
     path: kind,
     element: <Layout />,
-    handle: { title: editorTitle[kind], crumb: true } satisfies RouteHandle,
+    // No crumb of its own: the app route's names the app's mode (a workflow is not an "Agent flow").
+    handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; the distribute tab comes later.
+      // The base tab of the flow editors is the canvas; the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -227,12 +236,9 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : tab === 'api'
-                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/api-tab/api-page')) }
-                : tab === 'overview'
-                  ? // Its own chunk with ECharts: no other page loads the chart library.
-                    { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/overview/overview-page')) }
-                  : stub(tab, `app.${tab}`),
+              : TAB_PAGES[tab]
+                ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
+                : stub(tab, `app.${tab}`),
       ),
     ],
   });
@@ -246,7 +252,13 @@ function editorRoutes(): RouteObject {
       crumb: (m) => {
         const d = m.loaderData as AppGuardData | undefined;
         if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
-        return [homeCrumb, { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` }, { label: d.app.name }];
+        return [
+          homeCrumb,
+          { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
+          { label: d.app.name },
+          // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+        ];
       },
     } satisfies RouteHandle,
     children: [

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../schemas/flow';
 import type { FakeServer } from './fake-providers';
-import { useStudio } from './harness';
+import { DEFAULT_TENANT_ID, useStudio } from './harness';
+import { suggestFollowUps } from '../../src/server/runs/suggest';
 import { multipartBody, useTempDataDir } from './knowledge-kit';
 import { distribute, expectStatus, modelProvider, publish, web, WEB } from './portal-kit';
 import { createApp, flow, model, parseSse, prompt } from './runs-kit';
@@ -173,6 +174,11 @@ describe('the sessions page', () => {
     expect(fake.requests.at(-1)!.body.messages[0].content).toContain('follow-up questions');
     const m = await chat(f.u.outsider.token, memo, { query: 'hello' });
     expect(expectOk(await web(h, f.u.outsider.token, 'GET', `/messages/${m.created.messageId}/suggested`))).toEqual({ questions: [] });
+    // A model the tenant has not configured, or no model at all: an empty list, not an error.
+    const turn = { query: 'q', answer: 'a' };
+    const unconfigured = { ...botDoc, nodes: botDoc.nodes.map((n) => (n.id === 'llm' ? { ...n, config: { ...n.config, model: model('anthropic', 'claude-3-5-haiku-latest') } } : n)) };
+    expect(await suggestFollowUps(h.studio.ctx, DEFAULT_TENANT_ID, unconfigured, turn)).toEqual([]);
+    expect(await suggestFollowUps(h.studio.ctx, DEFAULT_TENANT_ID, memoDoc, turn)).toEqual([]);
   });
 
   it('refuses every conversation and message route to another user with VALIDATION-1000', async () => {
@@ -224,5 +230,43 @@ describe('attachments and conversation variables', () => {
     expect(other.finished).toMatchObject({ answer: 'prev=' });
     const c = await chat(f.u.outsider.token, memo, { query: 'delta', conversation_id: a.created.conversationId });
     expect(c.finished).toMatchObject({ answer: 'prev=beta' });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every WEB path under its own tags, the legacy ones as deprecated', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    const paths = [
+      ['get', '/portal'],
+      ['get', '/portal/{portal_id}'],
+      ['post', '/portal/{portal_id}/chat-messages'],
+      ['post', '/portal/{portal_id}/workflow-runs'],
+      ['post', '/portal/{portal_id}/runs/{run_id}/stop'],
+      ['get', '/portal/{portal_id}/runs'],
+      ['get', '/portal/{portal_id}/runs/{run_id}'],
+      ['get', '/conversations'],
+      ['get', '/conversations/{conversation_id}'],
+      ['put', '/conversations/{conversation_id}'],
+      ['delete', '/conversations/{conversation_id}'],
+      ['get', '/conversations/{conversation_id}/messages'],
+      ['put', '/messages/{message_id}/feedback'],
+      ['get', '/messages/{message_id}/suggested'],
+      ['get', '/groups'],
+      ['post', '/groups'],
+      ['put', '/groups/{group_id}'],
+      ['delete', '/groups/{group_id}'],
+      ['get', '/usage-records'],
+      ['post', '/files/upload'],
+      ['get', '/usage-record/list'],
+      ['get', '/conversation/find'],
+    ];
+    for (const [method, path] of paths) {
+      const op = doc.paths[`/api/v1/web${path}`]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.tags[0]).toMatch(/^web: /);
+      expect(Boolean(op.deprecated), path).toBe(path === '/usage-record/list' || path === '/conversation/find');
+    }
+    for (const method of ['get', 'post', 'put']) expect(doc.paths['/api/v1/console/apps/{app_id}/distribution'][method].tags).toEqual(['console: app distribution']);
+    expect(doc.paths['/api/v1/console/apps/{app_id}/distribution/{distribution_id}'].delete).toBeDefined();
   });
 });

@@ -142,6 +142,10 @@ describe('GET /web/portal: who sees what', () => {
       ['count', 'number', false],
       ['color', 'select', false],
     ]);
+    // A renamed app shows its new name at once (the embedded database's cached access rows are dropped).
+    expectOk(await h.call('PUT', '/api/v1/console/apps', { ...owner(), body: { id: chatApp, name: 'Help desk', description: 'Ask us' } }));
+    expect(expectOk(await web(h, f.u.outsider.token, 'GET', `/portal/${chatApp}`))).toMatchObject({ name: 'Help desk', description: 'Ask us' });
+    expectOk(await h.call('PUT', '/api/v1/console/apps', { ...owner(), body: { id: chatApp, name: 'Helpdesk', description: 'Helpdesk' } }));
     expectCode(await web(h, f.u.outsider.token, 'GET', `/portal/${flowApp}`), 400, 'VALIDATION-1000');
     expectCode(await web(h, f.u.foreign.token, 'GET', `/portal/${chatApp}`), 400, 'VALIDATION-1000');
     expectCode(await web(h, f.u.member.token, 'GET', '/portal/not-an-id'), 400, 'VALIDATION-1000');
@@ -163,6 +167,19 @@ describe('chat on the distributed version', () => {
     conversationId = created.conversationId!;
     runId = created.runId;
     expect(events.at(-2)).toMatchObject({ type: 'run_finished', answer: 'Bot v1: Hello, world.' });
+    // The end user's view of the run: the answer streams; the nodes' progress shows, not their data.
+    expect(events.filter((e) => e.type === 'answer_chunk').map((e) => (e as { text: string }).text)).toEqual(['Bot v1: ', 'Hel', 'lo', ', wor', 'ld', '.']);
+    expect(events.some((e) => e.type === 'node_chunk')).toBe(false);
+    const nodes = events.filter((e) => e.type === 'node_started' || e.type === 'node_finished') as { type: string; nodeId: string; inputs: unknown; outputs?: unknown }[];
+    expect(nodes.map((e) => [e.type, e.nodeId])).toEqual([
+      ['node_started', 's'],
+      ['node_finished', 's'],
+      ['node_started', 'llm'],
+      ['node_finished', 'llm'],
+      ['node_started', 'ans'],
+      ['node_finished', 'ans'],
+    ]);
+    for (const e of nodes) expect([e.inputs, e.outputs ?? {}]).toEqual([{}, {}]);
     expect(events.at(-1)).toEqual({
       type: 'message_end',
       messageId: created.messageId,
@@ -313,44 +330,6 @@ describe('citations', () => {
     expect(end.citations[0]).toMatchObject({ dataset_id: ds, dataset_name: 'Facts', document_id: doc, document_name: 'facts.txt', content: expect.stringContaining('pandas'), score: expect.any(Number) });
     const messages = expectOk(await web(h, f.u.outsider.token, 'GET', `/conversations/${end.conversationId}/messages`));
     expect(messages.list[0].citations).toEqual(end.citations);
-  });
-});
-
-describe('OpenAPI', () => {
-  it('documents every WEB path under its own tags, the legacy ones as deprecated', async () => {
-    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
-    const paths = [
-      ['get', '/portal'],
-      ['get', '/portal/{portal_id}'],
-      ['post', '/portal/{portal_id}/chat-messages'],
-      ['post', '/portal/{portal_id}/workflow-runs'],
-      ['post', '/portal/{portal_id}/runs/{run_id}/stop'],
-      ['get', '/portal/{portal_id}/runs'],
-      ['get', '/portal/{portal_id}/runs/{run_id}'],
-      ['get', '/conversations'],
-      ['get', '/conversations/{conversation_id}'],
-      ['put', '/conversations/{conversation_id}'],
-      ['delete', '/conversations/{conversation_id}'],
-      ['get', '/conversations/{conversation_id}/messages'],
-      ['put', '/messages/{message_id}/feedback'],
-      ['get', '/messages/{message_id}/suggested'],
-      ['get', '/groups'],
-      ['post', '/groups'],
-      ['put', '/groups/{group_id}'],
-      ['delete', '/groups/{group_id}'],
-      ['get', '/usage-records'],
-      ['post', '/files/upload'],
-      ['get', '/usage-record/list'],
-      ['get', '/conversation/find'],
-    ];
-    for (const [method, path] of paths) {
-      const op = doc.paths[`/api/v1/web${path}`]?.[method];
-      expect(op, `${method} ${path}`).toBeDefined();
-      expect(op.tags[0]).toMatch(/^web: /);
-      expect(Boolean(op.deprecated), path).toBe(path === '/usage-record/list' || path === '/conversation/find');
-    }
-    for (const method of ['get', 'post', 'put']) expect(doc.paths['/api/v1/console/apps/{app_id}/distribution'][method].tags).toEqual(['console: app distribution']);
-    expect(doc.paths['/api/v1/console/apps/{app_id}/distribution/{distribution_id}'].delete).toBeDefined();
   });
 });
 

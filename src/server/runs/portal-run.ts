@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { isChatMode } from '../../../schemas/flow';
 import type { WebChatBody, WebMessageEnd, WebWorkflowBody } from '../../../schemas/portal';
+import type { RunEvent } from '../../../schemas/run';
 import type { Caller, ServerContext } from '../context';
 import { UUID_RE } from '../context';
 import { conversations, messages, runs } from '../db/schema';
@@ -109,12 +110,39 @@ export async function startPortalWorkflow(ctx: ServerContext, caller: Caller, ap
 }
 
 /**
- * The stream of a portal run: `run_created`, the run events, and for chat a last `message_end` frame
- * once the answer is stored (its citations when the app shows them, and the usage).
+ * A run event as an end user may see it: the nodes' progress (which node, its title, state and
+ * time) without their inputs and outputs (a prompt, a knowledge passage or an HTTP answer is the
+ * builder's, not the user's), and no `node_chunk` (what the user is told streams as `answer_chunk`;
+ * an LLM whose text feeds another node is not an answer). Null: the event is not sent.
+ */
+export function portalEvent(e: RunEvent): RunEvent | null {
+  switch (e.type) {
+    case 'node_chunk':
+      return null;
+    case 'node_started':
+      return { ...e, inputs: {} };
+    case 'node_finished':
+      return { ...e, inputs: {}, outputs: {} };
+    case 'node_failed':
+      return { ...e, inputs: {} };
+    case 'loop_next':
+      return { ...e, variables: {} };
+    default:
+      return e;
+  }
+}
+
+/**
+ * The stream of a portal run: `run_created`, the run events as {@link portalEvent} shows them, and
+ * for chat a last `message_end` frame once the answer is stored (its citations when the app shows
+ * them, and the usage).
  */
 export async function* portalStream({ started, target }: PortalRun): AsyncGenerator<string> {
   yield sseFrame(started.created);
-  for await (const e of started.execution) yield sseFrame(e);
+  for await (const e of started.execution) {
+    const shown = portalEvent(e);
+    if (shown) yield sseFrame(shown);
+  }
   const result = await started.stored;
   const { messageId, conversationId } = started.created;
   if (messageId && conversationId) {

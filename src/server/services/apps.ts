@@ -165,6 +165,8 @@ export async function updateApp(
         .where(and(eq(apps.id, input.id), inScope(s)));
     })
     .catch(duplicate);
+  // The portal's cached access rows (runs/portal-access.ts) hold the app's name, description and icon.
+  forgetDraftRows();
   return appView(ctx, s, input.id);
 }
 

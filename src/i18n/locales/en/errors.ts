@@ -67,6 +67,7 @@ const errors: typeof zh = {
     'TOOL-WORKFLOW-NOT-RUNNABLE': 'A workflow tool runs only inside a run of an app',
     'TOOL-WORKFLOW-APP-MISSING': 'The workflow app of this tool no longer exists in this project space',
     'TOOL-WORKFLOW-UNPUBLISHED': 'The workflow app of this tool has no published version: publish it first',
+    'TOOL-WORKFLOW-CANCELLED': 'This workflow tool is disabled: its distribution as a tool was cancelled',
     'TOOL-WORKFLOW-RECURSION': 'A workflow cannot call itself, directly or through other workflow tools',
     'TOOL-WORKFLOW-DEPTH': 'Workflow tools are nested too deep inside one another',
     'TOOL-WORKFLOW-INPUT': "The workflow tool's inputs do not match its start form",

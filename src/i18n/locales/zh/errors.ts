@@ -71,6 +71,7 @@ const errors = {
     'TOOL-WORKFLOW-NOT-RUNNABLE': '工作流工具只能在应用的运行中调用',
     'TOOL-WORKFLOW-APP-MISSING': '此工具的工作流应用在当前项目空间中已不存在',
     'TOOL-WORKFLOW-UNPUBLISHED': '此工具的工作流应用还没有发布的版本，请先发布',
+    'TOOL-WORKFLOW-CANCELLED': '该工作流工具已停用：其作为工具的分发已取消',
     'TOOL-WORKFLOW-RECURSION': '工作流不能直接或通过其它工作流工具调用自己',
     'TOOL-WORKFLOW-DEPTH': '工作流工具相互嵌套的层数太多',
     'TOOL-WORKFLOW-INPUT': '工作流工具的输入与其开始节点的表单不符',
