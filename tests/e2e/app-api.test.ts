@@ -44,6 +44,19 @@ const workflowDoc = (): FlowDocument => ({
   notes: '',
 });
 
+/** start → answer with a fixed reply: a chat app that runs without a model. */
+const chatDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'chatflow',
+  nodes: [
+    { id: 'start', kind: 'start', kindVersion: 1, title: '', position: { x: 80, y: 200 }, config: { variables: [] } },
+    { id: 'answer', kind: 'answer', kindVersion: 1, title: '', position: { x: 420, y: 200 }, config: { answer: 'Hello from Acme! You asked: {{#sys.query#}}' } },
+  ],
+  edges: [{ id: 'start-source-answer-target', source: 'start', sourceHandle: 'source', target: 'answer', targetHandle: 'target' }],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
 /** A /v1 call with an app key from the page (as a customer's server would make it). */
 function publicApi(page: Page, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   return page.evaluate(
@@ -139,6 +152,11 @@ describe('embedding', () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1280, height: 900 });
     await openFirstWorkspaceApps(page);
     const appId = await createAppInUi(page, { name: 'Embedded helper', description: 'On a web page', mode: 'chatflow' });
+    await saveDraftInBrowser(page, appId, chatDoc());
+    await publish(page, appId, 'v1.0.0');
+    // The embedded chat serves the app to those it is distributed to (here: every user of the tenant).
+    const distributed = await sessionApi(page, 'POST', `/api/v1/console/apps/${appId}/distribution`, { platform: 'portal' });
+    expect(distributed.status).toBe(200);
     await page.getByTestId('editor-tabs').getByRole('link', { name: 'API access' }).click();
     await page.waitForURL((u) => u.pathname.endsWith('/agent-flow/api'));
     await page.getByTestId('embed-position-left').click();
@@ -179,6 +197,11 @@ describe('embedding', () => {
       await frame.getByTestId('login-password').fill(ADMIN.password);
       await frame.getByTestId('login-submit').click();
       await expect.poll(() => customer.frames().find((f) => f.url().startsWith(studio.url))?.url()).toBe(`${studio.url}/portal/chat/${appId}`);
+      // The portal's chat, without its chrome, answers in the frame.
+      await frame.getByTestId('portal-embed').waitFor();
+      await frame.getByRole('textbox').first().fill('Where is my parcel?');
+      await frame.getByRole('textbox').first().press('Enter');
+      await frame.getByText('Hello from Acme! You asked: Where is my parcel?').first().waitFor();
       await snap(customer, 'api-03-embed-open');
       // Chromium denies this third-party frame its storage: the page still starts (the session lives in memory).
       expect(errors).toEqual([]);
