@@ -18,12 +18,17 @@ export async function copyText(text: string): Promise<boolean> {
   } catch {
     // Denied (no permission, no focus): try the old way.
   }
+  // The text area goes inside the open dialog, if any: a modal's focus trap would pull the focus (and
+  // with it the selection) back out of an element outside it. Focus returns where it was.
+  const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const host = before?.closest('[role="dialog"], [role="alertdialog"]') ?? document.body;
   const area = document.createElement('textarea');
   area.value = text;
   area.setAttribute('readonly', '');
   area.style.position = 'fixed';
   area.style.opacity = '0';
-  document.body.appendChild(area);
+  host.appendChild(area);
+  area.focus();
   area.select();
   try {
     return document.execCommand('copy');
@@ -31,6 +36,7 @@ export async function copyText(text: string): Promise<boolean> {
     return false;
   } finally {
     area.remove();
+    before?.focus();
   }
 }
 

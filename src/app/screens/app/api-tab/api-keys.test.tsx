@@ -93,6 +93,27 @@ describe('ApiKeys', () => {
     expect(await screen.findByRole('button', { name: 'Copied' })).toBeInTheDocument();
   });
 
+  it('copies the secret on plain http too (no Clipboard API), from inside the dialog', async () => {
+    const { api, user } = setup();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const before = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    const exec = document.execCommand;
+    const copied: string[] = [];
+    document.execCommand = () => (copied.push((document.activeElement as HTMLTextAreaElement).value), true);
+    onTestFinished(() => {
+      document.execCommand = exec;
+      if (before) Object.defineProperty(navigator, 'clipboard', before);
+      else delete (navigator as { clipboard?: unknown }).clipboard;
+    });
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.type(within(await screen.findByTestId('key-create-dialog')).getByTestId('key-name'), 'Intranet');
+    await user.click(screen.getByTestId('key-create-submit'));
+    await user.click(within(await screen.findByTestId('key-secret-dialog')).getByTestId('key-secret-copy'));
+    await waitFor(() => expect(copied).toEqual([api.secrets[0]]));
+    expect(screen.getByTestId('key-secret-dialog')).toBeInTheDocument();
+  });
+
   it('refuses an empty name or a limit out of range in the form, without a call', async () => {
     const { api, user } = setup();
     await waitFor(() => expect(rows()).toHaveLength(2));
