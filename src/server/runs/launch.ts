@@ -177,7 +177,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
       await ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
       return true;
     });
-  const whole = wholeRun(ctx.db, {
+  const whole = wholeRun({
     runId,
     app,
     source: req.source,

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RunEvent, TokenUsage } from '../../../schemas/run';
 import type { RunResult } from '../../engine';
 import type { Db } from '../db/client';
 import { conversations, messages, nodeExecutions, runs } from '../db/schema';
+import type { RawSql } from './raw-sql';
 import { runWriterOf } from './run-writer';
 
 export type NodeRow = typeof nodeExecutions.$inferInsert;
 
 /** The statements that write a whole run at its end (its rows with their final values, and its node rows). */
-export type WholeRun = (nodes: NodeRow[], result: RunResult, end: RunEnd) => SQL[];
+export type WholeRun = (nodes: NodeRow[], result: RunResult, end: RunEnd) => RawSql[];
 
 const excluded = (column: string) => sql.raw(`excluded.${column}`);
 /** What a node's end changes in the row its start wrote. */

@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { combine, executeRaw, type RawSql } from './raw-sql';
 
 /**
  * Writes whole runs (runs/recorder.ts "whole" mode: a run that ended before anything of it was
@@ -15,7 +15,7 @@ import type { Db } from '../db/client';
 const BATCH_MAX = 64;
 
 interface Job {
-  parts: SQL[];
+  parts: RawSql[];
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -27,7 +27,7 @@ export class RunWriter {
   constructor(private readonly db: Db) {}
 
   /** Writes the run's statements (each an INSERT or UPDATE) together; settles once they are written. */
-  write(parts: SQL[]): Promise<void> {
+  write(parts: RawSql[]): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ parts, resolve, reject });
       if (!this.busy) {
@@ -59,9 +59,8 @@ export class RunWriter {
     this.busy = false;
   }
 
-  private execute(parts: SQL[]) {
-    const ctes = parts.map((p, i) => sql`${sql.raw(`w${i}`)} AS (${p})`);
-    return this.db.execute(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
+  private execute(parts: RawSql[]) {
+    return executeRaw(this.db, combine(parts));
   }
 }
 

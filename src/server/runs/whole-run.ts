@@ -1,8 +1,7 @@
-import { eq, type SQL } from 'drizzle-orm';
 import type { RunFileRef, RunSource } from '../../../schemas/run-api';
 import type { FlowMode } from '../../../schemas/flow';
-import type { Db } from '../db/client';
 import { conversations, messages, nodeExecutions, runs } from '../db/schema';
+import { insertRows, updateRow, type RawSql } from './raw-sql';
 import { usageColumns, type WholeRun } from './recorder';
 
 /** What a run's rows hold from its start (./launch.ts), for writing it whole at its end. */
@@ -25,20 +24,20 @@ export interface RunRows {
 /**
  * The statements of a run that ended before anything of it was written (runs/recorder.ts "whole"
  * mode): its new conversation, the run and its message with their final values, its node rows, and
- * an existing conversation's variables. Written together with other runs' (./run-writer.ts).
+ * an existing conversation's variables. Written together with other runs' (./run-writer.ts), as
+ * statements put together without drizzle's builder (./raw-sql.ts: it was the server's costliest part).
  */
-export function wholeRun(db: Db, r: RunRows): WholeRun {
+export function wholeRun(r: RunRows): WholeRun {
   return (nodes, result, end) => {
     const finishedAt = new Date();
     const usage = usageColumns(result.usage);
     const error = result.error ?? null;
-    const out: SQL[] = [];
+    const out: RawSql[] = [];
     const conv = r.conversation;
     if (conv?.created) {
       out.push(
-        db
-          .insert(conversations)
-          .values({
+        insertRows(conversations, [
+          {
             id: conv.id,
             tenantId: r.app.tenantId,
             workspaceId: r.app.workspaceId,
@@ -51,14 +50,13 @@ export function wholeRun(db: Db, r: RunRows): WholeRun {
             endUser: r.endUser,
             createdAt: r.startedAt,
             updatedAt: finishedAt,
-          })
-          .getSQL(),
+          },
+        ]),
       );
     }
     out.push(
-      db
-        .insert(runs)
-        .values({
+      insertRows(runs, [
+        {
           id: r.runId,
           tenantId: r.app.tenantId,
           workspaceId: r.app.workspaceId,
@@ -80,14 +78,13 @@ export function wholeRun(db: Db, r: RunRows): WholeRun {
           elapsedMs: result.elapsedMs,
           createdAt: r.startedAt,
           finishedAt,
-        })
-        .getSQL(),
+        },
+      ]),
     );
     if (conv && r.messageId) {
       out.push(
-        db
-          .insert(messages)
-          .values({
+        insertRows(messages, [
+          {
             id: r.messageId,
             conversationId: conv.id,
             runId: r.runId,
@@ -102,13 +99,13 @@ export function wholeRun(db: Db, r: RunRows): WholeRun {
             createdBy: r.userId,
             createdAt: r.startedAt,
             updatedAt: finishedAt,
-          })
-          .getSQL(),
+          },
+        ]),
       );
     }
-    if (nodes.length) out.push(db.insert(nodeExecutions).values(nodes).onConflictDoNothing().getSQL());
+    if (nodes.length) out.push(insertRows(nodeExecutions, nodes, { onConflictDoNothing: true }));
     if (conv && !conv.created) {
-      out.push(db.update(conversations).set({ variables: result.conversation, updatedAt: finishedAt }).where(eq(conversations.id, conv.id)).getSQL());
+      out.push(updateRow(conversations, { variables: result.conversation, updatedAt: finishedAt }, ['id', conv.id]));
     }
     return out;
   };
