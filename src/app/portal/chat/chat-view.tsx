@@ -6,7 +6,7 @@
  * its past conversations open read-only, the box disabled with the reason.
  */
 import { Menu, MessageSquarePlus } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PortalAppDetail, WebConversation } from '../../../../schemas/portal';
 import { defaultAppFeatures } from '../../../../schemas/flow';
@@ -49,6 +49,20 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
   const [conversations, setConversations] = useState<WebConversation[] | null>(null);
   const [listNonce, setListNonce] = useState(0);
   const [drawer, setDrawer] = useState(false);
+  const side = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // The open drawer takes the focus and closes on Escape, giving the focus back to its button.
+  useEffect(() => {
+    if (!drawer) return;
+    side.current?.querySelector<HTMLElement>('button')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setDrawer(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawer]);
   const [started, setStarted] = useState<{ conversation: string | null; inputs: Record<string, unknown> } | null>(null);
 
   useEffect(() => {
@@ -133,7 +147,7 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
 
   return (
     <div className={s.chat} data-embedded={embedded || undefined} data-testid="portal-chat" data-read-only={readOnly || undefined}>
-      <aside className={s.side} data-open={drawer || undefined} aria-label={t('chat.conversations')}>
+      <aside ref={side} className={s.side} data-open={drawer || undefined} aria-label={t('chat.conversations')}>
         <ConversationList
           conversations={conversations}
           activeId={conversationId}
@@ -147,7 +161,7 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
       {drawer && <button type="button" className={s.backdrop} aria-label={t('chat.closeList')} onClick={() => setDrawer(false)} />}
       <section className={s.main}>
         <header className={s.head}>
-          <Button variant="ghost" iconOnly className={s.drawerToggle} aria-label={t('chat.openList')} aria-expanded={drawer} onClick={() => setDrawer(true)} data-testid="chat-open-list">
+          <Button ref={toggle} variant="ghost" iconOnly className={s.drawerToggle} aria-label={t('chat.openList')} aria-expanded={drawer} onClick={() => setDrawer(true)} data-testid="chat-open-list">
             <Menu aria-hidden="true" />
           </Button>
           <AppIcon value={appView.icon} size={28} />

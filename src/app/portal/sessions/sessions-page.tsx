@@ -176,6 +176,7 @@ export default function SessionsPage() {
   return (
     <Page data-testid="portal-sessions">
       <PageHeader
+        className={s.pageHeader}
         title={t('sessions.title')}
         description={t('sessions.description')}
         actions={
@@ -202,7 +203,9 @@ export default function SessionsPage() {
         <div className={s.content}>
           <div className={s.toolbar}>
             <SearchInput className={s.search} value={keyword} onChange={(v) => filter(() => setKeyword(v))} placeholder={t('sessions.search')} />
-            <SelectInput className={s.appFilter} aria-label={t('sessions.appFilter')} value={appId} options={appOptions} onChange={(v) => filter(() => setAppId(v ?? ALL))} />
+            <div className={s.appFilter}>
+              <SelectInput aria-label={t('sessions.appFilter')} value={appId} options={appOptions} onChange={(v) => filter(() => setAppId(v ?? ALL))} />
+            </div>
           </div>
           {body}
         </div>

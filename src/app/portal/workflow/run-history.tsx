@@ -3,6 +3,7 @@ import type { WebRun } from '../../../../schemas/portal';
 import { formatDateTime } from '../../../kit/widgets/datetime';
 import { StatusBadge } from '../../../kit/widgets/status-badge';
 import { Skeleton } from '../../../ui/skeleton';
+import { secondsText } from './workflow-state';
 import s from './workflow.module.css';
 
 const TONES = { running: 'info', succeeded: 'success', failed: 'danger', stopped: 'neutral' } as const;
@@ -34,7 +35,8 @@ export function RunHistory({ runs, activeId, onOpen }: RunHistoryProps) {
             <span className={s.historyTime}>{formatDateTime(run.created_at)}</span>
             <StatusBadge value={run.status} label={t(`workflow.status.${run.status}`)} tones={TONES} />
             <span className={s.historyMeta}>
-              {t('workflow.steps', { count: run.steps.length })} · {t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(1) })}
+              {run.steps.length > 0 && `${t('workflow.steps', { count: run.steps.length })} · `}
+              {t('workflow.elapsed', { seconds: secondsText(run.elapsed_ms) })}
             </span>
           </button>
         </li>

@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck, CircleDashed, CircleSlash, CircleX, Loader2, 
 import { useTranslation } from 'react-i18next';
 import { codeText } from '../../../i18n';
 import { MarkdownView } from '../chat/markdown-view';
-import type { RunStep, WorkflowRunView } from './workflow-state';
+import { secondsText, type RunStep, type WorkflowRunView } from './workflow-state';
 import s from './workflow.module.css';
 
 const STEP_ICONS: Record<string, typeof CircleCheck> = {
@@ -26,7 +26,7 @@ export function RunSteps({ steps }: { steps: readonly RunStep[] }) {
             <span className={s.stepTitle}>{step.title || step.kind}</span>
             <span className={s.stepState}>
               {t(`workflow.status.${step.status}` as 'workflow.status.running', { defaultValue: step.status })}
-              {step.status !== 'running' && step.elapsed_ms > 0 && ` · ${(step.elapsed_ms / 1000).toFixed(2)} s`}
+              {step.status !== 'running' && step.elapsed_ms > 0 && ` · ${t('workflow.seconds', { seconds: secondsText(step.elapsed_ms) })}`}
             </span>
           </li>
         );

@@ -23,7 +23,7 @@ import { usePortalApi } from '../portal-api';
 import { RunHistory } from './run-history';
 import { RunResult, RunSteps } from './run-result';
 import { useWorkflowRun } from './use-workflow-run';
-import { fromStoredRun } from './workflow-state';
+import { fromStoredRun, secondsText } from './workflow-state';
 import s from './workflow.module.css';
 
 type AppState = { status: 'loading' } | { status: 'ready'; app: PortalAppDetail } | { status: 'lost' } | { status: 'error' };
@@ -60,6 +60,15 @@ export default function WorkflowPage() {
     );
     return () => ctrl.abort();
   }, [api, appId, historyNonce]);
+
+  /** A past run opens in the panel at once, then with its steps (the list may leave them out). */
+  const openRun = (r: WebRun) => {
+    setRun(fromStoredRun(r));
+    api.getRun(appId, r.id).then(
+      (full) => setRun((v) => (v.runId === full.id ? fromStoredRun(full) : v)),
+      (e: unknown) => void settleLoadError(e),
+    );
+  };
 
   const app = state.status === 'ready' ? state.app : null;
   const schema = useMemo(() => inputSchemaOf(app?.inputs ?? []), [app]);
@@ -111,7 +120,7 @@ export default function WorkflowPage() {
             <>
               <h2 className={s.panelTitle}>
                 {t('workflow.result')}
-                {run.elapsed_ms > 0 && <span className={s.elapsed}>{t('workflow.elapsed', { seconds: (run.elapsed_ms / 1000).toFixed(2) })}</span>}
+                {run.elapsed_ms > 0 && <span className={s.elapsed}>{t('workflow.elapsed', { seconds: secondsText(run.elapsed_ms) })}</span>}
               </h2>
               <RunResult run={run} />
             </>
@@ -122,7 +131,7 @@ export default function WorkflowPage() {
         <h2 id="workflow-history-title" className={s.panelTitle}>
           {t('workflow.history')}
         </h2>
-        <RunHistory runs={runs} activeId={run.runId} onOpen={(r) => !running && setRun(fromStoredRun(r))} />
+        <RunHistory runs={runs} activeId={run.runId} onOpen={(r) => !running && openRun(r)} />
       </section>
     </Page>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startingRun, withRunEnd, withRunEvent } from './workflow-state';
+import { secondsText, startingRun, withRunEnd, withRunEvent } from './workflow-state';
 
 const base = (seq: number) => ({ runId: 'r', seq, at: seq });
 const node = (id: string, title: string) => ({ executionId: `${id}-1`, nodeId: id, kind: id, title, scope: [] });
@@ -26,5 +26,11 @@ describe('workflow run view', () => {
     v = withRunEvent(v, { type: 'run_failed', ...base(2), status: 'failed', elapsedMs: 1, error: { code: 'NODE_FAILED', message: 'boom' }, outputs: {}, answer: '', usage, steps: 1 });
     expect(v).toMatchObject({ status: 'failed', error: { code: 'NODE_FAILED' } });
     expect(withRunEnd(v, null, false)).toBe(v);
+  });
+
+  it('writes a duration in seconds, a few milliseconds as under 0.01 rather than 0.00', () => {
+    expect(secondsText(3)).toBe('<0.01');
+    expect(secondsText(10)).toBe('0.01');
+    expect(secondsText(1234)).toBe('1.23');
   });
 });

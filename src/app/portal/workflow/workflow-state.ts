@@ -76,3 +76,8 @@ export function withRunEnd(view: WorkflowRunView, error: RunError | null, stoppe
   const steps = view.steps.map((s) => (s.status === 'running' ? { ...s, status: stopped ? 'stopped' : 'failed' } : s));
   return stopped ? { ...view, steps, status: 'stopped' } : { ...view, steps, status: 'failed', error: error ?? { code: 'CLIENT-STREAM', message: '' } };
 }
+
+/** A duration in seconds with two decimals; a few milliseconds read "<0.01" (a step that ran is never "0.00"). */
+export function secondsText(ms: number): string {
+  return ms < 10 ? '<0.01' : (ms / 1000).toFixed(2);
+}
