@@ -34,6 +34,15 @@ export const ErrorCode = {
    * `Retry-After`); `data.retry_after` says in how many seconds to try again.
    */
   TOO_MANY_ATTEMPTS: 'AUTH-1006',
+  /** The public API's key (`Authorization: Bearer wk-…`) is missing, unknown or revoked, or not a key of this app or space (401). */
+  API_KEY_INVALID: 'AUTH-1007',
+  /**
+   * The key made more requests this minute than its limit allows (429, with `Retry-After`);
+   * `data.retry_after` says in how many seconds the next minute starts.
+   */
+  RATE_LIMITED: 'RATE-1000',
+  /** The app has never been published: the public API and MCP run published versions only (400). */
+  APP_NOT_PUBLISHED: 'APP-1000',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**

@@ -236,6 +236,14 @@ const editorTitle: Record<EditorKind, string> = {
   'digital-human': 'app.digitalHuman',
 };
 
+/** Editor tabs that are the same page in every editor that has them. */
+const TAB_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
+  distribute: () => import('./screens/app/distribute-page'),
+  api: () => import('./screens/app/api-tab/api-page'),
+  // Its own chunk with ECharts: no other page loads the chart library.
+  overview: () => import('./screens/app/overview/overview-page'),
+};
+
 function editorRoutes(): RouteObject {
   type EditorLayoutName = 'AgentBuilderLayout' | 'AgentTeamLayout' | 'AgentFlowLayout';
   const editor = (kind: Exclude<EditorKind, 'digital-human'>, layout: EditorLayoutName): RouteObject => ({
@@ -245,7 +253,7 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
+      // The base tab of the flow editors is the canvas; the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -253,8 +261,8 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : tab === 'distribute'
-                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+              : TAB_PAGES[tab]
+                ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
                 : stub(tab, `app.${tab}`),
       ),
     ],

@@ -50,6 +50,8 @@ export type Namespaces = {
   features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
   store: typeof import('./locales/zh/store').default;
+  appapi: typeof import('./locales/zh/appapi').default;
+  overview: typeof import('./locales/zh/overview').default;
   portal: typeof import('./locales/zh/portal').default;
 };
 

@@ -332,3 +332,4 @@ export * from './schema-knowledge';
 export * from './schema-apps';
 export * from './schema-portal';
 export * from './schema-store';
+export * from './schema-api';

@@ -14,6 +14,8 @@ import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
 import { runRoutes } from './console/runs';
 import { distributionRoutes } from './console/distribution';
+import { appApiRoutes } from './console/app-api';
+import { mcpConsoleRoutes } from './console/mcp';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
@@ -49,6 +51,8 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
   await app.register(runRoutes(ctx), { prefix: '/console/apps' });
   await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(appApiRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(mcpConsoleRoutes(ctx), { prefix: '/console/workspaces' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
