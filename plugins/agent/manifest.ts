@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { isTeamMemberKind } from '../../schemas/flow';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** A tool the agent may call: a workspace tool's function, or an MCP server's tool. */
 export const AgentTool = z.object({

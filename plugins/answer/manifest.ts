@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineNodePlugin, Template } from '../../src/plugin-sdk';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { defineNodePlugin, NODE_WIDGETS, Template } from '../../src/plugin-sdk';
 
 const configSchema = z.object({
   answer: Template.default('').meta({ label: 'fields.answer', placeholder: 'fields.answerPlaceholder', widget: NODE_WIDGETS.template, rows: 6 }),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, isValidName, NamedSelector, TypedName, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** What a new code node holds: a `main` taking the inputs by name and returning the outputs by name. */
 export const DEFAULT_CODE = `// Inputs arrive as one object; return an object with one key per output.

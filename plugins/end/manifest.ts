@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS } from '../../src/plugin-sdk';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 const configSchema = z.object({
   outputs: z.array(NamedSelector).max(100).default([]).meta({ label: 'fields.outputs', widget: NODE_WIDGETS.inputVariables }),

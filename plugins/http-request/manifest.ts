@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, parseTextReferences, Template, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, parseTextReferences, Template, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 export const BODY_TYPES = ['none', 'form-data', 'x-www-form-urlencoded', 'json', 'raw', 'binary'] as const;

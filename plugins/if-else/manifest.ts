@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type HandleSpec, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type HandleSpec, type PluginIssue } from '../../src/plugin-sdk';
 import { HandleId } from '../../schemas/flow';
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** The handle taken when no case holds (Dify's id, so DSL edges import unchanged). */
 export const ELSE_HANDLE = 'false';

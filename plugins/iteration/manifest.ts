@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { arrayOf, defineNodePlugin, elementType, isArrayType, isSelector, MaybeSelector, type FlowGraph, type FlowNode, type PluginIssue, type Port, type PortContext, type ValueType } from '../../src/plugin-sdk';
+import { arrayOf, defineNodePlugin, elementType, isArrayType, isSelector, MaybeSelector, NODE_WIDGETS, type FlowGraph, type FlowNode, type PluginIssue, type Port, type PortContext, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 export const ITERATION_ERROR_MODES = ['terminated', 'remove-abnormal-output', 'continue-on-error'] as const;
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** The knowledge graph's neighbours are only worth adding above this relevance cap (spec). */
 export const MAX_GRAPH_MIN_RELEVANCE = 0.5;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, type FlowNode, type FlowGraph, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNode, type FlowGraph, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, PromptMessage, usagePort, visionShape } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** Where the context goes in a prompt (Dify's placeholder; not a node reference). */
 export const CONTEXT_PLACEHOLDER = '{{#context#}}';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, matchesValueType, MaybeSelector, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, matchesValueType, MaybeSelector, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, valueTypeField, VariableNameField } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** The most rounds a loop may be set to run. */
 export const MAX_LOOP_COUNT = 1000;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 const configSchema = z.object({
   model: modelField(0),

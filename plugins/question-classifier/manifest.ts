@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { HandleId } from '../../schemas/flow';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 export const QuestionClass = z.object({
   /** Also the class's source handle id. */

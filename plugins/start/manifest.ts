@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** Field types of the start form (what the user fills in before a run). */
 export const START_FIELD_TYPES = ['text', 'paragraph', 'select', 'number', 'file', 'file-list'] as const;

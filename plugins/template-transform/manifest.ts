@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 const configSchema = z.object({
   inputs: z.array(NamedSelector).max(50).default([{ name: 'arg1', selector: [] }]).meta({ label: 'fields.inputs', widget: NODE_WIDGETS.inputVariables, order: 0 }),

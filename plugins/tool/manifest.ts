@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkToolParams, ToolParam, toolOutputs, toolTexts } from '../shared/tool-params';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 const configSchema = z.object({
   /** The workspace tool (a tool card, spec "tools"). */

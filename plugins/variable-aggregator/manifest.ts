@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, ValueType, type FlowNode, type PluginIssue, type Port, type PortContext } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, ValueType, type FlowNode, type PluginIssue, type Port, type PortContext } from '../../src/plugin-sdk';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** `auto`: the type of the first chosen variable. */
 export const AggregatorType = z.enum(['auto', ...ValueType.options]);

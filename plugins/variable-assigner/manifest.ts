@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
+import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, NODE_WIDGETS, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
 
 /** Dify's operation names (DSL files import as they are). */
 export const ASSIGN_OPERATIONS = ['over-write', 'clear', 'set', 'append', 'extend', 'remove-first', 'remove-last', '+=', '-=', '*=', '/='] as const;

@@ -24,6 +24,7 @@ export * from './executor';
 export { readNodeSettings, retryDelay, NO_NODE_SETTINGS, type NodeSettings } from './node-settings';
 export * from './value-types';
 export * from './types';
+export { NODE_WIDGETS, type NodeWidgetName } from './widgets';
 // The document's building blocks plugin authors use in config schemas and validation.
 export {
   createEdge,

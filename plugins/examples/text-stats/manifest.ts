@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector } from '../../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS } from '../../../src/plugin-sdk';
 
 /**
  * An example node plugin, outside the built-in list: counts the characters, words and lines of a
@@ -10,7 +10,7 @@ import { defineNodePlugin, isSelector, MaybeSelector } from '../../../src/plugin
  */
 const configSchema = z.object({
   /** The text to measure. */
-  source: MaybeSelector.default([]).meta({ label: 'fields.source', widget: 'variable' }),
+  source: MaybeSelector.default([]).meta({ label: 'fields.source', widget: NODE_WIDGETS.variable }),
   /** Whether words are counted too (some scripts have no spaces, so it can be turned off). */
   countWords: z.boolean().default(true).meta({ label: 'fields.countWords' }),
   /** Leading and trailing blanks are left out of the counts. */

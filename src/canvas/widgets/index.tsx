@@ -1,11 +1,12 @@
 /**
  * The flow-aware widgets of the node inspector: what the built-in plugins name in their schema
- * metadata (`plugins/shared/widgets.ts`), rendered inside SchemaForm. Each needs the
+ * metadata (the SDK's `NODE_WIDGETS`), rendered inside SchemaForm. Each needs the
  * `NodeWidgetContext` the inspector provides; models and workspace resources come from
  * `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
  */
 import { createElement, type ComponentType } from 'react';
 import { ariaOf } from '../../kit/widgets/types';
+import { NODE_WIDGETS } from '../../plugin-sdk';
 import type { WidgetRenderer } from '../../kit/schema-form';
 import { ConditionsWidget } from './conditions';
 import { AgentNodesWidget, AssignmentsWidget, DefaultValuesWidget, LoopVariablesWidget, VariableGroupsWidget } from './flow-widgets';
@@ -69,31 +70,30 @@ function TemplateWidget(p: NodeWidgetProps) {
 const as = (c: ComponentType<NodeWidgetProps>): WidgetRenderer => (p) => createElement(c, p);
 
 /**
- * Widget name → renderer, for SchemaForm's `widgets`. Keys are the names of `NODE_WIDGETS`
- * (plugins/shared/widgets.ts), written out here because core code does not import plugins.
+ * Widget name → renderer, for SchemaForm's `widgets`: the names are the SDK's `NODE_WIDGETS`.
  * @example <SchemaForm schema={plugin.configSchema} widgets={nodeWidgets} … />
  */
 export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
-  variable: as(VariableWidget),
-  template: as(TemplateWidget),
-  'prompt-messages': as(PromptMessagesWidget),
-  model: as(ModelWidget),
-  'knowledge-bases': as(KnowledgeBasesWidget),
-  tool: as(ToolWidget),
-  'mcp-tool': as(McpToolWidget),
-  'tool-list': as(ToolListWidget),
-  'agent-nodes': as(AgentNodesWidget),
-  'input-variables': as(InputVariablesWidget),
-  'output-variables': as(OutputVariablesWidget),
-  'form-fields': as(FormFieldsWidget),
-  conditions: as(ConditionsWidget),
-  'key-values': as(KeyValuesWidget),
-  'tool-params': as(ToolParamsWidget),
-  'class-list': as(ClassListWidget),
-  'loop-variables': as(LoopVariablesWidget),
-  assignments: as(AssignmentsWidget),
-  'variable-groups': as(VariableGroupsWidget),
-  'variable-list': as(VariableListWidget),
-  'default-values': as(DefaultValuesWidget),
-  'sandbox-timeout': as(SandboxTimeoutWidget),
+  [NODE_WIDGETS.variable]: as(VariableWidget),
+  [NODE_WIDGETS.template]: as(TemplateWidget),
+  [NODE_WIDGETS.promptMessages]: as(PromptMessagesWidget),
+  [NODE_WIDGETS.model]: as(ModelWidget),
+  [NODE_WIDGETS.knowledgeBases]: as(KnowledgeBasesWidget),
+  [NODE_WIDGETS.tool]: as(ToolWidget),
+  [NODE_WIDGETS.mcpTool]: as(McpToolWidget),
+  [NODE_WIDGETS.toolList]: as(ToolListWidget),
+  [NODE_WIDGETS.agentNodes]: as(AgentNodesWidget),
+  [NODE_WIDGETS.inputVariables]: as(InputVariablesWidget),
+  [NODE_WIDGETS.outputVariables]: as(OutputVariablesWidget),
+  [NODE_WIDGETS.formFields]: as(FormFieldsWidget),
+  [NODE_WIDGETS.conditions]: as(ConditionsWidget),
+  [NODE_WIDGETS.keyValues]: as(KeyValuesWidget),
+  [NODE_WIDGETS.toolParams]: as(ToolParamsWidget),
+  [NODE_WIDGETS.classList]: as(ClassListWidget),
+  [NODE_WIDGETS.loopVariables]: as(LoopVariablesWidget),
+  [NODE_WIDGETS.assignments]: as(AssignmentsWidget),
+  [NODE_WIDGETS.variableGroups]: as(VariableGroupsWidget),
+  [NODE_WIDGETS.variableList]: as(VariableListWidget),
+  [NODE_WIDGETS.defaultValues]: as(DefaultValuesWidget),
+  [NODE_WIDGETS.sandboxTimeout]: as(SandboxTimeoutWidget),
 };

@@ -1,8 +1,9 @@
 /**
- * Custom widgets the built-in plugins name in their schema metadata (`.meta({ widget })`). The kit's
- * built-in widgets (schemas/ui.ts `WIDGETS`) need nothing; these the canvas inspector supplies to
- * SchemaForm (`widgets` / `renderWidget`), because they need the flow: upstream outputs, the model
- * list, the workspace's knowledge bases and tools.
+ * The names of the widgets the canvas supplies to plugins, for their schema metadata
+ * (`.meta({ widget: NODE_WIDGETS.variable })`): written once here, so a manifest and the canvas's
+ * widget map cannot drift apart. The kit's built-in widgets (schemas/ui.ts `WIDGETS`) need nothing;
+ * these the canvas inspector supplies to SchemaForm (`widgets` / `renderWidget`), because they need
+ * the flow: upstream outputs, the model list, the workspace's knowledge bases and tools.
  */
 export const NODE_WIDGETS = {
   /** A selector field: the variable picker over upstream outputs and sys/env/conversation variables. */
@@ -50,3 +51,6 @@ export const NODE_WIDGETS = {
   /** A sandboxed node's timeout in seconds, with the server's cap shown under it. */
   sandboxTimeout: 'sandbox-timeout',
 } as const;
+
+/** A widget name the canvas supplies. */
+export type NodeWidgetName = (typeof NODE_WIDGETS)[keyof typeof NODE_WIDGETS];

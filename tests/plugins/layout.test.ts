@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NODE_WIDGETS } from '../../src/plugin-sdk';
+
+/**
+ * The plugin layout's rules, read from the sources: where a node kind's pieces live and what core
+ * code may import. A rule broken here is a structure problem, not a behaviour one, so it is checked
+ * on the text of the files.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+/** Source files under `dir` (posix paths from the root). */
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !f.includes('node_modules'))
+    .map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
+}
+
+describe('widget names', () => {
+  it('are written once, in the SDK constant: manifests and the canvas name them through it', () => {
+    const names = new Set(Object.values(NODE_WIDGETS));
+    const spelled: string[] = [];
+    for (const file of [...sources('plugins'), ...sources('src/canvas')]) {
+      if (file.endsWith('.test.ts') || file.endsWith('.test.tsx')) continue;
+      for (const m of read(file).matchAll(/(?:widget:\s*|^\s*)'([a-z][a-z-]*)'\s*[:,}]?/gm)) {
+        if (names.has(m[1] as never) && /widget:|^\s*'[a-z-]+'\s*:/.test(m[0])) spelled.push(`${file}: '${m[1]}'`);
+      }
+    }
+    expect(spelled).toEqual([]);
+  });
+});
