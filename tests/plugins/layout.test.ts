@@ -33,3 +33,24 @@ describe('widget names', () => {
     expect(spelled).toEqual([]);
   });
 });
+
+/** The files a source file imports from this repository (relative specifiers resolved, posix). */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  for (const m of read(file).matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    out.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])));
+  }
+  return out;
+}
+
+const isTest = (file: string) => /\.(test|stories)\.tsx?$/.test(file) || file.includes('.fixture.');
+
+describe('core code', () => {
+  it('never imports a plugin folder: only the built-in list at the top of plugins/', () => {
+    const wrong: string[] = [];
+    for (const file of sources('src').filter((f) => !isTest(f))) {
+      for (const target of importsOf(file)) if (/^plugins\/[^/]+\//.test(target)) wrong.push(`${file} -> ${target}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
