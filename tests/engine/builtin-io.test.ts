@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KnowledgeQuery } from '../../schemas/knowledge';
 import type { HttpClient, KnowledgeService, McpService, SandboxService } from '../../src/plugin-sdk';
 import { flow, runBuiltin, withBuiltinTools } from './builtin-kit';
 
@@ -287,5 +288,10 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
     const result = await runBuiltin(kr, { inputs: { q: 'tea' }, services: { knowledge } }).result;
     expect(result.outputs.result).toEqual([{ content: 'Green tea', title: 'Teas', score: 0.9, dataset_id: 'd1', document_id: 'doc1', segment_id: '', metadata: {} }]);
     expect(queries[0]).toMatchObject({ datasetIds: ['d1'], text: 'tea', topK: 2, scoreThreshold: 0.4, mode: 'hybrid', vectorWeight: 0.7 });
+    // The node speaks the knowledge query's own schema, spelling of the modes included.
+    const fullText = structuredClone(kr);
+    Object.assign(fullText.nodes[1].config, { retrievalMode: 'full_text', metadataFilterMode: 'manual', metadataConditions: [{ name: 'lang', operator: 'is', value: 'en' }] });
+    await runBuiltin(fullText, { inputs: { q: 'tea' }, services: { knowledge } }).result;
+    expect(KnowledgeQuery.parse(queries[1])).toMatchObject({ mode: 'full_text', metadataFilter: { logicalOperator: 'and', conditions: [{ name: 'lang', operator: 'is', value: 'en' }] } });
   });
 });

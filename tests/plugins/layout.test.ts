@@ -54,3 +54,15 @@ describe('core code', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('the knowledge query', () => {
+  it('is defined once (schemas/knowledge.ts): no other definition of it, and one spelling of the modes', () => {
+    const defs: string[] = [];
+    for (const file of [...sources('src'), ...sources('plugins'), ...sources('schemas')].filter((f) => !isTest(f))) {
+      const text = read(file);
+      if (/(interface|type|const)\s+(KnowledgeQuery|RetrieveRequest)\b[^;]*[{=]\s*(z\.object|\{)/.test(text)) defs.push(file);
+      if (/enum\(\[[^\]]*'full-text'|'full-text'\s*\|/.test(text)) defs.push(`${file}: 'full-text'`);
+    }
+    expect(defs).toEqual(['schemas/knowledge.ts']);
+  });
+});
