@@ -164,3 +164,6 @@ export const agentPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default agentPlugin;

@@ -31,3 +31,6 @@ export const answerPlugin = defineNodePlugin({
   modes: ['chatflow', 'agent', 'agent_team'],
   validate: (node) => (node.config.answer.trim() ? [] : [{ key: 'issues.answerEmpty', path: ['answer'] }]),
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default answerPlugin;

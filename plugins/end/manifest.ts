@@ -29,3 +29,6 @@ export const endPlugin = defineNodePlugin({
     ...checkSelectors(node.config.outputs, 'outputs'),
   ],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default endPlugin;

@@ -210,3 +210,6 @@ export const httpRequestPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default httpRequestPlugin;

@@ -69,3 +69,6 @@ export const ifElsePlugin = defineNodePlugin({
   sourceHandles,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default ifElsePlugin;

@@ -18,3 +18,6 @@ export const iterationStartPlugin = defineNodePlugin({
   palette: false,
   parents: ['iteration'],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default iterationStartPlugin;

@@ -106,3 +106,6 @@ export const iterationPlugin = defineNodePlugin({
   container: { startKind: 'iteration-start', defaultSize: { width: 640, height: 260 } },
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default iterationPlugin;

@@ -155,3 +155,6 @@ export const knowledgeRetrievalPlugin = defineNodePlugin({
     { from: 1, up: (c) => (c.retrievalMode === 'full-text' ? { ...c, retrievalMode: 'full_text' } : c), sample: { retrievalMode: 'full-text', topK: 5 } },
   ],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default knowledgeRetrievalPlugin;

@@ -127,3 +127,6 @@ export const llmPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default llmPlugin;

@@ -18,3 +18,6 @@ export const loopStartPlugin = defineNodePlugin({
   palette: false,
   parents: ['loop'],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default loopStartPlugin;

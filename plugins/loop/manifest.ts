@@ -100,3 +100,6 @@ export const loopPlugin = defineNodePlugin({
   container: { startKind: 'loop-start', breakCondition: true, defaultSize: { width: 640, height: 260 } },
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default loopPlugin;

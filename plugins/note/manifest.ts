@@ -38,3 +38,6 @@ export const notePlugin = defineNodePlugin({
   sourceHandles: [],
   targetHandle: false,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default notePlugin;

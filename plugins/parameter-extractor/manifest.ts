@@ -99,3 +99,6 @@ export const parameterExtractorPlugin = defineNodePlugin({
   outputs,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default parameterExtractorPlugin;

@@ -96,3 +96,6 @@ export const questionClassifierPlugin = defineNodePlugin({
   sourceHandles: (config) => config.classes.map((k, i) => ({ id: k.id, label: k.name.trim() || `#${i + 1}` })),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default questionClassifierPlugin;

@@ -82,3 +82,6 @@ export const startPlugin = defineNodePlugin({
   parents: ['root'],
   validate: (node) => validate(node.config),
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default startPlugin;

@@ -47,3 +47,6 @@ export const templateTransformPlugin = defineNodePlugin({
   outputs: [{ name: 'output', type: 'string', labelKey: 'outputs.output' }],
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default templateTransformPlugin;

@@ -13,3 +13,5 @@ export const toolExecutor = defineNodeExecutor(toolPlugin, {
     return { outputs: { ...outputs } };
   },
 });
+
+export default toolExecutor;

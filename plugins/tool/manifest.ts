@@ -48,3 +48,6 @@ export const toolPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default toolPlugin;

@@ -103,3 +103,6 @@ export const variableAggregatorPlugin = defineNodePlugin({
   outputs,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default variableAggregatorPlugin;

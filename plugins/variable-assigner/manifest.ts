@@ -137,3 +137,6 @@ export const variableAssignerPlugin = defineNodePlugin({
   configSchema,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default variableAssignerPlugin;

@@ -22,10 +22,9 @@ function computed<C, R>(value: Computed<C, R> | undefined, fallback: R): (config
 }
 
 /**
- * Defines a node kind. The result is plain data plus functions (no React): it goes into
- * `plugins/runtime.ts` for the server and engine, and, with a view attached (`withView` from
- * `plugin-sdk/view`), into `plugins/index.ts` for the editor. Run `runPluginContract` on it in its
- * test.
+ * Defines a node kind. The result is plain data plus functions (no React): the default export of
+ * a kind folder's `manifest.ts`, which the server loads with the executor and the editor with the
+ * view (`withView` from `plugin-sdk/view`). Run `runPluginContract` on it in its test.
  *
  * @example
  * import { z } from 'zod';

@@ -3,7 +3,7 @@ import type { FlowDocument, FlowEdge, FlowMode, FlowNode, NodeConfig, ValueType 
 
 /**
  * The node plugin contract, manifest side: everything here is plain data and functions, no React,
- * so the server (`plugins/runtime.ts`) and the engine can load plugins. The optional canvas body
+ * so the server and the engine can load plugins. The optional canvas body
  * and panel are typed in `./view.ts` and attached in the editor's list only.
  *
  * Functions that take a node's config are declared as methods on purpose: method parameters are

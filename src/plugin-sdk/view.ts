@@ -4,9 +4,10 @@ import type { FlowGraph, NodeIssue, NodePlugin } from './types';
 
 /**
  * The editor side of a node plugin: an optional canvas body and an optional inspector panel.
- * Kept apart from the manifest (`./types.ts`) so that the server's and engine's plugin list
- * (`plugins/runtime.ts`) never imports React: only `plugins/index.ts` (the editor's list) and the
- * plugins' `view.tsx` files import this module. It imports React types only.
+ * Kept apart from the manifest (`./types.ts`) so that the server, which loads manifests and
+ * executors, never imports React: only the editor's list (src/canvas/builtin-plugins.ts, and the
+ * browser bundles of plugin packages) and the plugins' `view.tsx` files import this module. It
+ * imports React types only.
  *
  * Without a `Panel` the inspector renders a form from the config schema; without a `Body` the node
  * shows its title, icon and branches only.
@@ -19,10 +20,9 @@ import type { FlowGraph, NodeIssue, NodePlugin } from './types';
  * function Panel({ config, onChange, readOnly }: NodePanelProps<WeatherConfig>) {
  *   return <select disabled={readOnly} value={config.unit} onChange={(e) => onChange({ ...config, unit: e.target.value as 'c' | 'f' })}>…</select>;
  * }
- * export const weatherView = defineNodeView(weather, { Panel });
+ * export default defineNodeView(weather, { Panel });
  *
- * // plugins/index.ts (the editor's list)
- * export const editorPlugins = [withView(weather, weatherView), …];
+ * // the editor attaches it: withView(weather, view)
  */
 
 /**

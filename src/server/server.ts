@@ -9,6 +9,7 @@ import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
+import { createPluginHost } from './plugins/host';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
@@ -46,6 +47,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     // Workers start on first use, so a server that runs no code node pays nothing for it.
     sandbox: createCodeSandbox(sandboxOptions(settings)),
     exclusiveDb: database.kind === 'pglite',
+    plugins: await createPluginHost(),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.

@@ -1,9 +1,8 @@
 import type { FlowDocument } from '../../schemas/flow';
 import { compile, type ExecutionPlan, type RunOptions } from '../../src/engine';
-import { createNodeRegistry, type ChatRequest, type ChatResult, type HttpClient, type ModelService, type ToolService } from '../../src/plugin-sdk';
+import { createExecutorRegistry, createNodeRegistry, type ChatRequest, type ChatResult, type HttpClient, type ModelService, type ToolService } from '../../src/plugin-sdk';
 import { BUILTIN_TOOL_PROVIDER, createBuiltinToolService } from '../../src/server/tools/builtin';
-import { runtimeExecutors } from '../../plugins/executors';
-import { runtimePlugins } from '../../plugins/runtime';
+import { loadBuiltinKinds } from '../../src/server/plugins/builtins';
 import { begin } from './kit';
 
 /**
@@ -14,7 +13,8 @@ import { begin } from './kit';
 
 export { flow, is } from './kit';
 
-export const registries = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
+const builtins = await loadBuiltinKinds();
+export const registries = { nodes: createNodeRegistry(builtins.plugins), executors: createExecutorRegistry(builtins.executors) };
 
 /** Compiles with the registry's checks, so every test flow is also a valid document. */
 export function planOfBuiltin(doc: FlowDocument): ExecutionPlan {

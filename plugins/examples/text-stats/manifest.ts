@@ -6,7 +6,7 @@ import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS } from '../..
  * text. It shows a plugin author's whole path (see plugins/README.md): a config schema with UI
  * metadata, outputs computed from the config, a check with texts in zh and en, and a migration
  * from an older version. Register it by extending a registry:
- * `createNodeRegistry(runtimePlugins).extend([textStatsPlugin])`.
+ * `createNodeRegistry(builtinKinds).extend([textStatsPlugin])`.
  */
 const configSchema = z.object({
   /** The text to measure. */

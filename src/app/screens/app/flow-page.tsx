@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
-import { builtinPlugins } from '../../../../plugins';
+import { builtinPlugins } from '../../../canvas/builtin-plugins';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
 import { takeDraft } from './draft-prefetch';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
