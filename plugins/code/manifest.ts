@@ -4,6 +4,12 @@ import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs,
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, isValidName, NamedSelector, TypedName, validPorts } from '../shared/variables';
 
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const CODE_WIDGETS = {
+  /** The timeout in seconds, with the server's cap shown under it. */
+  sandboxTimeout: 'sandbox-timeout',
+} as const;
+
 /** What a new code node holds: a `main` taking the inputs by name and returning the outputs by name. */
 export const DEFAULT_CODE = `// Inputs arrive as one object; return an object with one key per output.
 function main({ arg1, arg2 }) {
@@ -34,7 +40,7 @@ const configSchema = z.object({
     .meta({ label: 'fields.outputs', widget: NODE_WIDGETS.outputVariables, order: 3 }),
   ...runSettings,
   // The server cuts the time to its own cap (WEFT_SANDBOX_MAX_TIMEOUT_MS): the widget shows it.
-  timeoutSeconds: runSettings.timeoutSeconds.meta({ ...runSettings.timeoutSeconds.meta(), widget: NODE_WIDGETS.sandboxTimeout }),
+  timeoutSeconds: runSettings.timeoutSeconds.meta({ ...runSettings.timeoutSeconds.meta(), widget: CODE_WIDGETS.sandboxTimeout }),
 });
 export type CodeConfig = z.infer<typeof configSchema>;
 

@@ -5,6 +5,12 @@ import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs,
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
 
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const LLM_WIDGETS = {
+  /** A list of chat messages `[{ role, text }]` with a template editor each. */
+  promptMessages: 'prompt-messages',
+} as const;
+
 /** Where the context goes in a prompt (Dify's placeholder; not a node reference). */
 export const CONTEXT_PLACEHOLDER = '{{#context#}}';
 
@@ -17,7 +23,7 @@ const configSchema = z.object({
       { role: 'system', text: '' },
       { role: 'user', text: '' },
     ])
-    .meta({ label: 'fields.prompts', help: 'fields.promptsHelp', widget: NODE_WIDGETS.promptMessages, order: 10 }),
+    .meta({ label: 'fields.prompts', help: 'fields.promptsHelp', widget: LLM_WIDGETS.promptMessages, order: 10 }),
   contextEnabled: z.boolean().default(false).meta({ label: 'fields.contextEnabled', help: 'fields.contextHelp', order: 20 }),
   context: MaybeSelector.default([]).meta({
     label: 'fields.context',

@@ -4,6 +4,12 @@ import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, valueTypeField, VariableNameField } from '../shared/variables';
 
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const LOOP_WIDGETS = {
+  /** Loop variables `[{ name, type, source, value | selector }]`. */
+  loopVariables: 'loop-variables',
+} as const;
+
 /** The most rounds a loop may be set to run. */
 export const MAX_LOOP_COUNT = 1000;
 
@@ -19,7 +25,7 @@ export const LoopVariable = z.object({
 export type LoopVariable = z.infer<typeof LoopVariable>;
 
 const configSchema = z.object({
-  loopVariables: z.array(LoopVariable).max(50).default([]).meta({ label: 'fields.loopVariables', widget: NODE_WIDGETS.loopVariables, order: 0 }),
+  loopVariables: z.array(LoopVariable).max(50).default([]).meta({ label: 'fields.loopVariables', widget: LOOP_WIDGETS.loopVariables, order: 0 }),
   breakConditions: z
     .array(Condition)
     .max(50)

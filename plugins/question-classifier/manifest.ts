@@ -4,6 +4,12 @@ import { HandleId } from '../../schemas/flow';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
 
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const CLASSIFIER_WIDGETS = {
+  /** Classes `[{ id, name }]` (ids generated). */
+  classList: 'class-list',
+} as const;
+
 export const QuestionClass = z.object({
   /** Also the class's source handle id. */
   id: HandleId,
@@ -21,7 +27,7 @@ const configSchema = z.object({
       { id: '1', name: '' },
       { id: '2', name: '' },
     ])
-    .meta({ label: 'fields.classes', help: 'fields.classesHelp', widget: NODE_WIDGETS.classList, order: 2 }),
+    .meta({ label: 'fields.classes', help: 'fields.classesHelp', widget: CLASSIFIER_WIDGETS.classList, order: 2 }),
   instruction: Template.default('').meta({ label: 'fields.instruction', placeholder: 'fields.instructionPlaceholder', widget: NODE_WIDGETS.template, order: 3 }),
   ...memoryShape(50),
   ...visionShape(60),

@@ -4,9 +4,15 @@ import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs,
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkToolParams, ToolParam, toolOutputs, toolTexts } from '../shared/tool-params';
 
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const TOOL_WIDGETS = {
+  /** A tool of the workspace: tool id, with the function id beside it. */
+  tool: 'tool',
+} as const;
+
 const configSchema = z.object({
   /** The workspace tool (a tool card, spec "tools"). */
-  toolId: z.string().max(64).default('').meta({ label: 'fields.tool', widget: NODE_WIDGETS.tool, order: 0 }),
+  toolId: z.string().max(64).default('').meta({ label: 'fields.tool', widget: TOOL_WIDGETS.tool, order: 0 }),
   /** One function of the tool (an API of an OpenAPI tool). */
   functionId: z.string().max(200).default('').meta({ label: 'fields.function', widget: 'hidden', order: 1 }),
   params: z.array(ToolParam).max(100).default([]).meta({ label: 'fields.params', widget: NODE_WIDGETS.toolParams, order: 2 }),

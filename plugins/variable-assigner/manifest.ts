@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, NODE_WIDGETS, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
+import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const ASSIGNER_WIDGETS = {
+  /** Assignment rows: target, operation, value. */
+  assignments: 'assignments',
+} as const;
 
 /** Dify's operation names (DSL files import as they are). */
 export const ASSIGN_OPERATIONS = ['over-write', 'clear', 'set', 'append', 'extend', 'remove-first', 'remove-last', '+=', '-=', '*=', '/='] as const;
@@ -23,7 +29,7 @@ export const Assignment = z.object({
 export type Assignment = z.infer<typeof Assignment>;
 
 const configSchema = z.object({
-  assignments: z.array(Assignment).max(50).default([]).meta({ label: 'fields.assignments', widget: NODE_WIDGETS.assignments }),
+  assignments: z.array(Assignment).max(50).default([]).meta({ label: 'fields.assignments', widget: ASSIGNER_WIDGETS.assignments }),
 });
 export type VariableAssignerConfig = z.infer<typeof configSchema>;
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FlowNode, NodeConfig } from '../../schemas/flow';
+import type { WidgetRenderer } from '../kit/schema-form';
 import type { FlowGraph, NodeIssue, NodePlugin } from './types';
 
 /**
@@ -9,8 +10,8 @@ import type { FlowGraph, NodeIssue, NodePlugin } from './types';
  * browser bundles of plugin packages) and the plugins' `view.tsx` files import this module. It
  * imports React types only.
  *
- * Without a `Panel` the inspector renders a form from the config schema; without a `Body` the node
- * shows its title, icon and branches only.
+ * Without a `Panel` the inspector renders a form from the config schema, with the canvas's widgets
+ * and the view's own `widgets`; without a `Body` the node shows its title, icon and branches only.
  *
  * @example
  * // plugins/acme-weather/view.tsx
@@ -55,6 +56,12 @@ export interface NodePanelProps<C extends NodeConfig = NodeConfig> {
 export interface NodeView<C extends NodeConfig = NodeConfig> {
   Body?: ViewComponent<NodeBodyProps<C>>;
   Panel?: ViewComponent<NodePanelProps<C>>;
+  /**
+   * Widgets only this kind uses, by the name its schema gives them (`.meta({ widget })`). The
+   * canvas's own widgets (`NODE_WIDGETS`) need no entry; a name here wins over them for this kind.
+   * Build them from the canvas's widget kit (src/canvas/widgets: rows, pickers, editors).
+   */
+  widgets?: Readonly<Record<string, WidgetRenderer>>;
 }
 
 /** A plugin as the editor lists it: the manifest with its view. */

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { createNodeRegistry, defineNodePlugin, runPluginContract } from '../../src/plugin-sdk';
 import { EMPTY_FLOW_KINDS, FLOW_MODES, FlowDocument } from '../../schemas/flow';
 import { builtins } from './helpers';
-import { metaKeys, missingLabelKeys } from './labels';
+import { WIDGETS } from '../../schemas/ui';
+import { nodeWidgets } from '../../src/canvas/widgets';
+import { metaKeys, missingLabelKeys, widgetNames } from './labels';
 
 const serverPlugins = builtins.plugins;
 
@@ -28,6 +30,13 @@ describe('the built-in list', () => {
     expect(doc.nodes.map((n) => n.kind)).toEqual(EMPTY_FLOW_KINDS[mode]);
     const issues = registry.validateFlow(doc).filter((i) => i.ns === 'node-sdk');
     expect(issues).toEqual([]);
+  });
+});
+
+describe.each(builtinPlugins.map((p) => [p.kind, p] as const))("the editor's %s", (_kind, plugin) => {
+  it("has a widget for every widget its schema names: the kit's, the canvas's or its own view's", () => {
+    const known = new Set<string>([...WIDGETS, ...Object.keys(nodeWidgets), ...Object.keys(plugin.view?.widgets ?? {})]);
+    expect([...widgetNames(plugin.configSchema)].filter((w) => !known.has(w))).toEqual([]);
   });
 });
 

@@ -71,3 +71,24 @@ describe('the knowledge query', () => {
     expect(defs).toEqual(['schemas/knowledge.ts']);
   });
 });
+
+describe('a built-in kind', () => {
+  it('is a folder of the one list with its manifest, its story, and its executor unless it never runs', async () => {
+    const { BUILTIN_KINDS } = await import('../../plugins/builtins');
+    const missing: string[] = [];
+    for (const kind of BUILTIN_KINDS) {
+      for (const file of ['manifest.ts', `${kind}.stories.tsx`]) if (!fs.existsSync(path.join(root, 'plugins', kind, file))) missing.push(`plugins/${kind}/${file}`);
+    }
+    expect(missing).toEqual([]);
+    const folders = fs.readdirSync(path.join(root, 'plugins'), { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join(root, 'plugins', d.name, 'manifest.ts')));
+    expect(folders.map((d) => d.name).sort()).toEqual([...BUILTIN_KINDS].sort());
+  });
+
+  it('keeps its widgets in its folder: the canvas renders only the widgets every kind may use', async () => {
+    const own = sources('plugins').filter((f) => f.endsWith('/manifest.ts')).flatMap((f) => [...read(f).matchAll(/export const \w+_WIDGETS = \{([\s\S]*?)\} as const;/g)].flatMap((m) => [...m[1].matchAll(/^\s+\w+: '([a-z-]+)',$/gm)].map((n) => n[1])));
+    expect(own).toHaveLength(13);
+    const { nodeWidgets } = await import('../../src/canvas/widgets');
+    expect(own.filter((name) => name in nodeWidgets)).toEqual([]);
+    expect(Object.keys(nodeWidgets).sort()).toEqual(Object.values(NODE_WIDGETS).sort());
+  });
+});

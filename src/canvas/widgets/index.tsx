@@ -1,34 +1,24 @@
 /**
- * The flow-aware widgets of the node inspector: what the built-in plugins name in their schema
- * metadata (the SDK's `NODE_WIDGETS`), rendered inside SchemaForm. Each needs the
- * `NodeWidgetContext` the inspector provides; models and workspace resources come from
- * `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
+ * The flow-aware widgets of the node inspector that any kind may name (the SDK's `NODE_WIDGETS`),
+ * rendered inside SchemaForm; a kind's own widgets come with its view (`NodeView.widgets`, built
+ * from ./kit.ts). Each needs the `NodeWidgetContext` the inspector provides; models and workspace
+ * resources come from `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
  */
-import { createElement, type ComponentType } from 'react';
 import { ariaOf } from '../../kit/widgets/types';
 import { NODE_WIDGETS } from '../../plugin-sdk';
 import type { WidgetRenderer } from '../../kit/schema-form';
 import { ConditionsWidget } from './conditions';
-import { AgentNodesWidget, AssignmentsWidget, DefaultValuesWidget, LoopVariablesWidget, VariableGroupsWidget } from './flow-widgets';
-import {
-  ClassListWidget,
-  FormFieldsWidget,
-  InputVariablesWidget,
-  KeyValuesWidget,
-  OutputVariablesWidget,
-  ToolParamsWidget,
-  VariableListWidget,
-  type NodeWidgetProps,
-} from './list-widgets';
-import { ModelWidget, PromptMessagesWidget } from './model-widgets';
-import { KnowledgeBasesWidget, McpToolWidget, ToolListWidget, ToolWidget } from './resource-widgets';
-import { SandboxTimeoutWidget } from './sandbox-timeout';
+import { DefaultValuesWidget } from './flow-widgets';
+import { asWidget as as } from './kit';
+import { InputVariablesWidget, OutputVariablesWidget, ToolParamsWidget, type NodeWidgetProps } from './list-widgets';
+import { ModelWidget } from './model-widgets';
+import { KnowledgeBasesWidget } from './resource-widgets';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
 
 export * from './context';
 export { ConstantInput, parseConstant } from './constant-input';
-export { nextClassId, type NodeWidgetProps } from './list-widgets';
+export { type NodeWidgetProps } from './list-widgets';
 export { uniqueId } from './conditions';
 export { keepOrFirst, operatorsFor, takesValue, VALUELESS_OPERATORS } from './operators';
 export { findTrigger, insertReference, tokenize, type TemplateSegment, type TemplateTrigger } from './template';
@@ -67,8 +57,6 @@ function TemplateWidget(p: NodeWidgetProps) {
   );
 }
 
-const as = (c: ComponentType<NodeWidgetProps>): WidgetRenderer => (p) => createElement(c, p);
-
 /**
  * Widget name → renderer, for SchemaForm's `widgets`: the names are the SDK's `NODE_WIDGETS`.
  * @example <SchemaForm schema={plugin.configSchema} widgets={nodeWidgets} … />
@@ -76,24 +64,11 @@ const as = (c: ComponentType<NodeWidgetProps>): WidgetRenderer => (p) => createE
 export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
   [NODE_WIDGETS.variable]: as(VariableWidget),
   [NODE_WIDGETS.template]: as(TemplateWidget),
-  [NODE_WIDGETS.promptMessages]: as(PromptMessagesWidget),
   [NODE_WIDGETS.model]: as(ModelWidget),
   [NODE_WIDGETS.knowledgeBases]: as(KnowledgeBasesWidget),
-  [NODE_WIDGETS.tool]: as(ToolWidget),
-  [NODE_WIDGETS.mcpTool]: as(McpToolWidget),
-  [NODE_WIDGETS.toolList]: as(ToolListWidget),
-  [NODE_WIDGETS.agentNodes]: as(AgentNodesWidget),
   [NODE_WIDGETS.inputVariables]: as(InputVariablesWidget),
   [NODE_WIDGETS.outputVariables]: as(OutputVariablesWidget),
-  [NODE_WIDGETS.formFields]: as(FormFieldsWidget),
   [NODE_WIDGETS.conditions]: as(ConditionsWidget),
-  [NODE_WIDGETS.keyValues]: as(KeyValuesWidget),
   [NODE_WIDGETS.toolParams]: as(ToolParamsWidget),
-  [NODE_WIDGETS.classList]: as(ClassListWidget),
-  [NODE_WIDGETS.loopVariables]: as(LoopVariablesWidget),
-  [NODE_WIDGETS.assignments]: as(AssignmentsWidget),
-  [NODE_WIDGETS.variableGroups]: as(VariableGroupsWidget),
-  [NODE_WIDGETS.variableList]: as(VariableListWidget),
   [NODE_WIDGETS.defaultValues]: as(DefaultValuesWidget),
-  [NODE_WIDGETS.sandboxTimeout]: as(SandboxTimeoutWidget),
 };
