@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNodePlugin, NODE_WIDGETS, Template } from '../../src/plugin-sdk';
+import { text } from '../../src/plugin-sdk/dify';
 
 const configSchema = z.object({
   answer: Template.default('').meta({ label: 'fields.answer', placeholder: 'fields.answerPlaceholder', widget: NODE_WIDGETS.template, rows: 6 }),
@@ -9,6 +10,7 @@ export type AnswerConfig = z.infer<typeof configSchema>;
 /** Streams a reply to the user in a conversation (several answer nodes may reply in turn). */
 export const answerPlugin = defineNodePlugin({
   kind: 'answer',
+  dify: { types: ['answer'], import: (data, ctx) => ({ answer: text(data.answer, ctx) }) },
   version: 1,
   category: 'basic',
   icon: { lucide: 'message-square-reply' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue, type P
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, isValidName, NamedSelector, TypedName, validPorts } from '../shared/variables';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const CODE_WIDGETS = {
@@ -66,6 +67,7 @@ function validate(node: FlowNode<CodeConfig>): PluginIssue[] {
 /** Runs JavaScript in a sandbox over inputs taken from variables, returning typed outputs. */
 export const codePlugin = defineNodePlugin({
   kind: 'code',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'code-xml' },

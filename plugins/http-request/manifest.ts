@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, parseTextReferences, Template, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const HTTP_REQUEST_WIDGETS = {
@@ -111,6 +112,7 @@ const methods = Object.fromEntries(HTTP_METHODS.map((m) => [m, m.toUpperCase()])
 /** Sends an HTTP request (through the server's guarded client) and returns the response. */
 export const httpRequestPlugin = defineNodePlugin({
   kind: 'http-request',
+  dify,
   version: 1,
   category: 'tool',
   icon: { lucide: 'globe' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type HandleSpec, type Pl
 import { HandleId } from '../../schemas/flow';
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** The handle taken when no case holds (Dify's id, so DSL edges import unchanged). */
 export const ELSE_HANDLE = 'false';
@@ -45,6 +46,7 @@ function validate(node: FlowNode<IfElseConfig>): PluginIssue[] {
 /** Branches on conditions: the first case that holds takes its branch, otherwise else. */
 export const ifElsePlugin = defineNodePlugin({
   kind: 'if-else',
+  dify,
   version: 1,
   category: 'logic',
   icon: { lucide: 'git-branch' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNod
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { KNOWLEDGE_TOP_K_MAX, KnowledgeQuery, MAX_GRAPH_MIN_RELEVANCE, MetadataCondition } from '../../schemas/knowledge';
+import { dify } from './dify';
 
 const on = (field: string, value: unknown = true) => ({ field, equals: value });
 
@@ -76,6 +77,7 @@ function validate(node: FlowNode<KnowledgeRetrievalConfig>): PluginIssue[] {
 /** Searches the workspace's knowledge bases for passages that answer a query. */
 export const knowledgeRetrievalPlugin = defineNodePlugin({
   kind: 'knowledge-retrieval',
+  dify,
   version: 2,
   category: 'knowledge',
   icon: { lucide: 'book-open-text' },

@@ -4,6 +4,7 @@ import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, 
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const LLM_WIDGETS = {
@@ -80,6 +81,7 @@ function validate(node: FlowNode<LlmConfig>, graph: FlowGraph): PluginIssue[] {
 /** Calls a language model with prompt templates, optional context, memory, vision and structured output. */
 export const llmPlugin = defineNodePlugin({
   kind: 'llm',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'brain-circuit' },

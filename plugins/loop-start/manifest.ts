@@ -4,6 +4,7 @@ import { defineNodePlugin } from '../../src/plugin-sdk';
 /** Where each round of a loop begins: created with the loop, one per loop, never deleted alone. */
 export const loopStartPlugin = defineNodePlugin({
   kind: 'loop-start',
+  dify: { types: ['loop-start'], import: () => ({}) },
   version: 1,
   category: 'container',
   icon: { lucide: 'circle-play' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, isSelector, matchesValueType, MaybeSelector, NODE_WID
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, valueTypeField, VariableNameField } from '../shared/variables';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const LOOP_WIDGETS = {
@@ -60,6 +61,7 @@ function validate(node: FlowNode<LoopConfig>): PluginIssue[] {
  */
 export const loopPlugin = defineNodePlugin({
   kind: 'loop',
+  dify,
   version: 1,
   category: 'container',
   icon: { lucide: 'refresh-cw' },

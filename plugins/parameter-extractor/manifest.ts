@@ -3,6 +3,7 @@ import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, ty
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
+import { dify } from './dify';
 
 const configSchema = z.object({
   model: modelField(0),
@@ -51,6 +52,7 @@ function validate(node: FlowNode<ParameterExtractorConfig>, graph: FlowGraph): P
 /** Lets a model pull typed parameters out of text (for tools, http requests …). */
 export const parameterExtractorPlugin = defineNodePlugin({
   kind: 'parameter-extractor',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'list-tree' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, ty
 import { HandleId } from '../../schemas/flow';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const CLASSIFIER_WIDGETS = {
@@ -57,6 +58,7 @@ function validate(node: FlowNode<QuestionClassifierConfig>, graph: FlowGraph): P
 /** Lets a model sort the query into one of the classes; each class is a branch. */
 export const questionClassifierPlugin = defineNodePlugin({
   kind: 'question-classifier',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'split' },

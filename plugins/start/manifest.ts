@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineNodePlugin, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const START_WIDGETS = {
@@ -60,6 +61,7 @@ function validate(config: StartConfig): PluginIssue[] {
  */
 export const startPlugin = defineNodePlugin({
   kind: 'start',
+  dify,
   version: 1,
   category: 'basic',
   icon: { lucide: 'house' },

@@ -3,6 +3,7 @@ import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from 
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkToolParams, ToolParam, toolOutputs, toolTexts } from '../shared/tool-params';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const TOOL_WIDGETS = {
@@ -31,6 +32,7 @@ function validate(node: FlowNode<ToolConfig>): PluginIssue[] {
 /** Calls one function of a workspace tool with arguments taken from variables or text. */
 export const toolPlugin = defineNodePlugin({
   kind: 'tool',
+  dify,
   version: 1,
   category: 'tool',
   icon: { lucide: 'wrench' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineNodePlugin, isSelector, MaybeSelector, ValueType, type FlowNode, type PluginIssue, type Port, type PortContext } from '../../src/plugin-sdk';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const AGGREGATOR_WIDGETS = {
@@ -73,6 +74,7 @@ function validate(node: FlowNode<VariableAggregatorConfig>): PluginIssue[] {
  */
 export const variableAggregatorPlugin = defineNodePlugin({
   kind: 'variable-aggregator',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'combine' },

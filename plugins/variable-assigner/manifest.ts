@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const ASSIGNER_WIDGETS = {
@@ -80,6 +81,7 @@ function validate(node: FlowNode<VariableAssignerConfig>, graph: FlowGraph): Plu
 /** Writes conversation variables (or the variables of the loop it sits in). */
 export const variableAssignerPlugin = defineNodePlugin({
   kind: 'variable-assigner',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'pencil-line' },

@@ -82,6 +82,7 @@ export function defineNodePlugin<C extends NodeConfig>(def: NodePluginDefinition
     deletable: def.deletable ?? true,
     palette: def.palette ?? true,
     targetHandle: def.targetHandle ?? true,
+    dify: def.dify,
     inputs: computed<C, Port[]>(def.inputs, NO_PORTS as Port[]),
     outputs: computed<C, Port[]>(def.outputs, NO_PORTS as Port[]),
     innerOutputs: computed<C, Port[]>(def.innerOutputs, NO_PORTS as Port[]),

@@ -26,6 +26,8 @@ export { readNodeSettings, retryDelay, NO_NODE_SETTINGS, type NodeSettings } fro
 export * from './value-types';
 export * from './types';
 export { NODE_WIDGETS, type NodeWidgetName } from './widgets';
+// The Dify hook's types; its readers (str, sel, text …) are in `./dify`.
+export type { DifyImportContext, DifyImportHook } from './dify';
 // The document's building blocks plugin authors use in config schemas and validation.
 export {
   createEdge,
