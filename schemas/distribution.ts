@@ -14,6 +14,7 @@ import { Id, Timestamp } from './common';
  * - `tool`: a workflow app becomes a workflow tool of its project space, pinned to the version.
  *
  * Calls: GET, POST, PUT /console/apps/{app_id}/distribution; DELETE .../distribution/{distribution_id}.
+ * Each answers the whole {@link DistributionList} (the writes too, as it stands after them).
  * Reading is for every member of the space; POST, PUT and DELETE are the space owner's: anyone else is
  * refused with PERMISSION-1000 (checked on the server; the UI shows the action disabled with the reason).
  */
@@ -55,7 +56,11 @@ export const DistributionView = z.object({
   distribution: z
     .object({
       id: Id,
-      version: DistributionVersionRef,
+      /**
+       * The version it serves (served, while distributed). Null only on a cancelled record whose
+       * version was deleted after the cancel (a distributed version cannot be deleted).
+       */
+      version: DistributionVersionRef.nullable(),
       distributed_by: Id,
       distributed_by_name: z.string(),
       distributed_at: Timestamp,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AppFeatures,
+  FEATURE_COUNT_MESSAGE,
+  featuresOf,
+  shownSuggestedQuestions,
   createEdge,
   createEmptyFlow,
   FLOW_LIMITS,
@@ -213,5 +217,33 @@ describe('value types', () => {
     expect(matchesValueType([{ name: 'f' }], 'array[file]')).toBe(false);
     expect(matchesValueType([1], 'object')).toBe(false);
     expect(matchesValueType(null, 'object')).toBe(false);
+  });
+});
+
+describe('app features', () => {
+  it('default when a document names none, and refuse a random-display count above the number of questions', () => {
+    expect(featuresOf({})).toMatchObject({ opening_statement: '', suggested_questions: [], suggested_questions_random_count: 0, citations: true, feedback: true });
+    expect(AppFeatures.safeParse({ suggested_questions: ['a', 'b'], suggested_questions_random_count: 2 }).success).toBe(true);
+    expect(AppFeatures.safeParse({ suggested_questions: [], suggested_questions_random_count: 0 }).success).toBe(true);
+    const r = AppFeatures.safeParse({ suggested_questions: ['a', 'b'], suggested_questions_random_count: 3 });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues).toMatchObject([{ path: ['suggested_questions_random_count'], message: FEATURE_COUNT_MESSAGE }]);
+    // The flow document refuses it too (a draft save answers VALIDATION-1000).
+    const doc = { ...createEmptyFlow('chatflow'), features: { suggested_questions: ['a'], suggested_questions_random_count: 2 } };
+    expect(FlowDocument.safeParse(doc).success).toBe(false);
+  });
+
+  it('show every suggested question with a count of 0, otherwise that many distinct ones in their order', () => {
+    const qs = ['a', 'b', 'c', 'd', 'e'];
+    expect(shownSuggestedQuestions({ suggested_questions: qs, suggested_questions_random_count: 0 })).toEqual(qs);
+    expect(shownSuggestedQuestions({ suggested_questions: qs, suggested_questions_random_count: 5 })).toEqual(qs);
+    for (const random of [() => 0, () => 0.999999, Math.random]) {
+      for (let n = 1; n < 5; n++) {
+        const shown = shownSuggestedQuestions({ suggested_questions: qs, suggested_questions_random_count: n }, random);
+        expect(shown).toHaveLength(n);
+        expect(new Set(shown).size).toBe(n);
+        expect(shown).toEqual(qs.filter((q) => shown.includes(q)));
+      }
+    }
   });
 });

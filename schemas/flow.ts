@@ -483,43 +483,124 @@ export type ImageDetail = z.infer<typeof ImageDetail>;
 /** The longest opening statement, and how many suggested questions an app may list. */
 export const FEATURE_LIMITS = { openingStatementMax: 4000, suggestedQuestionsMax: 20, suggestedQuestionMax: 200, fileCountMax: 10 } as const;
 
+/** The error of a random-display count above the number of suggested questions (the form translates it). */
+export const FEATURE_COUNT_MESSAGE = 'The number of suggested questions shown cannot exceed the number of suggested questions';
+
+const FILE_KINDS = ['image', 'document', 'audio', 'video'] as const;
+
+/** File and image upload of the app's chat (the builder's "file upload" feature). */
+export const FileUploadFeature = z
+  .object({
+    enabled: z.boolean().default(false).meta({ label: 'features:fields.uploadEnabled', help: 'features:help.uploadEnabled', order: 1 }),
+    /** Which kinds the user may attach. */
+    types: z
+      .array(z.enum(FILE_KINDS))
+      .max(4)
+      .default(['image'])
+      .meta({ label: 'features:fields.uploadTypes', optionLabels: 'features:fileKinds', order: 2, visibleWhen: { field: 'enabled', equals: true } }),
+    max_count: z
+      .number()
+      .int()
+      .min(1)
+      .max(FEATURE_LIMITS.fileCountMax)
+      .default(3)
+      .meta({ label: 'features:fields.uploadMaxCount', help: 'features:help.uploadMaxCount', order: 3, visibleWhen: { field: 'enabled', equals: true } }),
+    image_detail: ImageDetail.default('low').meta({
+      label: 'features:fields.imageDetail',
+      help: 'features:help.imageDetail',
+      optionLabels: 'features:imageDetail',
+      order: 4,
+      visibleWhen: { field: 'enabled', equals: true },
+    }),
+  })
+  .strict();
+
 /**
  * What an app offers its end users beyond the flow itself (the portal's and the public API's chat):
  * the opening statement and suggested questions (at most `suggested_questions_random_count` of them shown,
  * picked at random each time: spec 5 "Recommended questions shown cannot exceed the random-display count"),
  * file and image upload, follow-up suggestions after each answer, citations and feedback.
- * Every field has a default, so documents saved before features existed stay valid.
+ * Every field has a default, so documents saved before features existed stay valid. The UI metadata
+ * draws the builder's features form (src/canvas/editor/features-dialog.tsx); the random-display count
+ * may not exceed the number of questions ({@link FEATURE_COUNT_MESSAGE}).
  */
 export const AppFeatures = z
   .object({
-    opening_statement: z.string().max(FEATURE_LIMITS.openingStatementMax).default(''),
-    suggested_questions: z.array(z.string().trim().min(1).max(FEATURE_LIMITS.suggestedQuestionMax)).max(FEATURE_LIMITS.suggestedQuestionsMax).default([]),
+    opening_statement: z
+      .string()
+      .max(FEATURE_LIMITS.openingStatementMax)
+      .default('')
+      .meta({ label: 'features:fields.openingStatement', placeholder: 'features:placeholders.openingStatement', help: 'features:help.openingStatement', widget: 'textarea', rows: 4, group: 'opening', order: 1 }),
+    suggested_questions: z
+      .array(z.string().trim().min(1).max(FEATURE_LIMITS.suggestedQuestionMax))
+      .max(FEATURE_LIMITS.suggestedQuestionsMax)
+      .default([])
+      .meta({ label: 'features:fields.suggestedQuestions', help: 'features:help.suggestedQuestions', widget: 'question-list', group: 'opening', order: 2 }),
     /** How many of the suggested questions are shown (0 = all of them). */
-    suggested_questions_random_count: z.number().int().min(0).max(FEATURE_LIMITS.suggestedQuestionsMax).default(0),
+    suggested_questions_random_count: z
+      .number()
+      .int()
+      .min(0)
+      .max(FEATURE_LIMITS.suggestedQuestionsMax)
+      .default(0)
+      .meta({ label: 'features:fields.randomCount', help: 'features:help.randomCount', group: 'opening', order: 3 }),
     /** After each answer, the model suggests up to three follow-up questions. */
-    suggested_questions_after_answer: z.boolean().default(false),
-    file_upload: z
-      .object({
-        enabled: z.boolean().default(false),
-        /** Which kinds the user may attach. */
-        types: z.array(z.enum(['image', 'document', 'audio', 'video'])).max(4).default(['image']),
-        max_count: z.number().int().min(1).max(FEATURE_LIMITS.fileCountMax).default(3),
-        image_detail: ImageDetail.default('low'),
-      })
-      .strict()
-      .default({ enabled: false, types: ['image'], max_count: 3, image_detail: 'low' }),
+    suggested_questions_after_answer: z
+      .boolean()
+      .default(false)
+      .meta({ label: 'features:fields.followUp', help: 'features:help.followUp', group: 'conversation', order: 4 }),
+    file_upload: FileUploadFeature.default({ enabled: false, types: ['image'], max_count: 3, image_detail: 'low' }).meta({
+      label: 'features:fields.fileUpload',
+      widget: 'feature-file-upload',
+      group: 'conversation',
+      order: 7,
+    }),
     /** Show the knowledge passages an answer used. */
-    citations: z.boolean().default(true),
+    citations: z.boolean().default(true).meta({ label: 'features:fields.citations', help: 'features:help.citations', group: 'conversation', order: 5 }),
     /** Let end users like or dislike answers. */
-    feedback: z.boolean().default(true),
+    feedback: z.boolean().default(true).meta({ label: 'features:fields.feedback', help: 'features:help.feedback', group: 'conversation', order: 6 }),
   })
-  .strict();
+  .strict()
+  .superRefine((f, ctx) => {
+    if (f.suggested_questions_random_count > 0 && f.suggested_questions_random_count > f.suggested_questions.length) {
+      ctx.addIssue({ code: 'custom', path: ['suggested_questions_random_count'], message: FEATURE_COUNT_MESSAGE });
+    }
+  })
+  .meta({
+    title: 'features:title',
+    groups: [
+      { id: 'opening', title: 'features:groups.opening', help: 'features:groups.openingHelp' },
+      { id: 'conversation', title: 'features:groups.conversation' },
+    ],
+  });
 export type AppFeatures = z.infer<typeof AppFeatures>;
 export type AppFeaturesInput = z.input<typeof AppFeatures>;
 /** The features of a document that names none. */
 export const defaultAppFeatures = (): AppFeatures => AppFeatures.parse({});
 /** A document's features, the defaults where it names none. */
 export const featuresOf = (doc: { features?: AppFeaturesInput }): AppFeatures => AppFeatures.parse(doc.features ?? {});
+
+/**
+ * The suggested questions a new conversation shows: all of them when the random-display count is 0
+ * (or not below their number), otherwise that many picked at random (in their order), never more.
+ * @example shownSuggestedQuestions({ suggested_questions: ['a', 'b', 'c'], suggested_questions_random_count: 2 }) // e.g. ['a', 'c']
+ */
+export function shownSuggestedQuestions(
+  f: Pick<AppFeatures, 'suggested_questions' | 'suggested_questions_random_count'>,
+  random: () => number = Math.random,
+): string[] {
+  const all = f.suggested_questions;
+  const n = f.suggested_questions_random_count;
+  if (n <= 0 || n >= all.length) return [...all];
+  // A partial Fisher–Yates shuffle of the indexes: n distinct picks, whatever `random` answers.
+  const idx = all.map((_, i) => i);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.min(idx.length - i - 1, Math.floor(random() * (idx.length - i)));
+    [idx[i], idx[j]] = [idx[j], idx[i]];
+  }
+  const picked = new Set(idx.slice(0, n));
+  return all.filter((_, i) => picked.has(i));
+}
 
 export const FlowDocument = z
   .object({

@@ -4,7 +4,7 @@ import { AppIcon } from './app';
 import { AppFeatures, FlowMode } from './flow';
 import { pageNumber, pageSize } from './guards';
 import { RunError, RunStatus, TokenUsage } from './run';
-import { RunFileRef } from './run-api';
+import { RunFileRef, RunSource } from './run-api';
 
 /**
  * The portal's calls (spec 7.6 "WEB"), under /api/v1/web: what an end user may use, chatting with and
@@ -18,6 +18,21 @@ import { RunFileRef } from './run-api';
  * A user who lost access keeps reading their past conversations (`accessible: false`), but cannot send.
  *
  * The `portal_id` of every path is the app's id (the portal lists one entry per app).
+ *
+ * Paths (all under /api/v1/web; `X-Workspace-Id` is not used):
+ * - GET  /portal, GET /portal/{portal_id}: the apps this user may use, one with what its page needs
+ * - POST /portal/{portal_id}/chat-messages, POST /portal/{portal_id}/workflow-runs: runs (SSE)
+ * - POST /portal/{portal_id}/runs/{run_id}/stop: stop one of the user's own runs
+ * - GET  /portal/{portal_id}/runs, GET /portal/{portal_id}/runs/{run_id}: the user's workflow runs
+ * - GET  /conversations; GET, PUT, DELETE /conversations/{conversation_id};
+ *   GET /conversations/{conversation_id}/messages
+ * - PUT  /messages/{message_id}/feedback; GET /messages/{message_id}/suggested
+ * - GET, POST /groups; PUT, DELETE /groups/{group_id}: the user's conversation groups
+ * - GET  /usage-records
+ * - POST /files/upload (multipart `file`): an attachment owned by the user (no workspace), for
+ *   `files` of the run bodies
+ * - legacy (deprecated, same data): GET /usage-record/list (= /usage-records),
+ *   GET /conversation/find?conversation_id= (= GET /conversations/{conversation_id})
  */
 
 export const PORTAL_PAGE_MAX = 1000;
@@ -95,8 +110,13 @@ export type PortalAppDetail = z.infer<typeof PortalAppDetail>;
 /**
  * POST /portal/{portal_id}/chat-messages: a message to a chat app (SSE, like the console's draft chat:
  * `run_created`, the run events, then {@link WebMessageEnd}). Without `conversation_id` a conversation
- * starts. `regenerate_message_id` answers that message's question again (it must be the conversation's
- * last message; it is replaced).
+ * starts. `regenerate_message_id` answers that message's question again, with its files (it must be
+ * the conversation's last message; it is replaced; `query` is then not used). Without `inputs`, a
+ * message of an existing conversation reuses the inputs of its last run (asked once per conversation).
+ *
+ * The run events of a portal stream (chat and workflow) are the end user's view: `node_chunk` is not
+ * sent (the answer streams as `answer_chunk`), and node events carry empty `inputs`/`outputs` (and
+ * `loop_next` empty `variables`): the nodes' progress shows, their data does not.
  */
 export const WebChatBody = z
   .object({
@@ -246,8 +266,8 @@ export const UsageRecord = z.object({
   app_id: Id,
   app_name: z.string(),
   app_mode: FlowMode,
-  /** Where it ran. */
-  source: z.enum(['portal', 'api', 'draft', 'published']),
+  /** Where it ran (the run's source: portal, api, draft, tool…; single-node runs are not usage records). */
+  source: RunSource,
   conversation_id: Id.nullable(),
   status: RunStatus,
   /** The question (chat) or '' (workflow). */
@@ -258,6 +278,9 @@ export const UsageRecord = z.object({
 });
 export type UsageRecord = z.infer<typeof UsageRecord>;
 export const UsageRecordQuery = z.object({ app_id: Id.optional(), page: pageNumber, page_size: pageSize(PORTAL_PAGE_MAX, USAGE_PAGE_SIZE) });
+
+/** GET /conversation/find (legacy): the conversation by id in the query. */
+export const ConversationFindQuery = z.object({ conversation_id: z.string().max(64) });
 
 export const webPage = <T extends z.ZodType>(item: T) =>
   z.object({ list: z.array(item), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });

@@ -24,6 +24,16 @@ export const LOG_PERIODS = ['today', '7d', '30d', '90d', '180d', 'all'] as const
 export const LogPeriod = z.enum(LOG_PERIODS);
 export type LogPeriod = z.infer<typeof LogPeriod>;
 
+/**
+ * Where a run comes from (one run path, one table: ARCHITECTURE "One run path"): `draft` a debug run
+ * of the draft, `single-node` one node of the draft run alone, `portal` an end user in the portal,
+ * `api` the public API, `tool` a workflow tool called by another run, `mcp` an MCP client.
+ * `published` is what workflow-tool runs were stored as before `tool` existed (older rows).
+ */
+export const RUN_SOURCES = ['draft', 'single-node', 'portal', 'api', 'tool', 'mcp', 'published'] as const;
+export const RunSource = z.enum(RUN_SOURCES);
+export type RunSource = z.infer<typeof RunSource>;
+
 /** The first event of a run stream: the ids to stop the run and to continue the conversation. */
 export const RunCreatedEvent = z
   .object({ type: z.literal('run_created'), runId: z.string(), conversationId: z.string().optional(), messageId: z.string().optional() })
@@ -91,6 +101,8 @@ export const RunStopResult = z.object({ stopped: z.boolean() });
 export const RunListQuery = z.object({
   period: LogPeriod.default('all'),
   status: RunStatus.optional(),
+  /** Only the runs of this source (the Logs tab's source filter: portal, debug…). */
+  source: RunSource.optional(),
   /** Case-insensitive substring of the query, the answer or the inputs. */
   keyword: z.string().trim().max(200).optional(),
   page: pageNumber,
@@ -112,7 +124,9 @@ export const RunSummary = z.object({
   id: Id,
   app_id: Id,
   mode: FlowMode,
-  source: z.enum(['draft', 'published', 'single-node']),
+  source: RunSource,
+  /** The published version's number the run ran (null: the draft, or a version deleted since). */
+  version: z.string().nullable(),
   /** Single-node runs: the node. */
   node_id: z.string().nullable(),
   status: RunStatus,

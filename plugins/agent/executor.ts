@@ -1,5 +1,5 @@
 import { defineNodeExecutor, NodeExecutionError, type ChatMessage, type ExecutionContext, type KnowledgeChunk, type TokenUsage, type ToolDefinition } from '../../src/plugin-sdk';
-import { addUsage, chat, memoryMessages, requireModels, usageOutput } from '../shared/exec/model-call';
+import { addUsage, chat, memoryMessages, personaOf, requireModels, usageOutput } from '../shared/exec/model-call';
 import { toText } from '../shared/exec/text';
 import { callTool, describeTool, type ToolRef } from '../shared/exec/tools';
 import { agentPlugin, type AgentConfig } from './manifest';
@@ -149,7 +149,7 @@ async function runAgent(ctx: ExecutionContext<AgentConfig>, agent: Agent, opts: 
   const models = requireModels(agent.id === ctx.node.id ? ctx : { ...ctx, node: { ...ctx.node, title: agent.title } }, config.model);
   const offered = await offer(ctx, agent, opts.chain);
   const tools = [...offered.values()].map((o) => o.definition);
-  const instructions = [variables.render(config.instructions).trim(), opts.note].filter(Boolean).join('\n\n');
+  const instructions = [variables.render(config.instructions).trim(), opts.note, personaOf(ctx)].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
     ...(instructions ? [{ role: 'system' as const, content: instructions }] : []),
     ...(await memoryMessages(ctx, config)),

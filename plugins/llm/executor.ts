@@ -1,5 +1,5 @@
 import { defineNodeExecutor, NodeExecutionError, type ChatMessage, type ExecutionContext, type VariableReader } from '../../src/plugin-sdk';
-import { chat, chatParameters, memoryMessages, MODEL_ERRORS, parseJsonLoose, requireModels, usageOutput } from '../shared/exec/model-call';
+import { chat, chatParameters, memoryMessages, MODEL_ERRORS, parseJsonLoose, personaOf, requireModels, usageOutput, withPersona } from '../shared/exec/model-call';
 import { toText } from '../shared/exec/text';
 import { coerceValue, paramsJsonSchema } from '../shared/exec/typed-values';
 import { CONTEXT_PLACEHOLDER, llmPlugin, type LlmConfig } from './manifest';
@@ -34,10 +34,11 @@ async function buildMessages(ctx: ExecutionContext<LlmConfig>, config: LlmConfig
     prompts.unshift({ role: 'system', content: `Answer with one JSON object only, no prose and no code fences, matching this JSON Schema:\n${schema}` });
   }
   const memory = await memoryMessages(ctx, config);
-  if (!memory.length) return prompts;
+  const persona = personaOf(ctx);
+  if (!memory.length) return withPersona(prompts, persona);
   const lastUser = prompts.map((m) => m.role).lastIndexOf('user');
   const at = lastUser >= 0 ? lastUser : prompts.length;
-  return [...prompts.slice(0, at), ...memory, ...prompts.slice(at)];
+  return withPersona([...prompts.slice(0, at), ...memory, ...prompts.slice(at)], persona);
 }
 
 /** The structured output as declared, or a clear error naming what did not fit. */

@@ -61,6 +61,7 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-slice-method-config-page.tsx',
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
+  './system/security/network-policy-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -198,6 +199,7 @@ function systemRoutes(): RouteObject {
           },
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
+          { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
           stub('resource', 'system.resource'),
         ],
       },
@@ -216,10 +218,11 @@ function editorRoutes(): RouteObject {
   const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
     path: kind,
     element: <Layout />,
-    handle: { title: editorTitle[kind], crumb: true } satisfies RouteHandle,
+    // No crumb of its own: the app route's names the app's mode (a workflow is not an "Agent flow").
+    handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; the other tabs come later.
+      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -227,7 +230,9 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : stub(tab, `app.${tab}`),
+              : tab === 'distribute'
+                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+                : stub(tab, `app.${tab}`),
       ),
     ],
   });
@@ -241,7 +246,13 @@ function editorRoutes(): RouteObject {
       crumb: (m) => {
         const d = m.loaderData as AppGuardData | undefined;
         if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
-        return [homeCrumb, { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` }, { label: d.app.name }];
+        return [
+          homeCrumb,
+          { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
+          { label: d.app.name },
+          // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+        ];
       },
     } satisfies RouteHandle,
     children: [

@@ -28,6 +28,8 @@ export interface SystemInputs {
   user_id?: string;
   app_id?: string;
   workflow_run_id?: string;
+  /** The end user's character for the conversation (portal): LLM and agent nodes add it to their system instructions. */
+  persona?: string;
 }
 
 export interface RunOptions {

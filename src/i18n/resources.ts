@@ -32,6 +32,7 @@ export type Namespaces = {
   database: typeof import('./locales/zh/database').default;
   prompt: typeof import('./locales/zh/prompt').default;
   apps: typeof import('./locales/zh/apps').default;
+  distribution: typeof import('./locales/zh/distribution').default;
   canvas: typeof import('./locales/zh/canvas').default;
   dsl: typeof import('./locales/zh/dsl').default;
   inspector: typeof import('./locales/zh/inspector').default;
@@ -42,6 +43,7 @@ export type Namespaces = {
   debug: typeof import('./locales/zh/debug').default;
   runlog: typeof import('./locales/zh/runlog').default;
   flowtools: typeof import('./locales/zh/flowtools').default;
+  features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
 };
 

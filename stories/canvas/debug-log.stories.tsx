@@ -11,7 +11,11 @@ type Args = { type: 'chatflow' | 'workflow'; runs?: number; listFails?: boolean 
 
 const meta = {
   title: 'Canvas/App log',
-  loaders: [async ({ args }) => ({ api: createMemoryLogApi({ runs: (args as Args).runs ?? 30, conversations: 5, latencyMs: 60, listFails: (args as Args).listFails }) })],
+  loaders: [
+    async ({ args }) => ({
+      api: createMemoryLogApi({ runs: (args as Args).runs ?? 30, conversations: 5, latencyMs: 60, listFails: (args as Args).listFails, mode: (args as Args).type }),
+    }),
+  ],
   render: (args, { loaded }) => {
     const api = loaded.api as MemoryLogApi;
     return (
@@ -39,6 +43,14 @@ export const ChatApp: Story = {
   },
 };
 
-export const WorkflowApp: Story = { args: { type: 'workflow' } };
+/** Workflow app: each run's inputs and outputs (a workflow has no question or reply), its source and version. */
+export const WorkflowApp: Story = {
+  args: { type: 'workflow' },
+  play: async ({ canvas }) => {
+    const rows = await canvas.findAllByTestId(/^run-row-/, {}, { timeout: 4000 });
+    await expect(within(rows[0]).getByTestId('run-inputs')).toHaveTextContent('topic: topic 1');
+    await expect(within(rows[0]).getByTestId('run-source')).toHaveTextContent('Debug');
+  },
+};
 export const Empty: Story = { args: { type: 'chatflow', runs: 0 } };
 export const LoadError: Story = { args: { type: 'chatflow', listFails: true } };

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import type { FlowMode } from '../../schemas/flow';
+import { featuresOf, type FlowMode } from '../../schemas/flow';
 import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
 import { DebugApiContext, DebugPane } from '../../src/canvas/debug';
@@ -53,9 +53,19 @@ function buildFlow(mode: FlowMode): Built {
   return { store, chatIds, workflowIds };
 }
 
-function DebugStory({ mode, failing }: { mode: FlowMode; failing?: boolean }) {
+function DebugStory({ mode, failing, opening }: { mode: FlowMode; failing?: boolean; opening?: boolean }) {
   const [{ store, api }] = useState(() => {
     const built = buildFlow(mode);
+    if (opening) {
+      built.store.edit((d) => {
+        d.features = {
+          ...featuresOf({}),
+          opening_statement: 'Hello! I know the weather of every city. Ask away.',
+          suggested_questions: ['Will it rain today?', 'Is it windy in Oslo?', 'Do I need a coat?', 'When does the sun set?'],
+          suggested_questions_random_count: 3,
+        };
+      });
+    }
     return { store: built.store, api: createScriptedDebugApi({ delayMs: 80, failing, chatIds: built.chatIds, workflowIds: built.workflowIds }) };
   });
   return (
@@ -91,6 +101,16 @@ export const Chatflow: Story = {
     await expect(c.getByTestId('node-answer')).toHaveAttribute('data-run-status', 'succeeded');
     await userEvent.click(within(c.getByTestId('chat-trace')).getByText('Show trace'));
     await expect(c.getAllByTestId(/^trace-item-/).length).toBeGreaterThanOrEqual(3);
+  },
+};
+
+/** The app's features: a new conversation opens with the opening statement and three of the four questions; a click asks one. */
+export const OpeningAndSuggestions: Story = {
+  args: { mode: 'chatflow', opening: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByTestId('chat-opening')).toHaveTextContent('Hello! I know the weather');
+    await expect(within(c.getByTestId('chat-suggestions')).getAllByRole('button')).toHaveLength(3);
   },
 };
 

@@ -86,7 +86,7 @@ describe('a workflow tool inside a run', () => {
     // B's log: one run, with the tool's arguments as inputs, by the member whose run called it.
     const log = await runLog(appB);
     expect(log.total).toBe(1);
-    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'published', inputs: { topic: 'Oslo', count: '3' }, outputs: { report: 'Report on Oslo x3', topic: 'Oslo' }, created_by: f.u.member.id });
+    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'tool', inputs: { topic: 'Oslo', count: '3' }, outputs: { report: 'Report on Oslo x3', topic: 'Oslo' }, created_by: f.u.member.id });
     const detail = expectOk(await h.call('GET', `${RUNS(appB)}/runs/${log.list[0].id}`, member()));
     expect(detail.nodes.map((n: { node_id: string; status: string }) => [n.node_id, n.status])).toEqual([
       ['s', 'succeeded'],
@@ -315,7 +315,7 @@ describe('the published version is what a workflow tool runs', () => {
     const params = async () => expectOk(await h.call('GET', `${TOOLS}/${toolId}`, member())).functions[0].params.map((p: { param_key: string }) => p.param_key);
     expect(await params()).toEqual(['word']);
     const log = await runLog(appId);
-    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'published', inputs: { word: 'hi' } });
+    expect(log.list[0]).toMatchObject({ status: 'succeeded', source: 'tool', inputs: { word: 'hi' } });
 
     await publish(appId, 'v2');
     expect(await params()).toEqual(['phrase']);

@@ -63,6 +63,23 @@ export async function memoryMessages(
   return ctx.services.memory.history({ conversationId, turns }, { signal: ctx.signal });
 }
 
+/**
+ * The character the end user set for the conversation in the portal (`sys.persona`), '' without one.
+ * The LLM and agent nodes add it to their system instructions, after the builder's own.
+ */
+export function personaOf(ctx: ExecutionContext): string {
+  const v = ctx.variables.get(['sys', 'persona']);
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** `messages` with the persona added: to the first system message, or as one before the rest. */
+export function withPersona(messages: ChatMessage[], persona: string): ChatMessage[] {
+  if (!persona) return messages;
+  const at = messages.findIndex((m) => m.role === 'system');
+  if (at < 0) return [{ role: 'system', content: persona }, ...messages];
+  return messages.map((m, i) => (i === at ? { ...m, content: `${m.content}\n\n${persona}` } : m));
+}
+
 /** Calls the model, streaming its text as the node's chunks when `stream` is set. */
 export function chat(
   ctx: ExecutionContext,

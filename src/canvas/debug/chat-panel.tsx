@@ -1,7 +1,7 @@
 import { Paperclip, RotateCcw, Send, Square } from 'lucide-react';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ConversationVariable } from '../../../schemas/flow';
+import { shownSuggestedQuestions, type AppFeatures, type ConversationVariable } from '../../../schemas/flow';
 import { FileUpload } from '../../kit/widgets/file-upload';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -30,6 +30,8 @@ export interface ChatPanelProps {
   run: DebugRun;
   fields: readonly RunField[];
   declaredVariables: readonly ConversationVariable[];
+  /** The app's features: a new conversation opens with the opening statement and suggested questions, as end users see it. */
+  features?: Pick<AppFeatures, 'opening_statement' | 'suggested_questions' | 'suggested_questions_random_count'>;
 }
 
 function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
@@ -62,9 +64,11 @@ function LiveAnswer({ runs }: { runs: RunStore }) {
 /**
  * The chat of chatflow, agent and agent-team apps: the answer streams in as the run sends it, each
  * answer opens on its trace; stop, restart (a new conversation), the start form's inputs (sent with
- * each message), files when the start node takes them, and the conversation variables.
+ * each message), files when the start node takes them, and the conversation variables. A new
+ * conversation opens with the app's opening statement and suggested questions (at most the
+ * random-display count, picked again for each conversation; a click asks one).
  */
-export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPanelProps) {
+export function ChatPanel({ api, runs, run, fields, declaredVariables, features }: ChatPanelProps) {
   const { t } = useTranslation('debug');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [conversationId, setConversationId] = useState<string>();
@@ -75,12 +79,21 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPan
   const [attachOpen, setAttachOpen] = useState(false);
   const [files, setFiles] = useState<RunFormFile[]>([]);
   const [version, setVersion] = useState(0);
+  const [conversationNo, setConversationNo] = useState(0);
   const seq = useRef(0);
   const liveKey = useRef<number | null>(null);
   const takesFiles = fields.some(isFileField);
+  const opening = features?.opening_statement.trim() ?? '';
+  const questions = features?.suggested_questions;
+  const count = features?.suggested_questions_random_count ?? 0;
+  // Picked once per conversation (and again when the builder changes them).
+  const suggestions = useMemo(
+    () => (questions ? shownSuggestedQuestions({ suggested_questions: questions, suggested_questions_random_count: count }) : []),
+    [questions, count, conversationNo], // eslint-disable-line react-hooks/exhaustive-deps -- a new conversation picks again
+  );
 
-  const send = async () => {
-    const query = text.trim();
+  const send = async (asked?: string) => {
+    const query = (asked ?? text).trim();
     if (!query || run.running) return;
     const lacking = missingFields(fields, values);
     setMissing(lacking);
@@ -105,7 +118,7 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPan
     if (!trace) {
       // Not started (the draft could not be saved): give the message back.
       setTurns((ts) => ts.filter((x) => x.key !== key));
-      setText(query);
+      if (asked === undefined) setText(query);
       setFiles(sent);
       return;
     }
@@ -120,6 +133,7 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPan
     setConversationId(undefined);
     runs.reset();
     setVersion((v) => v + 1);
+    setConversationNo((n) => n + 1);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -146,7 +160,23 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables }: ChatPan
         )}
       </div>
       <ol className={s.messages} aria-live="polite" data-testid="chat-messages">
-        {turns.length === 0 && <li className={s.emptyChat}>{t('chat.empty')}</li>}
+        {opening && (
+          <li className={s.turn}>
+            <div className={s.answer} data-testid="chat-opening">
+              <p className={s.answerText}>{opening}</p>
+            </div>
+          </li>
+        )}
+        {turns.length === 0 && suggestions.length > 0 && (
+          <li className={s.suggestions} data-testid="chat-suggestions" aria-label={t('chat.suggested')}>
+            {suggestions.map((q) => (
+              <button key={q} type="button" className={s.suggestion} disabled={run.running} onClick={() => void send(q)}>
+                {q}
+              </button>
+            ))}
+          </li>
+        )}
+        {turns.length === 0 && !opening && suggestions.length === 0 && <li className={s.emptyChat}>{t('chat.empty')}</li>}
         {turns.map((turn) => (
           <li key={turn.key} className={s.turn}>
             <div className={s.question} data-testid="chat-question">

@@ -1,12 +1,13 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FlowMode } from '../../../schemas/flow';
+import { featuresOf, type FlowMode } from '../../../schemas/flow';
 import { builtinPlugins } from '../builtin-plugins';
 import { useSession } from '../../app/session';
 import { configureRequest } from '../../api/request';
 import { initI18n } from '../../i18n';
 import { createNodeRegistry } from '../../plugin-sdk';
 import type { AutosaveController, AutosaveSnapshot } from '../autosave';
+import { saveFeatures } from '../editor/features-dialog';
 import { createFlowStore } from '../store/create-flow-store';
 import { DebugApiContext } from './debug-api';
 import { DebugPane } from './debug-pane';
@@ -179,6 +180,39 @@ describe('DebugPane, chat modes', () => {
     expect(calls).toHaveLength(0);
     expect(screen.getByTestId('chat-input')).toHaveValue('hello');
     expect(screen.queryAllByTestId('chat-question')).toHaveLength(0);
+  });
+});
+
+describe('DebugPane, the app features', () => {
+  it('a new conversation shows the opening statement and at most the random-display count of suggested questions; a click asks one', async () => {
+    const autosave = fakeAutosave();
+    const store = createFlowStore({ registry, mode: 'chatflow', freeze: false });
+    const questions = ['Where is my order?', 'How do I return an item?', 'Do you ship abroad?', 'What does shipping cost?'];
+    store.edit((d) => {
+      d.features = { ...featuresOf(d), opening_statement: 'Hello! Ask me about orders.', suggested_questions: questions, suggested_questions_random_count: 2 };
+    });
+    render(<DebugPane store={store} appId="app-1" workspaceId="ws-1" autosave={autosave.ctl} />);
+    expect(screen.getByTestId('chat-opening')).toHaveTextContent('Hello! Ask me about orders.');
+    const shown = within(screen.getByTestId('chat-suggestions')).getAllByRole('button');
+    expect(shown).toHaveLength(2);
+    for (const b of shown) expect(questions).toContain(b.textContent);
+    expect(screen.queryByText('Send a message to start debugging')).toBeNull();
+
+    const asked = shown[1].textContent!;
+    fireEvent.click(shown[1]);
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(calls[0].body).toMatchObject({ query: asked });
+    expect(screen.getByTestId('chat-question')).toHaveTextContent(asked);
+    // The opening statement stays at the top of the conversation; the suggestions go.
+    expect(screen.getByTestId('chat-opening')).toHaveTextContent('Hello! Ask me about orders.');
+    expect(screen.queryByTestId('chat-suggestions')).toBeNull();
+    streams[0].close();
+    await waitFor(() => expect(screen.getByTestId('chat-send')).toBeInTheDocument());
+
+    // A new conversation shows them again; with a count of 0 every question.
+    act(() => void saveFeatures(store, { ...featuresOf(store.getState().document), suggested_questions_random_count: 0 }));
+    fireEvent.click(screen.getByTestId('chat-restart'));
+    await waitFor(() => expect(within(screen.getByTestId('chat-suggestions')).getAllByRole('button').map((b) => b.textContent)).toEqual(questions));
   });
 });
 

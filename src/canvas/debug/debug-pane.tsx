@@ -2,7 +2,7 @@ import { X } from 'lucide-react';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { isChatMode } from '../../../schemas/flow';
+import { featuresOf, isChatMode } from '../../../schemas/flow';
 import { describeError } from '../../api/reactions';
 import { tDynamic } from '../../i18n';
 import { Button } from '../../ui/button';
@@ -55,6 +55,8 @@ export function DebugPane({ store, appId, workspaceId, autosave, onClose, classN
   const run = useDebugRun(runs, api, autosave);
   const doc = useStore(store.api, (st) => st.document);
   const fields = useMemo(() => runFieldsOf(doc, store.registry), [doc, store.registry]);
+  // What end users see when a conversation starts (schemas/flow.ts AppFeatures).
+  const features = useMemo(() => featuresOf(doc), [doc.features]); // eslint-disable-line react-hooks/exhaustive-deps
   const chat = isChatMode(doc.mode);
   // The trace names kinds as the canvas does.
   const kindTitle = useCallback(
@@ -82,7 +84,7 @@ export function DebugPane({ store, appId, workspaceId, autosave, onClose, classN
       <div className={s.paneBody}>
         <TraceTitleContext value={kindTitle}>
           {chat ? (
-            <ChatPanel api={api} runs={runs} run={run} fields={fields} declaredVariables={doc.variables.conversation} />
+            <ChatPanel api={api} runs={runs} run={run} fields={fields} declaredVariables={doc.variables.conversation} features={features} />
           ) : (
             <WorkflowPanel api={api} runs={runs} run={run} fields={fields} />
           )}

@@ -17,6 +17,7 @@ import { ChecklistPanel } from './checklist-panel';
 import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
+import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
 import { AddFromPopover, ContextMenu } from './menus';
@@ -87,6 +88,8 @@ export interface FlowEditorProps {
   flowFile?: FlowFileAppInput;
   /** Shows the environment (and, in chat modes, conversation) variables dialogs (default true). */
   variables?: boolean;
+  /** Shows the app's features dialog in chat modes (opening statement, suggested questions…; default true). */
+  features?: boolean;
   /** Nodes glide to their laid-out places (default true; off in tests that check positions at once). */
   animateLayout?: boolean;
   /** Where copies go (default: the system clipboard with an in-memory fallback). */
@@ -192,9 +195,9 @@ function useSettledSelection(selected: string | null): string | null {
   return shown;
 }
 
-function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, features = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
   const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
-  const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | 'features' | null>(null);
   const exportFile = onExport ?? (flowFile ? () => toast.success(t('flowtools:exportDone', { file: downloadFlowYaml(store, flowFile) })) : undefined);
   const importFile = onImport ?? (flowFile ? () => setDialog('import') : undefined);
   const services = useEditorServices();
@@ -346,7 +349,13 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             <Background gap={16} size={1} />
             <FlowMinimap className={s.minimap} />
             <Panel position="top-left">
-              <Toolbar canLayout={Boolean(layout)} onExport={exportFile} onImport={importFile} onVariables={variables ? setDialog : undefined} />
+              <Toolbar
+                canLayout={Boolean(layout)}
+                onExport={exportFile}
+                onImport={importFile}
+                onVariables={variables ? setDialog : undefined}
+                onFeatures={features ? () => setDialog('features') : undefined}
+              />
             </Panel>
             <Panel position="bottom-left">
               <ZoomControls />
@@ -370,6 +379,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
         <ContextMenu canLayout={Boolean(layout)} />
         <DeleteConfirmDialog />
         {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 })} />}
+        {features && <FeaturesDialog open={dialog === 'features'} onOpenChange={(o) => setDialog(o ? 'features' : null)} />}
         {variables && (
           <>
             <VariablesDialog list="env" open={dialog === 'env'} onOpenChange={(o) => setDialog(o ? 'env' : null)} />

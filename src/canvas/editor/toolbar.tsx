@@ -1,5 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
-import { Braces, ClipboardCheck, Download, LayoutGrid, Maximize, MessagesSquare, Minus, Plus, Redo2, SquarePlus, Undo2, Upload } from 'lucide-react';
+import { Braces, ClipboardCheck, Download, LayoutGrid, Maximize, MessagesSquare, Minus, Plus, Redo2, Sparkles, SquarePlus, Undo2, Upload } from 'lucide-react';
 import { isChatMode } from '../../../schemas/flow';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,11 +23,13 @@ export interface ToolbarProps {
   onImport?: () => void;
   /** Opens the environment or conversation variables dialog (the latter shown in chat modes only). */
   onVariables?: (list: 'env' | 'conversation') => void;
+  /** Opens the app's features (chat modes only: opening statement, suggested questions…). */
+  onFeatures?: () => void;
 }
 
 /** Add node, undo/redo (disabled with nothing to undo), optional layout/export/import, the checklist with its count. */
-export function Toolbar({ canLayout, onExport, onImport, onVariables }: ToolbarProps) {
-  const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
+export function Toolbar({ canLayout, onExport, onImport, onVariables, onFeatures }: ToolbarProps) {
+  const { t } = useTranslation(['editor', 'canvas', 'flowtools', 'features']);
   const chat = useFlowStore((st) => isChatMode(st.document.mode));
   const { manager, ui } = useEditorServices();
   const canUndo = useFlowStore((st) => st.history.canUndo && !st.readOnly);
@@ -81,6 +83,12 @@ export function Toolbar({ canLayout, onExport, onImport, onVariables }: ToolbarP
         </ToolButton>
       )}
       <span className={s.toolSeparator} />
+      {onFeatures && chat && (
+        <button type="button" className={s.checklistButton} title={t('features:openHint')} data-testid="toolbar-features" onClick={onFeatures}>
+          <Sparkles aria-hidden="true" />
+          {t('features:open')}
+        </button>
+      )}
       <button
         type="button"
         className={s.checklistButton}

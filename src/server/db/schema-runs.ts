@@ -1,7 +1,8 @@
 /** Tables of the runs area. Re-exported from ./schema, so drizzle-kit and the services see one schema. */
-import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { RUN_SOURCES } from '../../../schemas/run-api';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
-import { apps, tenants, workspaces } from './schema';
+import { apps, appVersions, conversationGroups, tenants, workspaces } from './schema';
 
 type Values = Record<string, unknown>;
 type StoredError = { code: string; message: string; nodeId?: string };
@@ -15,7 +16,8 @@ const tokens = {
 /**
  * A conversation with a chat app (chatflow, agent): its messages and the current values of the
  * flow's conversation variables. Debug conversations (source `draft`) belong to the member who
- * started them.
+ * started them; portal ones (`portal`) to their end user, with what the sessions page sets (pin,
+ * group, persona) and the distributed version they started on (`version_id`).
  */
 export const conversations = pgTable(
   'conversations',
@@ -24,19 +26,26 @@ export const conversations = pgTable(
     tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
     workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     appId: uuid('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    source: text('source', { enum: ['draft', 'published'] }).notNull().default('draft'),
+    source: text('source', { enum: ['draft', 'published', 'portal', 'api'] }).notNull().default('draft'),
     name: text('name').notNull().default(''),
     variables: jsonb('variables').$type<Values>().notNull().default({}),
+    pinned: boolean('pinned').notNull().default(false),
+    groupId: uuid('group_id').references(() => conversationGroups.id, { onDelete: 'set null' }),
+    /** The character the end user set for this conversation (the LLM and agent nodes get it as `sys.persona`). */
+    persona: text('persona').notNull().default(''),
+    versionId: uuid('version_id').references(() => appVersions.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('conversations_app_created').on(t.appId, t.createdAt)],
+  (t) => [index('conversations_app_created').on(t.appId, t.createdAt), index('conversations_creator_source_updated').on(t.createdBy, t.source, t.updatedAt)],
 );
 
 /**
- * One run of an app's flow: the whole flow (draft or published) or one node alone (`single-node`,
- * `node_id` set). Totals are written when the run ends; `status` is `running` until then.
+ * One run of an app's flow: the whole flow or one node alone (`single-node`, `node_id` set).
+ * `source` says who started it (schemas/run-api.ts RUN_SOURCES: a debug run of the draft, the
+ * portal, the public API, a workflow tool…); `version_id` the published version it ran (null for
+ * the draft). Totals are written when the run ends; `status` is `running` until then.
  */
 export const runs = pgTable(
   'runs',
@@ -46,7 +55,8 @@ export const runs = pgTable(
     workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     appId: uuid('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
     mode: text('mode').notNull(),
-    source: text('source', { enum: ['draft', 'published', 'single-node'] }).notNull(),
+    source: text('source', { enum: RUN_SOURCES }).notNull(),
+    versionId: uuid('version_id').references(() => appVersions.id, { onDelete: 'set null' }),
     nodeId: text('node_id'),
     status: text('status', { enum: ['running', 'succeeded', 'failed', 'stopped'] }).notNull().default('running'),
     query: text('query').notNull().default(''),
@@ -66,6 +76,7 @@ export const runs = pgTable(
     index('runs_app_created').on(t.appId, t.createdAt),
     index('runs_app_status_created').on(t.appId, t.status, t.createdAt),
     index('runs_conversation').on(t.conversationId),
+    index('runs_creator_created').on(t.createdBy, t.createdAt),
   ],
 );
 
@@ -121,6 +132,10 @@ export const messages = pgTable(
     error: jsonb('error').$type<StoredError>(),
     ...tokens,
     elapsedMs: doublePrecision('elapsed_ms').notNull().default(0),
+    /** The end user's like or dislike (the app's `feedback` feature). */
+    feedback: text('feedback', { enum: ['like', 'dislike'] }),
+    /** The knowledge passages the answer used (schemas/portal.ts Citation). */
+    citations: jsonb('citations').$type<Record<string, unknown>[]>().notNull().default([]),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

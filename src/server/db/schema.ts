@@ -326,3 +326,4 @@ export * from './schema-runs';
 export * from './schema-tools';
 export * from './schema-knowledge';
 export * from './schema-apps';
+export * from './schema-portal';

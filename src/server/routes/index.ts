@@ -13,6 +13,7 @@ import { databaseRoutes } from './console/databases';
 import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
 import { runRoutes } from './console/runs';
+import { distributionRoutes } from './console/distribution';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
@@ -21,6 +22,10 @@ import { datasetSearchRoutes } from './console/datasets-search';
 import { fileRoutes } from './console/files';
 import { commonFileRoutes } from './common/files';
 import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
+import { webPortalRoutes } from './web/portal';
+import { webConversationRoutes } from './web/conversations';
+import { webUsageRoutes } from './web/usage';
+import { adminSecurityRoutes } from './admin/security';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -41,6 +46,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
   await app.register(runRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
@@ -49,4 +55,9 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
+  // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).
+  await app.register(webPortalRoutes(ctx), { prefix: '/web' });
+  await app.register(webConversationRoutes(ctx), { prefix: '/web' });
+  await app.register(webUsageRoutes(ctx), { prefix: '/web' });
+  await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
 };

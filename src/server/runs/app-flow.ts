@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { createEdge, isTeamMemberKind, type FlowDocument, type FlowMode } from '../../../schemas/flow';
 import { compile, type CompileOptions, type EngineRegistries, type ExecutionPlan, type PlanNode } from '../../engine';
 import { requireMembership, UUID_RE, type Caller, type ServerContext } from '../context';
-import { appDrafts, apps, workspaceMembers, workspaces } from '../db/schema';
+import { appDrafts, apps, appVersions, workspaceMembers, workspaces } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
-import { draftSecretValues } from '../services/apps';
+import { draftSecretValues, secretValuesOf } from '../services/apps';
 import { draftRowsGeneration } from '../services/cache-generations';
 
 /** The caller and the app a request is about (the workspace from X-Workspace-Id). */
@@ -62,10 +62,10 @@ function plansOf(registries: EngineRegistries): Map<string, ExecutionPlan> {
 export const compileOptionsOf = (mode: FlowMode): CompileOptions =>
   mode === 'agent_team' ? { detached: (node) => isTeamMemberKind(mode, node) } : {};
 
-function planOf(ctx: ServerContext, appId: string, revision: number, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
+/** The compiled plan of a document, cached under `key` (a draft: app and revision; a version: its id) per set of kinds. */
+function planOf(ctx: ServerContext, key: string, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
   const registries = ctx.plugins.registries();
   const plans = plansOf(registries);
-  const key = `${appId}:${revision}`;
   const hit = plans.get(key);
   if (hit) {
     // Refresh its place (Map keeps insertion order: the first key is the least recently used).
@@ -209,8 +209,39 @@ export async function compileDraft(
   draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
-  const plan = planOf(ctx, app.id, draft.revision, document, app.mode);
+  const plan = planOf(ctx, `${app.id}:${draft.revision}`, document, app.mode);
   return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
+}
+
+/** A published version compiled for a run (portal, API, workflow tool), with its own environment. */
+export interface VersionFlow {
+  app: AppRef;
+  versionId: string;
+  /** The version's number. */
+  version: string;
+  document: FlowDocument;
+  plan: ExecutionPlan;
+  /** Environment values by name, the version's secrets decrypted (never answered to anyone). */
+  env: Record<string, unknown>;
+}
+
+type VersionRow = typeof appVersions.$inferSelect;
+
+/**
+ * A published version of an app compiled for a run: the plan cached by the version's id (a version
+ * never changes), its environment from the secret values frozen in it (not the draft's). A version
+ * that cannot run: VALIDATION-1000 with the issues (it compiled when it was published; a node kind
+ * that changed since may refuse it).
+ */
+export function compileVersion(ctx: ServerContext, app: AppRef, version: Pick<VersionRow, 'id' | 'version' | 'document' | 'secretEnv'>): VersionFlow {
+  const document = version.document as unknown as FlowDocument;
+  const plan = planOf(ctx, `version:${version.id}`, document, app.mode);
+  const env: Record<string, unknown> = {};
+  if (Object.keys(version.secretEnv).length) {
+    const secrets = secretValuesOf(ctx, app.id, version.secretEnv);
+    for (const v of document.variables?.env ?? []) if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
+  }
+  return { app, versionId: version.id, version: version.version, document, plan, env };
 }
 
 /** The draft's secret environment values by name, decrypted. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { isChatMode } from '../../../schemas/flow';
-import type { DraftChatBody, DraftWorkflowBody, RunCreatedEvent, RunFileRef } from '../../../schemas/run-api';
+import type { DraftChatBody, DraftWorkflowBody, RunCreatedEvent, RunFileRef, RunSource } from '../../../schemas/run-api';
 import type { RunEvent } from '../../../schemas/run';
-import { createSecretMasker, run, type RunExecution, type RunResult } from '../../engine';
+import type { Citation } from '../../../schemas/portal';
+import { createSecretMasker, run, type ExecutionPlan, type RunExecution, type RunResult } from '../../engine';
 import type { ServerContext } from '../context';
 import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { checkRunFiles } from '../services/files';
-import { loadDraftFlow, type AppScope } from './app-flow';
+import { loadDraftFlow, type AppRef, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
@@ -22,21 +23,53 @@ export interface StartedRun {
   execution: RunExecution;
   /** Settles once the run has ended and its rows are written (never rejects). */
   stored: Promise<RunResult>;
+  /** The knowledge passages the run's knowledge-retrieval nodes found (chat runs that collect them). */
+  citations: Citation[];
 }
 
 export type DraftRunRequest = { kind: 'chat'; body: DraftChatBody } | { kind: 'workflow'; body: DraftWorkflowBody };
 
 /** A conversation's name: the first question, cut to 50 characters. */
-const nameOf = (query: string) => {
+export const nameOf = (query: string) => {
   const one = query.replace(/\s+/g, ' ').trim();
   return one.length > 50 ? `${one.slice(0, 49)}…` : one;
 };
 
+/** What a run executes: the app and a compiled plan (a draft's, or a published version's with its id). */
+export interface RunnableFlow {
+  app: AppRef;
+  plan: ExecutionPlan;
+  env: Record<string, unknown>;
+  /** The published version it runs; null for the draft. */
+  versionId: string | null;
+}
+
+/**
+ * One run to start, checked by its caller (nothing here refuses: a refused request must change
+ * nothing, so every check comes before this). Chat runs name an existing conversation (the caller
+ * checked it is theirs) or start one with `newConversation`.
+ */
+export interface RunRequest {
+  flow: RunnableFlow;
+  source: RunSource;
+  userId: string;
+  kind: 'chat' | 'workflow';
+  query: string;
+  inputs: Record<string, unknown>;
+  files: RunFileRef[];
+  conversation?: { id: string; variables: Record<string, unknown> };
+  /** Chat without `conversation`: the new conversation's source (draft or portal). */
+  newConversation?: { source: 'draft' | 'portal' };
+  /** The end user's character for this conversation (`sys.persona`: LLM and agent nodes add it to their instructions). */
+  persona?: string;
+  /** Collect the knowledge passages of knowledge-retrieval nodes and store them with the message. */
+  collectCitations?: boolean;
+}
+
 /**
  * Starts a debug run of the app's draft. Everything that can refuse the request (membership, app,
  * mode, conversation, a flow that cannot run) is checked before anything is written, so a refused
- * request changes nothing. Then the engine starts while the run row (and for chat the conversation
- * and message) is written; the recorder stores node executions as they end.
+ * request changes nothing. Then {@link startRun}.
  *
  * Stopping is explicit (the run registry, ./registry.ts); a client that stops reading does not stop
  * the run.
@@ -50,29 +83,58 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     const why = chat ? `App mode ${app.mode} does not take chat messages (use workflow-runs)` : `App mode ${app.mode} is a conversation (use chat-messages)`;
     throw badRequest(why, [{ path: 'app_id', message: `mode ${app.mode}` }]);
   }
-  const userId = s.caller.userId;
-  const files: RunFileRef[] = req.body.files ?? [];
   // Sending a file gives the conversation's user access to it (services/files.ts): only one's own.
-  if (files.length) await checkRunFiles(ctx, s.caller, files);
-  const inputs = req.body.inputs ?? {};
-  const runId = randomUUID();
-
-  let conversationId: string | undefined;
-  let conversationVars: Record<string, unknown> | undefined;
-  let messageId: string | undefined;
+  if (req.body.files?.length) await checkRunFiles(ctx, s.caller, req.body.files);
+  let conversation: RunRequest['conversation'];
   if (req.kind === 'chat' && req.body.conversation_id) {
+    // A debug conversation is its member's own: another member (or a portal conversation) looks missing.
     const [conv] = await ctx.db
       .select({ id: conversations.id, variables: conversations.variables })
       .from(conversations)
-      .where(and(eq(conversations.id, req.body.conversation_id), eq(conversations.appId, app.id), eq(conversations.tenantId, app.tenantId)));
+      .where(
+        and(
+          eq(conversations.id, req.body.conversation_id),
+          eq(conversations.appId, app.id),
+          eq(conversations.tenantId, app.tenantId),
+          eq(conversations.source, 'draft'),
+          eq(conversations.createdBy, s.caller.userId),
+        ),
+      );
     if (!conv) throw notFoundOrForeign('Conversation', req.body.conversation_id);
-    conversationId = conv.id;
-    conversationVars = conv.variables;
+    conversation = conv;
   }
+  return startRun(
+    ctx,
+    {
+      flow: { app, plan: flow.plan, env: flow.env, versionId: null },
+      source: 'draft',
+      userId: s.caller.userId,
+      kind: req.kind,
+      query: req.kind === 'chat' ? req.body.query : '',
+      inputs: req.body.inputs ?? {},
+      files: req.body.files ?? [],
+      ...(conversation ? { conversation } : chat ? { newConversation: { source: 'draft' as const } } : {}),
+    },
+    log,
+  );
+}
 
-  const query = req.kind === 'chat' ? req.body.query : '';
+/**
+ * Starts a checked run (draft, portal, API…: one run path, one set of records): the engine starts
+ * while the run row (and for chat the conversation and message) is written; the recorder stores
+ * node executions as they end and the run's end (answer, usage, conversation variables, citations).
+ */
+export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unknown) => void): Promise<StartedRun> {
+  const { app } = req.flow;
+  const chat = req.kind === 'chat';
+  const { userId, query, inputs, files } = req;
   // The engine masks secrets in what the run emits; what the request put in the rows is masked here.
-  const mask = createSecretMasker(Object.values(flow.env));
+  const mask = createSecretMasker(Object.values(req.flow.env));
+  const runId = randomUUID();
+  const versionId = req.flow.versionId;
+  let conversationId = req.conversation?.id;
+  let messageId: string | undefined;
+
   // One statement (one round trip, atomic): the new conversation, the run, the message. Not awaited:
   // the run starts at once (the first token need not wait for it); the recorder writes the run's
   // node rows and end after it. With a database server it is sent on the next turn of the event
@@ -83,11 +145,12 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   const parts: SQL[] = [];
   if (chat && !conversationId) {
     conversationId = randomUUID();
-    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, created_by)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, 'draft', ${mask.text(nameOf(query))}, ${JSON.stringify(flow.plan.conversationDefaults)}::jsonb, ${userId}))`);
+    const source = req.newConversation?.source ?? 'draft';
+    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by)
+      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${mask.text(nameOf(query))}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}))`);
   }
-  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, query, inputs, created_by, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, 'draft', ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${conversationId ?? null}))`);
+  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, conversation_id)
+    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${conversationId ?? null}))`);
   if (conversationId) {
     messageId = randomUUID();
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
@@ -102,7 +165,15 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
   const registry = runRegistry(ctx);
   const controller = new AbortController();
   const recorder = new RunRecorder(ctx.db, runId, log, inserted);
-  const execution = run(flow.plan, {
+  const citations: Citation[] = [];
+  const collect = req.collectCitations ? citationCollector(citations) : undefined;
+  const record = collect
+    ? (e: RunEvent) => {
+        collect(e);
+        recorder.onEvent(e);
+      }
+    : recorder.onEvent;
+  const execution = run(req.flow.plan, {
     runId,
     inputs,
     sys: {
@@ -110,27 +181,63 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
       files,
       user_id: userId,
       app_id: app.id,
+      ...(req.persona ? { persona: req.persona } : {}),
     },
-    env: flow.env,
-    ...(conversationVars ? { conversation: conversationVars } : {}),
+    env: req.flow.env,
+    ...(req.conversation ? { conversation: req.conversation.variables } : {}),
     signal: controller.signal,
-    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
+    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(req.flow.env) }),
     onEvent: ctx.exclusiveDb
       ? (e) => {
           if (e.type === 'answer_chunk') go();
-          recorder.onEvent(e);
+          record(e);
         }
-      : recorder.onEvent,
+      : record,
   });
   execution.result.then(go, go);
-  registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
+  registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, controller });
   const stored = execution.result.then(async (result) => {
-    await recorder.finish(result, { messageId, conversationId });
+    await recorder.finish(result, { messageId, conversationId, ...(collect ? { citations } : {}) });
     registry.remove(runId);
     return result;
   });
   const created: RunCreatedEvent = { type: 'run_created', runId, ...(conversationId ? { conversationId } : {}), ...(messageId ? { messageId } : {}) };
-  return { created, execution, stored };
+  return { created, execution, stored, citations };
+}
+
+/**
+ * Gathers the passages of the run's knowledge-retrieval nodes as they finish (their `result`
+ * outputs: services' chunks with the document's name as `title` and the base's name in metadata),
+ * each segment once, best score kept.
+ */
+function citationCollector(into: Citation[]): (e: RunEvent) => void {
+  const seen = new Map<string, Citation>();
+  return (e) => {
+    if (e.type !== 'node_finished' || e.kind !== 'knowledge-retrieval') return;
+    const result = (e.outputs as { result?: unknown }).result;
+    if (!Array.isArray(result)) return;
+    for (const x of result as Record<string, unknown>[]) {
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      const metadata = (x.metadata ?? {}) as Record<string, unknown>;
+      const c: Citation = {
+        dataset_id: text(x.dataset_id),
+        dataset_name: text(metadata.dataset_name),
+        document_id: text(x.document_id),
+        document_name: text(x.title),
+        segment_id: text(x.segment_id),
+        content: text(x.content),
+        score: typeof x.score === 'number' ? x.score : 0,
+      };
+      const key = c.segment_id || `${c.document_id}:${c.content}`;
+      const had = seen.get(key);
+      if (had) {
+        if (c.score > had.score) had.score = c.score;
+        continue;
+      }
+      seen.set(key, c);
+      into.push(c);
+    }
+  };
 }
 
 /** The SSE frame of one event. */

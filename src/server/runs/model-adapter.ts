@@ -3,7 +3,7 @@ import { ModelParams } from '../../../schemas/model';
 import { NodeExecutionError, type ChatMessage, type ModelService, type ToolCall } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { ModelService as ProviderModels } from '../providers/model-service';
-import { ModelError } from '../providers/errors';
+import { ModelError, modelNodeCode } from '../providers/errors';
 
 /**
  * The executors' model service (`services.models`, plugin-sdk shape) over the server's provider
@@ -11,7 +11,7 @@ import { ModelError } from '../providers/errors';
  * the stream's text passed to `onChunk` as it arrives, and model errors turned into
  * NodeExecutionError with code `MODEL-<code>` (e.g. `MODEL-unauthorized`) for the trace.
  */
-export function createRunModelService(ctx: Pick<ServerContext, 'db' | 'secretKey'>, tenantId: string): ModelService {
+export function createRunModelService(ctx: Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>, tenantId: string): ModelService {
   const provider = new ProviderModels(ctx);
   return {
     async chat(req, { signal, onChunk }) {
@@ -42,7 +42,7 @@ export function createRunModelService(ctx: Pick<ServerContext, 'db' | 'secretKey
       } catch (e) {
         // A stop surfaces as the run's abort reason; keep the signal's reason so the engine sees it.
         if (signal.aborted) throw signal.reason ?? e;
-        if (e instanceof ModelError) throw new NodeExecutionError(`MODEL-${e.code}`, e.message, e.status !== undefined ? { status: e.status } : undefined);
+        if (e instanceof ModelError) throw new NodeExecutionError(modelNodeCode(e), e.message, e.status !== undefined ? { status: e.status } : undefined);
         throw e;
       }
       return { text, ...(toolCalls.length ? { toolCalls } : {}), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
@@ -51,7 +51,7 @@ export function createRunModelService(ctx: Pick<ServerContext, 'db' | 'secretKey
       try {
         return (await provider.embed({ tenantId, provider: input.provider, model: input.model, texts: input.texts, signal })).embeddings;
       } catch (e) {
-        if (e instanceof ModelError) throw new NodeExecutionError(`MODEL-${e.code}`, e.message);
+        if (e instanceof ModelError) throw new NodeExecutionError(modelNodeCode(e), e.message);
         throw e;
       }
     },

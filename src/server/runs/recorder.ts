@@ -36,6 +36,8 @@ const usageColumns = (u: TokenUsage | undefined) => ({
 export interface RunEnd {
   messageId?: string;
   conversationId?: string;
+  /** The knowledge passages the answer used, stored with the message (portal chat). */
+  citations?: Record<string, unknown>[];
 }
 
 /**
@@ -228,7 +230,15 @@ export class RunRecorder {
         if (end.messageId) {
           await tx
             .update(messages)
-            .set({ answer: result.answer, status: result.status, error: result.error ?? null, ...usage, elapsedMs: result.elapsedMs, updatedAt: finishedAt })
+            .set({
+              answer: result.answer,
+              status: result.status,
+              error: result.error ?? null,
+              ...usage,
+              elapsedMs: result.elapsedMs,
+              ...(end.citations ? { citations: end.citations } : {}),
+              updatedAt: finishedAt,
+            })
             .where(eq(messages.id, end.messageId));
         }
         if (end.conversationId) {

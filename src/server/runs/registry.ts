@@ -5,6 +5,8 @@ export interface ActiveRun {
   runId: string;
   tenantId: string;
   appId: string;
+  /** Who started it (the portal stops only the user's own runs). */
+  userId?: string;
   controller: AbortController;
 }
 
@@ -32,10 +34,14 @@ export class RunRegistry {
     return this.runs.size;
   }
 
-  /** Stops the run if it goes on here and belongs to the tenant's app; true when it was stopped. */
-  stop(runId: string, scope: { tenantId: string; appId: string }): boolean {
+  /**
+   * Stops the run if it goes on here and belongs to the tenant's app (and, with `userId`, was
+   * started by that user); true when it was stopped.
+   */
+  stop(runId: string, scope: { tenantId: string; appId: string; userId?: string }): boolean {
     const r = this.runs.get(runId);
     if (!r || r.tenantId !== scope.tenantId || r.appId !== scope.appId || r.controller.signal.aborted) return false;
+    if (scope.userId !== undefined && r.userId !== scope.userId) return false;
     r.controller.abort();
     return true;
   }

@@ -13,7 +13,7 @@ import type {
 } from '../../../schemas/run-api';
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
-import { appDrafts, conversations, messages, nodeExecutions, runs, users } from '../db/schema';
+import { appDrafts, appVersions, conversations, messages, nodeExecutions, runs, users } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { contains } from '../services/workspace-resources';
 import type { AppRef } from './app-flow';
@@ -42,12 +42,13 @@ function since(period: LogPeriod, column: typeof runs.createdAt | typeof convers
 }
 
 type RunRow = typeof runs.$inferSelect;
-function toRun(r: RunRow, creatorName: string | null): RunSummary {
+function toRun(r: RunRow, creatorName: string | null, version: string | null): RunSummary {
   return {
     id: r.id,
     app_id: r.appId,
     mode: r.mode as RunSummary['mode'],
     source: r.source,
+    version,
     node_id: r.nodeId,
     status: r.status,
     query: r.query,
@@ -66,10 +67,14 @@ function toRun(r: RunRow, creatorName: string | null): RunSummary {
   };
 }
 
-/** The app's runs, newest first, by period, status and keyword (query, answer or inputs). */
+/** The run with its creator's name and its version's number (null: the draft, or a deleted version). */
+const runColumns = { run: runs, creatorName: displayName, version: appVersions.version };
+
+/** The app's runs, newest first, by period, status, source and keyword (query, answer or inputs). */
 export async function listRuns(ctx: ServerContext, app: AppRef, q: RunListQuery) {
   const conds: (SQL | undefined)[] = [eq(runs.appId, app.id), since(q.period, runs.createdAt)];
   if (q.status) conds.push(eq(runs.status, q.status));
+  if (q.source) conds.push(eq(runs.source, q.source));
   if (q.keyword) {
     const k = contains(q.keyword);
     conds.push(or(ilike(runs.query, k), ilike(runs.answer, k), ilike(sql`${runs.inputs}::text`, k)));
@@ -77,14 +82,15 @@ export async function listRuns(ctx: ServerContext, app: AppRef, q: RunListQuery)
   const where = and(...conds);
   const [{ total }] = await ctx.db.select({ total: count() }).from(runs).where(where);
   const rows = await ctx.db
-    .select({ run: runs, creatorName: displayName })
+    .select(runColumns)
     .from(runs)
     .leftJoin(users, eq(users.id, runs.createdBy))
+    .leftJoin(appVersions, eq(appVersions.id, runs.versionId))
     .where(where)
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size);
-  return { list: rows.map((r) => toRun(r.run, r.creatorName)), total: Number(total), page: q.page, page_size: q.page_size };
+  return { list: rows.map((r) => toRun(r.run, r.creatorName, r.version)), total: Number(total), page: q.page, page_size: q.page_size };
 }
 
 /** The run row of the app, or VALIDATION-1000. */
@@ -99,13 +105,14 @@ export async function runOf(ctx: ServerContext, app: AppRef, runId: string): Pro
 export async function getRunDetail(ctx: ServerContext, app: AppRef, runId: string): Promise<RunDetail> {
   await runOf(ctx, app, runId);
   const [row] = await ctx.db
-    .select({ run: runs, creatorName: displayName })
+    .select(runColumns)
     .from(runs)
     .leftJoin(users, eq(users.id, runs.createdBy))
+    .leftJoin(appVersions, eq(appVersions.id, runs.versionId))
     .where(eq(runs.id, runId));
   const nodes = await ctx.db.select().from(nodeExecutions).where(eq(nodeExecutions.runId, runId)).orderBy(asc(nodeExecutions.seq));
   return {
-    run: toRun(row.run, row.creatorName),
+    run: toRun(row.run, row.creatorName, row.version),
     nodes: nodes.map(
       (n): NodeExecution => ({
         id: n.id,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE } from '../context';
-import { appDrafts, apps, appVersions, users } from '../db/schema';
+import { appDistributions, appDrafts, apps, appVersions, users } from '../db/schema';
 import { AppError, badRequest, exists, notFoundOrForeign } from '../errors';
 import { compileDraft } from '../runs/app-flow';
 import type { FlowDocument } from '../../../schemas/flow';
@@ -138,11 +138,23 @@ export async function publishApp(ctx: ServerContext, s: Scope, appId: string, in
   return toVersion(row.v, row.creatorName);
 }
 
-/** Owner and admin: deletes one version (what runs falls back to the newest remaining one). */
+/**
+ * Owner and admin: deletes one version (what runs falls back to the newest remaining one). A version
+ * a distribution serves is refused (VALIDATION-1000): its end users would lose the app; the owner
+ * moves the distribution to another version first.
+ */
 export async function deleteVersion(ctx: ServerContext, s: Scope, appId: string, versionId: string): Promise<void> {
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
   await appView(ctx, s, appId);
-  await versionRow(ctx, s, appId, versionId);
+  const { v } = await versionRow(ctx, s, appId, versionId);
+  const serving = await ctx.db
+    .select({ platform: appDistributions.platform })
+    .from(appDistributions)
+    .where(and(eq(appDistributions.versionId, versionId), eq(appDistributions.state, 'distributed')));
+  if (serving.length) {
+    const on = serving.map((r) => r.platform).join(', ');
+    throw badRequest(`Version '${v.version}' is distributed (${on}): move those distributions to another version or cancel them before deleting it`, { platforms: serving.map((r) => r.platform) });
+  }
   await ctx.db.delete(appVersions).where(and(eq(appVersions.id, versionId), ofApp(s, appId)));
 }
 

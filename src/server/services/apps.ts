@@ -165,6 +165,8 @@ export async function updateApp(
         .where(and(eq(apps.id, input.id), inScope(s)));
     })
     .catch(duplicate);
+  // The portal's cached access rows (runs/portal-access.ts) hold the app's name, description and icon.
+  forgetDraftRows();
   return appView(ctx, s, input.id);
 }
 
@@ -173,6 +175,8 @@ export async function setAppStatus(ctx: ServerContext, s: Scope, id: string, sta
   await requireMembership(ctx.db, s.caller, s.workspaceId, BUILDERS);
   await appView(ctx, s, id);
   await ctx.db.update(apps).set({ status, updatedAt: new Date() }).where(and(eq(apps.id, id), inScope(s)));
+  // The portal's cached access rows (runs/portal-access.ts) know whether the app is active.
+  forgetDraftRows();
   return appView(ctx, s, id);
 }
 

@@ -4,24 +4,25 @@ import { createSecretMasker, DEFAULT_RUN_LIMITS, run, RUN_ERRORS } from '../../e
 import { NodeExecutionError } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { apps, runs } from '../db/schema';
-import { compileDraft, type DraftFlow } from '../runs/app-flow';
-import { secretValuesOf } from '../services/apps';
-import { latestVersionRow } from '../services/apps-versions';
-import type { FlowDocument } from '../../../schemas/flow';
+import { compileVersion, type VersionFlow } from '../runs/app-flow';
 import { RunRecorder } from '../runs/recorder';
 import { runRegistry } from '../runs/registry';
 import { buildExecutorServices } from '../runs/services';
 import type { ToolRow, WorkspaceScope } from './rows';
+import { workflowToolVersion } from './workflow-version';
 
 /**
  * Running a workflow tool: the tool's app flow runs in this process through the same engine and
  * services as a draft run, with the call's arguments as the start form's inputs, and is stored as a
- * run of that app (it shows in the app's log, `source` `published`, by the member whose run called
- * it). The End node's outputs are the result.
+ * run of that app (it shows in the app's log, `source` `tool`, with the version it ran, by the
+ * member whose run called it). The End node's outputs are the result.
  *
- * The app's LATEST PUBLISHED version runs (services/apps-versions.ts), with the secret environment
- * values frozen in it: editing the draft changes nothing until the app is published again. An app
- * with no published version left cannot run as a tool (`TOOL-WORKFLOW-UNPUBLISHED`).
+ * A tool made by distributing the app to the `tool` platform runs the DISTRIBUTED version; moving
+ * the distribution moves the tool, and a cancelled distribution disables it
+ * (`TOOL-WORKFLOW-CANCELLED`). A tool made on the tools page runs the app's latest published
+ * version (./workflow-version.ts). Either way with the secret environment values frozen in that
+ * version: editing the draft changes nothing. An app with no published version left cannot run as a
+ * tool (`TOOL-WORKFLOW-UNPUBLISHED`).
  *
  * Guards: a run cannot call its own app, directly or through a chain of workflow tools
  * (`TOOL-WORKFLOW-RECURSION`); at most {@link WORKFLOW_TOOL_MAX_DEPTH} workflow tools run inside one
@@ -37,6 +38,8 @@ export const WORKFLOW_RUN_ERRORS = {
   APP_MISSING: 'TOOL-WORKFLOW-APP-MISSING',
   /** The app has no published version (never published, or every version deleted). */
   UNPUBLISHED: 'TOOL-WORKFLOW-UNPUBLISHED',
+  /** The tool came from a distribution to the `tool` platform that was cancelled. */
+  CANCELLED: 'TOOL-WORKFLOW-CANCELLED',
   RECURSION: 'TOOL-WORKFLOW-RECURSION',
   DEPTH: 'TOOL-WORKFLOW-DEPTH',
   INPUT: 'TOOL-WORKFLOW-INPUT',
@@ -96,28 +99,26 @@ async function loadToolFlow(ctx: ServerContext, caller: WorkflowToolCaller, tool
   if (!row || row.type !== 'workflow') {
     throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.APP_MISSING, `The workflow app of the tool "${tool.name}" no longer exists in this project space`);
   }
-  const version = await latestVersionRow(ctx, caller, row.id);
+  const served = await workflowToolVersion(ctx, caller, tool.id, row.id);
+  if (served.state === 'cancelled') {
+    throw new NodeExecutionError(
+      WORKFLOW_RUN_ERRORS.CANCELLED,
+      `The workflow tool "${tool.name}" is disabled: the distribution of "${row.name}" as a tool was cancelled. Its owner can distribute it again`,
+      { app_id: row.id },
+    );
+  }
+  const { version } = served;
   if (!version) {
     throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.UNPUBLISHED, `The workflow "${row.name}" of the tool "${tool.name}" has no published version: publish it first`, { app_id: row.id });
   }
-  let flow: DraftFlow;
+  let flow: VersionFlow;
   try {
     // Compiled under the draft revision it was published from (the same document, so the same plan).
-    flow = await compileDraft(
-      ctx,
-      { id: row.id, tenantId: caller.tenantId, workspaceId: caller.workspaceId, mode: 'workflow' },
-      { revision: version.draftRevision, document: version.document, secretEnv: {} },
-    );
+    flow = compileVersion(ctx, { id: row.id, tenantId: caller.tenantId, workspaceId: caller.workspaceId, mode: 'workflow' }, version);
   } catch (e) {
     throw new NodeExecutionError(WORKFLOW_RUN_ERRORS.CANNOT_RUN, `The workflow "${row.name}" (version ${version.version}) of the tool "${tool.name}" cannot run: ${(e as Error).message}`);
   }
-  // The version's own secret values, not the draft's (compileDraft would read the draft's).
-  const secrets = secretValuesOf(ctx, row.id, version.secretEnv);
-  const env = { ...flow.env };
-  for (const v of (version.document as unknown as FlowDocument).variables?.env ?? []) {
-    if (v.type === 'secret' && secrets[v.id] !== undefined) env[v.name] = secrets[v.id];
-  }
-  return { flow: { ...flow, env }, document: version.document, appName: row.name, version: version.version };
+  return { flow, document: version.document, appName: row.name, version: version.version };
 }
 
 /**
@@ -160,7 +161,9 @@ export async function runWorkflowTool(
   const { app } = flow;
   const secrets = [...(caller.secrets ?? []), ...Object.values(flow.env)];
   const inputs = createSecretMasker(secrets).value(args);
-  await ctx.db.insert(runs).values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'published', inputs, createdBy: caller.userId });
+  await ctx.db
+    .insert(runs)
+    .values({ id: runId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, mode: 'workflow', source: 'tool', versionId: flow.versionId, inputs, createdBy: caller.userId });
   const controller = new AbortController();
   const stop = () => controller.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
@@ -178,7 +181,7 @@ export async function runWorkflowTool(
     onEvent: recorder.onEvent,
     bufferEvents: false,
   });
-  registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
+  registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId: caller.userId, controller });
   try {
     const result = await execution.result;
     await recorder.finish(result);

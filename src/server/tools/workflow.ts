@@ -12,9 +12,10 @@ import { insertTool, toolView } from './service';
 
 /**
  * Workflow tools: a workflow app of the workspace offered as a tool with one function, `run`, whose
- * parameters are the start-form fields of the app's latest published version (an app never
- * published cannot become a tool: publish it on its Version tab first). Runs call it through
- * ./workflow-run.ts (that version's flow runs in-process).
+ * parameters are the start-form fields of the version it runs (an app never published cannot become
+ * a tool: publish it on its Version tab first). A tool made by distributing the app to the `tool`
+ * platform runs the distributed version; one made on the tools page the latest published version
+ * (./workflow-version.ts). Runs call it through ./workflow-run.ts (that version's flow runs in-process).
  */
 
 export const WORKFLOW_FUNCTION = 'run';
@@ -60,24 +61,40 @@ export async function createWorkflowTool(ctx: ServerContext, s: Scope, input: { 
       reason: 'TOOL-WORKFLOW-UNPUBLISHED',
     });
   }
-  const id = await insertTool(
+  const id = await insertWorkflowTool(ctx, s, row.app, version.document, input);
+  return toolView(ctx, s, id);
+}
+
+/**
+ * Inserts the workflow tool of a workflow app (the caller checked role, app and mode), its `run`
+ * function's parameters from `document` (the version it runs). Also used by distribution to the
+ * `tool` platform (services/distribution.ts), which pins the tool to the distributed version.
+ */
+export async function insertWorkflowTool(
+  ctx: ServerContext,
+  s: Scope,
+  app: { id: string; name: string; description: string },
+  document: unknown,
+  input: { name?: string; intro?: string; icon?: AppIcon } = {},
+): Promise<string> {
+  return insertTool(
     ctx,
     s,
     {
       type: 'workflow',
-      name: input.name ?? row.app.name,
-      intro: input.intro ?? row.app.description,
+      name: input.name ?? app.name,
+      intro: input.intro ?? app.description,
       icon: input.icon ?? { icon: 'workflow', iconColor: '#DBEAFE' },
-      workflowAppId: row.app.id,
+      workflowAppId: app.id,
     },
     (tx, toolId) =>
       insertFunctions(tx, { id: toolId, auth: { type: 'none' } }, [
         {
           name: WORKFLOW_FUNCTION,
-          description: row.app.description || row.app.name,
+          description: app.description || app.name,
           method: 'POST',
           url: '',
-          params: startFieldRows(version.document),
+          params: startFieldRows(document),
           headers: [],
           body: [],
           body_subtype: 'json',
@@ -86,5 +103,4 @@ export async function createWorkflowTool(ctx: ServerContext, s: Scope, input: { 
         },
       ]),
   );
-  return toolView(ctx, s, id);
 }

@@ -10,6 +10,7 @@ import { fail, ok, startServer, type TestServer } from '../../../api/testing/htt
 import { i18n, initI18n } from '../../../i18n';
 import { buildRoutes } from '../../router';
 import { useSession } from '../../session';
+import { crumbLabel, crumbsOf } from '../../shell/route-handle';
 import { AppNotFoundError, isAppNotFound, setLlmModelLoader, type AppGuardData } from './app-guard';
 import { AppRouteError } from './app-route-error';
 import { EditorHeader } from './editor-header';
@@ -135,6 +136,22 @@ describe('app guard (spec 2)', () => {
     expect((await open(`/operation/app/${TEAM_APP}/agent-flow/api`)).at).toBe(`/operation/app/${TEAM_APP}/agent-team/api`);
     expect((await open(`/operation/app/${TEAM_APP}/agent-flow/log`)).at).toBe(`/operation/app/${TEAM_APP}/agent-team/base`);
     expect((await open(`/operation/app/${FLOW_APP}/agent-team/base`)).at).toBe(`/operation/app/${FLOW_APP}/agent-flow/base`);
+  });
+
+  it("names the app's mode in the editor's breadcrumb (a workflow is not an \"Agent flow\")", async () => {
+    const crumbs = async (path: string) => {
+      const { router } = await open(path);
+      const matches = router.state.matches.map((m) => ({ id: m.route.id, pathname: m.pathname, params: m.params, data: router.state.loaderData[m.route.id], loaderData: router.state.loaderData[m.route.id], handle: m.route.handle }));
+      return crumbsOf(matches as never).map((c) => [crumbLabel(c), c.href]);
+    };
+    expect(await crumbs(`/operation/app/${FLOW_APP}/agent-flow/version`)).toEqual([
+      ['Project spaces', '/operation'],
+      ['Alpha', `/operation/workspace/${WS}/app`],
+      ['Invoice extractor', undefined],
+      ['Workflow', `/operation/app/${FLOW_APP}/agent-flow`],
+      ['Versions', `/operation/app/${FLOW_APP}/agent-flow/version`],
+    ]);
+    expect((await crumbs(`/operation/app/${TEAM_APP}/agent-team/base`)).map(([label]) => label)).toEqual(['Project spaces', 'Alpha', 'Release crew', 'Agent team', 'Configuration']);
   });
 
   it('goes to / (then /operation) on another failure', async () => {

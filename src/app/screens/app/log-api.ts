@@ -4,7 +4,7 @@
  */
 import { createContext, useContext } from 'react';
 import type { RunStatus } from '../../../../schemas/run';
-import type { ConversationMessage, ConversationSummary, LogPeriod, RunDetail, RunSummary } from '../../../../schemas/run-api';
+import type { ConversationMessage, ConversationSummary, LogPeriod, RunDetail, RunSource, RunSummary } from '../../../../schemas/run-api';
 import { deleteConversation, getRun, listConversations, listMessages, listRuns } from '../../../api/runs';
 import type { PagedAnswer } from '../../../kit/schema-table';
 
@@ -12,6 +12,8 @@ export interface RunLogQuery {
   period: LogPeriod;
   keyword?: string;
   status?: RunStatus | '';
+  /** Only the runs of this source (debug, portal, API…). */
+  source?: RunSource | '';
   page: number;
   page_size: number;
 }
@@ -27,7 +29,7 @@ export interface LogApi {
 const items = <T,>(p: { list: T[]; total: number }): PagedAnswer<T> => ({ items: p.list, total: p.total });
 
 export const apiLogApi: LogApi = {
-  listRuns: (appId, workspaceId, q) => listRuns(appId, { ...q, keyword: q.keyword || undefined, status: q.status || undefined }, { workspaceId }).then(items),
+  listRuns: (appId, workspaceId, q) => listRuns(appId, { ...q, keyword: q.keyword || undefined, status: q.status || undefined, source: q.source || undefined }, { workspaceId }).then(items),
   getRun: (appId, workspaceId, runId) => getRun(appId, runId, { workspaceId }),
   listConversations: (appId, workspaceId, q) => listConversations(appId, q, { workspaceId }).then(items),
   // A conversation's whole history in one page (the server's page maximum).

@@ -69,16 +69,53 @@ function Loading<T>({ load, retry, children }: { load: Load<T>; retry: () => voi
   return <>{children(load.value)}</>;
 }
 
+/**
+ * Inputs or outputs on one line, `name: value` joined by commas (strings as they are, the rest as
+ * JSON); '' when there are none.
+ * @example valuesLine({ topic: 'tea', pages: 2 }) // 'topic: tea, pages: 2'
+ */
+export function valuesLine(values: Record<string, unknown>): string {
+  return Object.entries(values)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+}
+
+const hasValues = (v: Record<string, unknown>) => Object.keys(v).length > 0;
+
 function RunBody({ detail }: { detail: RunDetail }) {
   const { t } = useTranslation('runlog');
   const { run } = detail;
   return (
     <div className={s.detail}>
-      <dl className={s.facts}>
+      <dl className={s.facts} data-testid="run-facts">
         <dt>{t('run.createdAt')}</dt>
         <dd>{formatDateTime(run.created_at)}</dd>
         <dt>{t('run.id')}</dt>
         <dd className={s.mono}>{run.id}</dd>
+        <dt>{t('run.source')}</dt>
+        <dd>
+          {t(`source.${run.source}`)} · {run.version ?? (run.source === 'draft' || run.source === 'single-node' ? t('draft') : '—')}
+        </dd>
+        {hasValues(run.inputs) && (
+          <>
+            <dt>{t('run.inputs')}</dt>
+            <dd>
+              <pre className={s.json} data-testid="run-detail-inputs">
+                {JSON.stringify(run.inputs, null, 2)}
+              </pre>
+            </dd>
+          </>
+        )}
+        {hasValues(run.outputs) && (
+          <>
+            <dt>{t('run.outputs')}</dt>
+            <dd>
+              <pre className={s.json} data-testid="run-detail-outputs">
+                {JSON.stringify(run.outputs, null, 2)}
+              </pre>
+            </dd>
+          </>
+        )}
         {run.query && (
           <>
             <dt>{t('run.query')}</dt>

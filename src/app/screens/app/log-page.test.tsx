@@ -7,7 +7,14 @@ import { LogApiContext } from './log-api';
 import LogPage from './log-page';
 import { createMemoryLogApi, type MemoryLogOptions } from './memory-log-api';
 
+// Radix selects use pointer capture and scrollIntoView, which jsdom lacks.
 beforeAll(async () => {
+  Object.assign(Element.prototype, {
+    hasPointerCapture: () => false,
+    setPointerCapture: () => {},
+    releasePointerCapture: () => {},
+    scrollIntoView: () => {},
+  });
   await initI18n('en');
 });
 afterEach(cleanup);
@@ -76,6 +83,45 @@ describe('LogPage', () => {
     await user.click(within(confirm).getByRole('button', { name: /confirm|delete/i }));
     await waitFor(() => expect(screen.queryByTestId(`conversation-row-${conv.id}`)).toBeNull());
     expect(api.calls.some((c) => c.method === 'deleteConversation')).toBe(true);
+  });
+
+  it("shows each run's source and version, and filters by source", async () => {
+    const { api, user } = setup('chatflow', { runs: 7 });
+    await user.click(screen.getByRole('radio', { name: 'All time' }));
+    await waitFor(() => expect(runRows()).toHaveLength(7));
+    const row = (i: number) => screen.getByTestId(`run-row-${api.runs[i].run.id}`);
+    expect(within(row(0)).getByTestId('run-source')).toHaveTextContent('Debug');
+    expect(within(row(0)).getByTestId('run-version')).toHaveTextContent('Draft');
+    expect(within(row(1)).getByTestId('run-source')).toHaveTextContent('Portal');
+    expect(within(row(1)).getByTestId('run-version')).toHaveTextContent('v1.0.1');
+    expect(within(row(3)).getByTestId('run-source')).toHaveTextContent('API');
+    expect(within(row(4)).getByTestId('run-source')).toHaveTextContent('Workflow tool');
+    // The user who ran it keeps a column of its own.
+    expect(row(0)).toHaveTextContent('Ada');
+
+    await user.click(screen.getByRole('combobox', { name: 'Source' }));
+    await user.click(await screen.findByRole('option', { name: 'Portal' }));
+    await waitFor(() => expect(runRows()).toHaveLength(2));
+    expect(api.calls.at(-1)).toMatchObject({ method: 'listRuns', args: [{ source: 'portal', period: 'all' }] });
+    for (const r of runRows()) expect(within(r).getByTestId('run-source')).toHaveTextContent('Portal');
+  });
+
+  it("shows a workflow's inputs and outputs in the list and at the top of a run's details", async () => {
+    const { api, user } = setup('workflow', { mode: 'workflow' });
+    await waitFor(() => expect(runRows().length).toBeGreaterThan(0));
+    const first = api.runs[0].run;
+    const row = screen.getByTestId(`run-row-${first.id}`);
+    expect(within(row).getByTestId('run-inputs')).toHaveTextContent('topic: topic 1');
+    expect(within(row).getByTestId('run-inputs')).toHaveTextContent('pages: 1');
+    expect(within(row).getByTestId('run-outputs')).toHaveTextContent('summary: summary 1');
+    expect(screen.queryByRole('columnheader', { name: 'Reply' })).toBeNull();
+    expect(screen.getByRole('columnheader', { name: 'Outputs' })).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'View' }));
+    const sheet = await screen.findByTestId('run-sheet');
+    const facts = await within(sheet).findByTestId('run-facts');
+    expect(within(facts).getByTestId('run-detail-inputs')).toHaveTextContent('"topic": "topic 1"');
+    expect(within(facts).getByTestId('run-detail-outputs')).toHaveTextContent('"summary": "summary 1"');
   });
 
   it('shows only runs for a workflow app', async () => {

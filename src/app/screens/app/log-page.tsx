@@ -1,8 +1,10 @@
 /**
  * The log tab of /operation/app/:appId/agent-flow (and agent-builder): the app's runs and, for chat
  * apps, its conversations, within a period (today, past 7, 30, 90 days, six months, all time). Each
- * run opens on its full trace; each conversation on its messages, each with its trace. Data comes
- * through {@link LogApiContext}.
+ * run shows where it came from (debug, portal, API, workflow tool…, filterable) and the version it
+ * ran; a chat run its question and reply, a workflow run its inputs and outputs (it has no question
+ * or reply). Each run opens on its full trace; each conversation on its messages, each with its
+ * trace. Data comes through {@link LogApiContext}.
  */
 import { Eye, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -10,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useOutletContext } from 'react-router';
 import type { AppDetail } from '../../../../schemas/app';
 import { isChatMode } from '../../../../schemas/flow';
-import { ConversationSummary, LOG_PERIODS, RunSummary, type LogPeriod } from '../../../../schemas/run-api';
+import { ConversationSummary, LOG_PERIODS, RUN_SOURCES, RunSummary, type LogPeriod, type RunSource } from '../../../../schemas/run-api';
 import { RunStatus } from '../../../../schemas/run';
 import { formatElapsed, STATUS_TONES } from '../../../canvas/debug';
 import { SchemaTable, usePagedList, type RowAction } from '../../../kit/schema-table';
@@ -22,7 +24,7 @@ import { Page } from '../../shell/page';
 import { reportError } from '../../workspace/members/report-error';
 import type { EditorContext } from './editor-layout';
 import { useLogApi } from './log-api';
-import { ConversationSheet, KindTitles, RunSheet } from './log-details';
+import { ConversationSheet, KindTitles, RunSheet, valuesLine } from './log-details';
 import s from './log-page.module.css';
 
 type LogApp = Pick<AppDetail, 'id' | 'workspace_id' | 'type'>;
@@ -40,29 +42,58 @@ const statusMeta = {
   column: { order: 2, width: 120 },
 } as const;
 
-const RUN_COLUMNS = {
+const COMMON_RUN_COLUMNS = {
   created_at: { label: 'runlog:run.createdAt', widget: 'datetime', column: { order: 1, width: 170 } },
   status: statusMeta,
+  source: { label: 'runlog:run.source', column: { order: 5, width: 120 } },
+  version: { label: 'runlog:run.version', column: { order: 6, width: 100 } },
+  elapsed_ms: { label: 'runlog:run.elapsed', column: { order: 7, width: 100, align: 'right' } },
+  usage: { label: 'runlog:run.tokens', column: { order: 8, width: 90, align: 'right' } },
+  created_by_name: { label: 'runlog:run.createdBy', column: { order: 9, width: 120 } },
+} as const;
+
+/** A chat run: its question and reply. A workflow run has neither: its inputs and outputs instead. */
+const CHAT_RUN_COLUMNS = {
+  ...COMMON_RUN_COLUMNS,
   query: { label: 'runlog:run.query', column: { order: 3, minWidth: 160 } },
   answer: { label: 'runlog:run.answer', column: { order: 4, minWidth: 160 } },
-  elapsed_ms: { label: 'runlog:run.elapsed', column: { order: 5, width: 100, align: 'right' } },
-  usage: { label: 'runlog:run.tokens', column: { order: 6, width: 90, align: 'right' } },
-  created_by_name: { label: 'runlog:run.source', column: { order: 7, width: 120 } },
+} as const;
+const WORKFLOW_RUN_COLUMNS = {
+  ...COMMON_RUN_COLUMNS,
+  inputs: { label: 'runlog:run.inputs', column: { order: 3, minWidth: 160 } },
+  outputs: { label: 'runlog:run.outputs', column: { order: 4, minWidth: 160 } },
 } as const;
 
 const CONVERSATION_COLUMNS = {
   name: { label: 'runlog:conversation.name', column: { order: 1, minWidth: 200 } },
   message_count: { label: 'runlog:conversation.messages', column: { order: 2, width: 100, align: 'right' } },
   last_message_at: { label: 'runlog:conversation.updatedAt', widget: 'datetime', column: { order: 3, width: 170 } },
-  created_by_name: { label: 'runlog:run.source', column: { order: 4, width: 120 } },
+  created_by_name: { label: 'runlog:run.createdBy', column: { order: 4, width: 120 } },
   created_at: { label: 'runlog:conversation.createdAt', widget: 'datetime', column: { order: 5, width: 170 } },
 } as const;
+
+/** Inputs or outputs on one line (the full JSON on hover); a dash when there are none. */
+function Values({ values, testId }: { values: Record<string, unknown>; testId: string }) {
+  const line = valuesLine(values);
+  return (
+    <span className={s.values} title={line ? JSON.stringify(values, null, 2) : undefined} data-testid={testId}>
+      {line || '—'}
+    </span>
+  );
+}
 
 function RunsTab({ app, period, onOpen }: { app: LogApp; period: LogPeriod; onOpen: (id: string) => void }) {
   const { t } = useTranslation(['runlog', 'debug']);
   const { t: td } = useTranslation('debug');
   const api = useLogApi();
-  const list = usePagedList((q) => api.listRuns(app.id, app.workspace_id, { ...q, period }), { keyword: '', status: '' as RunStatus | '' }, [api, app.id, period], reportError);
+  const chat = isChatMode(app.type);
+  const columns = chat ? CHAT_RUN_COLUMNS : WORKFLOW_RUN_COLUMNS;
+  const list = usePagedList(
+    (q) => api.listRuns(app.id, app.workspace_id, { ...q, period }),
+    { keyword: '', status: '' as RunStatus | '', source: '' as RunSource | '' },
+    [api, app.id, period],
+    reportError,
+  );
   const actions = useMemo<RowAction<RunSummary>[]>(() => [{ id: 'open', label: t('open'), icon: <Eye aria-hidden="true" />, run: (r) => onOpen(r.id) }], [t, onOpen]);
   return (
     <>
@@ -78,11 +109,22 @@ function RunsTab({ app, period, onOpen }: { app: LogApp; period: LogPeriod; onOp
           options={RunStatus.options.map((v) => ({ value: v, label: t(`debug:status.${v}`) }))}
           onChange={(v) => list.setFilters({ status: (v ?? '') as RunStatus | '' })}
         />
+        <SelectInput
+          size="sm"
+          className={s.status}
+          aria-label={t('sourceFilter')}
+          placeholder={t('anySource')}
+          clearable
+          value={list.filters.source || null}
+          options={RUN_SOURCES.map((v) => ({ value: v, label: t(`source.${v}`) }))}
+          onChange={(v) => list.setFilters({ source: (v ?? '') as RunSource | '' })}
+          data-testid="log-source-filter"
+        />
       </div>
       <SchemaTable
         schema={RunSummary}
-        include={Object.keys(RUN_COLUMNS)}
-        overrides={RUN_COLUMNS}
+        include={Object.keys(columns)}
+        overrides={columns}
         rows={list.status === 'error' ? [] : list.rows}
         error={list.status === 'error'}
         onRetry={list.reload}
@@ -99,6 +141,10 @@ function RunsTab({ app, period, onOpen }: { app: LogApp; period: LogPeriod; onOp
           elapsed_ms: ({ row }) => formatElapsed(td, row.elapsed_ms),
           usage: ({ row }) => String(row.usage.totalTokens),
           answer: ({ row, text }) => (row.error ? <span className={s.error}>{row.error.message}</span> : text),
+          inputs: ({ row }) => <Values values={row.inputs} testId="run-inputs" />,
+          outputs: ({ row }) => (row.error ? <span className={s.error}>{row.error.message}</span> : <Values values={row.outputs} testId="run-outputs" />),
+          source: ({ row }) => <span data-testid="run-source">{t(`source.${row.source}`)}</span>,
+          version: ({ row }) => <span data-testid="run-version">{row.version ?? (row.source === 'draft' || row.source === 'single-node' ? t('draft') : '—')}</span>,
         }}
       />
     </>

@@ -3,8 +3,9 @@
  * apply), each with its node executions (an iteration among them), conversations whose messages point
  * at their runs, and the server's failures as ApiErrors.
  */
+import { isChatMode, type FlowMode } from '../../../../schemas/flow';
 import type { RunStatus } from '../../../../schemas/run';
-import type { ConversationMessage, ConversationSummary, LogPeriod, NodeExecution, RunDetail, RunSummary } from '../../../../schemas/run-api';
+import type { ConversationMessage, ConversationSummary, LogPeriod, NodeExecution, RunDetail, RunSource, RunSummary } from '../../../../schemas/run-api';
 import { ApiError } from '../../../api/request';
 import type { LogApi } from './log-api';
 
@@ -15,6 +16,8 @@ export interface MemoryLogOptions {
   now?: number;
   latencyMs?: number;
   listFails?: boolean;
+  /** The app's mode (default chatflow): a workflow's runs have inputs and outputs, no query or answer. */
+  mode?: FlowMode;
 }
 
 export interface MemoryLogApi extends LogApi {
@@ -31,6 +34,8 @@ const USER = '0b000000-0000-4000-8000-0000000000b1';
 const DAY = 86_400_000;
 const PERIOD_DAYS: Record<LogPeriod, number | null> = { today: 0, '7d': 7, '30d': 30, '90d': 90, '180d': 180, all: null };
 const STATUSES: RunStatus[] = ['succeeded', 'succeeded', 'failed', 'succeeded', 'stopped'];
+/** Where run i came from (published runs name their version). */
+const SOURCES: RunSource[] = ['draft', 'portal', 'draft', 'api', 'tool', 'portal', 'mcp'];
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const uuid = (kind: string, n: number) => `${kind}000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const usage = (t: number) => ({ promptTokens: Math.floor(t / 2), completionTokens: t - Math.floor(t / 2), totalTokens: t });
@@ -83,6 +88,8 @@ function executions(runId: number, at: string, failed: boolean): NodeExecution[]
 
 export function createMemoryLogApi(opts: MemoryLogOptions = {}): MemoryLogApi {
   const now = opts.now ?? Date.now();
+  const mode = opts.mode ?? 'chatflow';
+  const chat = isChatMode(mode);
   const calls: MemoryLogApi['calls'] = [];
   const conversations: ConversationSummary[] = Array.from({ length: opts.conversations ?? 4 }, (_, i) => ({
     id: uuid('0d', i + 1),
@@ -99,22 +106,24 @@ export function createMemoryLogApi(opts: MemoryLogOptions = {}): MemoryLogApi {
     const at = new Date(now - ((i * i) / 2) * DAY - 60_000 * (i + 1)).toISOString();
     const conv = conversations.length ? conversations[i % conversations.length] : undefined;
     const failed = status === 'failed';
+    const source = SOURCES[i % SOURCES.length];
     const run: RunSummary = {
       id: uuid('0f', i + 1),
       app_id: APP,
-      mode: 'chatflow',
-      source: 'draft',
+      mode,
+      source,
+      version: source === 'draft' ? null : `v1.0.${i % 3}`,
       node_id: null,
       status,
-      query: `question ${i + 1}`,
-      inputs: { topic: 'demo' },
-      outputs: {},
-      answer: failed ? '' : `answer ${i + 1}`,
+      query: chat ? `question ${i + 1}` : '',
+      inputs: chat ? { topic: 'demo' } : { topic: `topic ${i + 1}`, pages: i + 1 },
+      outputs: chat || failed ? {} : { summary: `summary ${i + 1}` },
+      answer: failed || !chat ? '' : `answer ${i + 1}`,
       error: failed ? { code: 'MODEL-ERROR', message: 'The model did not answer', nodeId: 'llm' } : null,
       usage: usage(failed ? 0 : 121 + i),
       steps: 6,
       elapsed_ms: failed ? 2200 : 980 + i * 10,
-      conversation_id: conv?.id ?? null,
+      conversation_id: chat ? (conv?.id ?? null) : null,
       created_by: USER,
       created_by_name: 'Ada',
       created_at: at,
@@ -152,7 +161,13 @@ export function createMemoryLogApi(opts: MemoryLogOptions = {}): MemoryLogApi {
       const kw = (q.keyword ?? '').toLowerCase();
       const rows = runs
         .map((r) => r.run)
-        .filter((r) => inPeriod(r.created_at, q.period) && (!q.status || r.status === q.status) && (!kw || `${r.query} ${r.answer}`.toLowerCase().includes(kw)));
+        .filter(
+          (r) =>
+            inPeriod(r.created_at, q.period) &&
+            (!q.status || r.status === q.status) &&
+            (!q.source || r.source === q.source) &&
+            (!kw || `${r.query} ${r.answer} ${JSON.stringify(r.inputs)}`.toLowerCase().includes(kw)),
+        );
       return paged(rows, q);
     },
     async getRun(_app, _ws, runId) {

@@ -26,6 +26,7 @@ const debug: typeof zh = {
     attach: 'Add files',
     thinking: 'Running…',
     noAnswer: '(no reply)',
+    suggested: 'Suggested questions',
   },
   inputs: {
     title: 'Input fields',

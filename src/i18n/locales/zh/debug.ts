@@ -25,6 +25,7 @@ export default {
     attach: '添加文件',
     thinking: '正在运行…',
     noAnswer: '（没有回复）',
+    suggested: '推荐问题',
   },
   inputs: {
     title: '输入字段',

@@ -1,0 +1,123 @@
+/**
+ * `npm run bench:portal` (prints figures, asserts nothing): 200 concurrent portal chat streams on one
+ * server process (embedded database, in memory) against a local fake OpenAI-compatible provider.
+ * - the provider (./portal-provider-process.ts) and the client (./portal-client.ts) run in processes
+ *   of their own, as a remote provider and browsers would;
+ * - the streams start 5 ms apart and each lasts about 1.6 s (the fake's answer of the API tests,
+ *   ANSWER_CHUNKS: the first token after 100 ms, the 3 others 500 ms apart; CHUNKS=n for a longer
+ *   one), so all of them are open at the peak (`peak open` is counted by the client);
+ * - errors: a status other than 200, a `run_failed`, or a stream that did not end with `message_end`
+ *   (target 0);
+ * - time-to-first-token overhead: the first `answer_chunk` at the client minus the provider's own
+ *   first-token delay for that request (which it measures and reports), p50 and p95 (target p95 ≤ 20 ms).
+ * - the server process's CPU time a stream (request, run, storage, stream), a figure a busy machine
+ *   changes less than the latencies.
+ * `uptime` is printed beside the figures: on a loaded machine they are worse than the server's own.
+ */
+import { spawn, execSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { FlowDocument } from '../../schemas/flow';
+import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { Settings } from '../../src/server/settings';
+import { createStudio } from '../../src/server/server';
+import { createUser } from '../../src/server/services/users';
+import { runRegistry } from '../../src/server/runs/registry';
+import { GOOD_KEY } from '../api/fake-providers';
+import { flow } from '../engine/kit';
+
+const STREAMS = Number(process.env.STREAMS ?? 200);
+const USERS = 20;
+const SPACING_MS = 5;
+const PASSWORD = 'Bench12345';
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const fmt = (n: number) => n.toFixed(1).padStart(7);
+
+async function json(res: Response) {
+  const body = (await res.json()) as { code: number | string; msg: string; data: any };
+  if (body.code !== 0) throw new Error(`${res.url}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
+const chatDoc: FlowDocument = flow(
+  [
+    ['s', 'start'],
+    ['llm', 'llm', { model: { provider: 'openai', name: 'gpt-4o-mini', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } }, prompts: [{ role: 'user', text: '{{#sys.query#}}' }] }],
+    ['ans', 'answer', { answer: '{{#llm.text#}}' }],
+  ],
+  [
+    ['s', 'llm'],
+    ['llm', 'ans'],
+  ],
+  'chatflow',
+);
+
+async function child(file: string, env: Record<string, string> = {}) {
+  const p = spawn(process.execPath, ['--import', 'tsx', new URL(file, import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const lines = createInterface({ input: p.stdout });
+  const next = async () => ((await once(lines, 'line')) as [string])[0];
+  return { p, next, lines };
+}
+
+const studio = await createStudio(Settings.parse({ adminUser: 'admin', adminPassword: PASSWORD, clientDir: '/nonexistent', logLevel: 'silent' }), { inMemory: true });
+const provider = await child('./portal-provider-process.ts');
+try {
+  const { baseUrl } = JSON.parse(await provider.next()) as { baseUrl: string };
+  const base = await studio.app.listen({ port: 0, host: '127.0.0.1' });
+  const call = (method: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then(json);
+  const login = async (username: string) => (await call('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username, password: PASSWORD })).access_token as string;
+
+  // The admin owns a space with the app, published and distributed to the tenant's portal.
+  const admin = { authorization: `Bearer ${await login('admin')}` };
+  await call('POST', '/api/v1/admin/models/model-providers/openai/credentials', { credentials: { base_url: baseUrl, api_key: GOOD_KEY } }, admin);
+  const ws = await call('POST', '/api/v1/console/workspaces', { name: 'Bench' }, admin);
+  const h = { ...admin, 'x-workspace-id': ws.id };
+  const app = await call('POST', '/api/v1/console/apps', { name: 'Bench chat', description: 'bench', type: 'chatflow', icon: { icon: 'bot' } }, h);
+  await call('PUT', '/api/v1/console/apps/workflow', { app_id: app.id, base_revision: 1, document: chatDoc }, h);
+  await call('POST', `/api/v1/console/apps/${app.id}/publish`, { version: '1.0' }, h);
+  await call('POST', `/api/v1/console/apps/${app.id}/distribution`, { platform: 'portal' }, h);
+
+  // End users of the tenant (not members of the space).
+  const tokens: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    await createUser(studio.ctx.db, { tenantId: DEFAULT_TENANT_ID, username: `reader${i}`, password: PASSWORD, role: 'user' });
+    tokens.push(await login(`reader${i}`));
+  }
+  const url = `${base}/api/v1/web/portal/${app.id}/chat-messages`;
+
+  const round = async (streams: number) => {
+    const client = await child('./portal-client.ts');
+    client.p.stdin.end(`${JSON.stringify({ url, tokens, streams, spacingMs: SPACING_MS })}\n`);
+    const out = JSON.parse(await client.next()) as { ttft: Record<string, number>; errors: number; samples: string[]; peakOpen: number };
+    const registry = runRegistry(studio.ctx);
+    while (registry.size) await new Promise((r) => setTimeout(r, 10));
+    return out;
+  };
+
+  await round(20); // warm up (JIT, plan and access caches, connections)
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await round(STREAMS);
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  provider.p.stdin.write('report\n');
+  const { delays } = JSON.parse(await provider.next()) as { delays: Record<string, number> };
+  const overhead = Object.entries(result.ttft)
+    .filter(([i]) => delays[i] !== undefined)
+    .map(([i, t]) => t - delays[i]);
+  const load = execSync('uptime').toString().trim();
+  console.log(`portal chat streams: ${STREAMS} (peak open at the client: ${result.peakOpen}), ${USERS} users, one server process, embedded database; ${(wall / 1000).toFixed(1)} s`);
+  console.log(`errors                       ${String(result.errors).padStart(7)}   (target 0)${result.samples.length ? `\n  ${result.samples.join('\n  ')}` : ''}`);
+  console.log(`first-token overhead  p50 ${fmt(quantile(overhead, 0.5))} ms | p95 ${fmt(quantile(overhead, 0.95))} ms | max ${fmt(Math.max(...overhead))} ms   (target p95 <= 20 ms; ${overhead.length} streams measured)`);
+  console.log(`provider's own first token p50 ${fmt(quantile(Object.values(delays), 0.5))} ms (subtracted per stream)`);
+  console.log(`server process CPU       ${fmt((cpu.user + cpu.system) / 1000 / STREAMS)} ms a stream (${((cpu.user + cpu.system) / 1000 / wall * 100).toFixed(0)}% of one core over the round: less sensitive to a busy machine than the latencies)`);
+  console.log(`uptime: ${load}`);
+} finally {
+  provider.p.stdin.end();
+  await studio.close();
+}
