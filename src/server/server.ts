@@ -49,7 +49,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     // Workers start on first use, so a server that runs no code node pays nothing for it.
     sandbox: createCodeSandbox(sandboxOptions(settings)),
     exclusiveDb: database.kind === 'pglite',
-    plugins: await createPluginHost(),
+    // Installed packages: this process sees another's install within 5 s (the table's stamp).
+    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000 }),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.
@@ -72,6 +73,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     async close() {
       sweeper.stop();
       refresher.stop();
+      ctx.plugins.close();
       await app.close();
       await knowledge.stop();
       await vectors.close();

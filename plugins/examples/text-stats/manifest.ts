@@ -61,3 +61,6 @@ export function textStats(text: string, config: Pick<TextStatsConfig, 'countWord
     lines: t ? t.split(/\r\n|\r|\n/).length : 0,
   };
 }
+
+// The kind as a package's folder exports it (scripts/plugin-pack.ts bundles the default export).
+export default textStatsPlugin;

@@ -327,3 +327,4 @@ export * from './schema-tools';
 export * from './schema-knowledge';
 export * from './schema-apps';
 export * from './schema-portal';
+export * from './schema-plugins';

@@ -73,7 +73,9 @@ function planOf(ctx: ServerContext, key: string, document: FlowDocument, mode: F
     plans.set(key, hit);
     return hit;
   }
-  const compiled = compile(document, registries, compileOptionsOf(mode));
+  // Nodes saved by an older version of their kind (a plugin upgraded since) run migrated: published
+  // versions are never rewritten, drafts are rewritten by the upgrade itself.
+  const compiled = compile(registries.nodes.migrateFlow(document).document, registries, compileOptionsOf(mode));
   if (!compiled.ok) {
     const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
     throw badRequest(`The flow cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
