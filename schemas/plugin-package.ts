@@ -75,3 +75,7 @@ export const PluginDeleteQuery = z.object({ force: z.enum(['true', 'false']).def
 
 /** What an upgrade did: drafts rewritten by the kinds' config migrations. */
 export const PluginUpgradeResult = z.object({ plugin: InstalledPlugin, migrated_drafts: z.number().int(), failed_drafts: z.array(z.string()) });
+
+/** An active package as editors load it (GET /console/plugins/installed). */
+export const EditorPlugin = z.object({ id: z.string(), version: z.string(), checksum: z.string(), kinds: z.array(z.string()) });
+export type EditorPlugin = z.infer<typeof EditorPlugin>;

@@ -62,6 +62,7 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
   './system/security/network-policy-page.tsx',
+  './system/plugins/plugins-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -189,7 +190,7 @@ function systemRoutes(): RouteObject {
           {
             path: 'plugin',
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/plugins/plugins-page.tsx') }, stub('detail', 'system.pluginDetail')],
           },
           screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {

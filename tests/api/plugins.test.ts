@@ -66,7 +66,15 @@ describe('plugin packages', () => {
     expectCode(await send(h, h.adminToken, `${URL}/install`, Buffer.from('hello')), 400, 'PLUGIN-1000');
     // A tar cut before its end marker, gzip'd again.
     const tar = gunzipSync(v1);
-    expectCode(await send(h, h.adminToken, `${URL}/install`, gzipSync(tar.subarray(0, tar.length - 1536))), 400, 'PLUGIN-1000');
+    const cut = await send(h, h.adminToken, `${URL}/install`, gzipSync(tar.subarray(0, tar.length - 1536)));
+    expectCode(cut, 400, 'PLUGIN-1000');
+    expect(cut.body.msg).toMatch(/truncated|cut short/);
+    // A package without its browser bundle.
+    const { readArchive: read } = await import('../../src/server/plugins/archive');
+    const noBrowser = Object.fromEntries([...read(v1)].filter(([name]) => name !== 'browser.mjs'));
+    const missing = await send(h, h.adminToken, `${URL}/install`, writeArchive(noBrowser));
+    expectCode(missing, 400, 'PLUGIN-1000');
+    expect(missing.body.msg).toBe('browser.mjs is missing');
     // A bundle changed after packing: the checksum no longer matches.
     const files = new Map<string, Buffer>();
     const { readArchive } = await import('../../src/server/plugins/archive');

@@ -55,24 +55,24 @@ export function readArchive(tgz: Uint8Array): Map<string, Buffer> {
   try {
     tar = gunzipSync(tgz, { maxOutputLength: MAX_UNPACKED });
   } catch (e) {
-    throw new ArchiveError(`not a gzip archive, or truncated (${(e as Error).message})`);
+    throw new ArchiveError(`Not a gzip archive, or truncated (${(e as Error).message})`);
   }
   const files = new Map<string, Buffer>();
   let at = 0;
   for (;;) {
-    if (at + BLOCK > tar.length) throw new ArchiveError('the archive ends before its end marker (truncated)');
+    if (at + BLOCK > tar.length) throw new ArchiveError('The archive ends before its end marker (truncated)');
     const h = tar.subarray(at, at + BLOCK);
     if (h.every((b) => b === 0)) break;
     const stored = parseInt(h.toString('ascii', 148, 156).replace(/\0.*$/, '').trim(), 8);
     let sum = 0;
     for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i];
-    if (stored !== sum) throw new ArchiveError('an entry header is damaged (header checksum)');
+    if (stored !== sum) throw new ArchiveError('An entry header is damaged (header checksum)');
     const name = h.toString('utf8', 0, 100).replace(/\0.*$/s, '');
     const type = String.fromCharCode(h[156] || 48);
     const size = parseInt(h.toString('ascii', 124, 136).replace(/\0.*$/, '').trim() || '0', 8);
-    if (type !== '0' || !NAME_RE.test(name)) throw new ArchiveError(`unexpected entry "${name}" (only plain files at the root)`);
+    if (type !== '0' || !NAME_RE.test(name)) throw new ArchiveError(`Unexpected entry "${name}" (only plain files at the root)`);
     if (files.has(name)) throw new ArchiveError(`"${name}" is in the archive twice`);
-    if (files.size >= MAX_FILES) throw new ArchiveError('too many files');
+    if (files.size >= MAX_FILES) throw new ArchiveError('Too many files');
     const start = at + BLOCK;
     if (start + size > tar.length) throw new ArchiveError(`"${name}" is cut short (truncated)`);
     files.set(name, Buffer.from(tar.subarray(start, start + size)));

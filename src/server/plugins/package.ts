@@ -14,7 +14,8 @@ export interface PluginPackage {
   browser: Buffer;
 }
 
-export const invalidPackage = (why: string) => new AppError(400, ErrorCode.PLUGIN_PACKAGE_INVALID, `The plugin package cannot be read: ${why}`);
+/** The message says only what is wrong (the catalogue text for the code says the rest). */
+export const invalidPackage = (why: string) => new AppError(400, ErrorCode.PLUGIN_PACKAGE_INVALID, why);
 export const incompatible = (why: string) => new AppError(400, ErrorCode.PLUGIN_INCOMPATIBLE, why);
 
 /** -1, 0 or 1 as a is older than, the same as or newer than b (major.minor.patch; pre-release ignored). */
@@ -55,7 +56,7 @@ export function openPackage(bytes: Uint8Array): PluginPackage {
   const server = need('server.mjs');
   const browser = need('browser.mjs');
   if (bundleChecksum(server, browser) !== manifest.checksum) {
-    throw new AppError(400, ErrorCode.PLUGIN_CHECKSUM_MISMATCH, 'The plugin package is damaged: its bundles do not match the checksum in its manifest');
+    throw new AppError(400, ErrorCode.PLUGIN_CHECKSUM_MISMATCH, `The SHA-256 of server.mjs and browser.mjs is not the manifest's ${manifest.checksum.slice(0, 12)}…`);
   }
   if (compareVersions(WEFT_VERSION, manifest.min_weft_version) < 0) {
     throw incompatible(`${manifest.id} ${manifest.version} needs Weft ${manifest.min_weft_version} or newer (this server is ${WEFT_VERSION})`);

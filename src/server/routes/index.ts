@@ -27,6 +27,7 @@ import { webConversationRoutes } from './web/conversations';
 import { webUsageRoutes } from './web/usage';
 import { adminSecurityRoutes } from './admin/security';
 import { adminPluginRoutes } from './admin/plugins';
+import { consolePluginRoutes } from './console/plugins';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -54,6 +55,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(datasetRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(datasetSearchRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
+  await app.register(consolePluginRoutes(ctx), { prefix: '/console/plugins' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
   // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).

@@ -199,6 +199,28 @@ const system = {
     updated: 'Last saved by {{by}} at {{at}}',
     neverSaved: 'Not changed here yet',
   },
+  plugins: {
+    title: 'Plugins',
+    description: 'Plugin packages add node kinds to every editor on this server, in every tenant. Only super admins install, upgrade and delete them.',
+    superAdminOnly: 'Only a super admin can manage plugins.',
+    warning: 'A plugin package runs its code inside the server, with the server’s rights over its data, files and network. Install only packages you trust, made with "npm run plugin:pack".',
+    install: 'Install a package',
+    installHelp: 'Upload a .tgz plugin package. Its checksum is verified and its code test-loaded before it is installed.',
+    upload: 'Upload package',
+    working: 'Uploading and checking the package…',
+    installed: '{{name}} installed',
+    upgraded: '{{id}} upgraded',
+    deleted: '{{id}} deleted',
+    empty: 'No plugin is installed',
+    upgrade: 'Upgrade',
+    columns: { name: 'Plugin', version: 'Version', kinds: 'Node kinds', state: 'State', installed: 'Installed by', actions: 'Actions' },
+    state: { active: 'Active', failed: 'Failed' },
+    deleteTitle: 'Delete {{id}}?',
+    deleteText: 'Its node kinds leave every editor.',
+    inUseTitle: '{{id}} is in use',
+    inUse: 'These apps use its node kinds. Deleted anyway, those nodes show an error until they are removed:',
+    forceDelete: 'Delete anyway',
+  },
 } satisfies typeof zh;
 
 export default system;

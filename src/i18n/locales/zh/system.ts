@@ -201,6 +201,28 @@ const system = {
     updated: '最近由 {{by}} 于 {{at}} 保存',
     neverSaved: '尚未在此修改',
   },
+  plugins: {
+    title: '插件',
+    description: '插件包为本服务器上所有租户的编辑器增加节点类型。仅超级管理员可以安装、升级和删除插件。',
+    superAdminOnly: '仅超级管理员可以管理插件。',
+    warning: '插件包的代码在服务器内运行，拥有服务器对数据、文件和网络的全部权限。请只安装可信的、由 "npm run plugin:pack" 生成的插件包。',
+    install: '安装插件包',
+    installHelp: '上传 .tgz 插件包。安装前会校验其校验和并试加载其代码。',
+    upload: '上传插件包',
+    working: '正在上传并检查插件包…',
+    installed: '已安装 {{name}}',
+    upgraded: '已升级 {{id}}',
+    deleted: '已删除 {{id}}',
+    empty: '尚未安装插件',
+    upgrade: '升级',
+    columns: { name: '插件', version: '版本', kinds: '节点类型', state: '状态', installed: '安装人', actions: '操作' },
+    state: { active: '已启用', failed: '加载失败' },
+    deleteTitle: '删除 {{id}}？',
+    deleteText: '其节点类型将从所有编辑器中移除。',
+    inUseTitle: '{{id}} 正在使用中',
+    inUse: '以下应用使用了它的节点类型。强制删除后，这些节点会显示错误，直到被移除：',
+    forceDelete: '仍然删除',
+  },
 };
 
 export default system;
