@@ -11,6 +11,8 @@ import { createNodeRegistry } from '../../../plugin-sdk';
 
 const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn() }));
 vi.mock('../../../api/apps', () => api);
+// No plugin package is installed: the editor's kinds are the built-ins.
+vi.mock('../../../api/plugins', () => ({ listInstalledForEditor: async () => [], fetchBrowserBundle: vi.fn() }));
 
 const { default: FlowPage } = await import('./flow-page');
 
