@@ -1,10 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPlugin } from '../../scripts/plugin-pack';
 import { createUser } from '../../src/server/services/users';
 import { writeArchive } from '../../src/server/plugins/archive';
 import { DEFAULT_TENANT_ID, useStudio, type Harness } from './harness';
 import { multipartBody, useTempDataDir } from './knowledge-kit';
+import { startSecondServer, type SecondServer } from './second-server';
 import { createApp, flow, parseSse, RUNS, textInput } from './runs-kit';
 import { expectCode, expectOk, PASSWORD } from './workspace-fixture';
 
@@ -20,6 +24,18 @@ let v2: Buffer;
 let tenantAdmin = '';
 let user = '';
 let workspaceId = '';
+/** Another server on the same database (a process of its own on a PostgreSQL server). */
+let second: SecondServer;
+let secondDir = '';
+
+/** What the second server's editors are offered, as soon as it shows `want` (it checks every 5 s). */
+const secondSees = (want: string[]) =>
+  expect
+    .poll(async () => ((await second.call('GET', '/api/v1/console/plugins/installed', { token: user })).body.data ?? []).map((p: { id: string; version: string }) => `${p.id}@${p.version}`), {
+      timeout: 20_000,
+      interval: 500,
+    })
+    .toEqual(want);
 
 const send = async (h: Harness, token: string, url: string, bytes: Buffer, fields: Record<string, string> = {}) => {
   const { payload, contentType } = await multipartBody(fields, { name: 'plugin.tgz', bytes });
@@ -48,7 +64,15 @@ beforeAll(async () => {
   tenantAdmin = await h.login('pl_tadmin', PASSWORD);
   user = await h.login('pl_user', PASSWORD);
   workspaceId = expectOk(await h.call('POST', '/api/v1/console/workspaces', { token: user, body: { name: 'plugin space' } })).id;
-}, 60_000);
+  // Its own data directory: it unpacks the bundles it loads there.
+  secondDir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-second-'));
+  second = await startSecondServer(h, { WEFT_DATA_DIR: secondDir });
+}, 90_000);
+
+afterAll(async () => {
+  await second?.stop();
+  if (secondDir) fs.rmSync(secondDir, { recursive: true, force: true });
+});
 
 describe('plugin packages', () => {
   it('are for super admins only', async () => {
@@ -100,6 +124,7 @@ describe('plugin packages', () => {
     const r = await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: '  hello wide\nworld  ' } } });
     expect(r.status, r.raw.body).toBe(200);
     expect(parseSse(r.raw.body).at(-1)).toMatchObject({ type: 'run_finished', outputs: { chars: 16, words: 3, lines: 2 } });
+    await secondSees(['weft.text-stats@1.0.0']);
   });
 
   it('upgrade to version 2, migrating the drafts that use the kind', async () => {
@@ -113,6 +138,7 @@ describe('plugin packages', () => {
     expect(node).toMatchObject({ kindVersion: 3, config: { source: ['s', 'text'], countWords: true, blanks: 'ignore' } });
     const r = await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: 'one two' } } });
     expect(parseSse(r.raw.body).at(-1)).toMatchObject({ type: 'run_finished', outputs: { chars: 7, words: 2, lines: 1 } });
+    await secondSees(['weft.text-stats@2.0.0']);
   });
 
   it('refuse a delete while flows use the kind, and a forced one leaves those nodes failing their check', async () => {
@@ -132,5 +158,6 @@ describe('plugin packages', () => {
     expect(r.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ node_id: 'ts' })]));
     const draft = expectOk(await h.call('GET', `/api/v1/console/apps/${appId}/workflow`, { token: user, workspaceId }));
     expect(draft.document.nodes.map((n: { id: string }) => n.id)).toContain('ts');
+    await secondSees([]);
   });
 });

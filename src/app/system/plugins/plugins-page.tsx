@@ -175,13 +175,14 @@ function PluginsScreen() {
             removing.usage ? (
               <span data-testid="plugin-usage">
                 {t('plugins.inUse')}
-                <ul className={s.usage}>
+                {/* Spans: the dialog's description is a <p>, which cannot hold a list. */}
+                <span className={s.usage}>
                   {removing.usage.map((u) => (
-                    <li key={u.app_id}>
+                    <span key={u.app_id}>
                       {u.app_name} ({u.kinds.join(', ')})
-                    </li>
+                    </span>
                   ))}
-                </ul>
+                </span>
               </span>
             ) : (
               t('plugins.deleteText')
