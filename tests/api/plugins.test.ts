@@ -5,7 +5,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPlugin } from '../../scripts/plugin-pack';
 import { createUser } from '../../src/server/services/users';
-import { writeArchive } from '../../src/server/plugins/archive';
+import { bundleChecksum, writeArchive } from '../../src/server/plugins/archive';
+import { pluginPackages } from '../../src/server/db/schema';
 import { DEFAULT_TENANT_ID, useStudio, type Harness } from './harness';
 import { multipartBody, useTempDataDir } from './knowledge-kit';
 import { startSecondServer, type SecondServer } from './second-server';
@@ -159,5 +160,23 @@ describe('plugin packages', () => {
     const draft = expectOk(await h.call('GET', `/api/v1/console/apps/${appId}/workflow`, { token: user, workspaceId }));
     expect(draft.document.nodes.map((n: { id: string }) => n.id)).toContain('ts');
     await secondSees([]);
+  });
+
+  it('report a stored package that fails to load, leave it out and keep serving', async () => {
+    // As if stored by an older server: its code now throws when imported (nothing refuses it on the way in).
+    const server = Buffer.from('throw new Error("this bundle needs an API the server no longer has");\n');
+    const browser = Buffer.from('export const plugins = [];\nexport const views = [];\n');
+    const manifest = { format: 1, id: 'acme.broken', name: 'Broken', version: '1.0.0', author: '', description: '', icon: 'puzzle', kinds: [{ kind: 'broken-kind', version: 1 }], tools: [], credentials_schema: null, min_weft_version: '0.1.0', checksum: bundleChecksum(server, browser) };
+    const archive = writeArchive({ 'manifest.json': JSON.stringify(manifest), 'server.mjs': server, 'browser.mjs': browser });
+    await h.studio.ctx.db.insert(pluginPackages).values({ id: manifest.id, version: manifest.version, manifest, archive: archive.toString('base64'), checksum: manifest.checksum, installedBy: 'admin' });
+    const list = expectOk(await h.call('GET', URL, { token: h.adminToken }));
+    expect(list).toEqual([expect.objectContaining({ id: 'acme.broken', state: 'failed', error: expect.stringContaining('needs an API the server no longer has') })]);
+    expect(h.studio.ctx.plugins.registries().nodes.get('broken-kind')).toBeUndefined();
+    expect(expectOk(await h.call('GET', '/api/v1/console/plugins/installed', { token: user }))).toEqual([]);
+    // The built-in kinds still run.
+    const app = await createApp(h, user, workspaceId, 'still running', flow([['s', 'start', { variables: [textInput('text')] }], ['e', 'end', { outputs: [{ name: 'echo', selector: ['s', 'text'] }] }]], [['s', 'e']]));
+    const r = await h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: 'ok' } } });
+    expect(parseSse(r.raw.body).at(-1)).toMatchObject({ type: 'run_finished', outputs: { echo: 'ok' } });
+    expectOk(await h.call('DELETE', `${URL}/acme.broken`, { token: h.adminToken }));
   });
 });
