@@ -71,6 +71,14 @@ describe('plugin packages in the browser', () => {
     expect(await row.textContent()).toContain('text-stats');
     await snap(page, 'plugins-02-installed');
 
+    // The detail page: manifest, kinds, and no app using them yet.
+    await row.getByRole('link', { name: 'Text statistics' }).click();
+    const detail = page.getByTestId('plugin-detail-page');
+    await expect.poll(() => detail.getByTestId('plugin-kinds').textContent()).toContain('text-stats');
+    expect(await detail.getByTestId('plugin-manifest').textContent()).toContain('1.0.0');
+    expect(await detail.getByTestId('plugin-usage-list').textContent()).toContain('No app uses its kinds.');
+    await snap(page, 'plugins-02b-detail');
+
     await page.goto(`${studio.url}/operation`);
     await openFirstWorkspaceApps(page);
     const appId = await createAppInUi(page, { name: 'Stats', description: 'Counts words', mode: 'workflow' });

@@ -1,5 +1,6 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '../../../../schemas/auth';
 import type { InstalledPlugin } from '../../../../schemas/plugin-package';
@@ -47,10 +48,10 @@ const plugin: InstalledPlugin = {
 function setup(role: CurrentUser['role']) {
   useSession.setState({ user: { id: 'u1', username: 'admin', role, tenant_id: 't1' } as unknown as CurrentUser, tenantId: 't1', accessToken: 'x' });
   render(
-    <>
+    <MemoryRouter>
       <PluginsPage />
       <Toaster />
-    </>,
+    </MemoryRouter>,
   );
   return userEvent.setup();
 }

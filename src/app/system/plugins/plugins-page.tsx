@@ -7,6 +7,7 @@
 import { PackagePlus, Puzzle, Trash2, Upload } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { InstalledPlugin } from '../../../../schemas/plugin-package';
 import { deletePlugin, installPlugin, listPlugins, upgradePlugin } from '../../../api/plugins';
 import { describeError } from '../../../api/reactions';
@@ -131,7 +132,9 @@ function PluginsScreen() {
             {loaded.data.map((p) => (
               <TableRow key={p.id} data-testid={`plugin-${p.id}`}>
                 <TableCell>
-                  <div className={s.name}>{p.name}</div>
+                  <Link className={s.name} to={`/operation/system/plugin/detail?id=${encodeURIComponent(p.id)}`}>
+                    {p.name}
+                  </Link>
                   <div className={s.mono}>{p.id}</div>
                 </TableCell>
                 <TableCell className={s.mono}>{p.version}</TableCell>

@@ -220,6 +220,20 @@ const system = {
     inUseTitle: '{{id}} is in use',
     inUse: 'These apps use its node kinds. Deleted anyway, those nodes show an error until they are removed:',
     forceDelete: 'Delete anyway',
+    detail: {
+      title: 'Plugin detail',
+      name: 'Name',
+      author: 'Author',
+      description: 'Description',
+      minWeft: 'Needs Weft',
+      checksum: 'SHA-256 of the bundles',
+      kind: 'Node kind',
+      kindVersion: 'Kind version',
+      tools: 'Tools',
+      noTools: 'This package provides no tools.',
+      usage: 'Apps using its kinds',
+      unused: 'No app uses its kinds.',
+    },
   },
 } satisfies typeof zh;
 

@@ -222,6 +222,20 @@ const system = {
     inUseTitle: '{{id}} 正在使用中',
     inUse: '以下应用使用了它的节点类型。强制删除后，这些节点会显示错误，直到被移除：',
     forceDelete: '仍然删除',
+    detail: {
+      title: '插件详情',
+      name: '名称',
+      author: '作者',
+      description: '描述',
+      minWeft: '所需 Weft 版本',
+      checksum: '代码包的 SHA-256',
+      kind: '节点类型',
+      kindVersion: '类型版本',
+      tools: '工具',
+      noTools: '此插件包不提供工具。',
+      usage: '使用其节点类型的应用',
+      unused: '没有应用使用其节点类型。',
+    },
   },
 };
 
