@@ -50,7 +50,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     sandbox: createCodeSandbox(sandboxOptions(settings)),
     exclusiveDb: database.kind === 'pglite',
     // Installed packages: this process sees another's install within 5 s (the table's stamp).
-    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000 }),
+    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.

@@ -5,6 +5,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPlugin } from '../../scripts/plugin-pack';
 import { createUser } from '../../src/server/services/users';
+import { buildApp } from '../../src/server/app';
+import { createPluginHost } from '../../src/server/plugins/host';
 import { bundleChecksum, writeArchive } from '../../src/server/plugins/archive';
 import { pluginPackages } from '../../src/server/db/schema';
 import { DEFAULT_TENANT_ID, useStudio, type Harness } from './harness';
@@ -126,6 +128,28 @@ describe('plugin packages', () => {
     expect(r.status, r.raw.body).toBe(200);
     expect(parseSse(r.raw.body).at(-1)).toMatchObject({ type: 'run_finished', outputs: { chars: 16, words: 3, lines: 2 } });
     await secondSees(['weft.text-stats@1.0.0']);
+  });
+
+  it("runs an installed kind at once in another process that has not looked yet (its timer's period is long)", async () => {
+    // A second app on the same database with a plugin host of its own whose timer never fires: it
+    // has loaded no package when the kind is installed; its first run must go by what the database
+    // holds, not by what it loaded.
+    const host = await createPluginHost({ db: h.studio.ctx.db, dataDir: () => secondDir, reloadMs: 3_600_000 });
+    const other = await buildApp({ ...h.studio.ctx, plugins: host });
+    try {
+      const otherApp = await createApp(h, user, workspaceId, 'other process app', statsFlow());
+      await h.studio.ctx.db.delete(pluginPackages);
+      await host.sync();
+      expect(host.registries().nodes.get('text-stats')).toBeUndefined();
+      expectOk(await send(h, h.adminToken, `${URL}/install`, v1));
+      const r = await other.inject({ method: 'POST', url: `${RUNS(otherApp)}/draft/workflow-runs`, headers: { authorization: `Bearer ${user}`, 'x-workspace-id': workspaceId }, payload: { inputs: { text: 'a b' } } });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(parseSse(r.body).at(-1)).toMatchObject({ type: 'run_finished', outputs: { chars: 3, words: 2, lines: 1 } });
+      expectOk(await h.call('DELETE', `/api/v1/console/apps/${otherApp}`, { token: user, workspaceId }));
+    } finally {
+      host.close();
+      await other.close();
+    }
   });
 
   it('upgrade to version 2, migrating the drafts that use the kind', async () => {

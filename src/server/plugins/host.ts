@@ -42,6 +42,12 @@ export interface PluginHost {
   /** Reads the table again and loads what changed (checksum verified first). */
   sync(): Promise<void>;
   /**
+   * Before a run: {@link sync} when other processes share the database (one read of the table's
+   * stamp; the packages only when it changed), so a kind installed through another process a moment
+   * ago runs here too. Nothing on a database this process owns (its own installs sync at once).
+   */
+  fresh(): Promise<void>;
+  /**
    * Loads a package's server bundle without installing it: the kinds it defines, or why it cannot
    * run here (clashing kinds, contract problems, an import that throws). Install refuses on error.
    */
@@ -54,6 +60,8 @@ export interface PluginHostOptions {
   /** Where bundles are unpacked to be imported (read when needed: tests change it). */
   dataDir?: () => string;
   reloadMs?: number;
+  /** False when this process is the database's only user (the embedded database). Default true. */
+  shared?: boolean;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -150,6 +158,7 @@ export async function createPluginHost(opts: PluginHostOptions = {}): Promise<Pl
     builtinKinds: () => builtinKinds,
     packages: () => loaded,
     sync,
+    fresh: () => (opts.shared === false ? Promise.resolve() : sync()),
     tryLoad: (id, server, manifest) => tryLoad(id, server, manifest),
     close: () => {
       if (timer) clearInterval(timer);

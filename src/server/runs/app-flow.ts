@@ -158,6 +158,7 @@ export async function loadDraftNode(ctx: ServerContext, s: AppScope, nodeId: str
   const row = await loadDraftRow(ctx, s);
   const app: AppRef = { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode };
   const document = row.document as unknown as FlowDocument;
+  await ctx.plugins.fresh();
   const registries = ctx.plugins.registries();
   const { nodes: registry } = registries;
   const source = document.nodes.find((n) => n.id === nodeId);
@@ -211,6 +212,8 @@ export async function compileDraft(
   draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
+  // Kinds installed through another server process a moment ago run here too.
+  await ctx.plugins.fresh();
   const plan = planOf(ctx, `${app.id}:${draft.revision}`, document, app.mode);
   return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
 }
