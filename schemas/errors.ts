@@ -71,6 +71,23 @@ export const ErrorCode = {
    * list, or its env or cwd would change what runs. Remote MCP servers are the way for project spaces.
    */
   MCP_STDIO_NOT_ALLOWED: 'MCP-1000',
+  /**
+   * A plugin package that cannot be read (400): not a gzip'd tar, truncated, a file missing
+   * (manifest.json, server.mjs, browser.mjs) or a manifest that does not parse.
+   */
+  PLUGIN_PACKAGE_INVALID: 'PLUGIN-1000',
+  /** A plugin package whose bundles do not match its manifest's SHA-256 checksum (400): nothing is loaded. */
+  PLUGIN_CHECKSUM_MISMATCH: 'PLUGIN-1001',
+  /**
+   * The plugin's kinds are used by flows (409): delete refused unless `force`; `data.usage` lists
+   * the apps. Forced, those nodes show an unknown-kind error in the editor's checklist.
+   */
+  PLUGIN_IN_USE: 'PLUGIN-1002',
+  /**
+   * The package does not fit this server (400): it needs a newer Weft, defines a kind a built-in or
+   * another package already has, is not the plugin being upgraded, or its server bundle fails to load.
+   */
+  PLUGIN_INCOMPATIBLE: 'PLUGIN-1003',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -63,6 +63,8 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
   './system/security/network-policy-page.tsx',
+  './system/plugins/plugins-page.tsx',
+  './system/plugins/plugin-detail-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -211,7 +213,7 @@ function systemRoutes(): RouteObject {
           {
             path: 'plugin',
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/plugins/plugins-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/plugins/plugin-detail-page.tsx'), handle: { title: 'system.pluginDetail', crumb: true } }],
           },
           screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {

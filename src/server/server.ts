@@ -10,6 +10,7 @@ import { createTokenService } from './security/tokens';
 import { createOutboundPolicy } from './security/outbound-policy';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
+import { createPluginHost } from './plugins/host';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
@@ -57,6 +58,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     outbound: createOutboundPolicy({ db, settings }),
     sandbox,
     exclusiveDb: database.kind === 'pglite',
+    // Installed packages: this process sees another's install within 5 s (the table's stamp).
+    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.
@@ -81,6 +84,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     async close() {
       sweeper.stop();
       refresher.stop();
+      ctx.plugins.close();
       await app.close();
       await knowledge.stop();
       await vectors.close();

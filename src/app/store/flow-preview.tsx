@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import type { FlowDocument, FlowMode } from '../../../schemas/flow';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../../canvas/builtin-plugins';
 import { createFlowStore } from '../../canvas';
 import { FlowEditor } from '../../canvas/editor';
 import { createNodeRegistry } from '../../plugin-sdk';

@@ -333,3 +333,4 @@ export * from './schema-apps';
 export * from './schema-portal';
 export * from './schema-store';
 export * from './schema-api';
+export * from './schema-plugins';

@@ -30,6 +30,8 @@ import { webUsageRoutes } from './web/usage';
 import { storeResourceRoutes, storeRoutes } from './console/store';
 import { adminStoreRoutes } from './admin/store';
 import { adminSecurityRoutes } from './admin/security';
+import { adminPluginRoutes } from './admin/plugins';
+import { consolePluginRoutes } from './console/plugins';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -59,6 +61,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(datasetRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(datasetSearchRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
+  await app.register(consolePluginRoutes(ctx), { prefix: '/console/plugins' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
   await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
   await app.register(storeRoutes(ctx), { prefix: '/console/store' });
@@ -69,4 +72,5 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(webConversationRoutes(ctx), { prefix: '/web' });
   await app.register(webUsageRoutes(ctx), { prefix: '/web' });
   await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
+  await app.register(adminPluginRoutes(ctx), { prefix: '/admin/plugins' });
 };

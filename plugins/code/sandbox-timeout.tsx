@@ -1,10 +1,8 @@
-import { getConfig } from '../../app/config';
-import { ariaOf } from '../../kit/widgets/types';
-import { NumberInput } from '../../kit/widgets/number-input';
-import { cn } from '../../ui/cn';
-import { useInspectorT } from './labels';
-import type { NodeWidgetProps } from './list-widgets';
-import s from './widgets.module.css';
+import { getConfig } from '../../src/app/config';
+import { ariaOf } from '../../src/kit/widgets/types';
+import { NumberInput } from '../../src/kit/widgets/number-input';
+import { cn } from '../../src/ui/cn';
+import { useInspectorT, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 
 /**
  * A sandboxed node's timeout in seconds, with the server's own cap below it (/config.json

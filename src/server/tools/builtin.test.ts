@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeExecutionError } from '../../src/plugin-sdk';
+import { NodeExecutionError } from '../../plugin-sdk';
 import { BUILTIN_TOOLS, htmlToText, runBuiltinTool } from './builtin';
 
 const signal = new AbortController().signal;

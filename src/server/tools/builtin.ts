@@ -1,9 +1,10 @@
-import { NodeExecutionError, type HttpClient, type ToolDefinition } from '../../src/plugin-sdk';
+import { NodeExecutionError, type HttpClient, type ToolDefinition, type ToolService } from '../../plugin-sdk';
 import { CalculatorError, evaluateExpression } from './calculator';
 
 /**
- * The inner tools every workspace has, run in the engine itself (no tool service needed): a tool
- * node or an agent names them with the provider id `builtin`.
+ * The inner tools every workspace has: a tool node or an agent names them with the provider id
+ * `builtin`. They run in the server's tool service (`services.tools`, ./runtime.ts), like every
+ * other tool: executors never call them directly.
  */
 export const BUILTIN_TOOL_PROVIDER = 'builtin';
 
@@ -134,4 +135,27 @@ export function runBuiltinTool(name: string, args: Record<string, unknown>, env:
   const tool = Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
   if (!tool) return Promise.reject(new NodeExecutionError(BUILTIN_TOOL_ERRORS.UNKNOWN, `There is no built-in tool "${name}"`));
   return Promise.resolve().then(() => tool.run(args, env));
+}
+
+/** A built-in tool's definition, or undefined for an unknown name. */
+export function builtinToolDefinition(name: string): ToolDefinition | undefined {
+  return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name].definition : undefined;
+}
+
+/**
+ * `services.tools` for the built-in tools alone (provider `builtin`; any other provider is not
+ * found). The run's tool service hands `builtin` calls to it; engine scenarios use it on its own.
+ */
+export function createBuiltinToolService(env: { http?: HttpClient }): ToolService {
+  const other = (provider: string, name: string) => new NodeExecutionError('TOOL-NOT-FOUND', `The tool "${provider}/${name}" cannot be found`);
+  return {
+    async call(ref, args, { signal }) {
+      if (ref.provider !== BUILTIN_TOOL_PROVIDER) throw other(ref.provider, ref.name);
+      const r = await runBuiltinTool(ref.name, args, { http: env.http, signal });
+      return { text: r.text, files: [], json: r.json ? [r.json] : [] };
+    },
+    async describe(ref) {
+      return ref.provider === BUILTIN_TOOL_PROVIDER ? builtinToolDefinition(ref.name) : undefined;
+    },
+  };
 }
