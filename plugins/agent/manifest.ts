@@ -38,7 +38,8 @@ const configSchema = z.object({
   knowledgeIds: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.knowledge', help: 'fields.knowledgeHelp', widget: NODE_WIDGETS.knowledgeBases, order: 7 }),
   knowledgeTopK: z.number().int().min(1).max(20).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeTopK).meta({ label: 'fields.knowledgeTopK', order: 8, visibleWhen: withKnowledge }),
   knowledgeMinScore: z.number().min(0).max(1).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinScore).meta({ label: 'fields.knowledgeMinScore', help: 'fields.knowledgeMinScoreHelp', order: 9, visibleWhen: withKnowledge }),
-  ...memoryShape(50),
+  // Agents live in conversations: they remember its turns unless told not to.
+  ...memoryShape(50, true),
   ...runSettingsShape({ timeout: 300, maxTimeout: 1800 }),
 });
 export type AgentConfig = z.infer<typeof configSchema>;
@@ -75,7 +76,7 @@ function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] 
   // A team member (no edges, see isTeamMemberKind) runs only when an agent hands off to it.
   const standsApart = isTeamMemberKind(graph.mode, node) && !graph.incoming(node.id).length && !graph.outgoing(node.id).length;
   if (standsApart && !isTarget) out.push({ key: 'issues.teamMemberUnreached', severity: 'warning' });
-  out.push(...checkMemoryAndVision(c, graph), ...checkRunSettings(node, OUTPUTS));
+  out.push(...checkMemoryAndVision(c, graph, true), ...checkRunSettings(node, OUTPUTS));
   return out;
 }
 

@@ -36,11 +36,15 @@ export const modelField = (order = 0) =>
     order,
   });
 
-/** Conversation memory (chat modes): the last `memoryWindow` turns go with the prompt. */
-export function memoryShape(order = 50) {
+/**
+ * Conversation memory (chat modes): the last `memoryWindow` turns go with the prompt. `on`: memory is
+ * on unless the config says otherwise (the LLM and agent nodes: a chat's second turn should know
+ * its first); outside a conversation it has no effect either way.
+ */
+export function memoryShape(order = 50, on = false) {
   const group = 'model.memoryGroup';
   return {
-    memoryEnabled: z.boolean().default(false).meta({ label: 'model.memoryEnabled', help: 'model.memoryHelp', group, order }),
+    memoryEnabled: z.boolean().default(on).meta({ label: 'model.memoryEnabled', help: 'model.memoryHelp', group, order }),
     memoryWindowEnabled: z
       .boolean()
       .default(true)
@@ -93,13 +97,17 @@ export function checkModel(model: ModelRef, field = 'model'): PluginIssue[] {
   return model.provider && model.name ? [] : [{ key: 'model.issues.modelMissing', path: [field] }];
 }
 
-/** Memory only exists in a conversation; vision needs its file variable. */
+/**
+ * Memory only exists in a conversation (a kind whose memory is on by default, `memoryOn`, is not
+ * warned about it: the setting simply waits for a conversation); vision needs its file variable.
+ */
 export function checkMemoryAndVision(
   config: { memoryEnabled?: boolean; visionEnabled?: boolean; visionFiles?: string[] },
   graph: FlowGraph,
+  memoryOn = false,
 ): PluginIssue[] {
   const out: PluginIssue[] = [];
-  if (config.memoryEnabled && !isChatMode(graph.mode)) out.push({ key: 'model.issues.memoryOutsideChat', path: ['memoryEnabled'], severity: 'warning' });
+  if (config.memoryEnabled && !memoryOn && !isChatMode(graph.mode)) out.push({ key: 'model.issues.memoryOutsideChat', path: ['memoryEnabled'], severity: 'warning' });
   if (config.visionEnabled && !isSelector(config.visionFiles)) out.push({ key: 'model.issues.visionFilesMissing', path: ['visionFiles'] });
   return out;
 }
@@ -122,7 +130,7 @@ export const modelTexts = {
       model: '模型',
       memoryGroup: '记忆',
       memoryEnabled: '记忆',
-      memoryHelp: '把最近的对话轮次一并发给模型',
+      memoryHelp: '对话中把最近的对话轮次一并发给模型（工作流没有对话，不生效）',
       memoryWindowEnabled: '限制记忆窗口',
       memoryWindow: '记忆轮数',
       visionGroup: '视觉',
@@ -143,7 +151,7 @@ export const modelTexts = {
       model: 'Model',
       memoryGroup: 'Memory',
       memoryEnabled: 'Memory',
-      memoryHelp: 'Send the latest conversation turns along with the prompt',
+      memoryHelp: 'In a conversation, send the latest turns along with the prompt (a workflow has none)',
       memoryWindowEnabled: 'Limit the memory window',
       memoryWindow: 'Turns remembered',
       visionGroup: 'Vision',

@@ -21,7 +21,7 @@ import { createLayout, type FlowLayout } from '../../../canvas/layout';
 import { ModelListContext, WorkspaceResourcesContext, type ModelList } from '../../../canvas/widgets';
 import { createNodeRegistry } from '../../../plugin-sdk';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
-import { useAppGuardData } from './app-guard';
+import { useAppGuardData, type LlmModel } from './app-guard';
 import { useEditorContext, type EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
@@ -66,9 +66,13 @@ export default function FlowPage() {
 }
 
 function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
-  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft));
+  const guard = useAppGuardData();
+  // New model nodes take the tenant's default LLM (read when a node is added).
+  const defaultModel = useRef(guard?.defaultModel);
+  defaultModel.current = guard?.defaultModel;
+  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft, () => defaultModel.current));
   const storedSecrets = useSyncExternalStore(secrets.subscribe, secrets.get);
-  const guardModels = useAppGuardData()?.models;
+  const guardModels = guard?.models;
   const models = useMemo<ModelList>(() => ({ models: guardModels ?? [], complete: Array.isArray(guardModels) }), [guardModels]);
   const { t } = useTranslation('editor');
   const builtinTools = t('page.builtinTools');
@@ -164,9 +168,21 @@ function storedSecretsOf(initial: string[]) {
   };
 }
 
-function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
+function openEditor(
+  app: AppDetail,
+  draft: AppDraft,
+  defaultModel: () => LlmModel | null | undefined,
+): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
   const secrets = storedSecretsOf(draft.secrets_set);
-  const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
+  const store = createFlowStore({
+    registry: editorRegistry(),
+    mode: app.type,
+    document: draft.document,
+    defaultModel: () => {
+      const d = defaultModel();
+      return d ? { provider: d.provider, name: d.model } : null;
+    },
+  });
   // elk runs in a Web Worker, loaded on the first "tidy up".
   const layout = createLayout({ registry: store.registry });
   const autosave = createFlowAutosave(store, {
