@@ -67,12 +67,15 @@ export function memoryShape(order = 50, on = false) {
   };
 }
 
-/** Vision: images from a file variable go to a multimodal model. */
-export function visionShape(order = 60) {
+/**
+ * Vision: images from a file variable (`files`: the default one) go to a multimodal model, at the
+ * detail of spec 9's image modes (`low`: fit in 512×512, 65 tokens; `high`: with crops, 129 in all).
+ */
+export function visionShape(order = 60, files: string[] = []) {
   const group = 'model.visionGroup';
   return {
-    visionEnabled: z.boolean().default(false).meta({ label: 'model.visionEnabled', group, order }),
-    visionFiles: MaybeSelector.default([]).meta({
+    visionEnabled: z.boolean().default(false).meta({ label: 'model.visionEnabled', help: 'model.visionHelp', group, order }),
+    visionFiles: MaybeSelector.default(files).meta({
       label: 'model.visionFiles',
       widget: NODE_WIDGETS.variable,
       group,
@@ -135,9 +138,10 @@ export const modelTexts = {
       memoryWindow: '记忆轮数',
       visionGroup: '视觉',
       visionEnabled: '视觉',
+      visionHelp: '把图片一并发给支持视觉的模型',
       visionFiles: '图片变量',
       visionDetail: '图片分辨率',
-      visionDetails: { high: '高', low: '低' },
+      visionDetails: { high: '高（512 像素分块，约 129 tokens）', low: '低（缩放到 512×512，65 tokens）' },
       usage: '用量',
       issues: {
         modelMissing: '请选择模型',
@@ -156,9 +160,10 @@ export const modelTexts = {
       memoryWindow: 'Turns remembered',
       visionGroup: 'Vision',
       visionEnabled: 'Vision',
+      visionHelp: 'Send the images along to a model that can see',
       visionFiles: 'Image variable',
       visionDetail: 'Image resolution',
-      visionDetails: { high: 'High', low: 'Low' },
+      visionDetails: { high: 'High (512-pixel crops, about 129 tokens)', low: 'Low (fit in 512×512, 65 tokens)' },
       usage: 'Usage',
       issues: {
         modelMissing: 'Choose a model',

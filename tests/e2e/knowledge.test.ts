@@ -275,7 +275,7 @@ describe('the Knowledge Base tab against the real server', () => {
       return (await r.json()).data;
     }, appId);
     const agent = draft.document.nodes.find((n: { kind: string }) => n.kind === 'agent');
-    expect(agent).toMatchObject({ kindVersion: 2, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
+    expect(agent).toMatchObject({ kindVersion: 3, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
     await page.screenshot({ path: '/tmp/e2e-knowledge-agent-inspector.png' });
     // A long inspector scrolls inside its panel; the window (editor header, canvas) stays put.
     const layout = await page.evaluate(() => {
