@@ -14,6 +14,7 @@ import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
 import { runRoutes } from './console/runs';
 import { distributionRoutes } from './console/distribution';
+import { agentBuilderRoutes } from './console/agent-builder';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
@@ -46,6 +47,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
   await app.register(runRoutes(ctx), { prefix: '/console/apps' });
   await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(agentBuilderRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
