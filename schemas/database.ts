@@ -38,11 +38,13 @@ export type DetectionStatus = z.infer<typeof DetectionStatus>;
 
 /**
  * What a connection check found, for translation on screen (the message is English):
- * ok; unreachable (refused or no route); host_not_found (name does not resolve); timeout;
+ * ok; unreachable (no database answered: refused, reset, timed out, or something else behind the
+ * port; one answer for all, so a check is no port scanner); host_not_found (name does not resolve);
  * auth_failed (account or password); database_missing (database, schema, SID or service unknown);
- * error (anything else; see `detail`).
+ * not_allowed (the server's network policy refuses the host: nothing was tried); timeout and error
+ * (earlier checks recorded them; checks no longer answer them).
  */
-export const CheckCode = z.enum(['ok', 'unreachable', 'host_not_found', 'timeout', 'auth_failed', 'database_missing', 'error']);
+export const CheckCode = z.enum(['ok', 'unreachable', 'host_not_found', 'timeout', 'auth_failed', 'database_missing', 'not_allowed', 'error']);
 export type CheckCode = z.infer<typeof CheckCode>;
 
 const REQUIRED = 'This form field is required!';

@@ -41,6 +41,22 @@ export const ErrorCode = {
    * longer the stored one; `data` says what is stored now, so the client can reload or overwrite.
    */
   CONFLICT: 'CONFLICT-1000',
+  /**
+   * The destination is not allowed by the server's outbound network policy (400): loopback, private,
+   * link-local, metadata or reserved addresses the operator's allow-list does not open. Answered
+   * before any connection is tried.
+   */
+  NETWORK_NOT_ALLOWED: 'NETWORK-1000',
+  /**
+   * An allowed destination could not be reached (400): one answer for refused, reset, timed out,
+   * unreachable or not speaking the protocol, so the answers tell nothing about open ports.
+   */
+  NETWORK_UNREACHABLE: 'NETWORK-1001',
+  /**
+   * A stdio MCP server that this server may not start (400): its command is not on the operator's
+   * list, or its env or cwd would change what runs. Remote MCP servers are the way for project spaces.
+   */
+  MCP_STDIO_NOT_ALLOWED: 'MCP-1000',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -181,6 +181,8 @@ export const MODEL_ERROR_CODES = [
   'model_not_found',
   'rate_limited',
   'unreachable',
+  /** The base URL's host is not allowed by the server's outbound network policy (nothing was sent). */
+  'not_allowed',
   'timeout',
   /** The caller's signal stopped the call (stop button, run cancelled). */
   'cancelled',

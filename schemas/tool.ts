@@ -49,7 +49,10 @@ export const ToolAuth = z.discriminatedUnion('type', [
 export type ToolAuth = z.infer<typeof ToolAuth>;
 export const AUTH_TYPES = ['none', 'api_key', 'bearer', 'basic'] as const;
 
-/** One MCP server (the value under a name in `mcpServers`): a command over stdio, or a streamable HTTP URL. */
+/**
+ * One MCP server (the value under a name in `mcpServers`): a remote URL (streamable HTTP, or SSE with
+ * `type: "sse"`), or a command over stdio, which only runs where the operator allows the command.
+ */
 export const McpStdioServer = z
   .object({
     type: z.literal('stdio').optional(),
@@ -61,7 +64,7 @@ export const McpStdioServer = z
   .strict();
 export const McpHttpServer = z
   .object({
-    type: z.enum(['streamable-http', 'streamableHttp', 'http']).optional(),
+    type: z.enum(['streamable-http', 'streamableHttp', 'http', 'sse']).optional(),
     url: z.url({ protocol: /^https?$/, error: 'The MCP server URL must be an http(s) URL' }).max(2000),
     headers: z.record(z.string().max(200), z.string().max(4000)).default({}),
   })
@@ -74,6 +77,14 @@ export const McpConfigDocument = z
   .object({ mcpServers: z.record(z.string().trim().min(1).max(50), McpServerConfig) })
   .refine((d) => Object.keys(d.mcpServers).length === 1, { message: 'Give exactly one server under mcpServers', path: ['mcpServers'] });
 export type McpConfigDocument = z.infer<typeof McpConfigDocument>;
+
+/**
+ * Whether an MCP tool's server may run on this server: a stdio server only when the operator allows
+ * its command (and its env and cwd pass). `reason` says what stops it: the command, an environment
+ * variable, or a working directory.
+ */
+export const McpPolicy = z.object({ allowed: z.boolean(), reason: z.enum(['command', 'env', 'cwd']).nullable() });
+export type McpPolicy = z.infer<typeof McpPolicy>;
 
 const name = z.string().trim().min(1, REQUIRED).max(50, 'exceeds maximum length 50');
 const intro = z.string().trim().max(500, 'exceeds maximum length 500');
@@ -95,6 +106,8 @@ export const Tool = z
     mcp_config: McpConfigDocument.nullable().meta({ column: false }),
     /** MCP tools: the server tools switched on (only those run). */
     mcp_enabled: z.array(z.string()).meta({ column: false }),
+    /** MCP tools: whether the server may run here (null for other tools). */
+    mcp_policy: McpPolicy.nullable().meta({ column: false }),
     workflow_app_id: Id.nullable().meta({ column: false }),
     published_version: z.number().int().meta({ column: false }),
     created_by: Id.meta({ column: false }),

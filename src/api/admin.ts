@@ -8,6 +8,7 @@ import { UpdatePasswordBody } from '../../schemas/auth';
 import { OrgCreateBody, OrgRenameBody, OrgTreeQuery, PickerOrg } from '../../schemas/org';
 import { Tenant, TenantCreateBody, TenantListQuery, TenantUpdateBody } from '../../schemas/tenant';
 import { AdminSetPasswordBody, AdminUser, UserCreateBody, UserListQuery, UserUpdateBody } from '../../schemas/user';
+import { NetworkPolicy, NetworkPolicyBody } from '../../schemas/network-policy';
 import { call, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -30,6 +31,8 @@ export const adminEndpoints = {
   createOrg: { method: 'POST', url: `${base}/orgs`, name: 'admin.orgs.create' },
   updateOrg: { method: 'PUT', url: `${base}/orgs/:org_id`, name: 'admin.orgs.update' },
   deleteOrg: { method: 'DELETE', url: `${base}/orgs/:org_id`, name: 'admin.orgs.delete' },
+  getNetworkPolicy: { method: 'GET', url: `${base}/security/network-policy`, name: 'admin.security.networkPolicy' },
+  saveNetworkPolicy: { method: 'PUT', url: `${base}/security/network-policy`, name: 'admin.security.saveNetworkPolicy' },
 } as const satisfies Record<string, Endpoint>;
 
 export type AdminUserListParams = Partial<z.infer<typeof UserListQuery>>;
@@ -77,3 +80,10 @@ export const updateOrg = (org_id: string, body: z.input<typeof OrgRenameBody>, o
   call(PickerOrg, adminEndpoints.updateOrg, { org_id, ...body }, opts);
 /** Deletes an organisation (only when it has no users and no child organisations). */
 export const deleteOrg = (org_id: string, opts?: Opts) => call(z.null(), adminEndpoints.deleteOrg, { org_id }, opts);
+
+// Security (super admin only)
+
+/** The outbound allow-list and the stdio MCP commands: the environment's (read-only) and the stored ones. */
+export const getNetworkPolicy = (opts?: Opts) => call(NetworkPolicy, adminEndpoints.getNetworkPolicy, undefined, opts);
+/** Replaces the stored lists (each entry checked; a wrong one answers VALIDATION-1000 naming it). */
+export const saveNetworkPolicy = (body: NetworkPolicyBody, opts?: Opts) => call(NetworkPolicy, adminEndpoints.saveNetworkPolicy, body, opts);

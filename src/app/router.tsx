@@ -61,6 +61,7 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-slice-method-config-page.tsx',
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
+  './system/security/network-policy-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -198,6 +199,7 @@ function systemRoutes(): RouteObject {
           },
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
+          { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
           stub('resource', 'system.resource'),
         ],
       },

@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Settings } from './settings';
 import type { TokenService } from './security/tokens';
 import type { CodeSandbox } from './sandbox';
+import type { OutboundPolicy } from './security/outbound-policy';
 import type { SystemRole } from '../../schemas/auth';
 import type { MemberRole } from '../../schemas/workspace';
 import { ErrorCode } from '../../schemas/errors';
@@ -17,6 +18,12 @@ export interface ServerContext {
   tokens: TokenService;
   /** Encryption key for secrets at rest (credentials, model keys, database passwords). */
   secretKey: Uint8Array;
+  /**
+   * The outbound network policy: every connection the server makes for a user (HTTP nodes, tools,
+   * MCP, knowledge URLs, database drivers, model providers) is admitted by it; it also knows the
+   * commands stdio MCP servers may start.
+   */
+  outbound: OutboundPolicy;
   /** The code node's sandbox, one per process: created with the context, closed on shutdown. */
   sandbox: CodeSandbox;
   /**

@@ -25,6 +25,12 @@ if (studio.seeded.generatedPassword) {
 } else {
   lines.push(`  Admin user: "${studio.seeded.username}" (password as set on first start)`);
 }
+if (settings.httpAllowPrivate) {
+  lines.push(
+    '  Warning: WEFT_HTTP_ALLOW_PRIVATE is deprecated. It opens the private ranges to users\' connections (not loopback,',
+    '  link-local or cloud metadata); name what they may reach in WEFT_OUTBOUND_ALLOW (e.g. 10.20.0.0/16,db.corp:1521) instead.',
+  );
+}
 console.log(lines.join('\n') + '\n');
 
 const stop = async () => {

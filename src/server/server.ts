@@ -7,6 +7,7 @@ import type { Settings } from './settings';
 import { seed, type SeedResult } from './services/seed';
 import { ensureKey } from './security/keys';
 import { createTokenService } from './security/tokens';
+import { createOutboundPolicy } from './security/outbound-policy';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { closeMcpClients } from './tools/runtime';
@@ -43,11 +44,18 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
+    outbound: createOutboundPolicy({ db, settings }),
     // Workers start on first use, so a server that runs no code node pays nothing for it.
     sandbox: createCodeSandbox(sandboxOptions(settings)),
     exclusiveDb: database.kind === 'pglite',
   };
   const app = await buildApp(ctx, { logger: opts.logger });
+  // Why an allowed destination could not be reached stays in the server's log, not in the answer.
+  const outboundLog = app.log.child({ module: 'outbound' });
+  ctx.outbound.setLogger((detail) => outboundLog.warn(detail, 'outbound connection failed or refused'));
+  if (settings.httpAllowPrivate) {
+    app.log.warn('WEFT_HTTP_ALLOW_PRIVATE is deprecated: it opens the private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), never loopback, link-local or metadata; list what users may reach in WEFT_OUTBOUND_ALLOW instead');
+  }
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));

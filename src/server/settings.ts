@@ -1,6 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { McpStdioCommand, OutboundAllowEntry } from '../../schemas/network-policy';
+
+/** A comma- or space-separated list from the environment (an array passes as it is). */
+const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : v), z.array(item)).default([]);
 
 /** Server settings, read once from the environment. */
 export const Settings = z.object({
@@ -32,7 +37,10 @@ export const Settings = z.object({
   /** Directory of the built client; served when present. */
   clientDir: z.string().default(path.resolve('dist')),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Let nodes and tools request private, loopback and link-local addresses (intranet deployments). */
+  /**
+   * Deprecated (use outboundAllow): opens the private ranges (RFC 1918, CGNAT, unique local IPv6)
+   * to every outbound channel; never loopback, link-local or cloud metadata. A warning at start.
+   */
   httpAllowPrivate: z.stringbool().default(false),
   /**
    * Sign-in limits (security/login-limits.ts): failed sign-ins of one account from one address
@@ -82,6 +90,13 @@ export const Settings = z.object({
   sandboxMaxTimeoutMs: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** Memory of one code run, MB: its whole QuickJS heap (WASM memory), at most 2048 (wasm32's module limit here). */
   sandboxMemoryMb: z.coerce.number().int().min(16).max(2048).default(128),
+  /**
+   * WEFT_OUTBOUND_ALLOW: the non-public destinations the server may connect to for users (host,
+   * host:port, *.suffix, CIDR, CIDR:port; IPv6 in brackets), besides the super admin's list.
+   */
+  outboundAllow: list(OutboundAllowEntry),
+  /** WEFT_MCP_STDIO_COMMANDS: the commands stdio MCP servers may start (exact names or paths). */
+  mcpStdioCommands: list(McpStdioCommand),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
@@ -117,5 +132,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sandboxQueueTimeoutMs: env.WEFT_SANDBOX_QUEUE_TIMEOUT_MS || undefined,
     sandboxMaxTimeoutMs: env.WEFT_SANDBOX_MAX_TIMEOUT_MS || undefined,
     sandboxMemoryMb: env.WEFT_SANDBOX_MEMORY_MB || undefined,
+    outboundAllow: env.WEFT_OUTBOUND_ALLOW || undefined,
+    mcpStdioCommands: env.WEFT_MCP_STDIO_COMMANDS || undefined,
   });
 }

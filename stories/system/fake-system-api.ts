@@ -8,6 +8,7 @@ import { DEFAULT_TENANT_ID } from '../../schemas/common';
 import type { PickerOrg } from '../../schemas/org';
 import type { Tenant } from '../../schemas/tenant';
 import type { AdminUser } from '../../schemas/user';
+import { NetworkPolicyBody, type NetworkPolicy } from '../../schemas/network-policy';
 import { ApiError } from '../../src/api/request';
 import type { Page, SystemApi } from '../../src/app/system/users/system-api';
 
@@ -198,7 +199,27 @@ export function createFakeSystemApi(options: FakeOptions = {}): SystemApi {
   };
   const now = () => new Date().toISOString();
 
+  // The outbound policy: environment lists as an operator might set them, and a stored entry.
+  let policy: NetworkPolicy = {
+    env: { allow: ['127.0.0.1:11434', '10.20.0.0/16'], mcp_stdio_commands: ['/opt/mcp/bin/files-server'], allow_private: false },
+    stored: { allow: ['db.corp.local:1521'], mcp_stdio_commands: [] },
+    updated_at: at(2),
+    updated_by: 'admin',
+  };
+
   return {
+    getNetworkPolicy: () => wait(() => structuredClone(policy)),
+    saveNetworkPolicy: (b) =>
+      wait(() => {
+        // The server's own check: VALIDATION-1000 with the field of each wrong entry.
+        const parsed = NetworkPolicyBody.safeParse(b);
+        if (!parsed.success) {
+          const data = parsed.error.issues.map((i) => ({ path: `body/${i.path.join('/')}`, message: i.message }));
+          throw new ApiError({ status: 400, code: 'VALIDATION-1000', msg: `Parameter error: ${data.map((d) => `${d.path} ${d.message}`).join('; ')}`, data });
+        }
+        policy = { ...policy, stored: parsed.data, updated_at: now(), updated_by: 'admin' };
+        return structuredClone(policy);
+      }),
     listUsers: (q) =>
       wait(() => {
         const tenantId = q.tenant_id ?? DEFAULT_TENANT_ID;

@@ -33,6 +33,7 @@ async function chat(appId: string, body: Record<string, unknown>) {
 beforeAll(async () => {
   f = await setUpWorkspaces(h, 'defaults');
   fake = await fakeOpenAi();
+  h.allowOutbound(fake.baseUrl);
   await configureProvider(h, 'openai', fake.baseUrl);
   const r = await h.call('PUT', '/api/v1/admin/models/tenant-default', { token: h.adminToken, body: { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -36,6 +36,9 @@ it('the client endpoint functions parse the real answers', async () => {
   expect((await admin.updateAdminUser(bob.id, { nickname: 'B' })).nickname).toBe('B');
   expect((await admin.setAdminUserStatus(bob.id, 1)).status).toBe(1);
   expect(await admin.setAdminUserPassword(bob.id, { password: 'Passw0rd2' })).toBeNull();
+  expect((await admin.getNetworkPolicy()).stored).toEqual({ allow: [], mcp_stdio_commands: [] });
+  expect((await admin.saveNetworkPolicy({ allow: ['10.0.0.0/8'], mcp_stdio_commands: [] })).stored.allow).toEqual(['10.0.0.0/8']);
+  expect((await admin.saveNetworkPolicy({ allow: [], mcp_stdio_commands: [] })).updated_by).toBe('admin');
 
   const w = await ws.createWorkspace({ name: 'Alpha' });
   expect((await ws.listWorkspaces()).items.map((x) => x.id)).toContain(w.id);

@@ -149,20 +149,29 @@ describe('who may read a file (issue 20, finding 10)', () => {
     for (const token of [f.u.outsider.token, f.u.foreign.token]) await refused(token, doc);
   });
 
-  it("a file sent in a conversation: also that conversation's user; referring to another's file is refused", async () => {
+  it("a file sent in a conversation: its user's; another member cannot post into it; referring to another's file is refused", async () => {
     const app = await createApp(h, f.u.owner.token, f.wsA, 'File chat', flow([['s', 'start'], ['a', 'answer', { answer: 'ok' }]], [['s', 'a']], 'chatflow'));
     const started = parseSse((await h.call('POST', `${RUNS(app)}/draft/chat-messages`, { token: f.u.owner.token, workspaceId: f.wsA, body: { query: 'first' } })).raw.body);
     const conversationId = (started[0] as { conversationId: string }).conversationId;
-    // The member adds a message with a chat file of theirs to the owner's conversation.
+    // A debug conversation is its member's own: another member cannot add a message (and a file) to it.
     const shared = expectOk(await upload(h, f.u.member.token, undefined, 'shared.txt', 'shared words', 'chat')).id;
-    const sent = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, {
+    const intruding = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, {
       token: f.u.member.token,
       workspaceId: f.wsA,
       body: { query: 'with a file', conversation_id: conversationId, files: [{ file_id: shared, name: 'shared.txt' }] },
     });
+    expectCode(intruding, 400, 'VALIDATION-1000');
+    await refused(f.u.owner.token, shared);
+    // The conversation's own user sends a file of theirs in it: still theirs alone among the others.
+    const own = expectOk(await upload(h, f.u.owner.token, undefined, 'own.txt', 'own words', 'chat')).id;
+    const sent = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, {
+      token: f.u.owner.token,
+      workspaceId: f.wsA,
+      body: { query: 'with a file', conversation_id: conversationId, files: [{ file_id: own, name: 'own.txt' }] },
+    });
     expect(sent.status).toBe(200);
-    expect((await read(f.u.owner.token, shared)).raw.body).toBe('shared words');
-    await refused(f.u.admin.token, shared);
+    expect((await read(f.u.owner.token, own)).raw.body).toBe('own words');
+    await refused(f.u.admin.token, own);
     // Naming a file one may not read in a message of one's own does not open it: refused before any write.
     const secret = expectOk(await upload(h, f.u.member.token, undefined, 'secret.txt', 'secret words', 'chat')).id;
     const before = { runs: (await h.studio.ctx.db.select().from(runs)).length, messages: (await h.studio.ctx.db.select().from(messages)).length };

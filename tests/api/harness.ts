@@ -16,6 +16,11 @@ export interface Harness {
   /** Injects a request; `token` adds the bearer header, `tenantId`/`workspaceId` the spec 7.1 headers. */
   call(method: string, url: string, opts?: CallOptions): Promise<Reply>;
   adminToken: string;
+  /**
+   * Opens exactly these destinations (URLs or host:port) in the studio's outbound allow-list, as an
+   * operator would for a local service: the fake providers, pages and servers a test talks to.
+   */
+  allowOutbound(...targets: string[]): void;
 }
 
 export interface CallOptions {
@@ -54,10 +59,20 @@ export async function serverDatabaseUrl(base: string): Promise<{ url: string; dr
 }
 
 /**
+ * Settings a test file gives its studio, as the environment would: e.g. `outboundAllow` (the
+ * WEFT_OUTBOUND_ALLOW list) for the local fake servers the file talks to. The outbound network policy
+ * is closed by default, as in production: a file that needs a loopback fake opens it here, by name.
+ */
+export type StudioSettings = Record<string, string | undefined>;
+
+/** The allow-list of the files whose fake providers, pages, MCP and API servers listen on 127.0.0.1. */
+export const LOOPBACK_FAKES: StudioSettings = { outboundAllow: '127.0.0.1' };
+
+/**
  * A fresh studio per test file: embedded PGlite loaded from the migrated template, or, with
  * DATABASE_URL set, a new database on that PostgreSQL server (dropped afterwards).
  */
-export function useStudio(): Harness {
+export function useStudio(extra: StudioSettings = {}): Harness {
   const h = {} as Harness;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -70,7 +85,7 @@ export function useStudio(): Harness {
     } else {
       loadDataDir = new Blob([fs.readFileSync(inject('pgTemplate'))]);
     }
-    const settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir: '/nonexistent', logLevel: 'silent' });
+    const settings = Settings.parse({ ...extra, adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir: '/nonexistent', logLevel: 'silent' });
     h.studio = await createStudio(settings, { loadDataDir, inMemory: true });
     h.call = async (method, url, opts = {}) => {
       const headers: Record<string, string> = { ...opts.headers };
@@ -93,6 +108,11 @@ export function useStudio(): Harness {
       const r = await h.call('POST', '/api/v1/console/base/login', { body: { tenantId, username, password } });
       if (r.status !== 200) throw new Error(`login ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body.data.access_token as string;
+    };
+    h.allowOutbound = (...targets) => {
+      const entries = targets.map((t) => (/^[a-z]+:\/\//.test(t) ? new URL(t).host : t));
+      const settings = h.studio.ctx.settings;
+      settings.outboundAllow = [...new Set([...settings.outboundAllow, ...entries])];
     };
     h.adminToken = await h.login(ADMIN.username, ADMIN.password);
   });

@@ -1,14 +1,15 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../../src/plugin-sdk/executor';
-import { createGuardedHttpClient, createWebPageReader, isBlockedAddress, type GuardedRequest } from '../../src/server/http';
+import { classifyAddress, createGuardedHttpClient, createWebPageReader, isBlockedAddress, type GuardedRequest, type Resolver } from '../../src/server/http';
+import { createOutboundPolicy } from '../../src/server/security/outbound-policy';
 import { readSettings } from '../../src/server/settings';
 
 // The guarded client against real local HTTP servers. The servers listen on loopback, which the
-// client refuses by default; tests that need a "public" server say so with `allowPrivate` or by
-// treating 127.0.0.1 alone as public while every other rule stays.
+// client refuses by default; tests that need the server open it by name in the client's outbound
+// policy (127.0.0.1 alone), while every other rule stays.
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
 const routes = new Map<string, Handler>();
@@ -33,9 +34,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const route = (path: string, handler: Handler) => routes.set(path, handler);
-const open = createGuardedHttpClient({ allowPrivate: true });
-/** Loopback 127.0.0.1 counts as public here; every other private range is still refused. */
-const guardedButTestServer = createGuardedHttpClient({ refuseAddress: (ip) => ip !== '127.0.0.1' && isBlockedAddress(ip) });
+/** A policy whose allow-list opens 127.0.0.1 (the test server) and nothing else. */
+const loopbackOpen = (resolver?: Resolver) => createOutboundPolicy({ settings: { outboundAllow: ['127.0.0.1'], mcpStdioCommands: [], httpAllowPrivate: false }, resolver });
+const open = createGuardedHttpClient({ policy: loopbackOpen() });
+const guardedButTestServer = open;
 
 async function codeOf(p: Promise<unknown>): Promise<{ code: string; message: string; detail?: unknown }> {
   const e = await p.then(
@@ -54,7 +56,7 @@ describe('private address blocking', () => {
     const port = (server.address() as AddressInfo).port;
     const before = hits;
     for (const url of [`${base}/secret`, `http://localhost:${port}/secret`, `http://[::1]:${port}/secret`, `http://0.0.0.0:${port}/secret`, `http://[::ffff:127.0.0.1]:${port}/`, 'http://169.254.169.254/latest/meta-data']) {
-      expect(await codeOf(client.request({ method: 'GET', url }))).toMatchObject({ code: 'HTTP-ADDRESS-BLOCKED' });
+      expect(await codeOf(client.request({ method: 'GET', url }))).toMatchObject({ code: 'NETWORK-1000' });
     }
     expect(hits).toBe(before);
   });
@@ -67,7 +69,9 @@ describe('private address blocking', () => {
       ],
     });
     const err = await codeOf(client.request({ method: 'GET', url: 'http://mixed.example.test/' }));
-    expect(err).toMatchObject({ code: 'HTTP-ADDRESS-BLOCKED', detail: { host: 'mixed.example.test', address: '10.0.0.5' } });
+    expect(err).toMatchObject({ code: 'NETWORK-1000', detail: { host: 'mixed.example.test:80' } });
+    // The address is not named: the answer does not map the internal network either.
+    expect(err.message).not.toContain('10.0.0.5');
   });
 
   it('knows the private, loopback and link-local ranges of IPv4 and IPv6', () => {
@@ -78,9 +82,13 @@ describe('private address blocking', () => {
       expect(isBlockedAddress(ip), ip).toBe(false);
     }
     expect(isBlockedAddress('not-an-ip')).toBe(true);
+    // IPv6 forms that carry an IPv4 address are that address: NAT64, 6to4, IPv4-mapped.
+    for (const [ip, kind] of [['64:ff9b::7f00:1', 'loopback'], ['64:ff9b::a9fe:a9fe', 'metadata'], ['2002:7f00:1::1', 'loopback'], ['::ffff:169.254.169.254', 'metadata'], ['64:ff9b::808:808', 'public'], ['fd00:ec2::254', 'metadata'], ['100.100.100.200', 'metadata'], ['2001:db8::1', 'reserved'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified']] as const) {
+      expect(classifyAddress(ip), ip).toBe(kind);
+    }
   });
 
-  it('reaches them when the setting allows it', async () => {
+  it('reaches them when the allow-list opens them', async () => {
     route('/hello', (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-trace': 'abc' }).end('{"hello":"world"}'));
     const res = await open.request({ method: 'GET', url: `${base}/hello` });
     expect(res).toMatchObject({ status: 200, body: '{"hello":"world"}', contentType: 'application/json', url: `${base}/hello`, redirects: [] });
@@ -88,6 +96,9 @@ describe('private address blocking', () => {
     expect(new TextDecoder().decode(res.bytes)).toBe('{"hello":"world"}');
     expect(readSettings({ WEFT_HTTP_ALLOW_PRIVATE: 'true' }).httpAllowPrivate).toBe(true);
     expect(readSettings({}).httpAllowPrivate).toBe(false);
+    expect(readSettings({ WEFT_OUTBOUND_ALLOW: '127.0.0.1:11434, 10.20.0.0/16,db.corp.local:1521 [fd00::]/64:443' }).outboundAllow).toEqual(['127.0.0.1:11434', '10.20.0.0/16', 'db.corp.local:1521', '[fd00::]/64:443']);
+    expect(readSettings({}).outboundAllow).toEqual([]);
+    expect(() => readSettings({ WEFT_OUTBOUND_ALLOW: '10.0.0.0/33' })).toThrow(/longer than 32/);
   });
 });
 
@@ -121,11 +132,12 @@ describe('limits', () => {
     expect(await open.request({ method: 'GET', url: `${base}/gz` })).toMatchObject({ status: 200, body: 'compressed text' });
   });
 
-  it('times out a server that does not answer (read) and a slow trickle (total)', async () => {
+  it('gives up on a server that does not answer (as "could not connect") and times out a slow trickle (total)', async () => {
     route('/silent', () => undefined);
     let started = performance.now();
+    // No answer at all is the same as no server: an open port that stays silent must not differ from a closed one.
     const read = await codeOf(open.request({ method: 'GET', url: `${base}/silent`, readTimeoutMs: 300 }));
-    expect(read).toMatchObject({ code: 'HTTP-TIMEOUT', detail: { phase: 'read' } });
+    expect(read).toMatchObject({ code: 'NETWORK-1001', message: `Could not connect to ${base.slice(7)}` });
     expect(performance.now() - started).toBeLessThan(2000);
 
     route('/trickle', (_q, res) => {
@@ -156,9 +168,35 @@ describe('limits', () => {
     expect(await codeOf(open.request({ method: 'GET', url: `${base}/stall`, readTimeoutMs: 300 }))).toMatchObject({ code: 'HTTP-TIMEOUT', detail: { phase: 'read' } });
   });
 
-  it('times out a connection that never comes up (DNS included)', async () => {
-    const client = createGuardedHttpClient({ allowPrivate: true, resolve: () => new Promise(() => undefined) });
-    expect(await codeOf(client.request({ method: 'GET', url: 'http://slow-dns.test/', connectTimeoutMs: 300 }))).toMatchObject({ code: 'HTTP-TIMEOUT', detail: { phase: 'connect' } });
+  it('gives up on a connection that never comes up (DNS included), as "could not connect"', async () => {
+    const client = createGuardedHttpClient({ resolve: () => new Promise(() => undefined) });
+    const started = performance.now();
+    expect(await codeOf(client.request({ method: 'GET', url: 'http://slow-dns.test/', connectTimeoutMs: 300 }))).toMatchObject({ code: 'NETWORK-1001', message: 'Could not connect to slow-dns.test:80' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('answers a closed port and a port that does not speak HTTP alike', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const garbage = net.createServer((s) => {
+      s.on('error', () => undefined);
+      s.resume();
+      s.end('SSH-2.0-OpenSSH_9.6\r\n');
+    });
+    await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
+    const garbagePort = (garbage.address() as AddressInfo).port;
+    try {
+      const a = await codeOf(open.request({ method: 'GET', url: `http://127.0.0.1:${closedPort}/` }));
+      const b = await codeOf(open.request({ method: 'GET', url: `http://127.0.0.1:${garbagePort}/` }));
+      expect(a).toMatchObject({ code: 'NETWORK-1001' });
+      expect(b).toMatchObject({ code: 'NETWORK-1001' });
+      expect(a.message.replace(String(closedPort), 'P')).toBe(b.message.replace(String(garbagePort), 'P'));
+      expect(JSON.stringify([a, b])).not.toMatch(/ECONN|Parse Error|HPE_/);
+    } finally {
+      await new Promise((r) => garbage.close(r));
+    }
   });
 
   it('stops when the caller aborts', async () => {
@@ -180,12 +218,9 @@ describe('redirects', () => {
   it('refuses a redirect to a private address', async () => {
     route('/to-metadata', (_q, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
     route('/to-intranet', (_q, res) => res.writeHead(307, { location: 'http://intranet.corp.test/admin' }).end());
-    expect(await codeOf(guardedButTestServer.request({ method: 'GET', url: `${base}/to-metadata` }))).toMatchObject({ code: 'HTTP-ADDRESS-BLOCKED' });
-    const viaDns = createGuardedHttpClient({
-      resolve: async (host) => [{ address: host === 'intranet.corp.test' ? '192.168.10.20' : '127.0.0.1', family: 4 }],
-      refuseAddress: (ip) => ip !== '127.0.0.1' && isBlockedAddress(ip),
-    });
-    expect(await codeOf(viaDns.request({ method: 'GET', url: `${base}/to-intranet` }))).toMatchObject({ code: 'HTTP-ADDRESS-BLOCKED', detail: { address: '192.168.10.20' } });
+    expect(await codeOf(guardedButTestServer.request({ method: 'GET', url: `${base}/to-metadata` }))).toMatchObject({ code: 'NETWORK-1000' });
+    const viaDns = createGuardedHttpClient({ policy: loopbackOpen(async (host) => [{ address: host === 'intranet.corp.test' ? '192.168.10.20' : '127.0.0.1', family: 4 }]) });
+    expect(await codeOf(viaDns.request({ method: 'GET', url: `${base}/to-intranet` }))).toMatchObject({ code: 'NETWORK-1000', detail: { host: 'intranet.corp.test:80' } });
   });
 
   it('stops after the redirect limit and can return the 3xx itself', async () => {
@@ -305,6 +340,6 @@ describe('web page reader', () => {
 
   it('stays behind the address guard', async () => {
     const reader = createWebPageReader(createGuardedHttpClient());
-    expect(await codeOf(reader.read(`${base}/page`))).toMatchObject({ code: 'HTTP-ADDRESS-BLOCKED' });
+    expect(await codeOf(reader.read(`${base}/page`))).toMatchObject({ code: 'NETWORK-1000' });
   });
 });

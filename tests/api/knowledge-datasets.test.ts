@@ -210,7 +210,7 @@ describe('units, segments, Q&A pairs, tasks', () => {
 
   it('shows queue positions, stops a running task and takes queued ones out of the queue', async () => {
     const pages = await startPageServer(() => '<html><body><p>Slow page text.</p></body></html>');
-    h.studio.ctx.settings.httpAllowPrivate = true;
+    h.allowOutbound(pages.url('/'));
     try {
       const [slow] = await addUnits(h, f.u.member.token, f.wsA, ds, { url: pages.url('/slow'), name: 'Slow page' });
       await waitFor(h, f.u.member.token, f.wsA, ds, slow.id, (d) => d.status === 'parsing');
@@ -261,6 +261,7 @@ describe('admin dataset tasks', () => {
 
   it('stops a running task and cancels a queued one', async () => {
     const pages = await startPageServer(() => '<p>x</p>');
+    h.allowOutbound(pages.url('/'));
     try {
       const ds = await createBase(h, f.u.owner.token, f.wsA, 'Admin stop');
       const [slow] = await addUnits(h, f.u.owner.token, f.wsA, ds, { url: pages.url('/slow'), name: 'Slow' });

@@ -13,6 +13,7 @@ let oa: FakeServer;
 
 beforeAll(async () => {
   oa = await fakeOpenAi();
+  h.allowOutbound(oa.baseUrl);
 });
 afterAll(async () => {
   await oa?.close();

@@ -247,20 +247,24 @@ describe('URL units', () => {
     pages = await startPageServer(() => `<html><head><title>Doc v${version}</title></head><body><h1>Version ${version}</h1><p>${ZH}</p><p>Page text version ${version}.</p><script>var x = 1;</script></body></html>`);
   });
   afterAll(async () => {
-    h.studio.ctx.settings.httpAllowPrivate = false;
     await pages?.close();
   });
 
-  it('refuses a private address unless the settings allow it', async () => {
-    h.studio.ctx.settings.httpAllowPrivate = false;
+  it('refuses a loopback address the outbound allow-list does not open, without a request', async () => {
     const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { url: pages.url('/private'), name: 'Private' });
     const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
     expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/not allowed by the server's network policy/);
     expect(pages.hits()).toBe(0);
+    const preview = await h.call('POST', `/api/v1/console/datasets/${ds}/segmentation-preview`, { token: f.u.member.token, workspaceId: f.wsA, body: { url: pages.url('/page'), process_rule: RULE } });
+    expect(preview.status).toBe(400);
+    expect(preview.body.code).toBe('NETWORK-1000');
+    expect(pages.hits()).toBe(0);
+    // From here on, the page server is opened as an operator opens an intranet site.
+    h.allowOutbound(pages.url('/'));
   });
 
   it('fetches the page as clean text and refreshes it when due', async () => {
-    h.studio.ctx.settings.httpAllowPrivate = true;
     const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { url: pages.url('/page'), name: 'Web page', update_frequency: '1' });
     const done = await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
     expect(done.status, done.error).toBe('completed');

@@ -34,6 +34,8 @@ const call = (method: string, url: string, body?: unknown) => h.call(method, `${
 beforeAll(async () => {
   oa = await fakeOpenAi();
   an = await fakeAnthropic();
+  // The fakes are local model servers: the operator's allow-list opens them.
+  h.allowOutbound(oa.baseUrl, an.baseUrl);
   svc = new ModelService(h.studio.ctx);
   // Configure through the admin endpoints, as the screen does.
   expect((await call('POST', '/model-providers/openai_api_compatible/credentials', { credentials: { base_url: oa.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
@@ -250,6 +252,11 @@ describe('POST .../credentials/validate (a real tiny request)', () => {
     expect(anthBad.body.data.message).toContain('invalid x-api-key');
     const missing = await validate('openai_api_compatible', { credentials: { base_url: oa.baseUrl, api_key: GOOD_KEY }, model: 'missing-model' });
     expect(missing.body.data).toMatchObject({ ok: false, error_code: 'model_not_found' });
+    // A loopback port the allow-list does not name is refused before any request...
+    const refused = await validate('openai_api_compatible', { credentials: { base_url: 'http://127.0.0.1:9/v1', api_key: GOOD_KEY }, model: 'fake-chat' });
+    expect(refused.body).toMatchObject({ code: 'NETWORK-1000', data: { host: '127.0.0.1', port: 9 } });
+    // ...and once opened, a port where nothing listens is unreachable.
+    h.allowOutbound('127.0.0.1:9');
     const down = await validate('openai_api_compatible', { credentials: { base_url: 'http://127.0.0.1:9/v1', api_key: GOOD_KEY }, model: 'fake-chat' });
     expect(down.body.data).toMatchObject({ ok: false, error_code: 'unreachable' });
   });

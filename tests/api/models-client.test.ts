@@ -12,6 +12,7 @@ const h = useStudio();
 let fake: FakeServer;
 beforeAll(async () => {
   fake = await fakeOpenAi();
+  h.allowOutbound(fake.baseUrl);
   await h.studio.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.studio.app.server.address() as AddressInfo;
   configureRequest({ baseUrl: `http://127.0.0.1:${port}` });

@@ -19,8 +19,13 @@ export const prompt = (role: string, text: string) => ({ role, text });
 export const textInput = (name: string) => ({ name, label: '', type: 'text', required: true, options: [], allowed_extensions: [] });
 export const model = (provider: string, name: string) => ({ provider, name, mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } });
 
-/** Points a catalogue provider of the default tenant at a fake server (through the admin endpoint, as the screen does). */
+/**
+ * Points a catalogue provider of the default tenant at a fake server (through the admin endpoint, as
+ * the screen does), and opens that server's host:port in the outbound allow-list, as an operator
+ * opens a local model server.
+ */
 export async function configureProvider(h: Harness, provider: string, baseUrl: string) {
+  h.allowOutbound(baseUrl);
   const r = await h.call('POST', `/api/v1/admin/models/model-providers/${provider}/credentials`, {
     token: h.adminToken,
     body: { credentials: { base_url: baseUrl, api_key: GOOD_KEY } },

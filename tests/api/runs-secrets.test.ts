@@ -99,6 +99,8 @@ const workflowDoc = () => {
 beforeAll(async () => {
   f = await setUpWorkspaces(h, 'secrets');
   echo = await echoServer();
+  // The echo server is on loopback: open exactly it in the outbound policy (closed by default).
+  h.allowOutbound(echo.url);
   // The secret comes back from the "model" in pieces: the stream must not show it whole or in parts.
   slow = await slowOpenAi(['Your key is sk-live-Zq', '9!x/y+w=s3c', 'r"et, keep it.'], 5);
   await configureProvider(h, 'deepseek', slow.baseUrl);

@@ -239,7 +239,8 @@ describe('services and environment of a run', () => {
       [
         ['s', 'start'],
         ['t', 'template-transform', { inputs: [{ name: 'token', selector: ['env', 'TOKEN'] }], template: 'len={{ token | length }}' }],
-        ['h', 'http-request', { method: 'get', url: `${fake.baseUrl}/models` }],
+        // A loopback port the allow-list does not open (the fake provider's is open).
+        ['h', 'http-request', { method: 'get', url: 'http://127.0.0.1:9/models' }],
         [
           'e',
           'end',
@@ -262,7 +263,7 @@ describe('services and environment of a run', () => {
     doc.nodes.find((n) => n.id === 'h')!.config.errorStrategy = 'default-value';
     const app = await createApp(h, f.u.member.token, f.wsA, 'Env and http', doc);
     const events = parseSse((await h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { ...member(), body: { inputs: {} } })).raw.body);
-    expect(events.at(-1)).toMatchObject({ type: 'run_finished', outputs: { len: 'len=12', why: 'HTTP-ADDRESS-BLOCKED' } });
+    expect(events.at(-1)).toMatchObject({ type: 'run_finished', outputs: { len: 'len=12', why: 'NETWORK-1000' } });
   });
 });
 

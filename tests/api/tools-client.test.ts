@@ -12,17 +12,18 @@ import { workspaceResources } from '../../src/app/screens/app/workspace-resource
 
 // The client functions of src/api/tools.ts against the real server: paths, bodies and answers parse.
 
-const h = useStudio();
+// The operator allows the node binary that runs the stdio MCP fixture.
+const h = useStudio({ mcpStdioCommands: process.execPath });
 let echo: http.Server;
 let echoUrl = '';
 beforeAll(async () => {
   await h.studio.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.studio.app.server.address() as AddressInfo;
   configureRequest({ baseUrl: `http://127.0.0.1:${port}` });
-  h.studio.ctx.settings.httpAllowPrivate = true;
   echo = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: req.url })));
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  h.allowOutbound(echoUrl);
 });
 afterAll(async () => {
   await closeMcpClients(h.studio.ctx);

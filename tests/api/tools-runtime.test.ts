@@ -21,7 +21,8 @@ import { createMcpServer } from '../fixtures/mcp-server.mjs';
 // Function tests and tool runs against a real local HTTP server, and MCP against real MCP servers
 // (the fixture over stdio, and the SDK's streamable HTTP server on a local port).
 
-const h = useStudio();
+// The operator allows the node binary that runs the stdio fixture (tests/fixtures/mcp-server.mjs).
+const h = useStudio({ mcpStdioCommands: process.execPath });
 const URL = '/api/v1/console/tools';
 let f: Fixture;
 let apiBase = '';
@@ -60,6 +61,8 @@ beforeAll(async () => {
     await server.connect(transport);
     await transport.handleRequest(req, res);
   })}/mcp`;
+  // Both local servers are opened by host:port in the outbound allow-list, as an operator would.
+  h.allowOutbound(apiBase, mcpUrl);
 });
 
 afterAll(async () => {
@@ -80,12 +83,16 @@ describe('function test (POST /tools/:id/functions/:fid/test)', () => {
   const addFn = async (body: Record<string, unknown>) => expectOk(await call('POST', `${URL}/${toolId}/functions`, 'owner', { body })).id as string;
   const test = async (fid: string, inputs: Record<string, unknown>, who: Who = 'member') => expectOk(await call('POST', `${URL}/${toolId}/functions/${fid}/test`, who, { body: { inputs } }));
 
-  it('is refused by the guarded client for a loopback URL unless private addresses are allowed', async () => {
+  it('is refused by the outbound policy for a loopback URL the allow-list does not open', async () => {
+    const opened = h.studio.ctx.settings.outboundAllow;
     const fid = await addFn({ name: 'blocked', url: `${apiBase}/x` });
-    h.studio.ctx.settings.httpAllowPrivate = false;
-    const r = await test(fid, {});
-    expect(r).toMatchObject({ ok: false, status: 0, error: { code: 'HTTP-ADDRESS-BLOCKED' } });
-    h.studio.ctx.settings.httpAllowPrivate = true;
+    h.studio.ctx.settings.outboundAllow = [];
+    try {
+      const r = await test(fid, {});
+      expect(r).toMatchObject({ ok: false, status: 0, error: { code: 'NETWORK-1000' } });
+    } finally {
+      h.studio.ctx.settings.outboundAllow = opened;
+    }
     expect(await test(fid, {})).toMatchObject({ ok: true, status: 200, error: null });
   });
 
@@ -197,7 +204,6 @@ const errorOf = (p: Promise<unknown>) => p.then(() => ({ code: 'none', message: 
 
 describe('ToolService through the tool executor', () => {
   it('runs a custom function by id or name, a built-in tool, and fails clearly otherwise', async () => {
-    h.studio.ctx.settings.httpAllowPrivate = true;
     const tool = expectOk(await call('POST', URL, 'owner', { body: { name: 'Runtime API' } }));
     const fn = expectOk(await call('POST', `${URL}/${tool.id}/functions`, 'owner', { body: { name: 'lookup', url: `${apiBase}/lookup`, params: [{ param_key: 'city', data_type: 'string', request_type: 'query_params', is_not_null: true, description: 'City name' }] } }));
     const services: ExecutorServices = { tools: createToolService(h.studio.ctx, { tenantId: DEFAULT_TENANT_ID, workspaceId: f.wsA }) };
@@ -273,12 +279,16 @@ describe('MCP tools', () => {
     expectCode(r, 400, 'VALIDATION-1000');
     expect(r.body.msg).toMatch(/Could not connect to the MCP server.*refusing to start/);
     expect(r.body.data).toEqual({ mcp_code: 'MCP-CONNECT-FAILED' });
-    h.studio.ctx.settings.httpAllowPrivate = false;
-    const remote = expectOk(await call('POST', `${URL}/mcp`, 'owner', { body: { config: { mcpServers: { Blocked: { url: mcpUrl } } } } }));
+    // A loopback port the allow-list does not open.
+    const remote = expectOk(await call('POST', `${URL}/mcp`, 'owner', { body: { config: { mcpServers: { Blocked: { url: 'http://127.0.0.1:9/mcp' } } } } }));
     const blocked = await call('GET', `${URL}/${remote.id}/mcp-tools`, 'owner');
-    expectCode(blocked, 400, 'VALIDATION-1000');
-    expect(blocked.body.data).toEqual({ mcp_code: 'MCP-ADDRESS-BLOCKED' });
-    h.studio.ctx.settings.httpAllowPrivate = true;
+    expectCode(blocked, 400, 'NETWORK-1000');
+    expect(blocked.body.data).toEqual({ mcp_code: 'NETWORK-1000', host: '127.0.0.1', port: 9 });
+    // Opened but nothing there: the one "could not connect" answer.
+    h.allowOutbound('127.0.0.1:9');
+    const down = await call('GET', `${URL}/${remote.id}/mcp-tools`, 'owner');
+    expectCode(down, 400, 'NETWORK-1001');
+    expect(down.body).toMatchObject({ msg: 'Could not connect to the MCP server at 127.0.0.1:9', data: { mcp_code: 'NETWORK-1001' } });
   });
 
   it('validates the config JSON and the role', async () => {
@@ -292,7 +302,6 @@ describe('MCP tools', () => {
 
 describe('tools inside a draft run (the server wires tools and MCP into every run)', () => {
   it('runs a workflow whose tool node calls a custom function and whose mcp node calls an MCP tool', async () => {
-    h.studio.ctx.settings.httpAllowPrivate = true;
     const tool = expectOk(await call('POST', URL, 'owner', { body: { name: 'Run API' } }));
     const fn = expectOk(await call('POST', `${URL}/${tool.id}/functions`, 'owner', { body: { name: 'weather', url: `${apiBase}/weather`, params: [{ param_key: 'city', data_type: 'string', request_type: 'query_params', is_not_null: true }] } }));
     const mcp = expectOk(await call('POST', `${URL}/mcp`, 'owner', { body: { config: { mcpServers: { 'Run Math': { command: process.execPath, args: [path.resolve('tests/fixtures/mcp-server.mjs')] } } } } }));

@@ -62,6 +62,7 @@ const agentDoc = (vision: Record<string, unknown>) =>
 beforeAll(async () => {
   f = await setUpWorkspaces(h, 'vision');
   fake = await fakeOpenAi();
+  h.allowOutbound(fake.baseUrl);
   await configureProvider(h, 'openai', fake.baseUrl);
 });
 afterAll(() => fake?.close());

@@ -74,6 +74,8 @@ export async function benchServer() {
   const password = 'Bench12345';
   const studio = await createStudio(Settings.parse({ adminUser: 'admin', adminPassword: password, clientDir: '/nonexistent', logLevel: 'silent' }), { inMemory: true });
   const fake = await remoteFakeOpenAi();
+  // The fake provider is a local model server: opened by host:port, as an operator would.
+  studio.ctx.settings.outboundAllow = [new URL(fake.baseUrl).host];
   try {
     const base = await studio.app.listen({ port: 0, host: '127.0.0.1' });
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -26,7 +26,8 @@ beforeAll(async () => {
     if (system.startsWith('You do billing.')) return 'Your invoice is fixed: the refund is on its way.';
     return 'Hello.';
   });
-  studio = await startStudio();
+  // The fake providers are local model servers: the operator's allow-list opens exactly them.
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: [fake.baseUrl, team.baseUrl].map((u) => new URL(u).host).join(',') });
   browser = await launchBrowser();
 });
 

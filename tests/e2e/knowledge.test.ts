@@ -78,7 +78,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'nature.txt'), TXT);
   fs.writeFileSync(path.join(dir, 'cities.csv'), CSV);
   await startModel();
-  studio = await startStudio();
+  // The local model server is opened by host:port, as an operator opens an Ollama on 127.0.0.1.
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: new URL(modelUrl).host });
   browser = await launchBrowser();
 });
 

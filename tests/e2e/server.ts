@@ -16,7 +16,10 @@ export interface RunningStudio {
 
 /**
  * Starts the real server (the same entry as `npm start`, serving the built client in dist/) on a
- * free port with a temporary data directory, and waits for the URL it prints.
+ * free port with a temporary data directory, and waits for the URL it prints. Its outbound network
+ * policy is closed as in production (WEFT_OUTBOUND_ALLOW, WEFT_MCP_STDIO_COMMANDS and
+ * WEFT_HTTP_ALLOW_PRIVATE of the caller's environment are not passed on): a test that talks to a
+ * local fake opens exactly it through `env`.
  */
 export async function startStudio(env: Record<string, string> = {}): Promise<RunningStudio> {
   const root = path.resolve(import.meta.dirname, '..', '..');
@@ -36,6 +39,9 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Run
       WEFT_CLIENT_DIR: path.join(root, 'dist'),
       WEFT_LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      WEFT_OUTBOUND_ALLOW: '',
+      WEFT_MCP_STDIO_COMMANDS: '',
+      WEFT_HTTP_ALLOW_PRIVATE: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
  * The layouts of the route tree: console (top bar + page), system admin (top bar + side navigation),
  * store (top bar + store tabs), portal (top bar + page). Each renders the child route in <Outlet/>.
  */
-import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
+import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
@@ -62,16 +62,20 @@ export const SYSTEM_NAV = [
   { key: 'tool', icon: Wrench },
   { key: 'user', icon: Users },
   { key: 'tenant', icon: Building2 },
+  { key: 'security', icon: ShieldCheck },
   { key: 'resource', icon: Server },
 ] as const satisfies readonly { key: string; icon: LucideIcon }[];
 
-/** The system-admin side navigation (presentational; links through the router). */
+/** Pages of the system area for super admins only (they act on every tenant). */
+const SUPER_ADMIN_ONLY = new Set<string>(['tenant', 'security']);
+
+/** The system-admin side navigation (presentational; links through the router); `showTenants`: the super admin's pages too. */
 export function SystemNav({ showTenants = true }: { showTenants?: boolean }) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   return (
     <nav aria-label={t('system.nav')} className={s.sideNav} data-testid="system-nav">
       <div className={s.sideTitle}>{t('platform.system')}</div>
-      {SYSTEM_NAV.filter((n) => showTenants || n.key !== 'tenant').map(({ key, icon: Icon }) => (
+      {SYSTEM_NAV.filter((n) => showTenants || !SUPER_ADMIN_ONLY.has(n.key)).map(({ key, icon: Icon }) => (
         <NavLink key={key} to={`/operation/system/${key}`} className={s.sideItem} data-testid={`system-nav-${key}`}>
           <Icon aria-hidden="true" />
           <span>{t(`system.${key}`)}</span>
@@ -81,7 +85,7 @@ export function SystemNav({ showTenants = true }: { showTenants?: boolean }) {
   );
 }
 
-/** /operation/system/**: side navigation + breadcrumb + page. Tenants are for super admins only. */
+/** /operation/system/**: side navigation + breadcrumb + page. Tenants and security are for super admins only. */
 export function SystemLayout() {
   const showTenants = useSession((st) => st.user?.role === 'super_admin');
   return (

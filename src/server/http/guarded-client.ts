@@ -1,33 +1,40 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { NodeExecutionError, type HttpClient, type HttpRequest, type HttpResponse } from '../../plugin-sdk/executor';
-import { BlockedAddressError, guardedLookup, isBlockedAddress, systemResolver, type Resolver } from './address-guard';
+import { ErrorCode } from '../../../schemas/errors';
+import { createOutboundPolicy, hostPort, OutboundConnectError, OutboundRefusedError, pinnedLookup, type AdmittedTarget, type OutboundPolicy, type OutboundPurpose } from '../security/outbound-policy';
+import type { Resolver } from './address-guard';
 import { BodyError, decodeText, encodeBody, type BodyOptions } from './request-body';
 
 /**
- * The one outbound HTTP client of nodes and tools: connect, read and total timeouts, a response
- * size limit enforced while streaming, redirects followed with every hop checked again, and no
- * requests to private, loopback or link-local addresses (every resolved address is checked, and the
- * connection goes to the address checked) unless the server allows them.
+ * The one outbound HTTP client of nodes, tools and knowledge URLs: connect, read and total
+ * timeouts, a response size limit enforced while streaming, redirects followed with every hop
+ * admitted again, and every destination admitted by the outbound policy (every resolved address
+ * checked, the connection made to the address checked). Whatever stops an allowed destination from
+ * answering before its headers arrive is one NETWORK-1001 "could not connect".
  */
 
 export const HTTP_CLIENT_ERRORS = {
   URL_INVALID: 'HTTP-URL-INVALID',
-  BLOCKED: 'HTTP-ADDRESS-BLOCKED',
+  /** Refused by the outbound policy, before any connection. */
+  BLOCKED: ErrorCode.NETWORK_NOT_ALLOWED,
+  /** A response that started and then stalled, or outlasted the request's time limit. */
   TIMEOUT: 'HTTP-TIMEOUT',
   TOO_LARGE: 'HTTP-RESPONSE-TOO-LARGE',
   TOO_MANY_REDIRECTS: 'HTTP-TOO-MANY-REDIRECTS',
   BODY_INVALID: 'HTTP-BODY-INVALID',
-  NETWORK: 'HTTP-NETWORK-ERROR',
+  /** No answer from an allowed destination: refused, reset, timed out, not HTTP, TLS failed. */
+  NETWORK: ErrorCode.NETWORK_UNREACHABLE,
   ABORTED: 'HTTP-ABORTED',
 } as const;
 
 export interface GuardedHttpOptions {
-  /** Allow private, loopback and link-local addresses (`WEFT_HTTP_ALLOW_PRIVATE`). Default false. */
-  allowPrivate?: boolean;
+  /** The outbound policy that admits every destination. Default: nothing beyond public addresses. */
+  policy?: OutboundPolicy;
+  /** What the requests are for (the policy's log). Default 'http'. */
+  purpose?: OutboundPurpose;
   /** Until the connection (and TLS) is up, DNS included. Default 10 s. */
   connectTimeoutMs?: number;
   /** Longest silence while waiting for the response or its next bytes. Default 30 s. */
@@ -39,13 +46,8 @@ export interface GuardedHttpOptions {
   /** Default 5. */
   maxRedirects?: number;
   userAgent?: string;
-  /** Host name resolution (tests map names to addresses). Default: the OS resolver. */
+  /** Host name resolution of the default policy (tests map names to addresses); ignored with `policy`. */
   resolve?: Resolver;
-  /**
-   * Which addresses to refuse (true = refuse); replaces the built-in ranges, e.g. to let one
-   * intranet service through. Ignored when `allowPrivate` is set.
-   */
-  refuseAddress?: (address: string) => boolean;
 }
 
 /** What the client takes: the executors' {@link HttpRequest} plus query, body kinds and per-call limits. */
@@ -82,16 +84,20 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 const fail = (code: string, message: string, detail?: unknown) => new NodeExecutionError(code, message, detail);
 
+/** A policy that opens nothing beyond public addresses (the default of a client made without one). */
+export const closedPolicy = (resolver?: Resolver) => createOutboundPolicy({ settings: { outboundAllow: [], mcpStdioCommands: [], httpAllowPrivate: false }, resolver });
+
 /**
  * Creates the guarded client.
  * @example
- * const http = createGuardedHttpClient({ allowPrivate: settings.httpAllowPrivate });
+ * const http = createGuardedHttpClient({ policy: ctx.outbound });
  * const res = await http.request({ method: 'POST', url: 'https://api.example.com/items', json: { name: 'a' }, signal });
  * res.status; res.body; res.contentType;
  */
 export function createGuardedHttpClient(options: GuardedHttpOptions = {}): GuardedHttpClient {
+  const policy = options.policy ?? closedPolicy(options.resolve);
+  const purpose = options.purpose ?? 'http';
   const o = {
-    allowPrivate: options.allowPrivate ?? false,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     readTimeoutMs: options.readTimeoutMs ?? 30_000,
     totalTimeoutMs: options.totalTimeoutMs ?? 60_000,
@@ -99,8 +105,6 @@ export function createGuardedHttpClient(options: GuardedHttpOptions = {}): Guard
     maxRedirects: options.maxRedirects ?? 5,
     userAgent: options.userAgent ?? 'Weft/0.1',
   };
-  const refuse = o.allowPrivate ? () => false : (options.refuseAddress ?? isBlockedAddress);
-  const lookup = guardedLookup(options.resolve ?? systemResolver, refuse);
 
   function checkUrl(raw: string): URL {
     let url: URL;
@@ -111,22 +115,39 @@ export function createGuardedHttpClient(options: GuardedHttpOptions = {}): Guard
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(HTTP_CLIENT_ERRORS.URL_INVALID, `Only http and https URLs can be requested, not ${url.protocol}`);
     if (url.username || url.password) throw fail(HTTP_CLIENT_ERRORS.URL_INVALID, 'Credentials in the URL are not accepted: send them in a header');
-    // Connections to an IP literal skip the lookup, so the literal is checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && refuse(host)) {
-      throw fail(HTTP_CLIENT_ERRORS.BLOCKED, `${host} is a private or local address that requests may not reach`, { host });
-    }
     return url;
   }
 
+  const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+
+  /** The policy's answer for the URL's host and port, within the connect time (DNS included). */
+  async function admit(url: URL, connectMs: number, signal: AbortSignal): Promise<AdmittedTarget> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(fail(HTTP_CLIENT_ERRORS.TIMEOUT, 'DNS took too long', { phase: 'connect' })), connectMs);
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      return await Promise.race([policy.admitUrl(url, purpose), timeout, aborted]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** One request/response exchange; resolves once the headers are in. */
-  function exchange(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limits: { connectMs: number; readMs: number }, signal: AbortSignal) {
+  async function exchange(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limits: { connectMs: number; readMs: number }, signal: AbortSignal) {
+    const started = Date.now();
+    const target = await admit(url, limits.connectMs, signal);
     return new Promise<IncomingMessage>((resolve, reject) => {
       const secure = url.protocol === 'https:';
-      const req = (secure ? https : http).request(url, { method, headers, lookup, agent: false, signal });
+      const req = (secure ? https : http).request(url, { method, headers, lookup: pinnedLookup(target), agent: false, signal });
       const connectTimer = setTimeout(
         () => req.destroy(fail(HTTP_CLIENT_ERRORS.TIMEOUT, `Could not connect to ${url.host} within ${limits.connectMs} ms`, { phase: 'connect' })),
-        limits.connectMs,
+        Math.max(1, limits.connectMs - (Date.now() - started)),
       );
       req.once('socket', (socket) => {
         socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
@@ -218,7 +239,7 @@ export function createGuardedHttpClient(options: GuardedHttpOptions = {}): Guard
         try {
           res = await exchange(url, method, headers, body, limits, signal);
         } catch (e) {
-          throw translate(e, url, signal);
+          throw translate(e, url, signal, 'before');
         }
         const location = res.headers.location;
         if (r.followRedirects !== false && REDIRECTS.has(res.statusCode ?? 0) && location) {
@@ -241,7 +262,7 @@ export function createGuardedHttpClient(options: GuardedHttpOptions = {}): Guard
           redirects.push(url.toString());
           continue;
         }
-        const bytes = method === 'HEAD' ? new Uint8Array() : await readBody(res, maxBytes, signal).catch((e: unknown) => Promise.reject(translate(e, url, signal)));
+        const bytes = method === 'HEAD' ? new Uint8Array() : await readBody(res, maxBytes, signal).catch((e: unknown) => Promise.reject(translate(e, url, signal, 'after')));
         const contentType = String(res.headers['content-type'] ?? '');
         const outHeaders: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) outHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -252,20 +273,35 @@ export function createGuardedHttpClient(options: GuardedHttpOptions = {}): Guard
     }
   }
 
-  /** Errors as values with codes: what went wrong where, never a bare socket error. */
-  function translate(e: unknown, url: URL, signal: AbortSignal): unknown {
+  /**
+   * Errors as values with codes, never a bare socket error. Before the response's headers, every
+   * failure of an admitted destination (refused, reset, DNS, timeouts, TLS, not HTTP) is the one
+   * NETWORK-1001 "could not connect", its detail only in the server's log: the answers must not
+   * tell an open port from a closed one.
+   */
+  function translate(e: unknown, url: URL, signal: AbortSignal, when: 'before' | 'after'): unknown {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const port = portOf(url);
+    const unreachable = (cause: unknown) => {
+      const err = cause instanceof OutboundConnectError ? cause : policy.connectFailed(purpose, host, port, cause);
+      return fail(HTTP_CLIENT_ERRORS.NETWORK, err.message, { host: hostPort(host, port) });
+    };
+    if (e instanceof OutboundRefusedError) return fail(HTTP_CLIENT_ERRORS.BLOCKED, e.message, { host: hostPort(host, port) });
+    if (e instanceof OutboundConnectError) return unreachable(e);
+    // Node refuses a header or method it cannot send: the request's fault, not the network's.
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code === 'string' && /^ERR_(INVALID|HTTP_INVALID|UNESCAPED)/.test(code)) return fail(HTTP_CLIENT_ERRORS.BODY_INVALID, `The request cannot be sent: ${(e as Error).message}`);
+    const callerStopped = signal.aborted && !(signal.reason instanceof NodeExecutionError);
+    if (callerStopped) return fail(HTTP_CLIENT_ERRORS.ABORTED, 'The request was stopped');
+    if (when === 'before') {
+      // A time limit that ran out before any answer is the same as no answer.
+      const reason: unknown = signal.aborted ? signal.reason : e;
+      if (reason instanceof NodeExecutionError && reason.code !== HTTP_CLIENT_ERRORS.TIMEOUT) return reason;
+      return unreachable(reason);
+    }
     if (e instanceof NodeExecutionError) return e;
-    if (e instanceof BlockedAddressError || (e as { cause?: unknown })?.cause instanceof BlockedAddressError) {
-      const b = e instanceof BlockedAddressError ? e : ((e as { cause: BlockedAddressError }).cause);
-      return fail(HTTP_CLIENT_ERRORS.BLOCKED, b.message, { host: b.hostname, address: b.address });
-    }
-    if (signal.aborted) {
-      const reason: unknown = signal.reason;
-      if (reason instanceof NodeExecutionError) return reason;
-      return fail(HTTP_CLIENT_ERRORS.ABORTED, 'The request was stopped');
-    }
-    const err = e as NodeJS.ErrnoException;
-    return fail(HTTP_CLIENT_ERRORS.NETWORK, `The request to ${url.host} failed: ${err?.code ? `${err.code} ` : ''}${err?.message ?? String(e)}`, { code: err?.code });
+    if (signal.aborted && signal.reason instanceof NodeExecutionError) return signal.reason;
+    return unreachable(e);
   }
 
   return { request } as GuardedHttpClient;

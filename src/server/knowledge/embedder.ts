@@ -20,7 +20,7 @@ export interface TenantEmbedder extends Embedder {
   readonly embedding: EmbeddingModelRef | null;
 }
 
-type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
 /** The built-in embedder (256 dimensions, no network). */
 export const builtinEmbedder: Embedder = {

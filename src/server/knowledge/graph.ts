@@ -17,7 +17,7 @@ import { getDefault } from '../services/models';
 import { rowsOf } from './queue';
 import type { TaskHandler } from './types';
 
-type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
 /** Segments analysed at once (LLM requests in flight). */
 const CONCURRENCY = 3;

@@ -18,7 +18,7 @@ import { copyBinary, COPY_COLUMNS, tsvOf, vectorOf, type CopyRow } from './prepa
 import { searchTokens } from './tokenize';
 import type { Embedder, ParsedDoc, ProcessRule, SegmentDraft, TaskHandler } from './types';
 
-type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'settings'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'settings' | 'outbound'>;
 type Tx = Parameters<Parameters<ServerContext['db']['transaction']>[0]>[0];
 type DocumentRow = typeof datasetDocuments.$inferSelect;
 type DatasetRow = typeof datasets.$inferSelect;
@@ -411,9 +411,9 @@ export function segmentParsed(parsed: ParsedDoc, rule: ProcessRule): SegmentDraf
   return segmentText(parsed.text, rule);
 }
 
-/** Fetches a web page through the guarded client (private addresses only when the settings allow) as text. */
+/** Fetches a web page through the guarded client (admitted by the outbound policy) as text. */
 export async function fetchUrlText(ctx: Ctx, url: string, signal?: AbortSignal): Promise<{ text: string; title: string }> {
-  const http = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+  const http = createGuardedHttpClient({ policy: ctx.outbound, purpose: 'knowledge' });
   const page = await createWebPageReader(http, { maxChars: 5_000_000 }).read(url, { signal, maxChars: 5_000_000 });
   return { text: page.text, title: page.title };
 }

@@ -10,11 +10,12 @@
  */
 import type { ServerContext } from '../context';
 import { badRequest } from '../errors';
-import { ModelError } from '../providers/errors';
+import { ModelError, toModelError } from '../providers/errors';
+import { modelFetch } from '../providers/model-service';
 import { providerOf } from '../providers/catalogue';
 import { getDefault, listModels, providerCredentials } from '../services/models';
 
-type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
 export interface RerankModelRef {
   provider: string;
@@ -83,7 +84,8 @@ export async function rerank(
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res: Response;
   try {
-    res = await fetch(url, {
+    // The providers' fetch: the base URL's host admitted by the outbound policy.
+    res = await modelFetch(ctx.outbound)(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       body: JSON.stringify({ model: ref.model, query, documents, top_n: Math.min(opts.topN ?? documents.length, documents.length), return_documents: false }),
@@ -92,7 +94,7 @@ export async function rerank(
   } catch (e) {
     if (opts.signal?.aborted) throw new ModelError('cancelled', 'The call was stopped');
     if (timeout.aborted) throw new ModelError('timeout', 'The rerank model did not answer in time');
-    throw new ModelError('unreachable', `Could not reach the rerank model at ${url}: ${(e as Error).message}`);
+    throw toModelError(e);
   }
   const text = await res.text();
   if (!res.ok) {

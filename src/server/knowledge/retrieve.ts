@@ -30,7 +30,7 @@ import { rerank as rerankCall, type RerankModelRef } from './rerank';
 import { isCjkChar, queryTokens, requiredTokens, tokenHolder, tsqueryTerm } from './tokenize';
 import { vectorCacheOf, type UnitVersion } from './vector-cache';
 
-type Ctx = Pick<ServerContext, 'db' | 'secretKey'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
 export type RetrievalMode = 'vector' | 'full_text' | 'hybrid';
 export type HitSource = 'vector' | 'full_text' | 'graph';

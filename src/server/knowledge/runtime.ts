@@ -11,7 +11,7 @@ import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
 import { datasets } from '../db/schema';
 import { AppError } from '../errors';
-import { ModelError } from '../providers/errors';
+import { ModelError, modelNodeCode } from '../providers/errors';
 import { countHits } from './hits';
 import { resolveRerankModel } from './rerank';
 import { DEFAULT_VECTOR_WEIGHT, retrieve, type RetrievalMode } from './retrieve';
@@ -65,7 +65,7 @@ export function createKnowledgeService(ctx: ServerContext, scope: { tenantId: st
           metadata: { ...h.metadata, dataset_name: nameOf.get(h.datasetId) ?? '', source: h.source, kind: h.kind, position: h.position },
         }));
       } catch (e) {
-        if (e instanceof ModelError) throw new NodeExecutionError(`MODEL-${e.code}`, e.message);
+        if (e instanceof ModelError) throw new NodeExecutionError(modelNodeCode(e), e.message);
         if (e instanceof AppError) throw new NodeExecutionError(KNOWLEDGE_RUNTIME_ERRORS.INVALID, e.message);
         throw e;
       }

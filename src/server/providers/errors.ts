@@ -1,5 +1,7 @@
 import { APICallError } from 'ai';
 import type { ModelErrorCode } from '../../../schemas/model';
+import { ErrorCode } from '../../../schemas/errors';
+import { OutboundRefusedError, outboundErrorIn } from '../security/outbound-policy';
 
 /** A failed model call, with a stable code (schemas/model.ts MODEL_ERROR_CODES) and the provider's words. */
 export class ModelError extends Error {
@@ -41,6 +43,10 @@ function bodyMessage(body: string | undefined): string | undefined {
  */
 export function toModelError(e: unknown): ModelError {
   if (e instanceof ModelError) return e;
+  // The outbound policy: refused before any request, or the one "could not connect" of an allowed host.
+  const outbound = outboundErrorIn(e) ?? outboundErrorIn((e as { lastError?: unknown })?.lastError);
+  if (outbound instanceof OutboundRefusedError) return new ModelError('not_allowed', `The provider's base URL: ${outbound.message}`);
+  if (outbound) return new ModelError('unreachable', `The provider cannot be reached: ${outbound.message}; check the base URL`);
   // streamText wraps errors of retried calls; the last attempt's error says what happened.
   const last = (e as { lastError?: unknown })?.lastError;
   if (last) return toModelError(last);
@@ -57,11 +63,15 @@ export function toModelError(e: unknown): ModelError {
   if (name === 'TimeoutError') return new ModelError('timeout', 'The provider did not answer in time');
   if (name === 'AbortError') return new ModelError('cancelled', 'The call was stopped');
   const code = causeCode(e);
-  if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET'].includes(code)) {
-    return new ModelError('unreachable', `The provider cannot be reached (${code}); check the base URL`);
+  // Socket errors say nothing to the caller about why (no port-scanner answers); the policy's fetch
+  // wraps its own, these are what other paths may still throw.
+  if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(code)) {
+    return new ModelError('unreachable', 'The provider cannot be reached; check the base URL');
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return new ModelError('timeout', 'Connecting to the provider timed out');
   const message = e instanceof Error ? e.message : String(e);
-  if (/fetch failed|Cannot connect/i.test(message)) return new ModelError('unreachable', `The provider cannot be reached; check the base URL (${message})`);
+  if (/fetch failed|Cannot connect/i.test(message)) return new ModelError('unreachable', 'The provider cannot be reached; check the base URL');
   return new ModelError('provider_error', message);
 }
+
+/** The node error code of a model failure: `MODEL-<code>`, the network policy's own for a refusal. */
+export const modelNodeCode = (e: ModelError) => (e.code === 'not_allowed' ? ErrorCode.NETWORK_NOT_ALLOWED : `MODEL-${e.code}`);

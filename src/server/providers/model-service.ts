@@ -6,7 +6,9 @@ import type { ServerContext } from '../context';
 import * as models from '../services/models';
 import { providerOf, type CatalogueProvider } from './catalogue';
 import { ModelError, toModelError } from './errors';
-import { providerFetch } from './provider-fetch';
+import { createGuardedHttpClient } from '../http/guarded-client';
+import { createPolicyFetch } from '../http/policy-fetch';
+import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
 /**
@@ -49,32 +51,65 @@ export interface EmbedResult {
 }
 
 type Credentials = Required<ProviderCredentials>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
 /**
- * Model objects by provider, credentials and model: making one (the SDK provider and its model) costs
- * about 0.6 ms, paid before every first token otherwise. They hold only their settings, so calls share
- * them; new credentials make a new key. The oldest goes past MODEL_CACHE_MAX.
+ * What a process's model calls go out through, per outbound policy (one per server): the fetch every
+ * provider SDK is given (kept-alive connections, each request admitted by the policy), the download
+ * of image URLs a model cannot fetch itself, and the model objects by provider, credentials and
+ * model: making one (the SDK provider and its model) costs about 0.6 ms, paid before every first
+ * token otherwise. They hold only their settings, so calls share them; new credentials make a new
+ * key. The oldest goes past MODEL_CACHE_MAX.
  */
-const languageModels = new Map<string, ProviderModel>();
+interface Outbound {
+  fetch: typeof fetch;
+  download: DownloadFunction;
+  languageModels: Map<string, ProviderModel>;
+}
+const outbounds = new WeakMap<OutboundPolicy, Outbound>();
 const MODEL_CACHE_MAX = 256;
 
-function languageModel(p: CatalogueProvider, creds: Credentials, model: string): ProviderModel {
+function outboundOf(policy: OutboundPolicy): Outbound {
+  let o = outbounds.get(policy);
+  if (!o) {
+    const images = createGuardedHttpClient({ policy, purpose: 'model', maxResponseBytes: 20 * 1024 * 1024 });
+    o = {
+      fetch: createPolicyFetch(policy, 'model'),
+      // The SDK would fetch these itself, past the policy: through the guarded client instead.
+      download: (requests) =>
+        Promise.all(
+          requests.map(async ({ url, isUrlSupportedByModel }) => {
+            if (isUrlSupportedByModel) return null;
+            const res = await images.request({ method: 'GET', url: url.href, timeoutMs: 30_000 });
+            if (res.status >= 400) throw new ModelError('bad_request', `The image ${url.href} answered with status ${res.status}`);
+            return { data: res.bytes, mediaType: res.contentType.split(';')[0] || undefined };
+          }),
+        ),
+      languageModels: new Map(),
+    };
+    outbounds.set(policy, o);
+  }
+  return o;
+}
+
+function languageModel(policy: OutboundPolicy, p: CatalogueProvider, creds: Credentials, model: string): ProviderModel {
+  const { fetch, languageModels } = outboundOf(policy);
   const key = JSON.stringify([p.protocol, p.provider, creds.base_url, creds.api_key, model]);
   let m = languageModels.get(key);
   if (!m) {
     m =
       p.protocol === 'anthropic'
-        ? createAnthropic({ apiKey: creds.api_key, baseURL: creds.base_url, fetch: providerFetch })(model)
-        : createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, includeUsage: true, fetch: providerFetch }).chatModel(model);
+        ? createAnthropic({ apiKey: creds.api_key, baseURL: creds.base_url, fetch })(model)
+        : createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, includeUsage: true, fetch }).chatModel(model);
     if (languageModels.size >= MODEL_CACHE_MAX) languageModels.delete(languageModels.keys().next().value!);
     languageModels.set(key, m);
   }
   return m;
 }
 
-function embeddingModel(p: CatalogueProvider, creds: Credentials, model: string): EmbeddingModel {
+function embeddingModel(policy: OutboundPolicy, p: CatalogueProvider, creds: Credentials, model: string): EmbeddingModel {
   if (p.protocol === 'anthropic') throw new ModelError('unsupported', `${p.label} serves no embedding models`);
-  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, fetch: providerFetch }).embeddingModel(model);
+  return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, fetch: outboundOf(policy).fetch }).embeddingModel(model);
 }
 
 /**
@@ -89,6 +124,9 @@ function imagePart(image: string | ChatImage): ImagePart {
   const url = `data:${image.mediaType};base64,${Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).toString('base64')}`;
   return { ...part, providerOptions: { openaiCompatible: { image_url: { url, detail: image.detail } } } };
 }
+
+/** The fetch of the model providers (rerank calls it too): admitted by the policy, kept-alive. */
+export const modelFetch = (policy: OutboundPolicy) => outboundOf(policy).fetch;
 
 /** Weft's messages to the SDK's; system messages stay in the list (both protocols accept that). */
 export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
@@ -145,7 +183,7 @@ type Resolved = { p: NonNullable<ReturnType<typeof providerOf>>; creds: Credenti
 const resolvedCaches = new WeakMap<object, Map<string, { at: number; generation: number; value: Promise<Resolved> }>>();
 
 export class ModelService {
-  constructor(private readonly ctx: Pick<ServerContext, 'db' | 'secretKey'>) {}
+  constructor(private readonly ctx: Ctx) {}
 
   /**
    * Resolved models for a moment: a run's first token should not wait for three queries and a
@@ -188,14 +226,14 @@ export class ModelService {
    */
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'llm');
-    yield* streamChat(languageModel(p, creds, req.model), req);
+    yield* streamChat(languageModel(this.ctx.outbound, p, creds, req.model), { ...req, download: outboundOf(this.ctx.outbound).download });
   }
 
   /** Embeds texts in one or more requests (the SDK splits by the model's batch limit). */
   async embed(req: EmbedRequest): Promise<EmbedResult> {
     const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'text-embedding');
     try {
-      const r = await embedMany({ model: embeddingModel(p, creds, req.model), values: req.texts, abortSignal: req.signal, maxRetries: 2 });
+      const r = await embedMany({ model: embeddingModel(this.ctx.outbound, p, creds, req.model), values: req.texts, abortSignal: req.signal, maxRetries: 2 });
       return { embeddings: r.embeddings, usage: { tokens: r.usage?.tokens ?? 0 } };
     } catch (e) {
       throw toModelError(e);
@@ -214,9 +252,9 @@ export class ModelService {
       if (!p) throw new ModelError('not_configured', `Unknown model provider '${provider}'`);
       const abortSignal = AbortSignal.timeout(20_000);
       if (type === 'text-embedding') {
-        await embedMany({ model: embeddingModel(p, creds, model), values: ['ping'], maxRetries: 0, abortSignal });
+        await embedMany({ model: embeddingModel(this.ctx.outbound, p, creds, model), values: ['ping'], maxRetries: 0, abortSignal });
       } else {
-        await generateText({ model: languageModel(p, creds, model), prompt: 'ping', maxOutputTokens: 1, maxRetries: 0, abortSignal });
+        await generateText({ model: languageModel(this.ctx.outbound, p, creds, model), prompt: 'ping', maxOutputTokens: 1, maxRetries: 0, abortSignal });
       }
       return { ok: true, elapsed_ms: elapsed() };
     } catch (e) {
@@ -229,6 +267,8 @@ export class ModelService {
 /** The streaming part of chat, apart so tests and the benchmark can drive any LanguageModel. */
 /** A model the providers make (the SDK's provider interface, V3). */
 type ProviderModel = Extract<LanguageModel, { specificationVersion: 'v3' }>;
+/** How the SDK gets an image URL the model cannot fetch itself (ai/internal's DownloadFunction). */
+type DownloadFunction = NonNullable<Parameters<typeof convertToLanguageModelPrompt>[0]['download']>;
 
 /**
  * Streams one chat call through the provider's own `doStream` (the wire protocol is the SDK
@@ -237,7 +277,10 @@ type ProviderModel = Extract<LanguageModel, { specificationVersion: 'v3' }>;
  * and step bookkeeping that costs 1.5 to 3.5 ms before the first token (measured), and the engine
  * runs the tools and steps itself.
  */
-export async function* streamChat(model: ProviderModel, req: Pick<ChatRequest, 'messages' | 'params' | 'tools' | 'signal' | 'maxRetries'>): AsyncGenerator<ChatEvent> {
+export async function* streamChat(
+  model: ProviderModel,
+  req: Pick<ChatRequest, 'messages' | 'params' | 'tools' | 'signal' | 'maxRetries'> & { download?: DownloadFunction },
+): AsyncGenerator<ChatEvent> {
   // Leading system messages are the flow's system prompt: give them as `system`. Later ones (rare,
   // written by the flow author too) stay in place, which the SDK allows only when asked.
   const lead = req.messages.findIndex((m) => m.role !== 'system');
@@ -250,7 +293,7 @@ export async function* streamChat(model: ProviderModel, req: Pick<ChatRequest, '
     const messages = toModelMessages(lead < 0 ? [] : req.messages.slice(lead));
     if (!messages.length) throw new InvalidPromptError({ prompt: undefined, message: 'messages must not be empty' });
     const standardized = { system, messages };
-    const prompt = await convertToLanguageModelPrompt({ prompt: standardized, supportedUrls: await model.supportedUrls, download: undefined, abortSignal: req.signal });
+    const prompt = await convertToLanguageModelPrompt({ prompt: standardized, supportedUrls: await model.supportedUrls, download: req.download, abortSignal: req.signal });
     const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: toolSet(req.tools), toolChoice: undefined, activeTools: undefined });
     const settings = prepareCallSettings(callSettings(req.params));
     const { retry } = prepareRetries({ maxRetries: req.maxRetries ?? 2, abortSignal: req.signal });

@@ -26,6 +26,7 @@ import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
 import { webPortalRoutes } from './web/portal';
 import { webConversationRoutes } from './web/conversations';
 import { webUsageRoutes } from './web/usage';
+import { adminSecurityRoutes } from './admin/security';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -60,4 +61,5 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(webPortalRoutes(ctx), { prefix: '/web' });
   await app.register(webConversationRoutes(ctx), { prefix: '/web' });
   await app.register(webUsageRoutes(ctx), { prefix: '/web' });
+  await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
 };

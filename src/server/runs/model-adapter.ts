@@ -3,7 +3,7 @@ import { ModelParams } from '../../../schemas/model';
 import { NodeExecutionError, type ChatImage, type ChatMessage, type ModelService, type ToolCall } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { ModelService as ProviderModels } from '../providers/model-service';
-import { ModelError } from '../providers/errors';
+import { ModelError, modelNodeCode } from '../providers/errors';
 import { imageForModel } from '../providers/images/image-fit';
 import { fileBytes, readableFile } from '../services/files';
 
@@ -47,7 +47,7 @@ export function createRunModelService(ctx: ServerContext, tenantId: string, user
       } catch (e) {
         // A stop surfaces as the run's abort reason; keep the signal's reason so the engine sees it.
         if (signal.aborted) throw signal.reason ?? e;
-        if (e instanceof ModelError) throw new NodeExecutionError(`MODEL-${e.code}`, e.message, e.status !== undefined ? { status: e.status } : undefined);
+        if (e instanceof ModelError) throw new NodeExecutionError(modelNodeCode(e), e.message, e.status !== undefined ? { status: e.status } : undefined);
         throw e;
       }
       return { text, ...(toolCalls.length ? { toolCalls } : {}), ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
@@ -56,7 +56,7 @@ export function createRunModelService(ctx: ServerContext, tenantId: string, user
       try {
         return (await provider.embed({ tenantId, provider: input.provider, model: input.model, texts: input.texts, signal })).embeddings;
       } catch (e) {
-        if (e instanceof ModelError) throw new NodeExecutionError(`MODEL-${e.code}`, e.message);
+        if (e instanceof ModelError) throw new NodeExecutionError(modelNodeCode(e), e.message);
         throw e;
       }
     },

@@ -25,12 +25,13 @@ export interface RunScope {
   secrets?: readonly unknown[];
 }
 
-// One guarded client per server context (it holds no per-run state; the setting is per process).
+// One guarded client per server context: it holds no per-run state, and its policy reads the
+// operator's lists at each request.
 const httpClients = new WeakMap<ServerContext, GuardedHttpClient>();
 function httpClientOf(ctx: ServerContext): GuardedHttpClient {
   let client = httpClients.get(ctx);
   if (!client) {
-    client = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+    client = createGuardedHttpClient({ policy: ctx.outbound });
     httpClients.set(ctx, client);
   }
   return client;

@@ -5,6 +5,7 @@ import { requireMembership, UUID_RE } from '../context';
 import { externalDatabases } from '../db/schema';
 import { badRequest, exists, notFoundOrForeign } from '../errors';
 import { decryptSecret, encryptSecret } from '../security/secrets';
+import { OutboundRefusedError } from '../security/outbound-policy';
 import { SECRET_MASK } from '../../../schemas/credential';
 import {
   type CheckResult,
@@ -100,10 +101,14 @@ export async function settleChecks(): Promise<void> {
   while (running.size) await Promise.allSettled([...running]);
 }
 
-/** Connects with the type's driver; a driver missing on this server is a 400 for the caller. */
-async function probe(s: ConnectionSettings, timeoutMs?: number): Promise<CheckResult> {
+/**
+ * Connects with the type's driver, to where the outbound policy allows (a refused destination is
+ * OutboundRefusedError, NETWORK-1000, before any connection); a driver missing on this server is a
+ * 400 for the caller.
+ */
+async function probe(ctx: ServerContext, s: ConnectionSettings, timeoutMs?: number): Promise<CheckResult> {
   try {
-    return await checkConnection(s, { timeoutMs });
+    return await checkConnection(s, { timeoutMs, policy: ctx.outbound });
   } catch (e) {
     if (e instanceof DriverUnavailableError) throw badRequest(e.message, { type: e.type });
     throw e;
@@ -124,9 +129,11 @@ const settingsOf = (ctx: ServerContext, r: Row): ConnectionSettings => ({
 async function recordCheck(ctx: ServerContext, row: Row, timeoutMs?: number): Promise<void> {
   let result: CheckResult;
   try {
-    result = await probe(settingsOf(ctx, row), timeoutMs);
+    result = await probe(ctx, settingsOf(ctx, row), timeoutMs);
   } catch (e) {
-    result = { status: 'failed', code: 'error', message: (e as Error).message, detail: '', elapsed_ms: 0 };
+    // A saved database whose host the policy refuses (now) says so; the operator may open it later.
+    const code = e instanceof OutboundRefusedError ? 'not_allowed' : 'error';
+    result = { status: 'failed', code, message: (e as Error).message, detail: '', elapsed_ms: 0 };
   }
   await ctx.db
     .update(externalDatabases)
@@ -317,6 +324,7 @@ export async function checkSettings(ctx: ServerContext, s: Scope, input: CheckIn
     password = input.id ? plainPassword(ctx, await rowOf(ctx, s, input.id)) : '';
   }
   return probe(
+    ctx,
     {
       type: input.type,
       host: input.host,

@@ -3,7 +3,8 @@ import { and, asc, desc, eq, getTableColumns, ilike, ne, or, sql, type SQL } fro
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
 import { datasetQaPairs, datasetSegments, datasetTaskLogs, datasetTasks } from '../db/schema';
-import { badRequest, notFoundOrForeign } from '../errors';
+import { AppError, badRequest, notFoundOrForeign } from '../errors';
+import { ErrorCode } from '../../../schemas/errors';
 import type { QaPair, Segment, TaskLog } from '../../../schemas/knowledge';
 import { embedAndStoreQa, embedderOfDataset, fetchUrlText, prepareSegmentContent, ruleOf, segmentParsed, vectorColumnExists, writeSegments } from '../knowledge/ingest';
 import { searchTokens } from '../knowledge/tokenize';
@@ -64,6 +65,9 @@ export async function segmentationPreview(
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('The URL must start with http:// or https://');
     const pageText = await fetchUrlText(ctx, url.toString(), AbortSignal.timeout(30_000)).catch((e) => {
+      // The outbound policy's refusal and its "could not connect" keep their own catalogue codes.
+      const code = (e as { code?: unknown }).code;
+      if (code === ErrorCode.NETWORK_NOT_ALLOWED || code === ErrorCode.NETWORK_UNREACHABLE) throw new AppError(400, code, `The page cannot be read: ${(e as Error).message}`);
       throw badRequest(`The page cannot be read: ${(e as Error).message}`);
     });
     parsed = { kind: 'text', text: pageText.text, title: pageText.title };

@@ -145,7 +145,7 @@ export async function runFunction(
     // The shown URL never carries a secret put in the query.
     for (const [k, v] of Object.entries(req.query ?? {})) u.searchParams.append(k, fn.auth.type === 'api_key' && fn.auth.location === 'query' && k === fn.auth.key ? '******' : String(v));
     shown = { method: fn.method, url: u.toString() };
-    const client = createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+    const client = createGuardedHttpClient({ policy: ctx.outbound });
     const res = await client.request({ ...req, signal: opts.signal, timeoutMs: 60_000, maxResponseBytes: 5 * 1024 * 1024 });
     return { ok: true, request: shown, status: res.status, headers: res.headers, body: res.body, elapsed_ms: elapsed(), error: null };
   } catch (e) {

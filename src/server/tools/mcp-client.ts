@@ -1,52 +1,57 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import net from 'node:net';
-import { isBlockedAddress, systemResolver } from '../http';
+import { ErrorCode } from '../../../schemas/errors';
 import type { McpServerConfig } from '../../../schemas/tool';
+import { createPolicyFetch } from '../http/policy-fetch';
+import { hostPort, OutboundConnectError, outboundErrorIn, OutboundRefusedError, type OutboundPolicy } from '../security/outbound-policy';
 
 /**
- * Clients of MCP servers (@modelcontextprotocol/sdk): stdio (a command the server starts) or
- * streamable HTTP (a URL; private addresses refused unless WEFT_HTTP_ALLOW_PRIVATE). A pool keeps
- * one connected client per server config and closes it after a quiet spell or on shutdown.
+ * Clients of MCP servers (@modelcontextprotocol/sdk): remote ones over streamable HTTP or SSE, every
+ * request admitted by the outbound policy (redirects followed only within the origin, each hop
+ * admitted again), and stdio ones (a command this server starts), only when the operator allows the
+ * command (`allowStdio` decides, before anything starts). A pool keeps one connected client per
+ * server config and closes it after a quiet spell or on shutdown.
  */
 
 export const MCP_ERRORS = {
   CONNECT: 'MCP-CONNECT-FAILED',
   TIMEOUT: 'MCP-TIMEOUT',
-  BLOCKED: 'MCP-ADDRESS-BLOCKED',
+  /** The outbound policy refused the server's address (nothing was sent). */
+  BLOCKED: ErrorCode.NETWORK_NOT_ALLOWED,
+  /** The remote server could not be reached (one answer, whatever the network said). */
+  UNREACHABLE: ErrorCode.NETWORK_UNREACHABLE,
+  /** The stdio server's command (or env, cwd) is not allowed here: it was not started. */
+  STDIO_NOT_ALLOWED: ErrorCode.MCP_STDIO_NOT_ALLOWED,
 } as const;
 
 export class McpConnectError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly data?: Record<string, unknown>,
   ) {
     super(message);
   }
 }
 
 export interface McpClientOptions {
-  allowPrivate: boolean;
+  /** Admits every remote server and each of its requests. */
+  policy: OutboundPolicy;
+  /** Throws McpConnectError(STDIO_NOT_ALLOWED) unless this server may start the stdio server. */
+  allowStdio: (config: Extract<McpServerConfig, { command: string }>) => Promise<void>;
   /** Connect and handshake. Default 20 s. */
   timeoutMs?: number;
 }
 
-const isStdio = (c: McpServerConfig): c is Extract<McpServerConfig, { command: string }> => 'command' in c;
+export const isStdio = (c: McpServerConfig): c is Extract<McpServerConfig, { command: string }> => 'command' in c;
 
-/** A fetch that refuses hosts resolving to private, loopback or link-local addresses. */
-function guardedFetch(allowPrivate: boolean): typeof fetch {
-  return async (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (!allowPrivate) {
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const addresses = net.isIP(host) ? [host] : (await systemResolver(host)).map((a) => a.address);
-      const blocked = addresses.find(isBlockedAddress);
-      if (blocked) throw new McpConnectError(MCP_ERRORS.BLOCKED, `${url.host} is a private or local address (${blocked}) that may not be reached`);
-    }
-    // Redirects could lead to a refused address: not followed.
-    return fetch(input, { ...init, redirect: 'error' });
-  };
+const fetches = new WeakMap<OutboundPolicy, typeof fetch>();
+function mcpFetch(policy: OutboundPolicy): typeof fetch {
+  let f = fetches.get(policy);
+  if (!f) fetches.set(policy, (f = createPolicyFetch(policy, 'mcp')));
+  return f;
 }
 
 /** Connects to a server; a clear error (with the tail of an stdio server's stderr) when it cannot. */
@@ -56,11 +61,12 @@ export async function connectMcp(config: McpServerConfig, opts: McpClientOptions
   let stderr = '';
   let transport;
   if (isStdio(config)) {
+    await opts.allowStdio(config);
     const t = new StdioClientTransport({
       command: config.command,
       args: config.args,
       env: { ...getDefaultEnvironment(), ...config.env },
-      cwd: config.cwd,
+      // No tenant chooses where the process runs (a stored cwd makes allowStdio refuse).
       stderr: 'pipe',
     });
     t.stderr?.on('data', (c: Buffer) => {
@@ -68,7 +74,14 @@ export async function connectMcp(config: McpServerConfig, opts: McpClientOptions
     });
     transport = t;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: guardedFetch(opts.allowPrivate) });
+    const url = new URL(config.url);
+    // Refused before any request, with the policy's own answer.
+    await opts.policy.admitUrl(url, 'mcp').catch((e: unknown) => {
+      throw e instanceof OutboundRefusedError ? new McpConnectError(MCP_ERRORS.BLOCKED, e.message, { host: e.host, port: e.port }) : e;
+    });
+    const fetch = mcpFetch(opts.policy);
+    transport =
+      config.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers: config.headers }, fetch }) : new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, fetch });
   }
   try {
     await client.connect(transport, { timeout: timeoutMs });
@@ -78,7 +91,18 @@ export async function connectMcp(config: McpServerConfig, opts: McpClientOptions
     if (e instanceof McpConnectError) throw e;
     const cause = (e as { cause?: unknown }).cause;
     if (cause instanceof McpConnectError) throw cause;
+    const outbound = outboundErrorIn(e);
+    if (outbound instanceof OutboundRefusedError) throw new McpConnectError(MCP_ERRORS.BLOCKED, outbound.message, { host: outbound.host, port: outbound.port });
     const msg = (e as Error).message ?? String(e);
+    if (!isStdio(config)) {
+      // No HTTP answer at all: the one "could not connect" of the policy, the detail in the log.
+      const url = new URL(config.url);
+      const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+      if (outbound instanceof OutboundConnectError || /fetch failed|ECONN|socket|network|timed? ?out/i.test(msg)) {
+        if (!(outbound instanceof OutboundConnectError)) opts.policy.connectFailed('mcp', url.hostname, port, e);
+        throw new McpConnectError(MCP_ERRORS.UNREACHABLE, `Could not connect to the MCP server at ${hostPort(url.hostname, port)}`);
+      }
+    }
     const timedOut = /timed? ?out/i.test(msg);
     const where = isStdio(config) ? `the command "${config.command}"` : config.url;
     const tail = stderr.trim() ? ` (stderr: ${stderr.trim().split('\n').slice(-3).join(' | ')})` : '';
@@ -144,6 +168,11 @@ export class McpClientPool {
     this.clients.delete(key);
     if (entry.timer) clearTimeout(entry.timer);
     await entry.client.then((c) => c.close()).catch(() => undefined);
+  }
+
+  /** Closes the client of one server config, if one is open (its command is no longer allowed). */
+  async forget(config: McpServerConfig) {
+    await this.drop(JSON.stringify(config));
   }
 
   /** Closes every client (server shutdown). */

@@ -10,6 +10,10 @@ import type { McpConfigDocument, McpServerConfig, McpToolItem } from '../../../s
 import { toolRow, wsOf, type ToolRow } from './rows';
 import { insertTool, toolView } from './service';
 import { connectMcp, listTools, McpConnectError } from './mcp-client';
+import { assertMcpConfigAllowed, stdioGate } from './mcp-stdio-policy';
+
+/** MCP failures that are catalogue codes of their own (the policy's and the stdio rule's). */
+const OWN_CODES = new Set<string>([ErrorCode.NETWORK_NOT_ALLOWED, ErrorCode.NETWORK_UNREACHABLE, ErrorCode.MCP_STDIO_NOT_ALLOWED]);
 
 /** MCP tools: add a server by its config JSON, list its tools live, switch them on and off. */
 
@@ -22,6 +26,8 @@ export const serverOf = (row: ToolRow): McpServerConfig => {
 
 export async function createMcpTool(ctx: ServerContext, s: Scope, input: { config: McpConfigDocument; intro: string; icon?: AppIcon }) {
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
+  // A stdio server this server may not start is refused here, not stored to fail later.
+  await assertMcpConfigAllowed(ctx, input.config);
   const [name] = Object.keys(input.config.mcpServers);
   const id = await insertTool(ctx, s, { type: 'mcp', name: name.trim(), intro: input.intro, icon: input.icon ?? { icon: 'globe', iconColor: '#E0E7FF' }, mcpConfig: input.config });
   return toolView(ctx, s, id);
@@ -35,14 +41,15 @@ export async function liveMcpTools(ctx: ServerContext, s: Scope, toolId: string)
   const server = serverOf(row);
   let client;
   try {
-    client = await connectMcp(server, { allowPrivate: ctx.settings.httpAllowPrivate, timeoutMs: 20_000 });
+    client = await connectMcp(server, { policy: ctx.outbound, allowStdio: stdioGate(ctx), timeoutMs: 20_000 });
     const listed = await listTools(client, 20_000);
     const enabled = new Set(row.mcpEnabled);
     return { tools: listed.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema, enabled: enabled.has(t.name) })) };
   } catch (e) {
     // A catalogue code with the reason in msg and the MCP code in data: the screen shows it inline.
     const code = e instanceof McpConnectError ? e.code : 'MCP-LIST-FAILED';
-    throw new AppError(400, ErrorCode.PARAM, (e as Error).message, { mcp_code: code });
+    const data = { mcp_code: code, ...(e instanceof McpConnectError ? e.data : {}) };
+    throw new AppError(400, OWN_CODES.has(code) ? (code as ErrorCode) : ErrorCode.PARAM, (e as Error).message, data);
   } finally {
     await client?.close().catch(() => undefined);
   }

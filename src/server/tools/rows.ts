@@ -7,6 +7,7 @@ import { decryptSecret } from '../security/secrets';
 import type { Scope } from '../services/workspace-resources';
 import type { ParamRow } from '../../../schemas/parameter';
 import { maskSecret } from '../../../schemas/credential';
+import { mcpPolicyOf } from './mcp-stdio-policy';
 import type { McpConfigDocument, Tool, ToolAuth, ToolFunction } from '../../../schemas/tool';
 
 /** Row mapping and lookups shared by the tool services and the runtime. */
@@ -55,7 +56,8 @@ export const referenceCountSql = sql<number>`(
 export const functionCountSql = sql<number>`(case when "tools"."type" = 'mcp' then jsonb_array_length("tools"."mcp_enabled")
   else (select count(*)::int from ${toolFunctions} f where f.tool_id = "tools"."id") end)`;
 
-export function toTool(r: ToolRow, functionCount: number, referenceCount: number): Tool {
+/** `stdioAllowed`: the commands stdio MCP servers may start here (ctx.outbound.stdioCommands()). */
+export function toTool(r: ToolRow, functionCount: number, referenceCount: number, stdioAllowed: ReadonlySet<string>): Tool {
   return {
     id: r.id,
     workspace_id: r.workspaceId,
@@ -69,6 +71,7 @@ export function toTool(r: ToolRow, functionCount: number, referenceCount: number
     auth: r.auth as ToolAuth,
     mcp_config: maskMcpConfig((r.mcpConfig as McpConfigDocument | null) ?? null),
     mcp_enabled: r.mcpEnabled,
+    mcp_policy: r.type === 'mcp' ? mcpPolicyOf(r.mcpConfig as McpConfigDocument | null, stdioAllowed) : null,
     workflow_app_id: r.workflowAppId,
     published_version: r.publishedVersion,
     created_by: r.createdBy,

@@ -10,6 +10,7 @@ import type { ToolFunction } from '../../../schemas/tool';
 import { runFunction } from './http-call';
 import { McpClientPool, McpConnectError } from './mcp-client';
 import { serverOf } from './mcp';
+import { stdioGate, stdioRefusal } from './mcp-stdio-policy';
 import { toFunction, toolInScope, type ToolRow, type WorkspaceScope } from './rows';
 import { syncWorkflowParams } from './workflow-sync';
 import { runWorkflowTool, WORKFLOW_RUN_ERRORS, type WorkflowToolCaller } from './workflow-run';
@@ -88,7 +89,7 @@ export function functionParameters(fn: ToolFunction): Record<string, unknown> {
  * tools run.
  */
 export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller): ToolService {
-  const http = () => createGuardedHttpClient({ allowPrivate: ctx.settings.httpAllowPrivate });
+  const http = () => createGuardedHttpClient({ policy: ctx.outbound });
   async function resolve(ref: { provider: string; name: string }) {
     const tool = await findTool(ctx, scope, ref.provider);
     if (!tool) throw notFound(`${ref.provider}/${ref.name}`);
@@ -138,7 +139,7 @@ const pools = new WeakMap<ServerContext, McpClientPool>();
 function poolOf(ctx: ServerContext): McpClientPool {
   let pool = pools.get(ctx);
   if (!pool) {
-    pool = new McpClientPool({ allowPrivate: ctx.settings.httpAllowPrivate, timeoutMs: 20_000 });
+    pool = new McpClientPool({ policy: ctx.outbound, allowStdio: stdioGate(ctx), timeoutMs: 20_000 });
     pools.set(ctx, pool);
   }
   return pool;
@@ -154,11 +155,21 @@ export function createMcpService(ctx: ServerContext, scope: WorkspaceScope): Mcp
   async function server(serverId: string) {
     const tool = await findTool(ctx, scope, serverId);
     if (!tool || tool.type !== 'mcp') throw notFound(serverId);
-    return { tool, config: serverOf(tool) };
+    const config = serverOf(tool);
+    // Checked on every call: the operator may have taken the command off the list since the
+    // client was pooled (then the running process is stopped too).
+    const refusal = stdioRefusal(config, await ctx.outbound.stdioCommands());
+    if (refusal) {
+      await poolOf(ctx).forget(config);
+      await stdioGate(ctx)(config as Extract<typeof config, { command: string }>).catch((e: McpConnectError) => {
+        throw new NodeExecutionError(e.code, `${tool.name}: ${e.message}`, e.data);
+      });
+    }
+    return { tool, config };
   }
   const guard = <T>(p: Promise<T>) =>
     p.catch((e: unknown) => {
-      if (e instanceof McpConnectError) throw new NodeExecutionError(e.code, e.message);
+      if (e instanceof McpConnectError) throw new NodeExecutionError(e.code, e.message, e.data);
       throw e;
     });
   return {

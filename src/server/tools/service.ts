@@ -8,6 +8,7 @@ import { contains, isUniqueViolation, lockNames, MANAGERS, nothingToChange, page
 import { DEFAULT_TOOL_ICON, type McpConfigDocument, type ToolAuth, type ToolListQuery, type ToolVersion } from '../../../schemas/tool';
 import type { AppIcon } from '../../../schemas/app';
 import { syncWorkflowParams } from './workflow-sync';
+import { assertMcpConfigAllowed } from './mcp-stdio-policy';
 import { assertAuthUsable, functionCountSql, referenceCountSql, toFunction, toolInScope, toolRow, toTool, unmaskMcpConfig, wsOf } from './rows';
 
 /**
@@ -35,7 +36,7 @@ const columns = { tool: tools, functionCount: functionCountSql, referenceCount: 
 export async function toolView(ctx: ServerContext, s: Scope, id: string) {
   const row = await toolRow(ctx, wsOf(s), id);
   const [r] = await ctx.db.select(columns).from(tools).where(eq(tools.id, row.id));
-  return toTool(r.tool, r.functionCount, r.referenceCount);
+  return toTool(r.tool, r.functionCount, r.referenceCount, await ctx.outbound.stdioCommands());
 }
 
 export async function listTools(ctx: ServerContext, s: Scope, q: ToolListQuery) {
@@ -52,8 +53,9 @@ export async function listTools(ctx: ServerContext, s: Scope, q: ToolListQuery) 
     .orderBy(desc(tools.createdAt), desc(tools.id))
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size);
+  const stdioAllowed = await ctx.outbound.stdioCommands();
   return page(
-    rows.map((r) => toTool(r.tool, r.functionCount, r.referenceCount)),
+    rows.map((r) => toTool(r.tool, r.functionCount, r.referenceCount, stdioAllowed)),
     total,
     q,
   );
@@ -119,13 +121,15 @@ export async function updateTool(
   const { name, intro, icon, auth, mcp_config } = input;
   if ([name, intro, icon, auth, mcp_config].every((v) => v === undefined)) throw nothingToChange();
   if (mcp_config !== undefined && row.type !== 'mcp') throw badRequest('Only an MCP tool has a server config', { path: 'mcp_config' });
+  const mcpConfig = mcp_config && unmaskMcpConfig(mcp_config, row.mcpConfig as McpConfigDocument | null);
+  if (mcpConfig) await assertMcpConfigAllowed(ctx, mcpConfig);
   await assertAuthUsable(ctx, wsOf(s), auth);
   await ctx.db
     .transaction(async (tx) => {
       if (name !== undefined) await assertToolNameFree(tx, s, name, row.id);
       await tx
         .update(tools)
-        .set({ name, intro, icon, auth, mcpConfig: mcp_config && unmaskMcpConfig(mcp_config, row.mcpConfig as McpConfigDocument | null), updatedAt: new Date() })
+        .set({ name, intro, icon, auth, mcpConfig, updatedAt: new Date() })
         .where(and(eq(tools.id, row.id), toolInScope(wsOf(s))));
     })
     .catch(duplicateTool);
@@ -151,7 +155,7 @@ export async function publishTool(ctx: ServerContext, s: Scope, id: string, note
     const [locked] = await tx.select({ v: tools.publishedVersion }).from(tools).where(eq(tools.id, detail.id)).for('update');
     const [{ max }] = await tx.select({ max: sql<number>`coalesce(max(${toolVersions.version}), 0)::int` }).from(toolVersions).where(eq(toolVersions.toolId, detail.id));
     const version = Math.max(Number(max), locked.v) + 1;
-    const { reference_count: _r, function_count: _f, ...snapshot } = detail;
+    const { reference_count: _r, function_count: _f, mcp_policy: _p, ...snapshot } = detail;
     await tx.insert(toolVersions).values({ id: randomUUID(), toolId: detail.id, version, note, snapshot, createdBy: s.caller.userId });
     await tx.update(tools).set({ status: 'published', publishedVersion: version, updatedAt: new Date() }).where(eq(tools.id, detail.id));
   });

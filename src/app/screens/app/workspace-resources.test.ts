@@ -41,6 +41,7 @@ const tool = (over: Partial<Tool>): Tool => ({
   auth: { type: 'none' },
   mcp_config: null,
   mcp_enabled: [],
+  mcp_policy: null,
   workflow_app_id: null,
   published_version: 0,
   created_by: 'u1',

@@ -1,5 +1,5 @@
 /**
- * The calls the system screens make (users, tenants, organisation tree), handed down by context so
+ * The calls the system screens make (users, tenants, organisation tree, security), handed down by context so
  * that stories and tests can give in-memory fakes; the default is the real API (src/api/admin.ts).
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Status } from '../../../../schemas/common';
 import type { OrgCreateBody, OrgRenameBody, PickerOrg } from '../../../../schemas/org';
 import type { Tenant, TenantCreateBody, TenantUpdateBody } from '../../../../schemas/tenant';
+import type { NetworkPolicy, NetworkPolicyBody } from '../../../../schemas/network-policy';
 import type { AdminSetPasswordBody, AdminUser, UserCreateBody, UserUpdateBody } from '../../../../schemas/user';
 import * as admin from '../../../api/admin';
 
@@ -36,6 +37,8 @@ export interface SystemApi {
   createOrg(body: z.input<typeof OrgCreateBody>): Promise<PickerOrg>;
   renameOrg(orgId: string, body: z.input<typeof OrgRenameBody>): Promise<PickerOrg>;
   deleteOrg(orgId: string): Promise<null>;
+  getNetworkPolicy(opts?: CallOptions): Promise<NetworkPolicy>;
+  saveNetworkPolicy(body: NetworkPolicyBody): Promise<NetworkPolicy>;
 }
 
 export const realSystemApi: SystemApi = {
@@ -52,6 +55,9 @@ export const realSystemApi: SystemApi = {
   createOrg: (b) => admin.createOrg(b),
   renameOrg: (id, b) => admin.updateOrg(id, b),
   deleteOrg: (id) => admin.deleteOrg(id),
+  getNetworkPolicy: (opts) => admin.getNetworkPolicy(opts),
+  // Field errors are shown on the form: no toast of its own.
+  saveNetworkPolicy: (b) => admin.saveNetworkPolicy(b, { reaction: 'silent' }),
 };
 
 const SystemApiContext = createContext<SystemApi>(realSystemApi);

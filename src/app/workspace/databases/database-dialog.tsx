@@ -16,6 +16,8 @@ import { Button } from '../../../ui/button';
 import { Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../ui/dialog';
 import { toast } from '../../../ui/toast';
 import { reportError } from '../members/report-error';
+import { isApiError } from '../../../api/request';
+import { ErrorCode } from '../../../../schemas/errors';
 import { useDatabaseApi } from './database-api';
 import s from './databases-page.module.css';
 
@@ -99,6 +101,8 @@ function DatabaseForm({ workspaceId, editing, onClose, onSaved }: { workspaceId:
     try {
       setResult(await api.check(workspaceId, body as DatabaseCheckBody));
     } catch (e) {
+      // The network policy's refusal is the check's answer, shown where the outcomes are.
+      if (isApiError(e) && e.code === ErrorCode.NETWORK_NOT_ALLOWED) return setResult({ status: 'failed', code: 'not_allowed', message: e.msg, detail: '', elapsed_ms: 0 });
       reportError(e);
     } finally {
       setChecking(false);
@@ -145,7 +149,10 @@ function DatabaseForm({ workspaceId, editing, onClose, onSaved }: { workspaceId:
   );
 }
 
-/** The outcome of a connection check: translated by its code, with the server's own words below. */
+/**
+ * The outcome of a connection check, said once: translated by its code (the server's English
+ * sentence says the same; only the catch-all code of older checks shows the server's words).
+ */
 export function CheckOutcome({ result }: { result: CheckResult }) {
   const { t } = useTranslation('database');
   const ok = result.status === 'success';
@@ -154,8 +161,7 @@ export function CheckOutcome({ result }: { result: CheckResult }) {
       {ok ? <CircleCheck aria-hidden="true" /> : <CircleX aria-hidden="true" />}
       <div>
         <p className={s.outcomeTitle}>{ok ? t('check.success', { ms: result.elapsed_ms }) : `${t('check.failed')}: ${t(`check.codes.${result.code}`)}`}</p>
-        {!ok && <p className={s.outcomeMessage}>{result.message}</p>}
-        {!ok && result.detail && <p className={s.outcomeDetail}>{result.detail}</p>}
+        {!ok && result.code === 'error' && <p className={s.outcomeMessage}>{result.detail || result.message}</p>}
       </div>
     </div>
   );

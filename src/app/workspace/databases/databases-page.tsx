@@ -97,12 +97,14 @@ export default function DatabasesPage({ workspaceId: given, pollMs = DETECTING_P
   }, [canChange, api, workspaceId, t]);
 
   const filtered = list.filters.name !== '' || list.filters.type !== '';
-  // The status tooltip: the failure's cause in the user's language before the server's own words
-  // (status_message is an English sentence from the driver check).
+  // The status tooltip: the failure's cause in the user's language, once (status_message is the
+  // server's English sentence; only the catch-all code of older checks needs its words).
   const rows = useMemo(
     () =>
       list.rows?.map((r) =>
-        r.status === 'failed' && r.status_code ? { ...r, status_message: [t(`check.codes.${r.status_code}`), r.status_message].filter(Boolean).join(' · ') } : r,
+        r.status === 'failed' && r.status_code
+          ? { ...r, status_message: r.status_code === 'error' ? [t('check.codes.error'), r.status_message].filter(Boolean).join(' · ') : t(`check.codes.${r.status_code}`) }
+          : r,
       ) ?? null,
     [list.rows, t],
   );

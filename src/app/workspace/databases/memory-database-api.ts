@@ -115,6 +115,8 @@ export function createMemoryDatabaseApi(opts: MemoryDatabaseOptions = {}): Memor
     async check(_ws, body) {
       await step('check', [body]);
       if (!canChange) throw denied();
+      // As the server's outbound policy does by default: loopback is refused before any connection.
+      if (['127.0.0.1', 'localhost', '::1'].includes(body.host)) throw new ApiError({ status: 400, code: 'NETWORK-1000', msg: `${body.host}:${body.port ?? ''} is not allowed by the server's network policy` });
       const pw = body.id && (body.password === undefined || body.password === SECRET_MASK) ? find(body.id).password : body.password;
       return tryConnect(pw);
     },

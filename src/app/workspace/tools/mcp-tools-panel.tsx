@@ -1,4 +1,4 @@
-import { RefreshCw } from 'lucide-react';
+import { RefreshCw, ShieldAlert } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpToolItem, Tool } from '../../../../schemas/tool';
@@ -11,8 +11,35 @@ import { reportError } from '../members/report-error';
 import { useToolApi } from './tool-api';
 import s from './tools.module.css';
 
-/** The MCP server's tools, listed live (a fresh connection on each refresh), each with its switch. */
-export function McpToolsPanel({ workspaceId, tool, canChange, onChanged }: { workspaceId: string; tool: Tool; canChange: boolean; onChanged: (t: Tool) => void }) {
+/**
+ * The MCP server's tools, listed live (a fresh connection on each refresh), each with its switch. A
+ * stdio server this server may not start is not contacted: the panel says why and what can be done.
+ */
+export function McpToolsPanel(props: { workspaceId: string; tool: Tool; canChange: boolean; onChanged: (t: Tool) => void }) {
+  if (props.tool.mcp_policy && !props.tool.mcp_policy.allowed) return <McpNotAllowed tool={props.tool} />;
+  return <McpLiveTools {...props} />;
+}
+
+function McpNotAllowed({ tool }: { tool: Tool }) {
+  const { t } = useTranslation('tools');
+  const server = tool.mcp_config ? Object.values(tool.mcp_config.mcpServers)[0] : undefined;
+  const command = server && 'command' in server ? server.command : '';
+  const reason = tool.mcp_policy?.reason ?? 'command';
+  return (
+    <Card className={s.section} data-testid="mcp-not-allowed" role="alert">
+      <div className={s.policyNotice}>
+        <ShieldAlert aria-hidden="true" />
+        <div>
+          <h2 className={s.sectionTitle}>{t('detail.policy.title')}</h2>
+          <p>{t(`detail.policy.${reason}`, { command })}</p>
+          <p className={s.muted}>{t('detail.policy.what')}</p>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function McpLiveTools({ workspaceId, tool, canChange, onChanged }: { workspaceId: string; tool: Tool; canChange: boolean; onChanged: (t: Tool) => void }) {
   const { t } = useTranslation('tools');
   const api = useToolApi();
   const [state, setState] = useState<{ status: 'loading' } | { status: 'ready'; tools: McpToolItem[] } | { status: 'error'; message: string }>({ status: 'loading' });

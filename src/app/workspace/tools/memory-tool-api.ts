@@ -14,6 +14,8 @@ export interface MemoryToolOptions {
   mcpFails?: string;
   latencyMs?: number;
   listFails?: boolean;
+  /** The demo stdio MCP server's command is not allowed on this server (mcp_policy). */
+  mcpNotAllowed?: boolean;
 }
 
 export interface MemoryToolApi extends ToolApi {
@@ -65,6 +67,7 @@ export function createMemoryToolApi(opts: MemoryToolOptions = {}): MemoryToolApi
       auth: { type: 'none' },
       mcp_config: null,
       mcp_enabled: [],
+      mcp_policy: x.type === 'mcp' ? { allowed: true, reason: null } : null,
       workflow_app_id: null,
       published_version: 0,
       created_by: WS,
@@ -92,7 +95,7 @@ export function createMemoryToolApi(opts: MemoryToolOptions = {}): MemoryToolApi
   };
   const add = (t: Partial<ToolDetail> & { name: string }): Tool => {
     if (stored.some((x) => x.name.toLowerCase() === t.name.toLowerCase())) throw new ApiError({ status: 400, code: 'VALIDATION-1001', msg: `A tool named '${t.name}' already exists` });
-    const tool = { ...stored[0], id: newId(), workspace_id: WS, icon: { icon: 'wrench', iconColor: '#CCFBF1' }, intro: '', type: 'custom', status: 'draft', reference_count: 0, auth: { type: 'none' }, mcp_config: null, mcp_enabled: [], workflow_app_id: null, published_version: 0, created_by: WS, created_at: now(), updated_at: now(), functions: [], function_count: 0, ...t } as ToolDetail;
+    const tool = { ...stored[0], id: newId(), workspace_id: WS, icon: { icon: 'wrench', iconColor: '#CCFBF1' }, intro: '', type: 'custom', status: 'draft', reference_count: 0, auth: { type: 'none' }, mcp_config: null, mcp_enabled: [], mcp_policy: t.type === 'mcp' ? { allowed: true, reason: null } : null, workflow_app_id: null, published_version: 0, created_by: WS, created_at: now(), updated_at: now(), functions: [], function_count: 0, ...t } as ToolDetail;
     stored.push(tool);
     return plain(tool);
   };
@@ -282,6 +285,7 @@ export function demoToolOptions(extra: MemoryToolOptions = {}): MemoryToolOption
         icon: { icon: 'globe', iconColor: '#E0E7FF' },
         mcp_config: { mcpServers: { Filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/data'], env: {} } } },
         mcp_enabled: ['read_file'],
+        mcp_policy: extra.mcpNotAllowed ? { allowed: false, reason: 'command' } : { allowed: true, reason: null },
         reference_count: 1,
       },
       {

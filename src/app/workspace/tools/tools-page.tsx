@@ -144,9 +144,16 @@ export default function ToolsPage({ workspaceId: given }: ToolsPageProps) {
         cells={{
           icon: ({ row }) => <AppIcon value={row.icon} size={28} />,
           name: ({ row }) => (
-            <Link className={s.nameLink} to={detailPath(row.id)}>
-              {row.name}
-            </Link>
+            <>
+              <Link className={s.nameLink} to={detailPath(row.id)}>
+                {row.name}
+              </Link>
+              {row.mcp_policy && !row.mcp_policy.allowed && (
+                <Badge variant="warning" className={s.policyBadge} data-testid="mcp-not-allowed-badge">
+                  {t('detail.policy.badge')}
+                </Badge>
+              )}
+            </>
           ),
           intro: ({ row }) => (
             <span className={s.intro} title={row.intro}>

@@ -42,6 +42,21 @@ function setup(path: string, opts: MemoryToolOptions = {}) {
 }
 
 describe('tool screens', () => {
+  it('shows a stdio MCP server this server may not start as not allowed here, says why, and never contacts it', async () => {
+    const { api } = setup('/operation/workspace/:ws/tool', { mcpNotAllowed: true });
+    const row = await screen.findByRole('row', { name: /Filesystem/ }, { timeout: 4000 });
+    expect(within(row).getByTestId('mcp-not-allowed-badge')).toHaveTextContent('Not allowed here');
+    expect(within(await screen.findByRole('row', { name: /Weather API/ })).queryByTestId('mcp-not-allowed-badge')).toBeNull();
+    cleanup();
+    const detail = setup(`/operation/workspace/:ws/tool/${DEMO_TOOL_IDS.mcp}`, { mcpNotAllowed: true });
+    const notice = await screen.findByTestId('mcp-not-allowed', {}, { timeout: 4000 });
+    expect(notice).toHaveTextContent('This MCP server is not allowed on this server');
+    expect(notice).toHaveTextContent('Its command “npx” would run as a process on the server');
+    expect(notice).toHaveTextContent('System > Security');
+    expect(detail.api.calls.some((c) => c.method === 'mcpTools')).toBe(false);
+    expect(api.calls.some((c) => c.method === 'mcpTools')).toBe(false);
+  });
+
   it('offers only published workflow apps as a workflow tool source, with their newest version', async () => {
     const { api, user } = setup('/operation/workspace/:ws/tool');
     await screen.findByRole('row', { name: /Weather API/ }, { timeout: 4000 });

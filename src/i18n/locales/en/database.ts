@@ -35,11 +35,12 @@ const database: typeof zh = {
     failed: 'Connection failed',
     codes: {
       ok: 'Connected',
-      unreachable: 'The host or port cannot be reached',
+      unreachable: 'Could not connect: no database answered at this host and port',
       host_not_found: 'The host name does not resolve',
       timeout: 'The connection timed out',
       auth_failed: 'Wrong account or password',
       database_missing: 'The database, SID or service does not exist',
+      not_allowed: "The server's network policy does not allow this host or port: ask the operator to open it",
       error: 'The connection failed',
     },
   },

@@ -40,6 +40,10 @@ const errors: typeof zh = {
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
+    // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
+    'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
+    'NETWORK-1001': 'Could not connect to the destination',
+    'MCP-1000': 'This server may not start this stdio MCP server (the operator must allow its command); use a remote MCP server (Streamable HTTP / SSE) instead',
     // The engine's run and node errors (src/engine/errors.ts RUN_ERRORS), shown in the run trace.
     'RUN-1000': 'The flow does not pass its checks',
     'RUN-1001': 'The flow has no start node',

@@ -105,6 +105,7 @@ const models: typeof zh = {
     model_not_found: 'The provider does not know this model, or the URL is wrong',
     rate_limited: "The provider's rate limit or quota is exhausted",
     unreachable: 'The provider cannot be reached: check the URL',
+    not_allowed: "The server's network policy does not allow this base URL: ask the operator to open it",
     timeout: 'The provider did not answer in time',
     cancelled: 'The call was stopped',
     bad_request: 'The provider rejected the request',

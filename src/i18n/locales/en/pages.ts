@@ -73,6 +73,7 @@ const pages: typeof zh = {
     toolDetail: 'Tool detail',
     user: 'Users',
     tenant: 'Tenants',
+    security: 'Security',
     resource: 'System resources',
   },
   app: {

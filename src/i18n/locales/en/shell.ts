@@ -53,6 +53,7 @@ const shell: typeof zh = {
     tool: 'Tools',
     user: 'Users',
     tenant: 'Tenants',
+    security: 'Security',
     resource: 'System resources',
   },
   store: {

@@ -173,6 +173,32 @@ const system = {
     enabled: 'Tenant enabled',
     disabled: 'Tenant disabled',
   },
+  security: {
+    title: 'Security',
+    description: "The server's outbound network policy and the stdio MCP commands it may start. These lists apply to every tenant; only super admins change them.",
+    superAdminOnly: 'Only a super admin can change the security settings.',
+    outbound: {
+      title: 'Outbound network',
+      help: 'Every connection the server makes for users (HTTP nodes and tools, remote MCP, knowledge URLs, database connections, model providers) may reach public addresses. Loopback, private, link-local, reserved and cloud metadata addresses are refused unless an entry here or in the environment opens them.',
+      env: 'From the environment (WEFT_OUTBOUND_ALLOW, read-only):',
+      stored: 'Allowed destinations',
+      syntax: 'One per line: a host (db.corp.local), host:port, *.suffix, an address or CIDR with an optional port (127.0.0.1:11434, 10.20.0.0/16, [fd00::]/64:443; IPv6 in brackets). Metadata addresses open only when named exactly.',
+      allowPrivate: 'WEFT_HTTP_ALLOW_PRIVATE is set (deprecated): the private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are open to every tenant; loopback, link-local and metadata are not. List the hosts users need instead.',
+    },
+    stdio: {
+      title: 'Stdio MCP servers',
+      help: 'A stdio MCP server is a process this server starts, as its own user. A project space may add one only when its command is listed here or in the environment; otherwise it uses remote MCP servers (streamable HTTP or SSE).',
+      warning: 'The arguments stay the project space’s: allowing an interpreter or a package runner (node, python, npx, uvx, docker, sh) lets any project-space owner run any code on this server. Allow dedicated server programs or wrapper scripts.',
+      env: 'From the environment (WEFT_MCP_STDIO_COMMANDS, read-only):',
+      stored: 'Allowed commands',
+      syntax: 'One per line: the exact command a tool names (a name found on the server’s PATH, or an absolute path), without arguments.',
+    },
+    none: 'none',
+    lineError: 'Line {{line}} ({{entry}}): {{message}}',
+    saved: 'Security settings saved: they apply now',
+    updated: 'Last saved by {{by}} at {{at}}',
+    neverSaved: 'Not changed here yet',
+  },
 } satisfies typeof zh;
 
 export default system;

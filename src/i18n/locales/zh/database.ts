@@ -34,11 +34,12 @@ const database = {
     failed: '连接失败',
     codes: {
       ok: '连接成功',
-      unreachable: '无法连接到主机或端口',
+      unreachable: '无法连接：该主机和端口上没有可用的数据库应答',
       host_not_found: '主机名无法解析',
       timeout: '连接超时',
       auth_failed: '账号或密码错误',
       database_missing: '数据库、SID 或服务名不存在',
+      not_allowed: '服务器的网络策略不允许连接该主机或端口，请联系运维人员放行',
       error: '连接出错',
     },
   },

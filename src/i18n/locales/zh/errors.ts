@@ -44,6 +44,10 @@ const errors = {
     'SYSTEM-1404': '请求的接口不存在',
     'SYSTEM-1405': '当前 HTTP 请求方法已被禁用',
     'SYSTEM-1500': '服务器开了个小差，工程师正在紧急修复',
+    // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
+    'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
+    'NETWORK-1001': '无法连接到目标地址',
+    'MCP-1000': '本服务器不允许启动该 stdio MCP 服务（命令需由运维人员放行）；请改用远程 MCP 服务（Streamable HTTP / SSE）',
     // 引擎的运行与节点错误（src/engine/errors.ts RUN_ERRORS），显示在运行追踪里。
     'RUN-1000': '流程没有通过检查',
     'RUN-1001': '流程没有开始节点',

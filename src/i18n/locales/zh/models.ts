@@ -104,6 +104,7 @@ const models = {
     model_not_found: '供应商没有这个模型，或地址错误',
     rate_limited: '超出供应商的速率或额度限制',
     unreachable: '无法连接供应商，请检查地址',
+    not_allowed: '服务器的网络策略不允许访问该 Base URL，请联系运维人员放行',
     timeout: '供应商响应超时',
     cancelled: '调用已停止',
     bad_request: '供应商拒绝了请求',

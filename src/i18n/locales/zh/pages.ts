@@ -75,6 +75,7 @@ const pages = {
     toolDetail: '工具详情',
     user: '用户管理',
     tenant: '租户管理',
+    security: '安全',
     resource: '系统资源',
   },
   app: {

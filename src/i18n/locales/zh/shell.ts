@@ -52,6 +52,7 @@ const shell = {
     tool: '工具管理',
     user: '用户管理',
     tenant: '租户管理',
+    security: '安全',
     resource: '系统资源',
   },
   store: {

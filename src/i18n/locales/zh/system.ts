@@ -175,6 +175,32 @@ const system = {
     enabled: '租户已启用',
     disabled: '租户已停用',
   },
+  security: {
+    title: '安全',
+    description: '服务器的出站网络策略，以及允许启动的 stdio MCP 命令。这些设置对所有租户生效，只有超级管理员可以修改。',
+    superAdminOnly: '只有超级管理员可以修改安全设置。',
+    outbound: {
+      title: '出站网络',
+      help: '服务器为用户发起的所有连接（HTTP 节点与工具、远程 MCP、知识库网址、数据库连接、模型供应商）都可以访问公网地址；回环、内网、链路本地、保留地址和云元数据地址默认拒绝，除非此处或环境变量中的条目放行。',
+      env: '来自环境变量（WEFT_OUTBOUND_ALLOW，只读）：',
+      stored: '允许的目标',
+      syntax: '每行一条：主机名（db.corp.local）、主机名:端口、*.后缀、IP 地址或 CIDR，可带端口（127.0.0.1:11434、10.20.0.0/16、[fd00::]/64:443；IPv6 需加方括号）。云元数据地址只有精确列出时才放行。',
+      allowPrivate: '已设置 WEFT_HTTP_ALLOW_PRIVATE（已弃用）：内网网段（10/8、172.16/12、192.168/16、100.64/10、fc00::/7）对所有租户开放，回环、链路本地和元数据地址除外。请改为逐一列出用户需要访问的主机。',
+    },
+    stdio: {
+      title: 'stdio MCP 服务',
+      help: 'stdio MCP 服务是本服务器以自身用户身份启动的进程。只有命令列在此处或环境变量中时，项目空间才能添加；否则请使用远程 MCP 服务（Streamable HTTP 或 SSE）。',
+      warning: '命令参数由项目空间自行填写：放行解释器或包运行器（node、python、npx、uvx、docker、sh）等于允许任何项目空间所有者在本服务器上运行任意代码。请只放行专用的服务程序或包装脚本。',
+      env: '来自环境变量（WEFT_MCP_STDIO_COMMANDS，只读）：',
+      stored: '允许的命令',
+      syntax: '每行一条：工具中填写的完整命令（服务器 PATH 中的命令名或绝对路径），不含参数。',
+    },
+    none: '无',
+    lineError: '第 {{line}} 行（{{entry}}）：{{message}}',
+    saved: '安全设置已保存，立即生效',
+    updated: '最近由 {{by}} 于 {{at}} 保存',
+    neverSaved: '尚未在此修改',
+  },
 };
 
 export default system;

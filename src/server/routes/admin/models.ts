@@ -22,12 +22,26 @@ import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
 import { badRequest } from '../../errors';
 import { ModelService } from '../../providers/model-service';
+import { OutboundRefusedError } from '../../security/outbound-policy';
 import * as svc from '../../services/models';
 
 const tags = ['admin: models'];
 const ProviderParams = z.object({ provider: z.string().describe('Provider id of the catalogue (unknown: VALIDATION-1000)') });
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
 const DefaultEntry = z.object({ model_type: ModelType, default: DefaultModel.nullable() });
+
+async function assertBaseUrlAllowed(ctx: ServerContext, baseUrl: string | undefined) {
+  let url: URL;
+  try {
+    url = new URL(baseUrl ?? '');
+  } catch {
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+  await ctx.outbound.admitUrl(url, 'model').catch((e: unknown) => {
+    if (e instanceof OutboundRefusedError) throw e;
+  });
+}
 
 /**
  * Model management of the system area (spec 7.4 models): super admins and tenant admins, always
@@ -120,6 +134,9 @@ export const adminModelRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => a
       const entry = svc.catalogueEntry(provider);
       const model = req.body.model ?? entry.models.find((m) => m.model_type === req.body.model_type)?.model;
       if (!model) throw badRequest('Parameter error: model Name a model to test with (this provider has no predefined one)', [{ path: 'model', message: 'required' }]);
+      // A base URL the outbound policy refuses is refused here (NETWORK-1000), before any request;
+      // one that cannot be reached is the test's own answer ('unreachable').
+      await assertBaseUrlAllowed(ctx, creds.base_url);
       return done(await models.testCredentials(provider, creds, model, req.body.model_type));
     },
   );

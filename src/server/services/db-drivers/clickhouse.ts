@@ -3,9 +3,9 @@ import { errorCode, errorText, loadDriver } from './types';
 
 /** ClickHouse over its HTTP interface (default port 8123) through @clickhouse/client. */
 export const clickhouse: Driver = {
-  async probe(s, timeoutMs, signal) {
+  async probe(s, timeoutMs, signal, target) {
     const { createClient, ClickHouseLogLevel } = await loadDriver('clickhouse', () => import('@clickhouse/client'));
-    const host = s.host.includes(':') ? `[${s.host}]` : s.host;
+    const host = target.address.includes(':') ? `[${target.address}]` : target.address;
     const client = createClient({
       url: `http://${host}:${s.port}`,
       username: s.account,

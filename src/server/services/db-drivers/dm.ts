@@ -6,9 +6,9 @@ import { cjs, errorText, loadDriver } from './types';
  * schema. Messages are asked for in English.
  */
 export const dm: Driver = {
-  async probe(s, timeoutMs, signal) {
+  async probe(s, timeoutMs, signal, target) {
     const dmdb = cjs(await loadDriver('dm', () => import('dmdb')));
-    const host = s.host.includes(':') ? `[${s.host}]` : s.host;
+    const host = target.address.includes(':') ? `[${target.address}]` : target.address;
     const conn = await dmdb.getConnection({
       connectString: `${host}:${s.port}`,
       user: s.account,

@@ -5,6 +5,7 @@ import { mysql } from './mysql';
 import { oracle } from './oracle';
 import { postgresql } from './postgresql';
 import { sqlserver } from './sqlserver';
+import { hostPort, OutboundConnectError, OutboundRefusedError, type OutboundPolicy } from '../../security/outbound-policy';
 import { type ConnectionSettings, type Driver, DriverUnavailableError, errorText } from './types';
 
 export { DriverUnavailableError, type ConnectionSettings } from './types';
@@ -13,23 +14,6 @@ export { DriverUnavailableError, type ConnectionSettings } from './types';
 export const CONNECT_TIMEOUT_MS = 5000;
 
 export const drivers: Record<DatabaseType, Driver> = { mysql, oracle, sqlserver, postgresql, clickhouse, dm };
-
-const NETWORK: Record<string, CheckCode> = {
-  ECONNREFUSED: 'unreachable',
-  ECONNRESET: 'unreachable',
-  EHOSTUNREACH: 'unreachable',
-  ENETUNREACH: 'unreachable',
-  EHOSTDOWN: 'unreachable',
-  EPIPE: 'unreachable',
-  ENOTFOUND: 'host_not_found',
-  EAI_AGAIN: 'host_not_found',
-  EAI_NONAME: 'host_not_found',
-  ETIMEDOUT: 'timeout',
-  ETIMEOUT: 'timeout',
-  ESOCKETTIMEDOUT: 'timeout',
-  ECONNABORTED: 'timeout',
-};
-const NETWORK_RE = new RegExp(`\\b(${Object.keys(NETWORK).join('|')})\\b`);
 
 /** Errors and their causes (Error.cause, AggregateError.errors), breadth first, a few levels deep. */
 function chain(err: unknown): unknown[] {
@@ -49,21 +33,7 @@ function chain(err: unknown): unknown[] {
   return out;
 }
 
-function networkCode(errs: unknown[]): CheckCode | undefined {
-  for (const e of errs) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK[code]) return NETWORK[code];
-  }
-  for (const e of errs) {
-    const m = NETWORK_RE.exec(errorText(e));
-    if (m) return NETWORK[m[1]];
-  }
-  // 'Connection terminated due to connection timeout', 'Socket timeout', 'timed out'
-  if (errs.some((e) => /\btime(?:d ?)?out\b/i.test(errorText(e)))) return 'timeout';
-  return undefined;
-}
-
-/** The driver's message on one line, without noise, at most 300 characters. */
+/** The driver's message on one line: for the log, and in the answer only once a database spoke. */
 function detailOf(errs: unknown[]): string {
   for (const e of errs) {
     const text = errorText(e).replace(/\s+/g, ' ').trim();
@@ -72,17 +42,18 @@ function detailOf(errs: unknown[]): string {
   return 'Unknown error';
 }
 
-function messageFor(code: CheckCode, s: ConnectionSettings, timeoutMs: number, detail: string): string {
-  const where = `${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`;
+/**
+ * One sentence per outcome. Every failure before a database really answered is 'unreachable' with
+ * the same words (refused, reset, timed out, no database behind the port: the check must not be a
+ * port scanner); only what a database says after a handshake (account, database) is specific.
+ */
+function messageFor(code: CheckCode, s: ConnectionSettings): string {
+  const where = hostPort(s.host, s.port);
   switch (code) {
     case 'ok':
       return `Connected to ${where}`;
-    case 'unreachable':
-      return `Cannot connect to ${where}: the host refused or dropped the connection (check the host, the port and that the database is running)`;
     case 'host_not_found':
       return `Cannot connect: the host name '${s.host}' cannot be resolved`;
-    case 'timeout':
-      return `Cannot connect to ${where}: no answer within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`}`;
     case 'auth_failed':
       return `Authentication failed for user '${s.account}': check the account and the password`;
     case 'database_missing':
@@ -90,11 +61,15 @@ function messageFor(code: CheckCode, s: ConnectionSettings, timeoutMs: number, d
       if (s.type === 'dm') return `The schema '${s.database}' does not exist`;
       return `The database '${s.database || (s.type === 'postgresql' ? 'postgres' : s.type === 'clickhouse' ? 'default' : '')}' does not exist`;
     default:
-      return `Connection check failed: ${detail}`;
+      return `Could not connect to a ${DATABASE_LABELS[s.type]} server at ${where}`;
   }
 }
 
+const DATABASE_LABELS: Record<DatabaseType, string> = { mysql: 'MySQL', oracle: 'Oracle', sqlserver: 'SQL Server', postgresql: 'PostgreSQL', clickhouse: 'ClickHouse', dm: 'Dameng' };
+
 export interface CheckOptions {
+  /** Admits the host and port (and any address the server redirects to) before a connection. */
+  policy: OutboundPolicy;
   /** Connect timeout; the whole check (connect and query) is given twice that. Default 5 s. */
   timeoutMs?: number;
 }
@@ -102,33 +77,46 @@ export interface CheckOptions {
 /**
  * Really connects with the type's driver, runs a trivial query and closes, within the timeout.
  * Answers what happened (a failed connection is a result, not an exception). Throws
- * DriverUnavailableError when the type's driver cannot be loaded here.
+ * OutboundRefusedError (NETWORK-1000) when the policy does not allow the destination: nothing was
+ * tried. Throws DriverUnavailableError when the type's driver cannot be loaded here.
  */
-export async function checkConnection(s: ConnectionSettings, opts: CheckOptions = {}): Promise<CheckResult> {
+export async function checkConnection(s: ConnectionSettings, opts: CheckOptions): Promise<CheckResult> {
   const timeoutMs = opts.timeoutMs ?? CONNECT_TIMEOUT_MS;
   const driver = drivers[s.type];
   const started = Date.now();
+  const elapsed = () => Date.now() - started;
+  const failed = (code: CheckCode, detail = ''): CheckResult => ({ status: 'failed', code, message: messageFor(code, s), detail, elapsed_ms: elapsed() });
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), timeoutMs * 2);
   });
-  const elapsed = () => Date.now() - started;
+  const admit = (host: string, port: number) => opts.policy.admit(host, port, 'database');
   try {
-    const probe = driver.probe(s, timeoutMs, abort.signal);
+    const probe = (async () => {
+      const target = await admit(s.host, s.port);
+      await driver.probe(s, timeoutMs, abort.signal, { address: target.address, admit });
+    })();
     probe.catch(() => {}); // settled late after the deadline: nothing listens any more
     const outcome = await Promise.race([probe.then(() => 'done' as const), deadline]);
     if (outcome === 'deadline') {
       abort.abort();
-      return { status: 'failed', code: 'timeout', message: messageFor('timeout', s, timeoutMs, ''), detail: 'No answer before the deadline', elapsed_ms: elapsed() };
+      opts.policy.connectFailed('database', s.host, s.port, new Error(`no answer within ${timeoutMs * 2} ms`));
+      return failed('unreachable');
     }
-    return { status: 'success', code: 'ok', message: messageFor('ok', s, timeoutMs, ''), detail: '', elapsed_ms: elapsed() };
+    return { status: 'success', code: 'ok', message: messageFor('ok', s), detail: '', elapsed_ms: elapsed() };
   } catch (err) {
-    if (err instanceof DriverUnavailableError) throw err;
+    if (err instanceof DriverUnavailableError || err instanceof OutboundRefusedError) throw err;
+    if (err instanceof OutboundConnectError) return failed(err.reason === 'dns' ? 'host_not_found' : 'unreachable');
     const errs = chain(err);
-    const code = driver.classify(err) ?? networkCode(errs) ?? 'error';
-    const detail = detailOf(errs);
-    return { status: 'failed', code, message: messageFor(code, s, timeoutMs, detail), detail, elapsed_ms: elapsed() };
+    const refused = errs.find((e) => e instanceof OutboundRefusedError);
+    // A redirect the policy refused: the destination as given stays the answer, as a refusal.
+    if (refused) throw refused;
+    const code = driver.classify(err);
+    // The database itself answered (after a handshake): its own words may help, and tell nothing about ports.
+    if (code === 'auth_failed' || code === 'database_missing') return failed(code, detailOf(errs));
+    opts.policy.connectFailed('database', s.host, s.port, new Error(`${s.type}: ${detailOf(errs)}`));
+    return failed('unreachable');
   } finally {
     clearTimeout(timer);
   }

@@ -3,10 +3,10 @@ import { cjs, errorText, loadDriver } from './types';
 
 /** MySQL (and MariaDB) through mysql2. */
 export const mysql: Driver = {
-  async probe(s, timeoutMs, signal) {
+  async probe(s, timeoutMs, signal, target) {
     const mysql2 = cjs(await loadDriver('mysql', () => import('mysql2/promise')));
     const conn = await mysql2.createConnection({
-      host: s.host,
+      host: target.address,
       port: s.port,
       user: s.account,
       password: s.password,

@@ -1,19 +1,49 @@
-import type { Driver } from './types';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+import type { Driver, ProbeTarget } from './types';
 import { cjs, errorText, loadDriver } from './types';
+
+type OracleAddress = { host: string; port: number | string };
+type Transport = { prototype: { connect(this: unknown, address: OracleAddress): Promise<void> } };
+
+/** The probe a thin-mode transport connection belongs to (set around getConnection). */
+const probes = new AsyncLocalStorage<ProbeTarget['admit']>();
+let guarded = false;
+
+/**
+ * An Oracle listener may answer with a REDIRECT to another address, which the thin driver follows
+ * (a server that a tenant points us at could send us to an internal one, with connect data of its
+ * choosing). Every transport connection of the thin driver is therefore admitted by the outbound
+ * policy first and made to the checked address; one outside a probe is not made at all.
+ */
+function guardTransport() {
+  if (guarded) return;
+  const NTTCP = createRequire(import.meta.url)('oracledb/lib/thin/sqlnet/ntTcp.js') as Transport;
+  const connect = NTTCP.prototype.connect;
+  if (typeof connect !== 'function') throw new Error("node-oracledb's thin transport is not where it was: the Oracle check cannot be guarded");
+  NTTCP.prototype.connect = async function (this: unknown, address: OracleAddress) {
+    const admit = probes.getStore();
+    if (!admit) throw new Error('Oracle connections are made only by a connection check');
+    const checked = await admit(address.host, Number(address.port));
+    return connect.call(this, { ...address, host: checked.address });
+  };
+  guarded = true;
+}
 
 /**
  * Oracle through node-oracledb in thin mode (pure JavaScript, no Oracle client libraries), reached
  * by SID. Host and SID are validated by the schema, so the connect descriptor cannot be broken.
  */
 export const oracle: Driver = {
-  async probe(s, timeoutMs, signal) {
+  async probe(s, timeoutMs, signal, target) {
     const oracledb = cjs(await loadDriver('oracle', () => import('oracledb')));
+    await loadDriver('oracle', async () => guardTransport());
     const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
-    const host = s.host.includes(':') ? `[${s.host}]` : s.host;
+    const host = target.address.includes(':') ? `[${target.address}]` : target.address;
     const connectString =
       `(DESCRIPTION=(CONNECT_TIMEOUT=${seconds})(TRANSPORT_CONNECT_TIMEOUT=${seconds})(RETRY_COUNT=0)` +
       `(ADDRESS=(PROTOCOL=TCP)(HOST=${host})(PORT=${s.port}))(CONNECT_DATA=(SID=${s.sid})))`;
-    const conn = await oracledb.getConnection({ user: s.account, password: s.password, connectString });
+    const conn = await probes.run(target.admit, () => oracledb.getConnection({ user: s.account, password: s.password, connectString }));
     if (signal.aborted) {
       await conn.close().catch(() => {});
       return;

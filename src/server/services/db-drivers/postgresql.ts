@@ -3,10 +3,10 @@ import { cjs, errorCode, errorText, loadDriver } from './types';
 
 /** PostgreSQL through node-postgres; an empty database means 'postgres'. */
 export const postgresql: Driver = {
-  async probe(s, timeoutMs, signal) {
+  async probe(s, timeoutMs, signal, target) {
     const pg = cjs(await loadDriver('postgresql', () => import('pg')));
     const client = new pg.Client({
-      host: s.host,
+      host: target.address,
       port: s.port,
       user: s.account,
       password: s.password,

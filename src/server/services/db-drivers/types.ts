@@ -11,12 +11,21 @@ export interface ConnectionSettings {
   sid: string;
 }
 
+/** Where a probe connects: the address the outbound policy checked, and the policy for redirects. */
+export interface ProbeTarget {
+  /** The checked IP address of `settings.host`: the driver connects there, never to the name. */
+  address: string;
+  /** Admits another host:port the database server sends the driver to (Oracle redirects, SQL Server routing). */
+  admit(host: string, port: number): Promise<{ address: string }>;
+}
+
 export interface Driver {
   /**
-   * Connects with a connect timeout of `timeoutMs`, runs a trivial query and closes. Throws the
-   * driver's own error. When `signal` aborts (the overall deadline), the connection is closed.
+   * Connects to `target.address` (the host name stays for TLS where the driver uses it) with a
+   * connect timeout of `timeoutMs`, runs a trivial query and closes. Throws the driver's own error.
+   * When `signal` aborts (the overall deadline), the connection is closed.
    */
-  probe(s: ConnectionSettings, timeoutMs: number, signal: AbortSignal): Promise<void>;
+  probe(s: ConnectionSettings, timeoutMs: number, signal: AbortSignal, target: ProbeTarget): Promise<void>;
   /** The check code of a driver error, or undefined to fall back to the network rules. */
   classify(err: unknown): CheckCode | undefined;
 }

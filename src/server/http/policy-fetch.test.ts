@@ -2,7 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFetch } from './provider-fetch';
+import { createOutboundPolicy, OutboundConnectError, OutboundRefusedError } from '../security/outbound-policy';
+import { createPolicyFetch } from './policy-fetch';
+
+// The fetch of the model providers and remote MCP against a real local server, which the policy
+// opens by name (127.0.0.1); other loopback spellings and private addresses stay closed.
+const settings = { outboundAllow: ['127.0.0.1'], mcpStdioCommands: [], httpAllowPrivate: false };
+const providerFetch = createPolicyFetch(createOutboundPolicy({ settings }), 'model');
 
 let server: http.Server;
 let base: string;
@@ -37,6 +43,13 @@ beforeAll(async () => {
         return;
       case '/moved':
         res.writeHead(307, { location: '/json' });
+        res.end();
+        return;
+      case '/raw':
+        res.end('ok');
+        return;
+      case '/to-metadata':
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
         res.end();
         return;
       case '/empty':
@@ -103,21 +116,61 @@ describe('providerFetch', () => {
     expect(await failed.text()).toContain('slow down');
   });
 
-  it('follows a redirect (through fetch)', async () => {
+  it('follows a redirect (307 keeps the method and body), admitting each hop; manual answers the 3xx', async () => {
     const res = await providerFetch(`${base}/moved`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"r":1}' });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ echo: { r: 1 } });
+    expect((await providerFetch(`${base}/moved`, { redirect: 'manual' })).status).toBe(307);
+    const before = seen.length;
+    expect(await providerFetch(`${base}/to-metadata`).catch((e) => e)).toBeInstanceOf(OutboundRefusedError);
+    expect(seen.length).toBe(before + 1);
   });
 
-  it('rejects a refused connection as fetch does: TypeError "fetch failed" with the socket error as cause', async () => {
+  it('sends other bodies fetch takes (URLSearchParams, Blob) as bytes with their type', async () => {
+    await providerFetch(`${base}/raw`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
+    expect(seen.at(-1)).toMatchObject({ body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' } });
+    await providerFetch(new Request(`${base}/json`, { method: 'POST', body: new Blob(['{"z":1}'], { type: 'application/json' }) }));
+    expect(seen.at(-1)).toMatchObject({ body: '{"z":1}', headers: { 'content-type': 'application/json' } });
+  });
+
+  it('refuses what the policy does not open, before any request', async () => {
+    const before = seen.length;
+    const port = (server.address() as AddressInfo).port;
+    for (const url of [`http://[::1]:${port}/json`, `http://0.0.0.0:${port}/json`, 'http://10.0.0.1/x', 'http://169.254.169.254/latest']) {
+      expect(await providerFetch(url).catch((e) => e), url).toBeInstanceOf(OutboundRefusedError);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('rejects a failed connection as fetch does: TypeError "fetch failed", the cause one uniform "could not connect"', async () => {
     const probe = http.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const err = (await providerFetch(`http://127.0.0.1:${port}/x`, { method: 'POST', body: '{}' }).catch((e) => e)) as TypeError & { cause: { code: string } };
+    const err = (await providerFetch(`http://127.0.0.1:${port}/x`, { method: 'POST', body: '{}' }).catch((e) => e)) as TypeError & { cause: OutboundConnectError };
     expect(err).toBeInstanceOf(TypeError);
     expect(err.message).toBe('fetch failed');
-    expect(err.cause.code).toBe('ECONNREFUSED');
+    expect(err.cause).toBeInstanceOf(OutboundConnectError);
+    expect(err.cause).toMatchObject({ code: 'NETWORK-1001', message: `Could not connect to 127.0.0.1:${port}` });
+  });
+
+  it('connects to the address it checked: a name answered first public, then loopback, never reaches loopback (DNS rebinding)', async () => {
+    let lookups = 0;
+    const policy = createOutboundPolicy({ settings: { outboundAllow: [], mcpStdioCommands: [], httpAllowPrivate: false } });
+    // What a rebinding DNS server does: a public address for the check, loopback for the connection.
+    policy.resolver = async () => [{ address: lookups++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const before = seen.length;
+    const port = (server.address() as AddressInfo).port;
+    // The public address goes nowhere useful here: whatever it answers, it is not our server.
+    await createPolicyFetch(policy, 'model', { connectTimeoutMs: 300 })(`http://rebind.test:${port}/json`, { signal: AbortSignal.timeout(600) }).catch((e) => e);
+    expect(lookups).toBe(1);
+    expect(seen.length).toBe(before);
+    // Every address is checked: a public and a private one together are refused.
+    policy.resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.1.2.3', family: 4 },
+    ];
+    expect(await createPolicyFetch(policy, 'model')('http://mixed.test/x').catch((e) => e)).toBeInstanceOf(OutboundRefusedError);
   });
 
   it("rejects with the signal's reason when aborted before, while waiting for, and while reading the answer", async () => {
