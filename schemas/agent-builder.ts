@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEATURE_LIMITS, VariableName } from './flow';
+import { FEATURE_LIMITS, type FlowDocument, VariableName } from './flow';
 import { ModelErrorCode } from './model';
 
 /**
@@ -87,3 +87,31 @@ export const GeneratedAgent = z.object({
 export type GeneratedAgent = z.infer<typeof GeneratedAgent>;
 
 export const AgentBuilderParams = z.object({ app_id: z.string().max(64).describe('App id') });
+
+/** The node ids of a zero-code agent: its start, agent and answer nodes. */
+export interface ZeroCodeNodes {
+  start: string;
+  agent: string;
+  answer: string;
+}
+
+/**
+ * The nodes the agent builder edits, when the flow is a zero-code agent: an agent app not turned
+ * into a canvas flow whose flow is exactly start → agent → answer (sticky notes aside); undefined
+ * otherwise (the app opens in the canvas).
+ * @example zeroCodeNodes(emptyFlowDocument('agent')) // { start: 'start', agent: 'agent', answer: 'answer' }
+ */
+export function zeroCodeNodes(doc: Pick<FlowDocument, 'mode' | 'nodes' | 'edges' | 'editor'>): ZeroCodeNodes | undefined {
+  if (doc.mode !== 'agent' || doc.editor === 'canvas') return undefined;
+  const nodes = doc.nodes.filter((n) => n.kind !== 'note');
+  const one = (kind: string) => {
+    const of = nodes.filter((n) => n.kind === kind);
+    return of.length === 1 && !of[0].parentId ? of[0].id : undefined;
+  };
+  const start = one('start');
+  const agent = one('agent');
+  const answer = one('answer');
+  if (!start || !agent || !answer || nodes.length !== 3 || doc.edges.length !== 2) return undefined;
+  const linked = (from: string, to: string) => doc.edges.some((e) => e.source === from && e.target === to);
+  return linked(start, agent) && linked(agent, answer) ? { start, agent, answer } : undefined;
+}

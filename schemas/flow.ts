@@ -616,6 +616,12 @@ export const FlowDocument = z
      * Absent in documents that never set any: read it with {@link featuresOf}.
      */
     features: AppFeatures.optional(),
+    /**
+     * Which editor an agent app opens in: absent, a flow of exactly start → agent → answer opens the
+     * zero-code agent builder (schemas/agent-builder.ts zeroCodeNodes); `canvas` after the builder's
+     * "Turn into a canvas flow" (the canvas from then on, whatever the shape).
+     */
+    editor: z.literal('canvas').optional(),
   })
   .strict()
   .superRefine(checkStructure);

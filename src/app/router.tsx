@@ -222,13 +222,13 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
+      // The base tab is the canvas (the agent builder's: its form, which opens the canvas for other flows); distribute is every editor's.
       ...EDITOR_TABS[kind].map((tab) =>
-        tab === 'base' && kind !== 'agent-builder'
-          ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
+        tab === 'base'
+          ? { ...stub(tab, `app.${tab}`), lazy: kind === 'agent-builder' ? page(() => import('./screens/app/builder/builder-page')) : page(() => import('./screens/app/flow-page')) }
           : tab === 'log'
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
-            : tab === 'version' && kind !== 'agent-builder'
+            : tab === 'version'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
               : tab === 'distribute'
                 ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
@@ -251,7 +251,7 @@ function editorRoutes(): RouteObject {
           { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
           { label: d.app.name },
           // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
-          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : d.app.type === 'agent' ? 'agent-builder' : 'agent-flow'}` },
         ];
       },
     } satisfies RouteHandle,

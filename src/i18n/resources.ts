@@ -45,6 +45,7 @@ export type Namespaces = {
   flowtools: typeof import('./locales/zh/flowtools').default;
   features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  builder: typeof import('./locales/zh/builder').default;
 };
 
 export const languages = ['zh', 'en'] as const;

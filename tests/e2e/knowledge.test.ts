@@ -256,7 +256,9 @@ describe('the Knowledge Base tab against the real server', () => {
     // An agent app's agent node picks the base in the inspector (the knowledge-retrieval node's widget).
     const datasetId = new URL(unitsUrl).searchParams.get('dataset_id');
     await page.getByTestId('project-tab-app').click();
-    await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
+    const agentAppId = await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
+    // A new agent opens the zero-code builder; the canvas is the same flow's other editor.
+    await page.goto(`${new URL(page.url()).origin}/operation/app/${agentAppId}/agent-flow/base`);
     const flowEditor = page.getByTestId('flow-editor');
     const agentNode = flowEditor.locator('[data-testid^="node-agent"]').first();
     await agentNode.waitFor();
