@@ -102,8 +102,13 @@ describe('the agent builder', () => {
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await snap(page, 'agent-builder-03-1280');
-    // The page fits the window: the configuration scrolls inside its column.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // The page fits the window: the configuration scrolls inside its column, the window stays put.
+    const fit = await page.evaluate(() => ({
+      scrollY: window.scrollY,
+      overflowY: document.documentElement.scrollHeight - window.innerHeight,
+      overflowX: document.documentElement.scrollWidth - window.innerWidth,
+    }));
+    expect(fit).toEqual({ scrollY: 0, overflowY: 0, overflowX: 0 });
 
     // The draft holds what the form shows: one flow document.
     const draft = (await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`)).data as { document: { nodes: { kind: string; config: Record<string, unknown> }[] } };

@@ -12,6 +12,13 @@ describe('wordDiff', () => {
     ]);
   });
 
+  it('a word followed by other whitespace is still the same word', () => {
+    expect(wordDiff('in the city.', 'in the city.\n\nBe brief.')).toEqual([
+      { type: 'same', text: 'in the city.' },
+      { type: 'added', text: '\n\nBe brief.' },
+    ]);
+  });
+
   it('joins back to each text', () => {
     const before = 'You help {{#start.city#}} visitors.\n\nAnswer briefly.';
     const after = '# Role\nYou guide visitors of {{#start.city#}}.\n\nAnswer in short lists.';

@@ -11,7 +11,7 @@ export interface DiffPart {
 
 const LCS_CELLS = 4_000_000;
 
-const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
+const words = (text: string) => text.match(/\s+|\S+/g) ?? [];
 const lines = (text: string) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 
 /**
