@@ -19,10 +19,17 @@ let model: ScriptedModel;
 const ORIGINAL = 'Help visitors plan a day in the city.';
 const REWRITE = '# Role\nYou are a city guide. Help visitors plan a day in the city.\n\n## Answers\n- Three places, in order.\n- Short lists.';
 const ANSWER = 'Start at the old market, then the river walk.';
+const GENERATED = {
+  instructions: 'You plan a day in {{#start.city#}} for visitors.',
+  opening_statement: 'Which city shall we explore?',
+  suggested_questions: ['A rainy day?', 'With children?'],
+  variables: [{ name: 'city', label: 'City', type: 'text', required: true, options: [] }],
+};
 
 beforeAll(async () => {
   model = await scriptedOpenAi((body) => {
     const system = body.messages[0]?.role === 'system' ? String(body.messages[0].content) : '';
+    if (system.startsWith('You design AI assistants')) return JSON.stringify(GENERATED);
     return system.startsWith('You are an expert prompt engineer') ? REWRITE : ANSWER;
   });
   studio = await startStudio({ WEFT_OUTBOUND_ALLOW: new URL(model.baseUrl).host });
@@ -54,8 +61,22 @@ describe('the agent builder', () => {
     expect(await page.getByTestId('builder-no-model').count()).toBe(0);
     expect(await page.getByTestId('builder-optimize').isEnabled()).toBe(true);
 
-    // Instructions, a knowledge base and a tool, through the inspector's widgets.
+    // Generate from a description: instructions, opening statement, questions and a user input, as one undo step.
     const instructions = builder.locator('[data-field="instructions"] textarea');
+    const opening = builder.locator('[data-field="opening_statement"] textarea');
+    await page.getByTestId('builder-generate').click();
+    await page.getByTestId('generate-description').fill('A guide that plans a day in a city');
+    await page.getByTestId('generate-run').click();
+    await expect.poll(() => instructions.inputValue()).toBe(GENERATED.instructions);
+    await expect.poll(() => opening.inputValue()).toBe(GENERATED.opening_statement);
+    await expect.poll(() => page.getByTestId('builder-section-variables').textContent()).toContain('city');
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
+    await snap(page, 'agent-builder-00-generated-1440');
+    await page.getByTestId('builder-undo').click();
+    await expect.poll(() => instructions.inputValue()).toBe('');
+    expect(await opening.inputValue()).toBe('');
+
+    // Instructions, a knowledge base and a tool, through the inspector's widgets.
     await instructions.fill(ORIGINAL);
     await instructions.blur();
     const knowledge = page.getByTestId('builder-section-knowledge');
