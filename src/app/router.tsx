@@ -18,14 +18,15 @@
  */
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, redirect, ScrollRestoration, type LoaderFunctionArgs, type RouteObject } from 'react-router';
-import { Spinner } from '../ui';
+import { loadTexts } from '../i18n';
+import { PORTAL_NAMESPACES } from '../i18n/startup';
+import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, ConsoleLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
-import { AgentBuilderLayout, AgentFlowLayout, AgentTeamLayout, EDITOR_TABS, type EditorKind } from './screens/app/editor-layout';
-import { appGuard, type AppGuardData } from './screens/app/app-guard';
-import { AppRouteError } from './screens/app/app-route-error';
+import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
+import type { AppGuardData } from './screens/app/app-guard';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
@@ -80,6 +81,18 @@ const stub = (path: string, title: string, extra: Pick<RouteObject, 'loader'> = 
 
 /** A page route whose screen file may exist yet (see {@link screensInProgress}); the skeleton until then. */
 const screen = (path: string, title: string, file: string): RouteObject => ({ ...stub(path, title), lazy: pageOrSkeleton(file) });
+
+/**
+ * A guard that also loads every text namespace: the console's screens use them all, and the app
+ * starts with only the shell's (i18n/startup.ts), so that the portal's first load stays small.
+ */
+const withAllTexts =
+  <T,>(guard: (args: LoaderFunctionArgs) => Promise<T>) =>
+  async (args: LoaderFunctionArgs): Promise<T> =>
+    (await Promise.all([guard(args), loadTexts('all')]))[0];
+
+/** The portal's texts, loaded by its routes (a loader must return a value: null). */
+const portalTexts = async () => (await loadTexts(PORTAL_NAMESPACES), null);
 
 /** An index route that sends to a child path. */
 const indexTo = (to: string): RouteObject => ({ index: true, loader: () => redirect(to), element: null });
@@ -215,9 +228,10 @@ const editorTitle: Record<EditorKind, string> = {
 };
 
 function editorRoutes(): RouteObject {
-  const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
+  type EditorLayoutName = 'AgentBuilderLayout' | 'AgentTeamLayout' | 'AgentFlowLayout';
+  const editor = (kind: Exclude<EditorKind, 'digital-human'>, layout: EditorLayoutName): RouteObject => ({
     path: kind,
-    element: <Layout />,
+    lazy: page(async () => ({ default: (await import('./screens/app/editor-layout'))[layout] })),
     // No crumb of its own: the app route's names the app's mode (a workflow is not an "Agent flow").
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
@@ -240,8 +254,11 @@ function editorRoutes(): RouteObject {
     // The app guard loads the app, switches to its workspace and loads the model list (spec 2).
     id: 'app',
     path: 'app/:appId',
-    loader: appGuard,
-    errorElement: <AppRouteError />,
+    // The guard and its error screen load with the first app route: the portal's first load leaves them out.
+    lazy: lazyWithReload(async () => {
+      const [{ appGuard }, { AppRouteError }] = await Promise.all([import('./screens/app/app-guard'), import('./screens/app/app-route-error')]);
+      return { loader: appGuard, ErrorBoundary: AppRouteError };
+    }),
     handle: {
       crumb: (m) => {
         const d = m.loaderData as AppGuardData | undefined;
@@ -257,9 +274,9 @@ function editorRoutes(): RouteObject {
     } satisfies RouteHandle,
     children: [
       indexTo('agent-builder'),
-      editor('agent-builder', AgentBuilderLayout),
-      editor('agent-team', AgentTeamLayout),
-      editor('agent-flow', AgentFlowLayout),
+      editor('agent-builder', 'AgentBuilderLayout'),
+      editor('agent-team', 'AgentTeamLayout'),
+      editor('agent-flow', 'AgentFlowLayout'),
       {
         path: 'digital-human',
         element: (
@@ -278,36 +295,54 @@ function editorRoutes(): RouteObject {
 function portalRoutes(): RouteObject {
   return {
     path: 'portal',
-    element: <PortalLayout />,
+    // The portal's texts load with its routes (the app starts with the shell's only).
+    loader: portalTexts,
     handle: { area: 'portal', crumb: () => ({ labelKey: 'pages:portal.root', href: '/portal' }) } satisfies RouteHandle,
     children: [
       { index: true, loader: rootRedirects.portal, element: null },
       { path: 'index', loader: rootRedirects.portal, element: null },
+      // The chat without the portal's chrome, for an iframe; sign-in required (spec 2).
       {
+        path: 'chat/:appId',
+        loader: loginGuard,
+        lazy: page(() => import('./portal/chat/embed-chat-page')),
         errorElement: <RouteErrorBoundary />,
+        handle: { title: 'portal.embeddedChat' } satisfies RouteHandle,
+      },
+      {
+        // The portal's layout and pages are their own part of the client: none of the console's code.
+        lazy: page(() => import('./portal/portal-layout')),
         children: [
           {
-            path: 'sessions',
+            errorElement: <RouteErrorBoundary />,
             children: [
-              indexTo('discover'),
-              stub('discover', 'portal.discover'),
-              stub('sessions-page', 'portal.sessions'),
-              stub('chat/:appId', 'portal.chat'),
-              stub('workflow/:appId', 'portal.workflow'),
+              {
+                path: 'sessions',
+                children: [
+                  indexTo('discover'),
+                  { path: 'discover', lazy: page(() => import('./portal/discover/discover-page')), handle: { title: 'portal.discover', crumb: true } },
+                  { path: 'sessions-page', lazy: page(() => import('./portal/sessions/sessions-page')), handle: { title: 'portal.sessions', crumb: true } },
+                  { path: 'chat/:appId', lazy: page(() => import('./portal/chat/chat-page')), handle: { title: 'portal.chat', crumb: true, fullHeight: true } },
+                  { path: 'workflow/:appId', lazy: page(() => import('./portal/workflow/workflow-page')), handle: { title: 'portal.workflow', crumb: true } },
+                ],
+              },
+              {
+                path: 'gbi-data-settings/gbi-data-settings-page',
+                lazy: page(() => import('./screens/portal/gbi-settings-layout')),
+                handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
+                children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+              },
+              {
+                path: 'gbi',
+                children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+              },
+              {
+                path: 'single-agent/single-agent-chat',
+                lazy: page(() => import('./portal/chat/single-agent-page')),
+                handle: { title: 'portal.singleAgentChat', crumb: true, fullHeight: true },
+              },
             ],
           },
-          {
-            path: 'gbi-data-settings/gbi-data-settings-page',
-            lazy: page(() => import('./screens/portal/gbi-settings-layout')),
-            handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
-            children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
-          },
-          {
-            path: 'gbi',
-            children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
-          },
-          stub('single-agent/single-agent-chat', 'portal.singleAgentChat'),
-          stub('chat/:appId', 'portal.embeddedChat', { loader: loginGuard }),
         ],
       },
     ],
@@ -364,7 +399,7 @@ export function buildRoutes(): RouteObject[] {
         },
         {
           path: 'operation',
-          loader: loginGuard,
+          loader: withAllTexts(loginGuard),
           element: <ConsoleLayout />,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
@@ -391,7 +426,7 @@ export function buildRoutes(): RouteObject[] {
         portalRoutes(),
         {
           path: 'personal',
-          loader: loginGuard,
+          loader: withAllTexts(loginGuard),
           element: <ConsoleLayout />,
           handle: { area: 'personal' } satisfies RouteHandle,
           children: [
