@@ -69,7 +69,8 @@ describe('the agent builder', () => {
     await page.getByTestId('generate-run').click();
     await expect.poll(() => instructions.inputValue()).toBe(GENERATED.instructions);
     await expect.poll(() => opening.inputValue()).toBe(GENERATED.opening_statement);
-    await expect.poll(() => page.getByTestId('builder-section-variables').textContent()).toContain('city');
+    const inputValues = () => page.getByTestId('builder-section-variables').locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    await expect.poll(inputValues).toEqual(expect.arrayContaining(['city', 'City']));
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
     await snap(page, 'agent-builder-00-generated-1440');
     await page.getByTestId('builder-undo').click();
