@@ -32,7 +32,8 @@ const configSchema = z.object({
     order: 21,
     visibleWhen: { field: 'contextEnabled', equals: true },
   }),
-  ...memoryShape(50),
+  // On by default: a chatflow is a multi-turn conversation with memory.
+  ...memoryShape(50, true),
   ...visionShape(60),
   structuredOutputEnabled: z.boolean().default(false).meta({ label: 'fields.structuredOutputEnabled', help: 'fields.structuredOutputHelp', order: 70 }),
   structuredOutput: z
@@ -69,7 +70,7 @@ function validate(node: FlowNode<LlmConfig>, graph: FlowGraph): PluginIssue[] {
     if (!isSelector(c.context)) out.push({ key: 'issues.contextMissing', path: ['context'] });
     if (!c.prompts.some((p) => p.text.includes(CONTEXT_PLACEHOLDER))) out.push({ key: 'issues.contextUnused', params: { placeholder: CONTEXT_PLACEHOLDER }, path: ['prompts'], severity: 'warning' });
   }
-  out.push(...checkMemoryAndVision(c, graph));
+  out.push(...checkMemoryAndVision(c, graph, true));
   if (c.structuredOutputEnabled) {
     if (!c.structuredOutput.length) out.push({ key: 'issues.structuredOutputEmpty', path: ['structuredOutput'] });
     out.push(...checkNames(c.structuredOutput, 'structuredOutput'));

@@ -255,13 +255,13 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; the tabs not built yet show the skeleton.
+      // The base tab is the canvas (the agent builder's: its form, which opens the canvas for other flows); the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
-        tab === 'base' && kind !== 'agent-builder'
-          ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
+        tab === 'base'
+          ? { ...stub(tab, `app.${tab}`), lazy: kind === 'agent-builder' ? page(() => import('./screens/app/builder/builder-page')) : page(() => import('./screens/app/flow-page')) }
           : tab === 'log'
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
-            : tab === 'version' && kind !== 'agent-builder'
+            : tab === 'version'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
               : TAB_PAGES[tab]
                 ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
@@ -287,7 +287,7 @@ function editorRoutes(): RouteObject {
           { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
           { label: d.app.name },
           // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
-          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : d.app.type === 'agent' ? 'agent-builder' : 'agent-flow'}` },
         ];
       },
     } satisfies RouteHandle,

@@ -52,6 +52,7 @@ export type Namespaces = {
   store: typeof import('./locales/zh/store').default;
   appapi: typeof import('./locales/zh/appapi').default;
   overview: typeof import('./locales/zh/overview').default;
+  builder: typeof import('./locales/zh/builder').default;
   portal: typeof import('./locales/zh/portal').default;
 };
 

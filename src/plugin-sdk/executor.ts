@@ -49,9 +49,21 @@ export class NodeExecutionError extends Error {
 
 // ------------------------------------------------------------------ services (injected by the server)
 
+/**
+ * An image sent with a user message to a vision model: an uploaded file (the run's user must be
+ * able to read it) and the detail the model looks at it with (spec 9 image modes: `low` fits it in
+ * 512×512, `high` keeps it).
+ */
+export interface ChatImage {
+  fileId: string;
+  detail: 'low' | 'high';
+}
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** Images of a `user` message (vision). */
+  images?: ChatImage[];
   /** Tool call id a `tool` message answers. */
   toolCallId?: string;
   /** The calls an `assistant` message asked for (sent back with their `tool` answers in a function-calling loop). */

@@ -86,7 +86,7 @@ export interface Membership {
  */
 export async function requireMembership(
   db: Db,
-  caller: Caller,
+  caller: Pick<Caller, 'tenantId' | 'userId'>,
   workspaceId: string,
   allowed?: readonly MemberRole[],
 ): Promise<Membership> {

@@ -16,6 +16,7 @@ import { runRoutes } from './console/runs';
 import { distributionRoutes } from './console/distribution';
 import { appApiRoutes } from './console/app-api';
 import { mcpConsoleRoutes } from './console/mcp';
+import { agentBuilderRoutes } from './console/agent-builder';
 import { adminModelRoutes } from './admin/models';
 import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
@@ -55,6 +56,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
   await app.register(appApiRoutes(ctx), { prefix: '/console/apps' });
   await app.register(mcpConsoleRoutes(ctx), { prefix: '/console/workspaces' });
+  await app.register(agentBuilderRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
