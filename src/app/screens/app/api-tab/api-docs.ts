@@ -6,7 +6,17 @@
  */
 import type { FlowDocument, FlowMode } from '../../../../../schemas/flow';
 import { featuresOf, isChatMode } from '../../../../../schemas/flow';
-import type { StartField } from '../../../../../plugins/start/manifest';
+import type { PortalInputField } from '../../../../../schemas/portal';
+
+/** A start node's field as stored in its config (core code reads it by shape: it never imports a kind's folder). */
+interface StartField {
+  name: string;
+  label: string;
+  type: Exclude<PortalInputField['type'], 'checkbox'>;
+  required: boolean;
+  options: string[];
+  allowed_extensions: string[];
+}
 import type {
   ChatBlockingResponse,
   ChatCompletion,
