@@ -92,7 +92,7 @@ function SliceMethodConfigPageScreen({ workspaceId: given }: { workspaceId?: str
   const back = q.kind === 'table' ? knowledgePaths.addTable(workspaceId, q.datasetId) : knowledgePaths.add(workspaceId, q.datasetId, q.kind === 'url' ? 'url' : 'text');
 
   return (
-    <Page width="full" data-testid="knowledge-slice-page">
+    <Page data-testid="knowledge-slice-page">
       <PageHeader title={t('slice.title')} description={t('slice.description')} />
       {sources.length === 0 ? (
         <EmptyState title={t('slice.noSource')} action={<Button asChild><Link to={back}>{t('common:actions.back')}</Link></Button>} />

@@ -78,7 +78,7 @@ function UnitAddPageScreen({ workspaceId: given }: { workspaceId?: string }) {
   };
 
   return (
-    <Page width="narrow" data-testid="knowledge-unit-add-page">
+    <Page data-testid="knowledge-unit-add-page">
       <PageHeader title={t('add.title')} description={t('add.description')} />
       <Tabs value={source} onValueChange={(v) => setSource(v as 'text' | 'url')}>
         <TabsList variant="segmented" aria-label={t('add.source')}>

@@ -82,7 +82,7 @@ function UnitAddTablePageScreen({ workspaceId: given }: { workspaceId?: string }
   };
 
   return (
-    <Page width="narrow" data-testid="knowledge-unit-add-table-page">
+    <Page data-testid="knowledge-unit-add-table-page">
       <PageHeader title={t('addTable.title')} description={t('addTable.description')} />
       <div className={s.panel}>
         <UploadQueue kind="table" disabled={!taken.loaded} maxCount={1} taken={taken.names} value={queue} onChange={setQueue} upload={(file, o) => api.uploadFile(file, o)} />

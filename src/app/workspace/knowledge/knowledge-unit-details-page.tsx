@@ -49,7 +49,7 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
   const v = doc ? unitView(doc) : null;
 
   return (
-    <Page width="full" data-testid="knowledge-unit-details-page">
+    <Page data-testid="knowledge-unit-details-page">
       <PageHeader
         title={doc?.name ?? t('details.title')}
         description={

@@ -17,7 +17,7 @@ import { SearchInput } from '../../../kit/widgets/search-input';
 import { StatusBadge } from '../../../kit/widgets/status-badge';
 import { formatBytes } from '../../../kit/widgets/upload-rules';
 import { Button, ConfirmDialog, EmptyState, Pagination, Switch, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, toast, Tooltip } from '../../../ui';
-import { Page, PageHeader } from '../../shell/page';
+import { Page, PageHeader, PagePager } from '../../shell/page';
 import { usePaginationLabels } from '../../system/users/admin-kit';
 import { reportError } from '../members/report-error';
 import { useKnowledgeApi } from './knowledge-api';
@@ -121,7 +121,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
     : '';
 
   return (
-    <Page width="full" className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
+    <Page className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
       <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={addButtons} />
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('units.search')} aria-label={t('units.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
@@ -235,7 +235,9 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
         </Table>
       )}
       {list.total > 0 && list.status !== 'error' && (
-        <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        </PagePager>
       )}
       <TaskLogDialog workspaceId={workspaceId} datasetId={datasetId} doc={logsOf} onClose={() => setLogsOf(null)} />
       <ConfirmDialog
