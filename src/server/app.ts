@@ -81,6 +81,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       prefix: '/',
       wildcard: false,
       index: false,
+      // The page itself goes through the not-found handler below, which decides its framing headers.
+      allowedPath: (pathName) => pathName !== '/index.html',
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good
       // (the editor's layout worker, 1.4 MB, is then not fetched again on each open).
       setHeaders: (reply, file) => {
@@ -94,7 +96,24 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       return reply.status(404).send({ code: ErrorCode.ROUTE_NOT_FOUND, msg: `No route ${req.method} ${url}`, data: null });
     }
     // Client-side routes: the single-page app decides (it has its own /404).
+    if (!embeddable(url, req.query as Record<string, unknown>)) denyFraming(reply);
     return reply.type('text/html').sendFile('index.html');
   });
   return app;
+}
+
+/**
+ * Clickjacking: no page may be framed by another site, except the portal's chrome-less chat (the
+ * embed snippets: /portal/chat/{appId}) and the sign-in it sends an unsigned user to. Inside the
+ * frame the single-page app navigates without new documents, so the page's own headers decide.
+ */
+function embeddable(url: string, query: Record<string, unknown>): boolean {
+  if (url.startsWith('/portal/chat/')) return true;
+  const next = query.redirect_uri;
+  return url === '/login' && typeof next === 'string' && next.startsWith('/portal/chat/');
+}
+
+function denyFraming(reply: { header(name: string, value: string): unknown }) {
+  reply.header('content-security-policy', "frame-ancestors 'none'");
+  reply.header('x-frame-options', 'DENY');
 }
