@@ -12,12 +12,13 @@ import {
 } from '../../ui';
 import type { Theme } from './theme';
 import s from './top-bar.module.css';
+import { seededName } from '../../i18n/seeded';
 
 export type MenuUser = Pick<CurrentUser, 'id' | 'username' | 'nickname' | 'realName' | 'avatar' | 'role' | 'tenant_name'>;
 
 /** The name to show for a user: nickname, else real name, else account. */
 export function displayName(u: Pick<CurrentUser, 'username' | 'nickname' | 'realName'>): string {
-  return u.nickname.trim() || u.realName.trim() || u.username;
+  return u.nickname.trim() || seededName(u.realName.trim()) || u.username;
 }
 
 export interface UserMenuProps {

@@ -21,6 +21,7 @@ import type { SliceState } from './knowledge-unit-add-page';
 import { SEGMENTATION_DEFAULTS, segmentationErrors, type SegmentationForm } from './segmentation';
 import { SliceSettings } from './slice-settings';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
 
 /** Wait this long after the last change before asking for a new preview. */
 export const PREVIEW_DEBOUNCE_MS = 500;
@@ -38,6 +39,7 @@ function SliceMethodConfigPageScreen({ workspaceId: given }: { workspaceId?: str
   const location = useLocation();
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
+  useDatasetCrumb(workspaceId, q.datasetId);
   const stateFiles = (location.state as SliceState | null)?.files;
 
   const sources = useMemo<DocumentSource[]>(() => {

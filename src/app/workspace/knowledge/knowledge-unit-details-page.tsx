@@ -19,6 +19,7 @@ import { useKnowledgeQuery } from './knowledge-nav';
 import { NoDataset } from './no-dataset';
 import { QaPanel, SegmentsPanel } from './segments-panel';
 import { unitView } from './unit-status';
+import { useDatasetCrumb } from './dataset-crumb';
 
 const TABS = ['segments', 'qa', 'hit', 'graph'] as const;
 type Tab = (typeof TABS)[number];
@@ -36,6 +37,7 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
   const [doc, setDoc] = useState<DatasetDocument | null>(null);
+  useDatasetCrumb(workspaceId, q.datasetId);
   // Bumped when a panel changes the unit, so the header's counts follow.
   const [version, setVersion] = useState(0);
   const changed = useCallback(() => setVersion((n) => n + 1), []);

@@ -27,6 +27,7 @@ import { ProgressBar } from './progress-bar';
 import { TaskLogDialog } from './task-log-dialog';
 import { anyInProgress, graphView, POLL_MS, unitView } from './unit-status';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
 
 type Pending = { kind: 'delete' | 'stop' | 'cancel'; doc: DatasetDocument } | null;
 
@@ -59,6 +60,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
   const workspaceId = given ?? params.workspace_id ?? '';
   const { datasetId } = useKnowledgeQuery();
   const [dataset, setDataset] = useState<Dataset | null>(null);
+  useDatasetCrumb(workspaceId, datasetId, dataset?.name ?? '');
   const [pending, setPending] = useState<Pending>(null);
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [logsOf, setLogsOf] = useState<DatasetDocument | null>(null);

@@ -30,6 +30,7 @@ import { reportError } from '../members/report-error';
 import { FunctionTestPanel } from './function-test-panel';
 import { useToolApi, type Choice } from './tool-api';
 import s from './tools.module.css';
+import { useCrumbName } from '../../shell/route-handle';
 
 type Draft = Omit<ToolFunction, 'id' | 'tool_id' | 'created_at' | 'updated_at'>;
 type Tables = 'params' | 'headers' | 'body' | 'response';
@@ -59,6 +60,8 @@ export default function FunctionPage(props: FunctionPageProps) {
   const isNew = functionId === 'new';
   const [tool, setTool] = useState<ToolDetail | null>(null);
   const [saved, setSaved] = useState<ToolFunction | null>(null);
+  useCrumbName('tool', tool && { label: tool.name });
+  useCrumbName('function', saved && { label: saved.name });
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [failed, setFailed] = useState(false);
   const [role, setRole] = useState<MemberRole | null>(null);

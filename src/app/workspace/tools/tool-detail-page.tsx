@@ -27,6 +27,7 @@ import { formatDateTime, reportError } from '../members/report-error';
 import { McpToolsPanel } from './mcp-tools-panel';
 import { useToolApi } from './tool-api';
 import s from './tools.module.css';
+import { useCrumbName } from '../../shell/route-handle';
 
 export interface ToolDetailPageProps {
   workspaceId?: string;
@@ -41,6 +42,7 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
   const workspaceId = props.workspaceId ?? params.workspace_id ?? '';
   const toolId = props.toolId ?? params.toolId ?? '';
   const [tool, setTool] = useState<ToolDetail | null>(null);
+  useCrumbName('tool', tool && { label: tool.name });
   const [failed, setFailed] = useState(false);
   const [versions, setVersions] = useState<ToolVersion[]>([]);
   const [role, setRole] = useState<MemberRole | null>(null);

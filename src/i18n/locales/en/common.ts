@@ -41,6 +41,13 @@ const common: typeof zh = {
   startup: {
     configFailed: 'The app configuration could not be loaded. Check the network or try again later.',
   },
+  /** The names the first start gives (stored in English by the seed; shown in the user's language). */
+  seeded: {
+    workspace: 'Default project space',
+    workspaceDescription: 'Created on first start',
+    tenant: 'Default tenant',
+    admin: 'Administrator',
+  },
 };
 
 export default common;

@@ -43,6 +43,13 @@ const common = {
   startup: {
     configFailed: '无法加载应用配置，请检查网络或稍后重试。',
   },
+  /** 首次启动时创建的名称（种子数据以英文保存，按界面语言显示）。 */
+  seeded: {
+    workspace: '默认项目空间',
+    workspaceDescription: '首次启动时创建',
+    tenant: '默认租户',
+    admin: '管理员',
+  },
 };
 
 export default common;
