@@ -7,7 +7,7 @@
  * while any unit is moving. Buttons add text files, table files or a URL.
  */
 import { FileSpreadsheet, FileText, Globe, Network, ScrollText, Square, Trash2, XCircle } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Dataset, DatasetDocument } from '../../../api/datasets-contract';
@@ -28,6 +28,8 @@ import { TaskLogDialog } from './task-log-dialog';
 import { anyInProgress, graphView, POLL_MS, unitView } from './unit-status';
 import s from './knowledge.module.css';
 import { useDatasetCrumb } from './dataset-crumb';
+import { missingText } from '../../../api/reactions';
+import { isApiError } from '../../../api/request';
 
 type Pending = { kind: 'delete' | 'stop' | 'cancel'; doc: DatasetDocument } | null;
 
@@ -64,11 +66,22 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
   const [pending, setPending] = useState<Pending>(null);
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [logsOf, setLogsOf] = useState<DatasetDocument | null>(null);
-  const list = usePagedList((q) => api.listDocuments(workspaceId, datasetId, q), { keyword: '' }, [api, workspaceId, datasetId], reportError);
+  /** The knowledge base is missing (or foreign): said once, by its own load, instead of "load failed, retry". */
+  const [missing, setMissing] = useState<string | null>(null);
+  // A missing knowledge base fails the list too; its load tells the user (one toast), the list does not.
+  const listError = useCallback((e: unknown) => {
+    if (!(isApiError(e) && missingText(e.data))) reportError(e);
+  }, []);
+  const list = usePagedList((q) => api.listDocuments(workspaceId, datasetId, q), { keyword: '' }, [api, workspaceId, datasetId], listError);
   const pagerLabels = usePaginationLabels();
 
   useEffect(() => {
-    api.getDataset(workspaceId, datasetId).then(setDataset, reportError);
+    setMissing(null);
+    api.getDataset(workspaceId, datasetId).then(setDataset, (e: unknown) => {
+      const text = isApiError(e) ? missingText(e.data) : undefined;
+      if (text) setMissing(text);
+      reportError(e, 'page');
+    });
   }, [api, workspaceId, datasetId]);
 
   // Refresh while anything moves (uploading, queued, segmenting, graph analysing).
@@ -130,7 +143,16 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
         <span className={s.spacer} />
         {moving && <span className={s.muted}>{t('units.autoRefresh')}</span>}
       </div>
-      {list.status === 'error' ? (
+      {missing ? (
+        <EmptyState
+          title={missing}
+          action={
+            <Button size="sm" asChild>
+              <Link to={knowledgePaths.list(workspaceId)}>{t('list.title')}</Link>
+            </Button>
+          }
+        />
+      ) : list.status === 'error' ? (
         <EmptyState title={t('units.loadFailed')} action={<Button size="sm" onClick={list.reload}>{t('common:actions.retry')}</Button>} />
       ) : list.rows !== null && rows.length === 0 ? (
         <EmptyState title={filtered ? t('units.noMatch') : t('units.empty')} description={filtered ? undefined : t('units.emptyHint')} data-testid="unit-empty" />

@@ -31,6 +31,7 @@ import { FunctionTestPanel } from './function-test-panel';
 import { useToolApi, type Choice } from './tool-api';
 import s from './tools.module.css';
 import { useCrumbName } from '../../shell/route-handle';
+import { missingText } from '../../../api/reactions';
 
 type Draft = Omit<ToolFunction, 'id' | 'tool_id' | 'created_at' | 'updated_at'>;
 type Tables = 'params' | 'headers' | 'body' | 'response';
@@ -50,7 +51,7 @@ export interface FunctionPageProps {
 }
 
 export default function FunctionPage(props: FunctionPageProps) {
-  const { t } = useTranslation(['tools', 'common']);
+  const { t } = useTranslation(['tools', 'common', 'errors']);
   const api = useToolApi();
   const params = useParams();
   const navigate = useNavigate();
@@ -63,7 +64,8 @@ export default function FunctionPage(props: FunctionPageProps) {
   useCrumbName('tool', tool && { label: tool.name });
   useCrumbName('function', saved && { label: saved.name });
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [failed, setFailed] = useState(false);
+  /** Why the function could not be loaded (shown instead of the editor), null while fine. */
+  const [failed, setFailed] = useState<string | null>(null);
   const [role, setRole] = useState<MemberRole | null>(null);
   const [credentials, setCredentials] = useState<Choice[]>([]);
   const [issues, setIssues] = useState<Partial<Record<Tables, ParamIssue[]>>>({});
@@ -78,18 +80,23 @@ export default function FunctionPage(props: FunctionPageProps) {
       (d) => {
         setTool(d);
         const fn = isNew ? null : d.functions.find((x) => x.id === functionId);
-        if (!isNew && !fn) setFailed(true);
+        if (!isNew && !fn) {
+          // Found missing here, not by the server: told the way an id page tells a missing record (spec 6).
+          const missing = t('errors:missing.function');
+          setFailed(missing);
+          toast.error(t('errors:unauthorizedOperation'), { description: missing });
+        }
         setSaved(fn ?? null);
         setDraft(fn ? draftOf(fn) : { ...EMPTY, auth: d.auth });
       },
       (e: unknown) => {
-        setFailed(true);
-        reportError(e);
+        setFailed((isApiError(e) && missingText(e.data)) || t('notFound'));
+        reportError(e, 'page');
       },
     );
     api.getWorkspace(workspaceId).then((w) => setRole(w.role_type), reportError);
     api.credentials(workspaceId).then(setCredentials, () => setCredentials([]));
-  }, [api, workspaceId, toolId, functionId, isNew]);
+  }, [api, workspaceId, toolId, functionId, isNew, t]);
 
   const canChange = role === 'owner' || role === 'admin';
   const workflow = tool?.type === 'workflow';
@@ -133,7 +140,7 @@ export default function FunctionPage(props: FunctionPageProps) {
     }
   }
 
-  if (failed) return <Page><EmptyState title={t('notFound')} action={<Button onClick={() => navigate(`/operation/workspace/${workspaceId}/tool/${toolId}`)}>{t('actions.back')}</Button>} /></Page>;
+  if (failed) return <Page><EmptyState title={failed} action={<Button onClick={() => navigate(`/operation/workspace/${workspaceId}/tool/${toolId}`)}>{t('actions.back')}</Button>} /></Page>;
   if (!tool) return <Page><Spinner label={t('common:states.loading')} /></Page>;
 
   const auth = draft.auth;
