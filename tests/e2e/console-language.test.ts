@@ -1,12 +1,14 @@
 /**
  * The console in the user's language (issue 28), in Chromium against the real server: the built-in
  * tools, parameter locations and column headers, and the seeded project space and administrator read
- * in Chinese in the Chinese UI; the prompt editor wraps its lines and has no minimap.
+ * in Chinese in the Chinese UI; the prompt editor wraps its lines and has no minimap; with no model
+ * configured, prompt debug, optimize and test questions are disabled before the click, saying what is
+ * missing, with a link to System › Models for an administrator and "ask an administrator" for others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { snap, startStudio, type RunningStudio } from './server';
-import { consolePages, launchWithScrollbars, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
+import { consolePages, launchWithScrollbars, MEMBER, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -73,6 +75,35 @@ describe('the prompt editor', () => {
     // One line of content shown on more than one screen line: it wraps.
     await expect.poll(() => editor.locator('.view-line').count()).toBeGreaterThan(1);
     expect(await editor.locator('.minimap').evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetWidth > 0).length)).toBe(0);
+    await context.close();
+  });
+});
+
+describe.each([
+  ['zh', 'admin'],
+  ['en', 'member'],
+] as const)('AI features with no model configured (%s, %s)', (lang, who) => {
+  it('are disabled before the click and say what is missing', async () => {
+    const { context, page } = await signInAs(browser, studio.url, lang, { width: 1280, height: 900 }, who === 'member' ? MEMBER : undefined);
+    const pages = consolePages(seeded);
+    const T =
+      lang === 'zh'
+        ? { run: '运行', optimize: '优化', questions: '生成问题', missing: '未配置对话模型', link: '系统 › 模型', ask: '请联系管理员' }
+        : { run: 'Run', optimize: 'Optimize', questions: 'Generate questions', missing: 'No chat model is configured', link: 'System › Models', ask: 'ask an administrator' };
+
+    await openPage(page, studio.url, pages.promptEdit);
+    const debug = page.getByTestId('prompt-debug-panel');
+    for (const name of [T.run, T.optimize, T.questions]) await expect.poll(() => debug.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
+    const notice = debug.getByTestId('no-model-notice');
+    expect(await notice.innerText()).toContain(T.missing);
+    await snap(page, `console-language-${lang}-${who}-prompt-no-model`);
+    if (who === 'admin') {
+      expect(await notice.getByRole('link', { name: T.link }).getAttribute('href')).toBe('/operation/system/model');
+    } else {
+      expect(await notice.innerText()).toContain(T.ask);
+      expect(await notice.getByRole('link').count()).toBe(0);
+    }
+
     await context.close();
   });
 });

@@ -48,6 +48,13 @@ const common: typeof zh = {
     tenant: 'Default tenant',
     admin: 'Administrator',
   },
+  /** An AI feature with no chat model configured (issue 28): what is missing, and where to add one. */
+  noModel: {
+    missing: 'No chat model is configured.',
+    goTo: 'Add a model provider in',
+    link: 'System › Models',
+    ask: 'Please ask an administrator to add a model provider.',
+  },
 };
 
 export default common;

@@ -50,6 +50,13 @@ const common = {
     tenant: '默认租户',
     admin: '管理员',
   },
+  /** 未配置对话模型时的 AI 功能（issue 28）：缺什么、去哪里配置。 */
+  noModel: {
+    missing: '未配置对话模型。',
+    goTo: '请在此添加模型供应商：',
+    link: '系统 › 模型',
+    ask: '请联系管理员添加模型供应商。',
+  },
 };
 
 export default common;
