@@ -281,3 +281,5 @@ export const agentExecutor = defineNodeExecutor(agentPlugin, {
     }
   },
 });
+
+export default agentExecutor;

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { isTeamMemberKind } from '../../schemas/flow';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const AGENT_WIDGETS = {
+  /** Several tools of either kind, each switchable. */
+  toolList: 'tool-list',
+  /** Other agent nodes of the flow (hand-offs). */
+  agentNodes: 'agent-nodes',
+} as const;
 
 /** A tool the agent may call: a workspace tool's function, or an MCP server's tool. */
 export const AgentTool = z.object({
@@ -28,9 +35,9 @@ const configSchema = z.object({
   instructions: Template.default('').meta({ label: 'fields.instructions', placeholder: 'fields.instructionsPlaceholder', widget: NODE_WIDGETS.template, rows: 8, order: 1 }),
   /** What the agent answers; the user's message by default. */
   query: MaybeSelector.default(['sys', 'query']).meta({ label: 'fields.query', widget: NODE_WIDGETS.variable, order: 2 }),
-  tools: z.array(AgentTool).max(50).default([]).meta({ label: 'fields.tools', widget: NODE_WIDGETS.toolList, order: 3 }),
+  tools: z.array(AgentTool).max(50).default([]).meta({ label: 'fields.tools', widget: AGENT_WIDGETS.toolList, order: 3 }),
   /** Ids of the agent nodes this one may hand the conversation to. */
-  handoffs: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.handoffs', help: 'fields.handoffsHelp', widget: NODE_WIDGETS.agentNodes, order: 4 }),
+  handoffs: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.handoffs', help: 'fields.handoffsHelp', widget: AGENT_WIDGETS.agentNodes, order: 4 }),
   /** How other agents see this one when deciding to hand off. */
   handoffDescription: z.string().max(1000).default('').meta({ label: 'fields.handoffDescription', widget: 'textarea', rows: 2, order: 5 }),
   maxIterations: z.number().int().min(1).max(50).default(10).meta({ label: 'fields.maxIterations', help: 'fields.maxIterationsHelp', order: 6 }),
@@ -165,3 +172,6 @@ export const agentPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default agentPlugin;

@@ -79,3 +79,5 @@ export const llmExecutor = defineNodeExecutor(llmPlugin, {
     return { outputs, ...(r.usage ? { usage: r.usage } : {}) };
   },
 });
+
+export default llmExecutor;

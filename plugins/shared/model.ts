@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isChatMode, isSelector, MaybeSelector, Template, type FlowGraph, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
-import { NODE_WIDGETS } from './widgets';
+import { isChatMode, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
 
 /**
  * The model a node calls and its completion parameters, the conversation memory and vision

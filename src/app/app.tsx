@@ -8,7 +8,8 @@ import '../ui/base.css';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { onApiMessage, setNavigator, type ApiMessage } from '../api/reactions';
-import { ConfirmHost, Toaster, toast } from '../ui';
+import { ConfirmHost } from '../ui/confirm-dialog';
+import { Toaster, toast } from '../ui/toast';
 import { createAppRouter } from './router';
 import { applyInitialTheme } from './shell/theme';
 

@@ -18,14 +18,15 @@
  */
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, redirect, ScrollRestoration, type LoaderFunctionArgs, type RouteObject } from 'react-router';
-import { Spinner } from '../ui';
+import { loadTexts } from '../i18n';
+import { PORTAL_NAMESPACES } from '../i18n/startup';
+import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, ConsoleLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
-import { AgentBuilderLayout, AgentFlowLayout, AgentTeamLayout, EDITOR_TABS, type EditorKind } from './screens/app/editor-layout';
-import { appGuard, type AppGuardData } from './screens/app/app-guard';
-import { AppRouteError } from './screens/app/app-route-error';
+import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
+import type { AppGuardData } from './screens/app/app-guard';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
@@ -63,6 +64,8 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
   './system/security/network-policy-page.tsx',
+  './system/plugins/plugins-page.tsx',
+  './system/plugins/plugin-detail-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -81,6 +84,18 @@ const stub = (path: string, title: string, extra: Pick<RouteObject, 'loader'> = 
 
 /** A page route whose screen file may exist yet (see {@link screensInProgress}); the skeleton until then. */
 const screen = (path: string, title: string, file: string): RouteObject => ({ ...stub(path, title), lazy: pageOrSkeleton(file) });
+
+/**
+ * A guard that also loads every text namespace: the console's screens use them all, and the app
+ * starts with only the shell's (i18n/startup.ts), so that the portal's first load stays small.
+ */
+const withAllTexts =
+  <T,>(guard: (args: LoaderFunctionArgs) => Promise<T>) =>
+  async (args: LoaderFunctionArgs): Promise<T> =>
+    (await Promise.all([guard(args), loadTexts('all')]))[0];
+
+/** The portal's texts, loaded by its routes (a loader must return a value: null). */
+const portalTexts = async () => (await loadTexts(PORTAL_NAMESPACES), null);
 
 /** An index route that sends to a child path. */
 const indexTo = (to: string): RouteObject => ({ index: true, loader: () => redirect(to), element: null });
@@ -180,7 +195,13 @@ function storeRoutes(): RouteObject {
   const section = (key: string, title: string, detailParam?: string): RouteObject => ({
     path: key,
     handle: { title, crumb: true } satisfies RouteHandle,
-    children: [{ index: true, lazy: skeleton() }, ...(detailParam ? [stub(`:${detailParam}`, `${title}Detail`)] : [])],
+    children: detailParam
+      ? [
+          { index: true, lazy: page(() => import('./store/store-gallery-page')) },
+          { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
+        ]
+      : // The plugin store needs installed plugin packages (issue 24).
+        [{ index: true, lazy: skeleton() }],
   });
   return {
     path: 'store',
@@ -212,12 +233,15 @@ function systemRoutes(): RouteObject {
           {
             path: 'store',
             handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub(':type/:id', 'system.storeItem')],
+            children: [
+              { index: true, lazy: page(() => import('./system/store/system-store-page')) },
+              { path: ':type/:id', lazy: page(() => import('./system/store/system-store-item-page')), handle: { title: 'system.storeItem', crumb: true } satisfies RouteHandle },
+            ],
           },
           {
             path: 'plugin',
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/plugins/plugins-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/plugins/plugin-detail-page.tsx'), handle: { title: 'system.pluginDetail', crumb: true } }],
           },
           screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {
@@ -242,15 +266,24 @@ const editorTitle: Record<EditorKind, string> = {
   'digital-human': 'app.digitalHuman',
 };
 
+/** Editor tabs that are the same page in every editor that has them. */
+const TAB_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
+  distribute: () => import('./screens/app/distribute-page'),
+  api: () => import('./screens/app/api-tab/api-page'),
+  // Its own chunk with ECharts: no other page loads the chart library.
+  overview: () => import('./screens/app/overview/overview-page'),
+};
+
 function editorRoutes(): RouteObject {
-  const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
+  type EditorLayoutName = 'AgentBuilderLayout' | 'AgentTeamLayout' | 'AgentFlowLayout';
+  const editor = (kind: Exclude<EditorKind, 'digital-human'>, layout: EditorLayoutName): RouteObject => ({
     path: kind,
-    element: <Layout />,
+    lazy: page(async () => ({ default: (await import('./screens/app/editor-layout'))[layout] })),
     // No crumb of its own: the app route's names the app's mode (a workflow is not an "Agent flow").
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
+      // The base tab of the flow editors is the canvas; the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
         tab === 'base' && kind !== 'agent-builder'
           ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
@@ -258,8 +291,8 @@ function editorRoutes(): RouteObject {
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
             : tab === 'version' && kind !== 'agent-builder'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : tab === 'distribute'
-                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+              : TAB_PAGES[tab]
+                ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
                 : stub(tab, `app.${tab}`),
       ),
     ],
@@ -268,8 +301,11 @@ function editorRoutes(): RouteObject {
     // The app guard loads the app, switches to its workspace and loads the model list (spec 2).
     id: 'app',
     path: 'app/:appId',
-    loader: appGuard,
-    errorElement: <AppRouteError />,
+    // The guard and its error screen load with the first app route: the portal's first load leaves them out.
+    lazy: lazyWithReload(async () => {
+      const [{ appGuard }, { AppRouteError }] = await Promise.all([import('./screens/app/app-guard'), import('./screens/app/app-route-error')]);
+      return { loader: appGuard, ErrorBoundary: AppRouteError };
+    }),
     handle: {
       crumb: (m) => {
         const d = m.loaderData as AppGuardData | undefined;
@@ -285,9 +321,9 @@ function editorRoutes(): RouteObject {
     } satisfies RouteHandle,
     children: [
       indexTo('agent-builder'),
-      editor('agent-builder', AgentBuilderLayout),
-      editor('agent-team', AgentTeamLayout),
-      editor('agent-flow', AgentFlowLayout),
+      editor('agent-builder', 'AgentBuilderLayout'),
+      editor('agent-team', 'AgentTeamLayout'),
+      editor('agent-flow', 'AgentFlowLayout'),
       {
         path: 'digital-human',
         element: (
@@ -306,36 +342,54 @@ function editorRoutes(): RouteObject {
 function portalRoutes(): RouteObject {
   return {
     path: 'portal',
-    element: <PortalLayout />,
+    // The portal's texts load with its routes (the app starts with the shell's only).
+    loader: portalTexts,
     handle: { area: 'portal', crumb: () => ({ labelKey: 'pages:portal.root', href: '/portal' }) } satisfies RouteHandle,
     children: [
       { index: true, loader: rootRedirects.portal, element: null },
       { path: 'index', loader: rootRedirects.portal, element: null },
+      // The chat without the portal's chrome, for an iframe; sign-in required (spec 2).
       {
+        path: 'chat/:appId',
+        loader: loginGuard,
+        lazy: page(() => import('./portal/chat/embed-chat-page')),
         errorElement: <RouteErrorBoundary />,
+        handle: { title: 'portal.embeddedChat' } satisfies RouteHandle,
+      },
+      {
+        // The portal's layout and pages are their own part of the client: none of the console's code.
+        lazy: page(() => import('./portal/portal-layout')),
         children: [
           {
-            path: 'sessions',
+            errorElement: <RouteErrorBoundary />,
             children: [
-              indexTo('discover'),
-              stub('discover', 'portal.discover'),
-              stub('sessions-page', 'portal.sessions'),
-              stub('chat/:appId', 'portal.chat'),
-              stub('workflow/:appId', 'portal.workflow'),
+              {
+                path: 'sessions',
+                children: [
+                  indexTo('discover'),
+                  { path: 'discover', lazy: page(() => import('./portal/discover/discover-page')), handle: { title: 'portal.discover', crumb: true } },
+                  { path: 'sessions-page', lazy: page(() => import('./portal/sessions/sessions-page')), handle: { title: 'portal.sessions', crumb: true } },
+                  { path: 'chat/:appId', lazy: page(() => import('./portal/chat/chat-page')), handle: { title: 'portal.chat', crumb: true, fullHeight: true } },
+                  { path: 'workflow/:appId', lazy: page(() => import('./portal/workflow/workflow-page')), handle: { title: 'portal.workflow', crumb: true } },
+                ],
+              },
+              {
+                path: 'gbi-data-settings/gbi-data-settings-page',
+                lazy: page(() => import('./screens/portal/gbi-settings-layout')),
+                handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
+                children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+              },
+              {
+                path: 'gbi',
+                children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+              },
+              {
+                path: 'single-agent/single-agent-chat',
+                lazy: page(() => import('./portal/chat/single-agent-page')),
+                handle: { title: 'portal.singleAgentChat', crumb: true, fullHeight: true },
+              },
             ],
           },
-          {
-            path: 'gbi-data-settings/gbi-data-settings-page',
-            lazy: page(() => import('./screens/portal/gbi-settings-layout')),
-            handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
-            children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
-          },
-          {
-            path: 'gbi',
-            children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
-          },
-          stub('single-agent/single-agent-chat', 'portal.singleAgentChat'),
-          stub('chat/:appId', 'portal.embeddedChat', { loader: loginGuard }),
         ],
       },
     ],
@@ -392,7 +446,7 @@ export function buildRoutes(): RouteObject[] {
         },
         {
           path: 'operation',
-          loader: loginGuard,
+          loader: withAllTexts(loginGuard),
           element: <ConsoleLayout />,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
@@ -419,7 +473,7 @@ export function buildRoutes(): RouteObject[] {
         portalRoutes(),
         {
           path: 'personal',
-          loader: loginGuard,
+          loader: withAllTexts(loginGuard),
           element: <ConsoleLayout />,
           handle: { area: 'personal' } satisfies RouteHandle,
           children: [

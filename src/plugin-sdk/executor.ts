@@ -1,4 +1,5 @@
 import type { FlowMode, NodeConfig } from '../../schemas/flow';
+import type { KnowledgeQuery } from '../../schemas/knowledge';
 import type { NodePlugin } from './types';
 
 /**
@@ -154,19 +155,8 @@ export interface KnowledgeChunk {
   metadata?: Record<string, unknown>;
 }
 
-export interface KnowledgeQuery {
-  datasetIds: string[];
-  text: string;
-  topK?: number;
-  scoreThreshold?: number;
-  mode?: 'vector' | 'full-text' | 'hybrid';
-  /** Hybrid: weight of the vector score. */
-  vectorWeight?: number;
-  rerank?: { provider: string; model: string };
-  metadataFilter?: { logicalOperator: 'and' | 'or'; conditions: { name: string; operator: string; value: string }[] };
-  /** Add knowledge-graph neighbours above this relevance. */
-  graphNeighbours?: { minRelevance: number };
-}
+/** One knowledge search: the zod schema `KnowledgeQuery` of schemas/knowledge.ts (the server parses it). */
+export type { KnowledgeQuery };
 
 /** Knowledge retrieval. */
 export interface KnowledgeService {

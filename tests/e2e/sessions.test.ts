@@ -38,8 +38,12 @@ describe('sessions in the browser', () => {
 
     // Every refresh answers slowly, so both tabs are renewing at once.
     const sent: string[] = [];
+    const trace: string[] = [];
+    const t0 = Date.now();
     await context.route('**/api/v1/console/base/refresh', async (route) => {
       sent.push(JSON.parse(route.request().postData() ?? '{}').refresh_token);
+      // Which tab sent which token when: what a failure needs to tell a cancelled send from a second renewal.
+      trace.push(`${route.request().frame().page() === first ? 'first' : 'second'} ${sent.at(-1)?.slice(0, 8)} +${Date.now() - t0} ms`);
       await new Promise((r) => setTimeout(r, 800));
       await route.continue();
     });
@@ -50,7 +54,7 @@ describe('sessions in the browser', () => {
       expect(new URL(page.url()).pathname).toBe('/operation');
       expect((await sessionApi(page, 'GET', '/api/v1/console/base/userinfo')).status).toBe(200);
     }
-    expect(sent).toHaveLength(1);
+    expect(sent, trace.join('; ')).toHaveLength(1);
     await context.close();
   });
 

@@ -1,15 +1,8 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, languages, setLanguage, type Language } from '../../i18n';
-import {
-  Button,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from '../../ui';
+import { Button } from '../../ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 
 export interface LanguageSwitcherProps {
   value: Language;

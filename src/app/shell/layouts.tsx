@@ -1,12 +1,14 @@
 /**
  * The layouts of the route tree: console (top bar + page), system admin (top bar + side navigation),
- * store (top bar + store tabs), portal (top bar + page). Each renders the child route in <Outlet/>.
+ * store (top bar + store tabs). Each renders the child route in <Outlet/>. The portal has its own
+ * layout (app/portal/portal-layout.tsx), loaded with its routes.
  */
 import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
-import { NavTab, NavTabs, cn } from '../../ui';
+import { cn } from '../../ui/cn';
+import { NavTab, NavTabs } from '../../ui/tabs';
 import { useSession } from '../session';
 import { PageBand } from './page';
 import { RouteBreadcrumb } from './route-breadcrumb';
@@ -129,21 +131,6 @@ export function StoreLayout() {
       </SubHeader>
       <Outlet />
     </>
-  );
-}
-
-/** /portal/** and /personal/**. */
-export function PortalLayout() {
-  return (
-    <div className={s.shell}>
-      <NavigationProgress />
-      <DocumentTitle />
-      <ShellTopBar area="portal" />
-      <main className={s.main} id="main">
-        <SubHeader />
-        <Outlet />
-      </main>
-    </div>
   );
 }
 

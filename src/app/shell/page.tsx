@@ -9,7 +9,8 @@
 import { Construction } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn, EmptyState } from '../../ui';
+import { cn } from '../../ui/cn';
+import { EmptyState } from '../../ui/empty-state';
 import s from './page.module.css';
 
 export interface PageHeaderProps extends Omit<ComponentProps<'header'>, 'title'> {

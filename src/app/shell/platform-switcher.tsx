@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '../../../schemas/auth';
 import type { SwitchAppEntry } from '../../../schemas/org';
 import { hasText, tDynamic } from '../../i18n';
-import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../ui';
+import { Button } from '../../ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 import { canEnterSystem } from '../guards';
 import s from './top-bar.module.css';
 

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../../schemas/errors';
 import { describeError } from '../../api/reactions';
 import { ApiError } from '../../api/request';
 import { tDynamic } from '../../i18n';
-import { Button } from '../../ui';
+import { Button } from '../../ui/button';
 import { isRouteNotFound } from '../guards';
 import { backHref, ErrorScreen, type BackTarget } from './error-screen';
 import { useArea, type Area } from './route-handle';

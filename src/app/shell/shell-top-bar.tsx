@@ -2,7 +2,7 @@
  * The connected top bar: binds the presentational pieces (platform switcher, workspace switcher,
  * language switcher, user menu) to the session, the router and the API.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useRouteLoaderData } from 'react-router';
 import type { Workspace } from '../../../schemas/workspace';
@@ -10,10 +10,10 @@ import { signOut } from '../../api/auth';
 import { updateOwnPassword } from '../../api/base';
 import { getSwitchAppConfig } from '../../api/common';
 import { notify } from '../../api/reactions';
-import { Button } from '../../ui';
+import { Button } from '../../ui/button';
+import { lazyWithReload } from '../guards';
 import { loginPath } from '../paths';
 import { useSession } from '../session';
-import { ChangePasswordDialog } from './change-password-dialog';
 import { ConnectedLanguageSwitcher } from './language-switcher';
 import { PlatformSwitcher, platformsForRole, type PlatformEntry } from './platform-switcher';
 import { projectTabOf } from './project-tabs';
@@ -23,6 +23,10 @@ import { TopBar, TopBarDivider } from './top-bar';
 import { UserMenu } from './user-menu';
 import { WorkspaceSwitcher } from './workspace-switcher';
 import { useWorkspaces } from './workspaces-store';
+
+// The password form (react-hook-form and its rules) loads when the dialog first opens: the portal's
+// first load leaves it out.
+const ChangePasswordDialog = lazy(lazyWithReload(async () => ({ default: (await import('./change-password-dialog')).ChangePasswordDialog })));
 
 const platformCache = new Map<string, PlatformEntry[]>();
 
@@ -81,6 +85,7 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
   const theme = useTheme();
   const platforms = usePlatforms();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [passwordAsked, setPasswordAsked] = useState(false);
   const params = useParams();
   // In an app editor the app guard's project space is the current one (spec 2: it switches to it).
   const appRoute = useRouteLoaderData('app') as { workspace?: Workspace } | undefined;
@@ -130,7 +135,10 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
           theme={theme}
           onThemeChange={setTheme}
           onPersonalCenter={() => navigate('/personal/personal-center')}
-          onChangePassword={() => setPasswordOpen(true)}
+          onChangePassword={() => {
+            setPasswordAsked(true);
+            setPasswordOpen(true);
+          }}
           onSignOut={() => void doSignOut()}
         />
       ) : (
@@ -144,17 +152,19 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
   return (
     <>
       <TopBar homeHref={area === 'portal' ? '/portal/sessions/discover' : '/operation'} left={left} right={right} />
-      {user && (
-        <ChangePasswordDialog
-          open={passwordOpen}
-          onOpenChange={setPasswordOpen}
-          onSubmit={(body) => updateOwnPassword(body, { reaction: 'silent' })}
-          onDone={() => {
-            // The server ends every session of the user on a password change: sign in again.
-            notify({ level: 'success', text: t('auth:password.changed') });
-            void doSignOut();
-          }}
-        />
+      {user && passwordAsked && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog
+            open={passwordOpen}
+            onOpenChange={setPasswordOpen}
+            onSubmit={(body) => updateOwnPassword(body, { reaction: 'silent' })}
+            onDone={() => {
+              // The server ends every session of the user on a password change: sign in again.
+              notify({ level: 'success', text: t('auth:password.changed') });
+              void doSignOut();
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -1,15 +1,8 @@
 import { ChevronDown, KeyRound, LogOut, Moon, Sun, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '../../../schemas/auth';
-import {
-  Avatar,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../ui';
+import { Avatar } from '../../ui/avatar';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 import type { Theme } from './theme';
 import s from './top-bar.module.css';
 import { seededName } from '../../i18n/seeded';

@@ -2,17 +2,10 @@ import { Check, ChevronsUpDown, LayoutGrid, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Workspace } from '../../../schemas/workspace';
-import {
-  Button,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-  Input,
-  Spinner,
-} from '../../ui';
+import { Button } from '../../ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/dropdown-menu';
+import { Input } from '../../ui/input';
+import { Spinner } from '../../ui/spinner';
 import { WorkspaceIcon } from './workspace-icon';
 import s from './top-bar.module.css';
 import { seededName } from '../../i18n/seeded';

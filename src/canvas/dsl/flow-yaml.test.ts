@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createEdge, type FlowDocument } from '../../../schemas/flow';
 import { createNodeRegistry, defineNodePlugin } from '../../plugin-sdk';
-import { runtimePlugins } from '../../../plugins/runtime';
+import { builtinPlugins } from '../builtin-plugins';
 import en from '../../i18n/locales/en/dsl';
 import zh from '../../i18n/locales/zh/dsl';
 import { exportFlowYaml, importFlowYaml } from './flow-yaml';
 import { DSL_ERROR_KEYS, DSL_WARNING_KEYS } from './messages';
 
-const registry = createNodeRegistry(runtimePlugins);
+const registry = createNodeRegistry(builtinPlugins);
 
 /** A chatflow with a multi-line prompt, a secret and a conversation variable. */
 function sample(): FlowDocument {

@@ -21,7 +21,7 @@ import { loginGuard } from '../../guards';
 import { loginPath, paths } from '../../paths';
 import { useSession } from '../../session';
 import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
-import { EDITOR_TABS } from './editor-layout';
+import { EDITOR_TABS } from './editor-tabs';
 import { seedDraft } from './draft-prefetch';
 
 /** One LLM the editor can pick (provider and model name). */

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
-import { builtinPlugins } from '../../../../plugins';
+import { builtinPlugins } from '../../../canvas/builtin-plugins';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
 import { takeDraft } from './draft-prefetch';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
@@ -19,7 +19,8 @@ import { FlowEditor } from '../../../canvas/editor';
 import { apiSingleRunApi, NodeInspector, SingleRunApiContext } from '../../../canvas/inspector';
 import { createLayout, type FlowLayout } from '../../../canvas/layout';
 import { ModelListContext, WorkspaceResourcesContext, type ModelList } from '../../../canvas/widgets';
-import { createNodeRegistry } from '../../../plugin-sdk';
+import { createNodeRegistry, type NodeRegistry } from '../../../plugin-sdk';
+import { loadInstalledPlugins } from '../../../canvas/installed-plugins';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
 import { useAppGuardData } from './app-guard';
 import { useEditorContext, type EditorContext } from './editor-layout';
@@ -27,11 +28,18 @@ import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
 import { StoredSecretsContext } from '../../../canvas/editor/stored-secrets';
 
-/** The editor's node kinds (one registry for every app: it holds no app state). */
-let registry: ReturnType<typeof createNodeRegistry> | undefined;
-const editorRegistry = () => (registry ??= createNodeRegistry(builtinPlugins));
+/**
+ * The editor's node kinds: the built-ins and the installed packages' (one registry for every app
+ * while the installed set stays the same: it holds no app state).
+ */
+let registry: { key: string; nodes: NodeRegistry } | undefined;
+async function loadEditorRegistry(): Promise<NodeRegistry> {
+  const installed = await loadInstalledPlugins();
+  if (registry?.key !== installed.key) registry = { key: installed.key, nodes: createNodeRegistry([...builtinPlugins, ...installed.plugins]) };
+  return registry.nodes;
+}
 
-type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; draft: AppDraft };
+type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; draft: AppDraft; registry: NodeRegistry };
 
 export default function FlowPage() {
   const context = useEditorContext();
@@ -43,8 +51,8 @@ export default function FlowPage() {
     if (!app) return;
     const ctrl = new AbortController();
     setLoad({ state: 'loading' });
-    (attempt === 0 ? takeDraft(app, { signal: ctrl.signal }) : getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal }))
-      .then((draft) => setLoad({ state: 'ready', draft }))
+    Promise.all([attempt === 0 ? takeDraft(app, { signal: ctrl.signal }) : getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal }), loadEditorRegistry()])
+      .then(([draft, registry]) => !ctrl.signal.aborted && setLoad({ state: 'ready', draft, registry }))
       .catch(() => !ctrl.signal.aborted && setLoad({ state: 'failed' }));
     return () => ctrl.abort();
   }, [app, attempt]);
@@ -62,11 +70,11 @@ export default function FlowPage() {
       </div>
     );
   }
-  return <FlowWorkspace key={app.id} app={app} draft={load.draft} setSaveStatus={context.setSaveStatus} />;
+  return <FlowWorkspace key={app.id} app={app} draft={load.draft} registry={load.registry} setSaveStatus={context.setSaveStatus} />;
 }
 
-function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
-  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft));
+function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail; draft: AppDraft; registry: NodeRegistry; setSaveStatus: EditorContext['setSaveStatus'] }) {
+  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft, registry));
   const storedSecrets = useSyncExternalStore(secrets.subscribe, secrets.get);
   const guardModels = useAppGuardData()?.models;
   const models = useMemo<ModelList>(() => ({ models: guardModels ?? [], complete: Array.isArray(guardModels) }), [guardModels]);
@@ -164,9 +172,9 @@ function storedSecretsOf(initial: string[]) {
   };
 }
 
-function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
+function openEditor(app: AppDetail, draft: AppDraft, registry: NodeRegistry): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
   const secrets = storedSecretsOf(draft.secrets_set);
-  const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
+  const store = createFlowStore({ registry, mode: app.type, document: draft.document });
   // elk runs in a Web Worker, loaded on the first "tidy up".
   const layout = createLayout({ registry: store.registry });
   const autosave = createFlowAutosave(store, {

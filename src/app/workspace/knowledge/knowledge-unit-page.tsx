@@ -19,6 +19,7 @@ import { formatBytes } from '../../../kit/widgets/upload-rules';
 import { Button, ConfirmDialog, EmptyState, Pagination, Switch, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, toast, Tooltip } from '../../../ui';
 import { Page, PageHeader, PagePager } from '../../shell/page';
 import { usePaginationLabels } from '../../system/users/admin-kit';
+import { PublishToStore } from '../../store/publish-to-store';
 import { reportError } from '../members/report-error';
 import { useKnowledgeApi } from './knowledge-api';
 import { knowledgePaths, useKnowledgeQuery } from './knowledge-nav';
@@ -110,6 +111,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
   const filtered = list.filters.keyword !== '';
   const addButtons = (
     <>
+      {dataset && <PublishToStore workspaceId={workspaceId} type="dataset" sourceId={datasetId} name={dataset.name} description={dataset.description ?? ''} />}
       <Button asChild>
         <Link to={knowledgePaths.add(workspaceId, datasetId, 'url')} data-testid="unit-add-url">
           <Globe aria-hidden="true" />

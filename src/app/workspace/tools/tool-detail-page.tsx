@@ -24,6 +24,7 @@ import { Textarea } from '../../../ui/textarea';
 import { toast } from '../../../ui/toast';
 import { Page, PageHeader } from '../../shell/page';
 import { formatDateTime, reportError } from '../members/report-error';
+import { PublishToStore } from '../../store/publish-to-store';
 import { McpToolsPanel } from './mcp-tools-panel';
 import { useToolApi } from './tool-api';
 import s from './tools.module.css';
@@ -119,6 +120,8 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
               <Button variant="primary" icon={<CloudUpload aria-hidden="true" />} onClick={() => { setNote(''); setDialog('publish'); }}>
                 {t('actions.publish')}
               </Button>
+              {/* The store takes the published version; a workflow tool is shared as its app. */}
+              {tool.status === 'published' && tool.type !== 'workflow' && <PublishToStore workspaceId={workspaceId} type="tool" sourceId={tool.id} name={tool.name} description={tool.intro} />}
               <Button variant="danger" iconOnly aria-label={t('actions.delete')} onClick={() => setDialog('delete')}>
                 <Trash2 aria-hidden="true" />
               </Button>
