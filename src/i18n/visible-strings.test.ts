@@ -23,6 +23,8 @@ const ALLOWED = new Set([
   'app/system/security/network-policy-page.tsx:placeholder=127.0.0.1:11434\n10.20.0.0/16\ndb.corp.local:1521',
   'app/system/security/network-policy-page.tsx:placeholder=/opt/mcp/bin/files-server',
   'app/workspace/tools/create-tool-dialog.tsx:label=JSON',
+  'app/screens/app/api-tab/api-docs-section.tsx:text=curl',
+  'app/screens/app/api-tab/api-docs-section.tsx:text=JavaScript',
   'app/workspace/tools/function-page.tsx:placeholder=https://api.example.com/items/{id}',
   // The ui kit has no i18n; its default is replaced by every caller (route-breadcrumb.tsx passes t('breadcrumb')).
   'ui/breadcrumb.tsx:aria-label=Breadcrumb',
