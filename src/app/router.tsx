@@ -30,6 +30,7 @@ import type { AppGuardData } from './screens/app/app-guard';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
+import { seededName } from '../i18n/seeded';
 
 type PageModule = { default: ComponentType };
 
@@ -106,6 +107,15 @@ const workspaceListCrumb =
   (tab: string, title: string) =>
   ({ params }: { params: LoaderFunctionArgs['params'] }): Crumb => ({ labelKey: `pages:${title}`, href: `${workspacePath(params)}/${tab}` });
 
+/** A knowledge page under one knowledge base: the base's name (a link back to it), then the page. */
+const underDataset = (route: RouteObject): RouteObject => {
+  const title = (route.handle as RouteHandle).title!;
+  return {
+    ...route,
+    handle: { title, crumb: (m) => [{ slot: 'dataset', optional: true }, { labelKey: `pages:${title}`, href: m.pathname }] } satisfies RouteHandle,
+  };
+};
+
 const homeCrumb: Crumb = { labelKey: 'pages:operation.home', href: '/operation' };
 
 function workspaceRoutes(): RouteObject {
@@ -118,7 +128,7 @@ function workspaceRoutes(): RouteObject {
     handle: {
       crumb: (m) => {
         const ws = m.loaderData as Workspace | undefined;
-        return [homeCrumb, { label: ws?.name ?? m.params.workspace_id ?? '', href: workspacePath(m.params) }];
+        return [homeCrumb, { label: ws ? seededName(ws.name) : (m.params.workspace_id ?? ''), href: workspacePath(m.params) }];
       },
     } satisfies RouteHandle,
     children: [
@@ -132,10 +142,14 @@ function workspaceRoutes(): RouteObject {
           { index: true, lazy: pageOrSkeleton('./workspace/tools/tools-page.tsx') },
           {
             path: ':toolId',
-            handle: { title: 'workspace.toolDetail', crumb: true } satisfies RouteHandle,
+            // The tool's and the function's names once their pages have loaded them (useCrumbName).
+            handle: { title: 'workspace.toolDetail', crumb: (m) => ({ labelKey: 'pages:workspace.toolDetail', href: m.pathname, slot: 'tool' }) } satisfies RouteHandle,
             children: [
               { index: true, lazy: pageOrSkeleton('./workspace/tools/tool-detail-page.tsx') },
-              screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+              {
+                ...screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+                handle: { title: 'workspace.toolCapability', crumb: (m) => ({ labelKey: 'pages:workspace.toolCapability', href: m.pathname, slot: 'function' }) } satisfies RouteHandle,
+              },
             ],
           },
         ],
@@ -145,11 +159,15 @@ function workspaceRoutes(): RouteObject {
         // Knowledge pages sit beside the list in the URL; the breadcrumb still goes through it.
         handle: { crumb: workspaceListCrumb('knowledge', 'workspace.knowledge') } satisfies RouteHandle,
         children: [
-          screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
-          screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx'),
-          screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx'),
-          screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx'),
-          screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx'),
+          // The knowledge base's name (dataset-crumb.ts) stands for its unit list and leads the pages under it.
+          {
+            ...screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
+            handle: { title: 'workspace.knowledgeUnit', crumb: (m) => ({ labelKey: 'pages:workspace.knowledgeUnit', href: m.pathname, slot: 'dataset' }) } satisfies RouteHandle,
+          },
+          underDataset(screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx')),
+          underDataset(screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx')),
+          underDataset(screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx')),
+          underDataset(screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx')),
         ],
       },
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
@@ -157,7 +175,17 @@ function workspaceRoutes(): RouteObject {
       { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
-        children: [{ path: 'prompt-add/:promptId?', lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'), handle: { title: 'workspace.promptAdd', crumb: true } }],
+        children: [
+          {
+            path: 'prompt-add/:promptId?',
+            lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'),
+            // A new prompt says so; an existing one shows its name once loaded.
+            handle: {
+              title: 'workspace.promptAdd',
+              crumb: (m) => (m.params.promptId ? { labelKey: 'pages:workspace.promptAdd', slot: 'prompt' } : { labelKey: 'pages:workspace.promptNew' }),
+            } satisfies RouteHandle,
+          },
+        ],
       },
     ],
   };
@@ -284,7 +312,7 @@ function editorRoutes(): RouteObject {
         if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
         return [
           homeCrumb,
-          { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
+          { label: seededName(d.workspace.name), href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
           { label: d.app.name },
           // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
           { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : d.app.type === 'agent' ? 'agent-builder' : 'agent-flow'}` },

@@ -10,6 +10,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router'
 import { cn } from '../../ui/cn';
 import { NavTab, NavTabs } from '../../ui/tabs';
 import { useSession } from '../session';
+import { PageBand } from './page';
 import { RouteBreadcrumb } from './route-breadcrumb';
 import { useArea, usePageTitle } from './route-handle';
 import { ShellTopBar } from './shell-top-bar';
@@ -49,10 +50,10 @@ export function ConsoleLayout() {
 /** A header strip under the top bar holding the breadcrumb (and optional tabs). */
 export function SubHeader({ children, className }: { children?: ReactNode; className?: string }) {
   return (
-    <div className={cn(s.subHeader, className)}>
+    <PageBand className={cn(s.subHeader, className)}>
       <RouteBreadcrumb className={s.crumbs} />
       {children}
-    </div>
+    </PageBand>
   );
 }
 

@@ -5,12 +5,13 @@ import { Avatar } from '../../ui/avatar';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 import type { Theme } from './theme';
 import s from './top-bar.module.css';
+import { seededName } from '../../i18n/seeded';
 
 export type MenuUser = Pick<CurrentUser, 'id' | 'username' | 'nickname' | 'realName' | 'avatar' | 'role' | 'tenant_name'>;
 
 /** The name to show for a user: nickname, else real name, else account. */
 export function displayName(u: Pick<CurrentUser, 'username' | 'nickname' | 'realName'>): string {
-  return u.nickname.trim() || u.realName.trim() || u.username;
+  return u.nickname.trim() || seededName(u.realName.trim()) || u.username;
 }
 
 export interface UserMenuProps {

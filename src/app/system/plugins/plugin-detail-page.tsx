@@ -18,7 +18,7 @@ export default function PluginDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   return (
-    <Page width="default" style={PAGE_STYLE} data-testid="plugin-detail-page">
+    <Page style={PAGE_STYLE} data-testid="plugin-detail-page">
       <PageHeader title={t('plugins.detail.title')} description={id} />
       {me?.role === 'super_admin' ? <Detail id={id} /> : <NoPermission description={t('plugins.superAdminOnly')} />}
     </Page>

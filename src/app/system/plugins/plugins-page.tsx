@@ -22,7 +22,7 @@ export default function PluginsPage() {
   const { t } = useTranslation('system');
   const me = useSession((st) => st.user);
   return (
-    <Page width="full" style={PAGE_STYLE} data-testid="plugins-page">
+    <Page style={PAGE_STYLE} data-testid="plugins-page">
       <PageHeader title={t('plugins.title')} description={t('plugins.description')} />
       {me?.role === 'super_admin' ? <PluginsScreen /> : <NoPermission description={t('plugins.superAdminOnly')} />}
     </Page>

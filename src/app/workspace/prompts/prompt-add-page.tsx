@@ -23,6 +23,7 @@ import { usePromptApi } from './prompt-api';
 import { PromptDebugPanel } from './prompt-debug-panel';
 import { VariablesWidget } from './variables-widget';
 import s from './prompts-page.module.css';
+import { useCrumbName } from '../../shell/route-handle';
 
 registerMessageKeys({
   'Variable names start with a letter or underscore and hold letters, digits and underscores': 'prompt:messages.variableName',
@@ -86,6 +87,7 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
   const workspaceId = givenWs ?? params.workspace_id ?? '';
   const promptId = givenId ?? params.promptId;
   const [prompt, setPrompt] = useState<Prompt | null>(null);
+  useCrumbName('prompt', prompt && { label: prompt.name });
   const [status, setStatus] = useState<'loading' | 'ready' | 'missing'>(promptId ? 'loading' : 'ready');
   const listPath = `/operation/workspace/${encodeURIComponent(workspaceId)}/prompt`;
 

@@ -117,6 +117,43 @@ const errors = {
   },
   /** An id-based page answered VALIDATION-1000 (spec 6). */
   unauthorizedOperation: '无权操作',
+  /** 服务端以 `data.reason` 指明的 VALIDATION-1000 拒绝原因。 */
+  reasons: {
+    tool_no_functions: '发布工具前请先添加至少一个方法',
+  },
+  /** 记录不存在或无权访问，按服务端的 `data.resource`（src/server/errors.ts resourceKey）。 */
+  missing: {
+    generic: '记录不存在或无权访问',
+    app: '应用不存在或无权访问',
+    file: '文件不存在或无权访问',
+    conversation: '会话不存在或无权访问',
+    run: '运行记录不存在或无权访问',
+    version: '版本不存在或无权访问',
+    task: '任务不存在或无权访问',
+    organisation: '组织不存在或无权访问',
+    message: '消息不存在或无权访问',
+    credential: '凭证不存在或无权访问',
+    workspace: '项目空间不存在或无权访问',
+    tenant: '租户不存在或无权访问',
+    member: '成员不存在或无权访问',
+    user: '用户不存在或无权访问',
+    tool: '工具不存在或无权访问',
+    segment: '分段不存在或无权访问',
+    q_a_pair: '问答对不存在或无权访问',
+    prompt: '提示词不存在或无权访问',
+    model_provider_credentials: '模型供应商凭证不存在或无权访问',
+    knowledge_unit: '知识单元不存在或无权访问',
+    knowledge_base: '知识库不存在或无权访问',
+    hit_test_record: '命中测试记录不存在或无权访问',
+    group: '分组不存在或无权访问',
+    function: '方法不存在或无权访问',
+    distribution: '分发不存在或无权访问',
+    database: '数据库不存在或无权访问',
+    node: '节点不存在或无权访问',
+    model: '模型不存在或无权访问',
+    model_provider: '模型供应商不存在或无权访问',
+    custom_model: '自定义模型不存在或无权访问',
+  },
   /** The route error screen (spec 2 "Error screen"); keys under notFound match RouteErrorType. */
   notFound: {
     workspace: '项目不存在或已被删除',

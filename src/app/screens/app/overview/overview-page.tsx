@@ -73,7 +73,7 @@ export default function OverviewPage({ app: given, timeZone }: OverviewPageProps
   const charts = chartsFor(app.type);
   const locale = i18n.language;
   return (
-    <Page width="full" data-testid="overview-page">
+    <Page data-testid="overview-page">
       <div className={s.header}>
         <p className={s.help}>{t('help', { zone })}</p>
         <div className={s.periods} role="radiogroup" aria-label={t('runlog:period.label')} data-testid="overview-periods">
