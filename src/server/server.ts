@@ -16,6 +16,7 @@ import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
+import { startOverviewKeeper } from './services/overview-keeper';
 
 export interface Studio {
   app: FastifyInstance;
@@ -73,6 +74,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
+  // The overview's settled days are kept in the background, not by the first call of a period.
+  const overviewKeeper = startOverviewKeeper(ctx, (e) => console.error('[weft] keeping overview days failed:', e));
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
@@ -85,6 +88,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       sweeper.stop();
       refresher.stop();
       ctx.plugins.close();
+      await overviewKeeper.stop();
       await app.close();
       await knowledge.stop();
       await vectors.close();

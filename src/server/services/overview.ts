@@ -20,16 +20,16 @@ import type { AppRef } from '../runs/app-flow';
  */
 
 /** Longer than a run may last (the engine's limit is 20 minutes). */
-const SETTLED_MS = 30 * 60_000;
+export const SETTLED_MS = 30 * 60_000;
 const PERIOD_DAYS = { today: 1, '7d': 7, '30d': 30, '90d': 90, '180d': 180 } as const;
 const P = 0.95;
 /** The key of computeDays' figures of its whole range. */
 const TOTAL = 'total';
 
 /** Runs that count: the app's, but not the editor's debug runs. */
-const counted = (appId: string) => sql`r.app_id = ${appId}::uuid AND r.source NOT IN ('draft', 'single-node')`;
+export const counted = (appId: string) => sql`r.app_id = ${appId}::uuid AND r.source NOT IN ('draft', 'single-node')`;
 
-type DayFigures = Omit<OverviewDay, 'avg_latency_ms' | 'error_rate'> & { finished: number; latency_sum_ms: number; failed: number };
+export type DayFigures = Omit<OverviewDay, 'avg_latency_ms' | 'error_rate'> & { finished: number; latency_sum_ms: number; failed: number };
 
 function validZone(tz: string): string {
   try {
@@ -81,7 +81,7 @@ async function keptDays(ctx: ServerContext, appId: string, tz: string, from: str
   return new Map(rows.map((r) => [String(r.date), figures(r)]));
 }
 
-function figures(r: Record<string, unknown>): DayFigures {
+export function figures(r: Record<string, unknown>): DayFigures {
   return {
     date: String(r.date),
     runs: num(r.runs),
@@ -97,10 +97,12 @@ function figures(r: Record<string, unknown>): DayFigures {
 }
 
 /**
- * Every day from `from` on, computed from the runs and conversations (days without any are absent),
- * and the whole range's figures (ROLLUP: its distinct users and p95 too, under the key `total`).
+ * Every day from `from` on (before `until` if given), computed from the runs and conversations
+ * (days without any are absent), and with `withTotal` the whole range's figures (ROLLUP: its
+ * distinct users and p95 too, under the key `total`; it sorts the whole range, so only when needed).
  */
-async function computeDays(ctx: ServerContext, appId: string, tz: string, from: Date): Promise<Map<string, DayFigures>> {
+export async function computeDays(ctx: ServerContext, appId: string, tz: string, from: Date, opts: { until?: Date; withTotal?: boolean } = {}): Promise<Map<string, DayFigures>> {
+  const before = (col: string) => (opts.until ? sql` AND ${sql.raw(col)} < ${opts.until.toISOString()}::timestamptz` : sql``);
   const runRows = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
       SELECT to_char((r.created_at AT TIME ZONE ${tz})::date, 'YYYY-MM-DD') AS date,
@@ -110,12 +112,12 @@ async function computeDays(ctx: ServerContext, appId: string, tz: string, from: 
         coalesce(sum(r.elapsed_ms) FILTER (WHERE r.status <> 'running'), 0) AS latency_sum_ms,
         coalesce(percentile_cont(${P}) WITHIN GROUP (ORDER BY r.elapsed_ms) FILTER (WHERE r.status <> 'running'), 0) AS p95_latency_ms,
         count(*) FILTER (WHERE r.status = 'failed') AS failed
-      FROM runs r WHERE ${counted(appId)} AND r.created_at >= ${from.toISOString()}::timestamptz
-      GROUP BY ROLLUP (1)`),
+      FROM runs r WHERE ${counted(appId)} AND r.created_at >= ${from.toISOString()}::timestamptz${before('r.created_at')}
+      GROUP BY ${opts.withTotal ? sql`ROLLUP (1)` : sql`1`}`),
   );
   const convRows = rowsOf<{ date: string; n: number }>(
     await ctx.db.execute(sql`SELECT to_char((c.created_at AT TIME ZONE ${tz})::date, 'YYYY-MM-DD') AS date, count(*) AS n
-      FROM conversations c WHERE c.app_id = ${appId}::uuid AND c.source <> 'draft' AND c.created_at >= ${from.toISOString()}::timestamptz GROUP BY 1`),
+      FROM conversations c WHERE c.app_id = ${appId}::uuid AND c.source <> 'draft' AND c.created_at >= ${from.toISOString()}::timestamptz${before('c.created_at')} GROUP BY 1`),
   );
   const out = new Map<string, DayFigures>();
   for (const r of runRows) out.set(r.date === null ? TOTAL : String(r.date), figures({ ...r, conversations: 0 }));
@@ -128,7 +130,7 @@ async function computeDays(ctx: ServerContext, appId: string, tz: string, from: 
 }
 
 /** Keeps settled days (and each user's last run in them, for the periods' active users). */
-async function keep(ctx: ServerContext, appId: string, tz: string, days: DayFigures[], from: Date, until: Date): Promise<void> {
+export async function keep(ctx: ServerContext, appId: string, tz: string, days: DayFigures[], from: Date, until: Date): Promise<void> {
   if (days.length) {
     const values = sql.join(
       days.map(
@@ -178,14 +180,19 @@ async function periodP95(ctx: ServerContext, appId: string, since: Date, n: numb
   return vLo + (pos - lo) * (vHi - vLo);
 }
 
+/** Zones asked since the start: the background keeper (overview-keeper.ts) keeps their days too. */
+export const askedZones = new Set<string>();
+
 export async function appOverview(ctx: ServerContext, app: AppRef, q: OverviewQuery): Promise<Overview> {
   const tz = validZone(q.tz ?? 'UTC');
+  askedZones.add(tz);
   const days = await calendar(ctx, app, q, tz);
   const since = days[0]!.start;
   const kept = await keptDays(ctx, app.id, tz, days[0]!.day);
   // From the first day not kept on, everything is computed (usually only today).
   const firstMissing = days.find((d) => !(d.settled && kept.has(d.day))) ?? days[days.length - 1]!;
-  const computed = await computeDays(ctx, app.id, tz, firstMissing.start);
+  // Nothing of the period kept: the computed range is the period, and its totals come with it.
+  const computed = await computeDays(ctx, app.id, tz, firstMissing.start, { withTotal: firstMissing.start <= since });
   const settledNew = days.filter((d) => d.settled && !kept.has(d.day) && d.start >= firstMissing.start);
   const liveFrom = (days.find((d) => !d.settled) ?? days[days.length - 1]!).start;
   if (settledNew.length) {
