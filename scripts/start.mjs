@@ -18,7 +18,7 @@ function newest(dir) {
   return t;
 }
 
-const sourcesTime = Math.max(...['src', 'schemas', 'plugins'].map((d) => newest(path.join(root, d))), fs.statSync(path.join(root, 'index.html')).mtimeMs);
+const sourcesTime = Math.max(...['src', 'schemas', 'plugins', 'public'].map((d) => newest(path.join(root, d))), fs.statSync(path.join(root, 'index.html')).mtimeMs);
 if (!fs.existsSync(dist) || fs.statSync(dist).mtimeMs < sourcesTime) {
   console.log('Building the client (vite build)…');
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

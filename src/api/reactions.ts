@@ -27,7 +27,7 @@ import { PARAM_ERROR } from './error-codes';
 import { getConfig } from '../app/config';
 import { loginPath, paths } from '../app/paths';
 import { useSession } from '../app/session';
-import { codeText, hasText, tDynamic } from '../i18n';
+import { codeText, currentLanguage, hasText, tDynamic } from '../i18n';
 import { refreshSession } from './auth';
 import { ApiError, ClientErrorCode, isAbortError, setRequestInterceptors, type Reaction, type RequestContext } from './request';
 
@@ -92,6 +92,25 @@ function messageKeyOf(data: unknown): string | undefined {
 const STATUS_TEXT = new Set([400, 401, 403, 404, 405, 500, 501, 502, 503, 504]);
 
 /**
+ * A VALIDATION-1000 refusal the server names by `data.reason` (a rule of its own, e.g. publishing a
+ * tool without functions), in the user's language; undefined for a reason the catalogue does not know.
+ */
+function reasonText(data: unknown): string | undefined {
+  const reason = typeof data === 'object' && data !== null ? (data as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' && hasText(`errors:reasons.${reason}`) ? tDynamic(`errors:reasons.${reason}`) : undefined;
+}
+
+/**
+ * What a VALIDATION-1000 says is missing, in the user's language: the server names it in
+ * `data.resource` (src/server/errors.ts notFoundOrForeign).
+ */
+export function missingText(data: unknown): string | undefined {
+  const resource = typeof data === 'object' && data !== null ? (data as { resource?: unknown }).resource : undefined;
+  if (typeof resource !== 'string' || resource === '') return undefined;
+  return tDynamic(hasText(`errors:missing.${resource}`) ? `errors:missing.${resource}` : 'errors:missing.generic');
+}
+
+/**
  * The message for a failure, translated (spec 8.1-8.3). `null` for an aborted call (nothing to say).
  * Usable by any screen that handles errors itself:
  *
@@ -103,6 +122,10 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     return { level: 'error', text: tDynamic('errors:client.unknown'), detail: e instanceof Error ? e.message : undefined };
   }
   const { status, code, msg } = e;
+  // The server's msg is English: it is never shown in another language (issue 28); the catalogue
+  // speaks for the code instead.
+  const english = currentLanguage() === 'en';
+  const missing = status === 400 && code === PARAM_ERROR ? (missingText(e.data) ?? reasonText(e.data)) : undefined;
   let text: string;
   if (status === 0) {
     const key = {
@@ -118,15 +141,19 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
   } else if (status >= 500 || status === 405) {
     text = tDynamic(STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.5xx');
   } else if (status === 400 && reaction === 'page' && code === PARAM_ERROR) {
+    // An id page (spec 6): "unauthorized operation", and what is missing under it.
     text = tDynamic('errors:unauthorizedOperation');
+    return { level: 'error', text, detail: missing ?? (english && msg && msg !== text ? msg : undefined), status, code };
+  } else if (missing) {
+    return { level: 'error', text: missing, status, code };
   } else if (status >= 400) {
     const fallback = STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.4xx';
-    text = codeText(code, e.data) ?? (msg || tDynamic(fallback));
+    text = codeText(code, e.data) ?? ((english && msg) || tDynamic(fallback));
   } else {
     // A 2xx with an error envelope or an unreadable body.
-    text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? (msg || tDynamic('errors:status.4xx')));
+    text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? ((english && msg) || tDynamic('errors:status.4xx')));
   }
-  const detail = msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined;
+  const detail = english && msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined;
   return { level: 'error', text, detail, status, code };
 }
 

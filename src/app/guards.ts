@@ -158,6 +158,18 @@ const RELOAD_KEY = 'weft.lazy-reload-at';
 /** A second failure within this window after a reload is a real failure, not a stale deployment. */
 const RELOAD_WINDOW_MS = 10_000;
 
+/**
+ * The page's sessionStorage, or null where the browser denies it: reading the property throws in a
+ * third-party frame when third-party cookies are blocked (the embedded chat on a customer's page).
+ */
+function sessionStore(): Pick<Storage, 'getItem' | 'setItem'> | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
 export interface LazyReloadOptions {
   /** Default `window.location.reload()`. */
   reload?: () => void;
@@ -177,12 +189,14 @@ export interface LazyReloadOptions {
  */
 export function lazyWithReload<T>(importer: () => Promise<T>, options: LazyReloadOptions = {}): () => Promise<T> {
   const reload = options.reload ?? (() => window.location.reload());
-  const storage = options.storage ?? sessionStorage;
+  const storage = options.storage ?? sessionStore();
   const now = options.now ?? Date.now;
   return async () => {
     try {
       return await importer();
     } catch (e) {
+      // Without storage nothing remembers the reload across it: reloading could loop, so show the failure.
+      if (!storage) throw e;
       const last = Number(storage.getItem(RELOAD_KEY) ?? 0);
       if (!last || now() - last > RELOAD_WINDOW_MS) {
         storage.setItem(RELOAD_KEY, String(now()));

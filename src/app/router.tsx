@@ -30,6 +30,7 @@ import type { AppGuardData } from './screens/app/app-guard';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
+import { seededName } from '../i18n/seeded';
 
 type PageModule = { default: ComponentType };
 
@@ -66,6 +67,8 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
   './system/security/network-policy-page.tsx',
+  './system/plugins/plugins-page.tsx',
+  './system/plugins/plugin-detail-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -107,6 +110,15 @@ const workspaceListCrumb =
   (tab: string, title: string) =>
   ({ params }: { params: LoaderFunctionArgs['params'] }): Crumb => ({ labelKey: `pages:${title}`, href: `${workspacePath(params)}/${tab}` });
 
+/** A knowledge page under one knowledge base: the base's name (a link back to it), then the page. */
+const underDataset = (route: RouteObject): RouteObject => {
+  const title = (route.handle as RouteHandle).title!;
+  return {
+    ...route,
+    handle: { title, crumb: (m) => [{ slot: 'dataset', optional: true }, { labelKey: `pages:${title}`, href: m.pathname }] } satisfies RouteHandle,
+  };
+};
+
 const homeCrumb: Crumb = { labelKey: 'pages:operation.home', href: '/operation' };
 
 function workspaceRoutes(): RouteObject {
@@ -119,7 +131,7 @@ function workspaceRoutes(): RouteObject {
     handle: {
       crumb: (m) => {
         const ws = m.loaderData as Workspace | undefined;
-        return [homeCrumb, { label: ws?.name ?? m.params.workspace_id ?? '', href: workspacePath(m.params) }];
+        return [homeCrumb, { label: ws ? seededName(ws.name) : (m.params.workspace_id ?? ''), href: workspacePath(m.params) }];
       },
     } satisfies RouteHandle,
     children: [
@@ -133,10 +145,14 @@ function workspaceRoutes(): RouteObject {
           { index: true, lazy: pageOrSkeleton('./workspace/tools/tools-page.tsx') },
           {
             path: ':toolId',
-            handle: { title: 'workspace.toolDetail', crumb: true } satisfies RouteHandle,
+            // The tool's and the function's names once their pages have loaded them (useCrumbName).
+            handle: { title: 'workspace.toolDetail', crumb: (m) => ({ labelKey: 'pages:workspace.toolDetail', href: m.pathname, slot: 'tool' }) } satisfies RouteHandle,
             children: [
               { index: true, lazy: pageOrSkeleton('./workspace/tools/tool-detail-page.tsx') },
-              screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+              {
+                ...screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+                handle: { title: 'workspace.toolCapability', crumb: (m) => ({ labelKey: 'pages:workspace.toolCapability', href: m.pathname, slot: 'function' }) } satisfies RouteHandle,
+              },
             ],
           },
         ],
@@ -146,11 +162,15 @@ function workspaceRoutes(): RouteObject {
         // Knowledge pages sit beside the list in the URL; the breadcrumb still goes through it.
         handle: { crumb: workspaceListCrumb('knowledge', 'workspace.knowledge') } satisfies RouteHandle,
         children: [
-          screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
-          screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx'),
-          screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx'),
-          screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx'),
-          screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx'),
+          // The knowledge base's name (dataset-crumb.ts) stands for its unit list and leads the pages under it.
+          {
+            ...screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
+            handle: { title: 'workspace.knowledgeUnit', crumb: (m) => ({ labelKey: 'pages:workspace.knowledgeUnit', href: m.pathname, slot: 'dataset' }) } satisfies RouteHandle,
+          },
+          underDataset(screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx')),
+          underDataset(screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx')),
+          underDataset(screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx')),
+          underDataset(screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx')),
         ],
       },
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
@@ -158,7 +178,17 @@ function workspaceRoutes(): RouteObject {
       { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
-        children: [{ path: 'prompt-add/:promptId?', lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'), handle: { title: 'workspace.promptAdd', crumb: true } }],
+        children: [
+          {
+            path: 'prompt-add/:promptId?',
+            lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'),
+            // A new prompt says so; an existing one shows its name once loaded.
+            handle: {
+              title: 'workspace.promptAdd',
+              crumb: (m) => (m.params.promptId ? { labelKey: 'pages:workspace.promptAdd', slot: 'prompt' } : { labelKey: 'pages:workspace.promptNew' }),
+            } satisfies RouteHandle,
+          },
+        ],
       },
     ],
   };
@@ -168,7 +198,13 @@ function storeRoutes(): RouteObject {
   const section = (key: string, title: string, detailParam?: string): RouteObject => ({
     path: key,
     handle: { title, crumb: true } satisfies RouteHandle,
-    children: [{ index: true, lazy: skeleton() }, ...(detailParam ? [stub(`:${detailParam}`, `${title}Detail`)] : [])],
+    children: detailParam
+      ? [
+          { index: true, lazy: page(() => import('./store/store-gallery-page')) },
+          { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
+        ]
+      : // The plugin store needs installed plugin packages (issue 24).
+        [{ index: true, lazy: skeleton() }],
   });
   return {
     path: 'store',
@@ -200,12 +236,15 @@ function systemRoutes(): RouteObject {
           {
             path: 'store',
             handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub(':type/:id', 'system.storeItem')],
+            children: [
+              { index: true, lazy: page(() => import('./system/store/system-store-page')) },
+              { path: ':type/:id', lazy: page(() => import('./system/store/system-store-item-page')), handle: { title: 'system.storeItem', crumb: true } satisfies RouteHandle },
+            ],
           },
           {
             path: 'plugin',
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/plugins/plugins-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/plugins/plugin-detail-page.tsx'), handle: { title: 'system.pluginDetail', crumb: true } }],
           },
           screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {
@@ -230,6 +269,14 @@ const editorTitle: Record<EditorKind, string> = {
   'digital-human': 'app.digitalHuman',
 };
 
+/** Editor tabs that are the same page in every editor that has them. */
+const TAB_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
+  distribute: () => import('./screens/app/distribute-page'),
+  api: () => import('./screens/app/api-tab/api-page'),
+  // Its own chunk with ECharts: no other page loads the chart library.
+  overview: () => import('./screens/app/overview/overview-page'),
+};
+
 function editorRoutes(): RouteObject {
   type EditorLayoutName = 'AgentBuilderLayout' | 'AgentTeamLayout' | 'AgentFlowLayout';
   const editor = (kind: Exclude<EditorKind, 'digital-human'>, layout: EditorLayoutName): RouteObject => ({
@@ -239,16 +286,16 @@ function editorRoutes(): RouteObject {
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
+      // The base tab is the canvas (the agent builder's: its form, which opens the canvas for other flows); the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
-        tab === 'base' && kind !== 'agent-builder'
-          ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
+        tab === 'base'
+          ? { ...stub(tab, `app.${tab}`), lazy: kind === 'agent-builder' ? page(() => import('./screens/app/builder/builder-page')) : page(() => import('./screens/app/flow-page')) }
           : tab === 'log'
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
-            : tab === 'version' && kind !== 'agent-builder'
+            : tab === 'version'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : tab === 'distribute'
-                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+              : TAB_PAGES[tab]
+                ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
                 : stub(tab, `app.${tab}`),
       ),
     ],
@@ -268,10 +315,10 @@ function editorRoutes(): RouteObject {
         if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
         return [
           homeCrumb,
-          { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
+          { label: seededName(d.workspace.name), href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
           { label: d.app.name },
           // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
-          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : d.app.type === 'agent' ? 'agent-builder' : 'agent-flow'}` },
         ];
       },
     } satisfies RouteHandle,

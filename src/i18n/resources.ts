@@ -49,6 +49,10 @@ export type Namespaces = {
   flowtools: typeof import('./locales/zh/flowtools').default;
   features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  store: typeof import('./locales/zh/store').default;
+  appapi: typeof import('./locales/zh/appapi').default;
+  overview: typeof import('./locales/zh/overview').default;
+  builder: typeof import('./locales/zh/builder').default;
   portal: typeof import('./locales/zh/portal').default;
 };
 

@@ -10,6 +10,7 @@ import type { ServerContext } from './context';
 import { registerErrorHandling } from './errors';
 import { registerAuth } from './auth';
 import { routeTree } from './routes';
+import { publicApiRoutes } from './routes/public';
 import { IMMUTABLE_CACHE } from './http/cache';
 import { registerInputRule } from './http/input-rule';
 
@@ -46,7 +47,13 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Weft API', version: '1', description: 'Generated from the zod schemas the server validates with.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The public API (/v1): an app's key, or a project space's for its MCP endpoint (schemas/public-api.ts).
+          AppKey: { type: 'http', scheme: 'bearer', bearerFormat: 'wk-…', description: 'An API key of the app (console: the app\'s API tab), or of the project space for its MCP endpoint' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     // Routes declared as '/' under a prefix are documented without the trailing slash.
@@ -70,6 +77,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   }));
 
   await app.register(routeTree(ctx), { prefix: '/api/v1' });
+  // The public API: its own group, auth (API keys) and error shape (Dify's; OpenAI's on its paths).
+  await app.register(publicApiRoutes(ctx), { prefix: '/v1' });
 
   // @fastify/static wants an absolute root; WEFT_CLIENT_DIR may be relative to the working directory.
   const clientDir = path.resolve(ctx.settings.clientDir);

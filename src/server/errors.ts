@@ -17,9 +17,18 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string, data: unknown = null) => new AppError(400, ErrorCode.PARAM, msg, data);
-/** A missing or foreign id: VALIDATION-1000 (the client reads it as 'does not exist or no permission'). */
+/**
+ * The key a client translates a missing record by: `what` in snake case ('Knowledge base' →
+ * 'knowledge_base'; the catalogue's `errors:missing.<resource>`).
+ */
+export const resourceKey = (what: string) => what.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+/**
+ * A missing or foreign id: VALIDATION-1000 (the client reads it as 'does not exist or no permission').
+ * `data.resource` names what is missing, so the client says it in the user's language (issue 28).
+ */
 export const notFoundOrForeign = (what: string, id: string) =>
-  new AppError(400, ErrorCode.PARAM, `${what} does not exist or you have no permission`, { id });
+  new AppError(400, ErrorCode.PARAM, `${what} does not exist or you have no permission`, { id, resource: resourceKey(what) });
 export const forbidden = (msg = 'Permission denied') => new AppError(403, ErrorCode.FORBIDDEN, msg);
 export const unauthenticated = (msg = 'Not signed in or the session expired') =>
   new AppError(401, ErrorCode.UNAUTHENTICATED, msg);

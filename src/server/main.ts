@@ -1,10 +1,11 @@
 import { readSettings } from './settings';
 import { createStudio } from './server';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { loggerOptions } from './http/log-options';
 
 const settings = readSettings();
 const studio = await createStudio(settings, {
-  logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+  logger: settings.logLevel === 'silent' ? false : loggerOptions(settings.logLevel),
 });
 await studio.app.listen({ host: settings.host, port: settings.port });
 const addr = studio.app.server.address();

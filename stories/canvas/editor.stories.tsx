@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { FlowMode } from '../../schemas/flow';
-import { builtinPlugins } from '../../plugins';
+import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
 import { FlowEditor, paletteGroups } from '../../src/canvas/editor';
 import { NodeInspector } from '../../src/canvas/inspector';

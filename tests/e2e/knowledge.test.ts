@@ -256,7 +256,9 @@ describe('the Knowledge Base tab against the real server', () => {
     // An agent app's agent node picks the base in the inspector (the knowledge-retrieval node's widget).
     const datasetId = new URL(unitsUrl).searchParams.get('dataset_id');
     await page.getByTestId('project-tab-app').click();
-    await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
+    const agentAppId = await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
+    // A new agent opens the zero-code builder; the canvas is the same flow's other editor.
+    await page.goto(`${new URL(page.url()).origin}/operation/app/${agentAppId}/agent-flow/base`);
     const flowEditor = page.getByTestId('flow-editor');
     const agentNode = flowEditor.locator('[data-testid^="node-agent"]').first();
     await agentNode.waitFor();
@@ -276,7 +278,7 @@ describe('the Knowledge Base tab against the real server', () => {
       return (await r.json()).data;
     }, appId);
     const agent = draft.document.nodes.find((n: { kind: string }) => n.kind === 'agent');
-    expect(agent).toMatchObject({ kindVersion: 2, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
+    expect(agent).toMatchObject({ kindVersion: 3, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
     await page.screenshot({ path: '/tmp/e2e-knowledge-agent-inspector.png' });
     // A long inspector scrolls inside its panel; the window (editor header, canvas) stays put.
     const layout = await page.evaluate(() => {

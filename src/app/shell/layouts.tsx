@@ -7,6 +7,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigation } from 'react-router';
 import { cn } from '../../ui/cn';
+import { PageBand } from './page';
 import { RouteBreadcrumb } from './route-breadcrumb';
 import { usePageTitle } from './route-handle';
 import s from './layouts.module.css';
@@ -30,10 +31,10 @@ export function DocumentTitle() {
 /** A header strip under the top bar holding the breadcrumb (and optional tabs). */
 export function SubHeader({ children, className }: { children?: ReactNode; className?: string }) {
   return (
-    <div className={cn(s.subHeader, className)}>
+    <PageBand className={cn(s.subHeader, className)}>
       <RouteBreadcrumb className={s.crumbs} />
       {children}
-    </div>
+    </PageBand>
   );
 }
 

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '../../../schemas/auth';
 import type { SwitchAppEntry } from '../../../schemas/org';
 import { hasText, tDynamic, type Language } from '../../i18n';
+import { seededName } from '../../i18n/seeded';
 import { canEnterSystem } from '../guards';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
@@ -18,7 +19,7 @@ export type MenuUser = Pick<CurrentUser, 'id' | 'username' | 'nickname' | 'realN
 
 /** The name to show for a user: nickname, else real name, else account. */
 export function displayName(u: Pick<CurrentUser, 'username' | 'nickname' | 'realName'>): string {
-  return u.nickname.trim() || u.realName.trim() || u.username;
+  return u.nickname.trim() || seededName(u.realName.trim()) || u.username;
 }
 
 /** The entry's name in the current language (the server's name for codes the client does not know). */

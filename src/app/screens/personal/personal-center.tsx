@@ -24,7 +24,7 @@ export default function PersonalCenter() {
   if (!user) return null;
   const name = displayName(user);
   return (
-    <Page width="narrow" data-testid="personal-center">
+    <Page data-testid="personal-center">
       <PageHeader title={t('pages:personal.center')} description={t('profile.subtitle')} />
       <div className={s.stack}>
         <Card>

@@ -18,11 +18,14 @@ export type AppEditorKind = 'agent-flow' | 'agent-team';
 export const editorKindOf = (type: AppType): AppEditorKind => (type === 'agent_team' ? 'agent-team' : 'agent-flow');
 
 /**
- * Where opening an app goes: `/operation/app/:appId/agent-flow` (workflow, chatflow, agent) or
- * `/operation/app/:appId/agent-team` (agent_team).
+ * Where opening an app goes: `/operation/app/:appId/agent-flow` (workflow, chatflow),
+ * `/operation/app/:appId/agent-team` (agent_team), and for an agent the zero-code builder
+ * `/operation/app/:appId/agent-builder`, which opens the canvas (agent-flow) itself when the flow
+ * is not a zero-code agent (schemas/agent-builder.ts zeroCodeNodes).
  * @example editorPath({ id: 'a1', type: 'chatflow' }) // '/operation/app/a1/agent-flow'
  */
-export const editorPath = (app: Pick<App, 'id' | 'type'>) => `/operation/app/${encodeURIComponent(app.id)}/${editorKindOf(app.type)}`;
+export const editorPath = (app: Pick<App, 'id' | 'type'>) =>
+  `/operation/app/${encodeURIComponent(app.id)}/${app.type === 'agent' ? 'agent-builder' : editorKindOf(app.type)}`;
 
 /** The badge colour of each mode (the same in the list and the editor header). */
 export const MODE_BADGE: Readonly<Record<AppType, BadgeVariant>> = {

@@ -109,14 +109,17 @@ const silent = (workspaceId: string) => ({ workspaceId, reaction: 'silent' as co
 
 export const apiKnowledgeApi: KnowledgeApi = {
   listDatasets: (ws, q) => ds.listDatasets({ ...q, keyword: q.keyword || undefined }, w(ws)),
-  getDataset: (ws, id) => ds.getDataset(id, w(ws)),
+  // Silent: the pages load their knowledge base and unit as an id page's own record and tell the
+  // user themselves (spec 6, one message); the breadcrumb's lookup says nothing.
+  getDataset: (ws, id) => ds.getDataset(id, silent(ws)),
   checkName: (ws, name, excludeId) => ds.checkDatasetName(name, excludeId, silent(ws)).then((r) => r.exists),
   createDataset: (ws, body) => ds.createDataset(body, silent(ws)),
   updateDataset: (ws, id, body) => ds.updateDataset(id, body, silent(ws)),
   deleteDataset: (ws, id) => ds.deleteDataset(id, w(ws)),
 
-  listDocuments: (ws, datasetId, q) => ds.listDocuments(datasetId, { ...q, keyword: q.keyword || undefined }, w(ws)),
-  getDocument: (ws, datasetId, id) => ds.getDocument(datasetId, id, w(ws)),
+  // Silent: both screens report a failure themselves (the unit list leaves a missing base to its own load).
+  listDocuments: (ws, datasetId, q) => ds.listDocuments(datasetId, { ...q, keyword: q.keyword || undefined }, silent(ws)),
+  getDocument: (ws, datasetId, id) => ds.getDocument(datasetId, id, silent(ws)),
   deleteDocument: (ws, datasetId, id) => ds.deleteDocument(datasetId, id, w(ws)),
   toggleEnable: (ws, datasetId, id, enabled) => ds.toggleEnable(datasetId, id, enabled, w(ws)),
   toggleGraph: (ws, datasetId, id, enabled) => ds.toggleGraph(datasetId, id, enabled, w(ws)),

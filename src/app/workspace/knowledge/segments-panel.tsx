@@ -7,6 +7,7 @@ import { SearchInput } from '../../../kit/widgets/search-input';
 import { Button, ConfirmDialog, EmptyState, Pagination, Spinner, Switch, toast } from '../../../ui';
 import { usePaginationLabels } from '../../system/users/admin-kit';
 import { reportError } from '../members/report-error';
+import { PagePager } from '../../shell/page';
 import { useKnowledgeApi } from './knowledge-api';
 import { TextDialog } from './text-dialog';
 import { QaGenerationControl } from './qa-generation';
@@ -69,7 +70,11 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
           ))}
         </ol>
       )}
-      {list.total > 0 && <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />}
+      {list.total > 0 && (
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />
+        </PagePager>
+      )}
       <TextDialog
         open={editing !== null}
         title={editing === 'new' ? t('segments.add') : t('segments.editTitle')}
@@ -142,7 +147,11 @@ export function QaPanel({ workspaceId, datasetId, documentId, onChanged }: UnitR
           ))}
         </ul>
       )}
-      {list.total > 0 && <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />}
+      {list.total > 0 && (
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />
+        </PagePager>
+      )}
       <TextDialog
         open={editing !== null}
         title={editing === 'new' ? t('qa.add') : t('qa.editTitle')}

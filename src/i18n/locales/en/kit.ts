@@ -141,6 +141,11 @@ const kit: typeof zh = {
     placeholder: 'Search',
     clear: 'Clear search',
   },
+  copy: {
+    copy: 'Copy',
+    copied: 'Copied',
+    failed: 'Could not write to the clipboard: select the text and copy it yourself',
+  },
   status: {
     success: 'Success',
     failed: 'Failed',

@@ -48,6 +48,7 @@ const pages: typeof zh = {
     certificate: 'Credential Management',
     prompt: 'Prompt Management',
     promptAdd: 'Edit prompt',
+    promptNew: 'New prompt',
   },
   store: {
     root: 'Store',

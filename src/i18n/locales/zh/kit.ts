@@ -143,6 +143,11 @@ const kit = {
     placeholder: '搜索',
     clear: '清空搜索',
   },
+  copy: {
+    copy: '复制',
+    copied: '已复制',
+    failed: '无法写入剪贴板，请手动选中文本复制',
+  },
   status: {
     success: '成功',
     failed: '失败',

@@ -50,6 +50,7 @@ const pages = {
     certificate: '凭证管理',
     prompt: '提示词管理',
     promptAdd: '编辑提示词',
+    promptNew: '新建提示词',
   },
   store: {
     root: '商店',

@@ -1,0 +1,108 @@
+/**
+ * /operation/store/{app,knowledge,prompt,tool}/:id: one released store item (spec 2; issue 23). The head
+ * (icon, name, kind, tags, description, who published it from which space, when, copies), the
+ * type-specific parts (./store-detail-parts.tsx) and the copy dialog. An item of another tenant, not
+ * released, or gone shows the "does not exist" state with the id and a way back to the store.
+ */
+import { ArrowLeft, Copy } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams } from 'react-router';
+import type { SpaceStoreType, StoreItemDetail } from '../../../schemas/store';
+import { formatDateTime } from '../../kit/widgets/datetime';
+import { Badge, Button, EmptyState, Spinner } from '../../ui';
+import { Page, PageHeader } from '../shell/page';
+import { CopyDialog } from './copy-dialog';
+import { useStoreApi } from './store-api';
+import { KindBadge, StoreItemIcon } from './store-card';
+import { AppParts, DatasetParts, Fact, PromptParts, ToolParts } from './store-detail-parts';
+import { ROUTE_OF, typeOfRoute } from './store-kinds';
+import s from './store.module.css';
+
+export default function StoreDetailPage() {
+  const { pathname } = useLocation();
+  const params = useParams();
+  const type = typeOfRoute(pathname.split('/')[3]) ?? 'app';
+  const id = params.appId ?? params.knowledgeId ?? params.promptId ?? params.toolId ?? '';
+  return <StoreDetail key={`${type}/${id}`} type={type} id={id} />;
+}
+
+export function StoreDetail({ type, id }: { type: SpaceStoreType; id: string }) {
+  const { t } = useTranslation(['store', 'common']);
+  const api = useStoreApi();
+  const [item, setItem] = useState<StoreItemDetail | null | 'missing'>(null);
+  const [copying, setCopying] = useState(false);
+  useEffect(() => {
+    let live = true;
+    api.get(type, id).then(
+      (d) => live && setItem(d),
+      () => live && setItem('missing'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, type, id]);
+  const loadSegments = useCallback((doc: string, page: number) => api.segments(id, doc, { page, page_size: 20 }), [api, id]);
+  const back = `/operation/store/${ROUTE_OF[type]}`;
+
+  if (item === null) {
+    return (
+      <Page>
+        <Spinner />
+      </Page>
+    );
+  }
+  if (item === 'missing') {
+    return (
+      <Page data-testid="store-detail-missing">
+        <EmptyState
+          className={s.emptyBox}
+          title={t('detail.loadFailed')}
+          description={id}
+          action={
+            <Button asChild size="sm">
+              <Link to={back}>{t('detail.back')}</Link>
+            </Button>
+          }
+        />
+      </Page>
+    );
+  }
+  const snap = item.snapshot;
+  return (
+    <Page data-testid="store-detail" data-item-id={item.id}>
+      <PageHeader
+        leading={<StoreItemIcon item={item} size={48} />}
+        title={item.name}
+        description={item.description || t('detail.noDescription')}
+        actions={
+          <>
+            <Button asChild size="sm" variant="ghost" icon={<ArrowLeft aria-hidden="true" />}>
+              <Link to={back}>{t('detail.back')}</Link>
+            </Button>
+            <Button variant="primary" icon={<Copy aria-hidden="true" />} onClick={() => setCopying(true)} data-testid="store-copy">
+              {t('detail.copy')}
+            </Button>
+          </>
+        }
+      />
+      <div className={s.inline}>
+        <KindBadge item={item} />
+        {item.tags.map((tag) => (
+          <Badge key={tag}>{tag}</Badge>
+        ))}
+      </div>
+      <div className={s.facts}>
+        <Fact label={t('detail.publishedBy')} value={item.published_by_name} />
+        <Fact label={t('detail.source')} value={item.source_workspace_name} />
+        <Fact label={t('detail.publishedAt')} value={formatDateTime(item.published_at, { withSeconds: false }) ?? ''} />
+        <Fact label={t('detail.copyCount')} value={<span data-testid="store-detail-copies">{item.copy_count}</span>} />
+      </div>
+      {snap.type === 'app' && <AppParts snapshot={snap} />}
+      {snap.type === 'dataset' && <DatasetParts snapshot={snap} loadSegments={loadSegments} />}
+      {snap.type === 'prompt' && <PromptParts snapshot={snap} />}
+      {snap.type === 'tool' && <ToolParts snapshot={snap} />}
+      <CopyDialog type={type} item={item} open={copying} onOpenChange={setCopying} onCopied={() => setItem({ ...item, copy_count: item.copy_count + 1 })} />
+    </Page>
+  );
+}
