@@ -5,28 +5,25 @@
  * portal is the user's, across project spaces). Runs stream as SSE: see ./portal-stream.ts; uploads
  * are in ./portal-files.ts (they load with the first attachment).
  */
-import { z } from 'zod';
-import {
-  ConversationGroup,
-  PortalApp,
-  PortalAppDetail,
-  SuggestedQuestions,
-  UsageRecord,
+import type { z } from 'zod';
+import type {
+  FeedbackRating,
+  PortalListQuery,
   UsageRecordQuery,
-  WebConversation,
-  WebMessagePage,
-  WebRun,
-  webPage,
-  type FeedbackRating,
-  type PortalListQuery,
-  type WebChatBody,
-  type WebConversationQuery,
-  type WebConversationUpdateBody,
-  type WebWorkflowBody,
+  WebChatBody,
+  WebConversationQuery,
+  WebConversationUpdateBody,
+  WebWorkflowBody,
 } from '../../schemas/portal';
-import { RunStopResult } from '../../schemas/run-api';
-import { readPortalEvents, type PortalStreamEvent } from './portal-stream';
+import type { PortalStreamEvent } from './portal-stream';
 import { call, request, type Endpoint, type RequestOptions } from './request';
+
+type Answers = (typeof import('./portal-schemas'))['portalAnswers'];
+/** The schema of an answer, loaded with the first call (zod is not in the portal's first load). */
+const answer =
+  <K extends keyof Answers>(key: K) =>
+  async (): Promise<Answers[K]> =>
+    (await import('./portal-schemas')).portalAnswers[key];
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 
@@ -59,13 +56,15 @@ export const portalEndpoints = {
 
 /** The apps this user may use (discover), by name/description and mode; 100 a page by default. */
 export const listPortalApps = (q: Partial<PortalListQuery> = {}, opts?: Opts) =>
-  call(webPage(PortalApp), portalEndpoints.apps, { page: 1, page_size: 100, ...q }, { workspaceId: null, ...opts });
+  call(answer('apps'), portalEndpoints.apps, { page: 1, page_size: 100, ...q }, { workspaceId: null, ...opts });
 
 /** One app with what its chat or run page needs (features, start inputs, conversation variables). */
-export const getPortalApp = (portal_id: string, opts?: Opts) => call(PortalAppDetail, portalEndpoints.app, { portal_id }, { workspaceId: null, ...opts });
+export const getPortalApp = (portal_id: string, opts?: Opts) => call(answer('app'), portalEndpoints.app, { portal_id }, { workspaceId: null, ...opts });
 
 async function* stream(endpoint: Endpoint, portal_id: string, body: object, opts: Opts): AsyncGenerator<PortalStreamEvent> {
   const res = await request(endpoint, { portal_id, ...body }, { workspaceId: null, ...opts, responseType: 'stream', headers: { Accept: 'text/event-stream', ...opts.headers } });
+  // The stream's reader and its event schemas load with the first run, not with the portal.
+  const { readPortalEvents } = await import('./portal-stream');
   yield* readPortalEvents(res, opts.signal);
 }
 
@@ -81,53 +80,53 @@ export const streamPortalWorkflow = (portal_id: string, body: WebWorkflowBody, o
 
 /** Stops one of the user's own runs (its stream then ends with `run_failed`, status `stopped`). */
 export const stopPortalRun = (portal_id: string, run_id: string, opts?: Opts) =>
-  call(RunStopResult, portalEndpoints.stop, { portal_id, run_id }, { workspaceId: null, ...opts });
+  call(answer('stop'), portalEndpoints.stop, { portal_id, run_id }, { workspaceId: null, ...opts });
 
 /** The user's runs of a workflow app, newest first. */
 export const listPortalRuns = (portal_id: string, q: { page?: number; page_size?: number } = {}, opts?: Opts) =>
-  call(webPage(WebRun), portalEndpoints.runs, { portal_id, page: 1, page_size: 20, ...q }, { workspaceId: null, ...opts });
+  call(answer('runs'), portalEndpoints.runs, { portal_id, page: 1, page_size: 20, ...q }, { workspaceId: null, ...opts });
 
-export const getPortalRun = (portal_id: string, run_id: string, opts?: Opts) => call(WebRun, portalEndpoints.run, { portal_id, run_id }, { workspaceId: null, ...opts });
+export const getPortalRun = (portal_id: string, run_id: string, opts?: Opts) => call(answer('run'), portalEndpoints.run, { portal_id, run_id }, { workspaceId: null, ...opts });
 
 /** The user's conversations, pinned first then newest; by app, group or keyword. */
 export const listWebConversations = (q: Partial<WebConversationQuery> = {}, opts?: Opts) =>
-  call(webPage(WebConversation), portalEndpoints.conversations, { page: 1, page_size: 50, ...q }, { workspaceId: null, ...opts });
+  call(answer('conversations'), portalEndpoints.conversations, { page: 1, page_size: 50, ...q }, { workspaceId: null, ...opts });
 
 export const getWebConversation = (conversation_id: string, opts?: Opts) =>
-  call(WebConversation, portalEndpoints.conversation, { conversation_id }, { workspaceId: null, ...opts });
+  call(answer('conversation'), portalEndpoints.conversation, { conversation_id }, { workspaceId: null, ...opts });
 
 /** Renames, pins, moves into or out of a group (`group_id: null`), or sets the character. */
 export const updateWebConversation = (conversation_id: string, body: WebConversationUpdateBody, opts?: Opts) =>
-  call(WebConversation, portalEndpoints.updateConversation, { conversation_id, ...body }, { workspaceId: null, ...opts });
+  call(answer('conversation'), portalEndpoints.updateConversation, { conversation_id, ...body }, { workspaceId: null, ...opts });
 
 export const deleteWebConversation = (conversation_id: string, opts?: Opts) =>
-  call(z.unknown(), portalEndpoints.deleteConversation, { conversation_id }, { workspaceId: null, ...opts });
+  call(answer('none'), portalEndpoints.deleteConversation, { conversation_id }, { workspaceId: null, ...opts });
 
 /** A page of a conversation's messages, newest first; `before_id` pages up (older). */
 export const listWebMessages = (conversation_id: string, q: { before_id?: string; limit?: number } = {}, opts?: Opts) =>
-  call(WebMessagePage, portalEndpoints.messages, { conversation_id, ...q }, { workspaceId: null, ...opts });
+  call(answer('messages'), portalEndpoints.messages, { conversation_id, ...q }, { workspaceId: null, ...opts });
 
 /** Likes or dislikes an answer; null takes the rating back. */
 export const setMessageFeedback = (message_id: string, rating: FeedbackRating | null, opts?: Opts) =>
-  call(z.unknown(), portalEndpoints.feedback, { message_id, rating }, { workspaceId: null, ...opts });
+  call(answer('none'), portalEndpoints.feedback, { message_id, rating }, { workspaceId: null, ...opts });
 
 /** Up to three follow-up questions for an answer. */
 export const suggestedQuestions = (message_id: string, opts?: Opts) =>
-  call(SuggestedQuestions, portalEndpoints.suggested, { message_id }, { workspaceId: null, ...opts }).then((r) => r.questions);
+  call(answer('suggested'), portalEndpoints.suggested, { message_id }, { workspaceId: null, ...opts }).then((r) => r.questions);
 
 /** The user's conversation groups. */
-export const listConversationGroups = (opts?: Opts) => call(z.array(ConversationGroup), portalEndpoints.groups, undefined, { workspaceId: null, ...opts });
+export const listConversationGroups = (opts?: Opts) => call(answer('groups'), portalEndpoints.groups, undefined, { workspaceId: null, ...opts });
 
 export const createConversationGroup = (name: string, opts?: Opts) =>
-  call(ConversationGroup, portalEndpoints.createGroup, { name }, { workspaceId: null, ...opts });
+  call(answer('group'), portalEndpoints.createGroup, { name }, { workspaceId: null, ...opts });
 
 export const renameConversationGroup = (group_id: string, name: string, opts?: Opts) =>
-  call(ConversationGroup, portalEndpoints.updateGroup, { group_id, name }, { workspaceId: null, ...opts });
+  call(answer('group'), portalEndpoints.updateGroup, { group_id, name }, { workspaceId: null, ...opts });
 
 /** Deletes a group; its conversations stay, outside any group. */
 export const deleteConversationGroup = (group_id: string, opts?: Opts) =>
-  call(z.unknown(), portalEndpoints.deleteGroup, { group_id }, { workspaceId: null, ...opts });
+  call(answer('none'), portalEndpoints.deleteGroup, { group_id }, { workspaceId: null, ...opts });
 
 /** The user's usage records, newest first, 10 a page (spec 9). */
 export const listUsageRecords = (q: Partial<z.input<typeof UsageRecordQuery>> = {}, opts?: Opts) =>
-  call(webPage(UsageRecord), portalEndpoints.usage, { page: 1, page_size: 10, ...q }, { workspaceId: null, ...opts });
+  call(answer('usage'), portalEndpoints.usage, { page: 1, page_size: 10, ...q }, { workspaceId: null, ...opts });

@@ -23,7 +23,7 @@
  * Note Weft's server answers a missing or foreign id with 400 VALIDATION-1000 (never 404, which would
  * reveal existence); the route guards turn that into the error screen where the spec asks for it.
  */
-import { ErrorCode } from '../../schemas/errors';
+import { PARAM_ERROR } from './error-codes';
 import { getConfig } from '../app/config';
 import { loginPath, paths } from '../app/paths';
 import { useSession } from '../app/session';
@@ -125,7 +125,7 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
   // The server's msg is English: it is never shown in another language (issue 28); the catalogue
   // speaks for the code instead.
   const english = currentLanguage() === 'en';
-  const missing = status === 400 && code === ErrorCode.PARAM ? (missingText(e.data) ?? reasonText(e.data)) : undefined;
+  const missing = status === 400 && code === PARAM_ERROR ? (missingText(e.data) ?? reasonText(e.data)) : undefined;
   let text: string;
   if (status === 0) {
     const key = {
@@ -140,7 +140,7 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     text = tDynamic('errors:status.401');
   } else if (status >= 500 || status === 405) {
     text = tDynamic(STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.5xx');
-  } else if (status === 400 && reaction === 'page' && code === ErrorCode.PARAM) {
+  } else if (status === 400 && reaction === 'page' && code === PARAM_ERROR) {
     // An id page (spec 6): "unauthorized operation", and what is missing under it.
     text = tDynamic('errors:unauthorizedOperation');
     return { level: 'error', text, detail: missing ?? (english && msg && msg !== text ? msg : undefined), status, code };

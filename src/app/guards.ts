@@ -18,12 +18,11 @@
  */
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import type { CurrentUser } from '../../schemas/auth';
-import { ErrorCode } from '../../schemas/errors';
+import { PARAM_ERROR } from '../api/error-codes';
 import type { Workspace } from '../../schemas/workspace';
 import { ensureUser } from '../api/auth';
 import { describeError, notify } from '../api/reactions';
 import { ApiError, isAbortError } from '../api/request';
-import { getWorkspace } from '../api/workspaces';
 import { loginPath, paths } from './paths';
 import { useSession } from './session';
 
@@ -103,12 +102,14 @@ export async function workspaceGuard(args: GuardArgs): Promise<Workspace> {
   const id = args.params.workspace_id;
   if (!id) throw redirect(paths.root);
   try {
+    // The workspaces API (and zod with its schemas) loads with the first console route, not at start-up.
+    const { getWorkspace } = await import('../api/workspaces');
     const workspace = await getWorkspace(id, { signal: args.request.signal, reaction: 'silent' });
     useSession.getState().setWorkspace(workspace.id);
     return workspace;
   } catch (e) {
     if (isAbortError(e)) throw e;
-    if (e instanceof ApiError && e.code === ErrorCode.PARAM) throw new RouteNotFoundError('workspace', id, { cause: e });
+    if (e instanceof ApiError && e.code === PARAM_ERROR) throw new RouteNotFoundError('workspace', id, { cause: e });
     if (!useSession.getState().accessToken) throw redirect(loginPath(pathOf(args.request)));
     const message = describeError(e);
     if (message) notify(message);

@@ -22,7 +22,7 @@ import { loadTexts } from '../i18n';
 import { PORTAL_NAMESPACES } from '../i18n/startup';
 import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, SubHeader } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
 import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
@@ -36,6 +36,9 @@ type PageModule = { default: ComponentType };
 
 /** A route `lazy` that loads a page module (default export) and reloads the page if the chunk is gone. */
 export const page = (load: () => Promise<PageModule>) => lazyWithReload(async () => ({ Component: (await load()).default }));
+
+/** The console's layout (top bar with the project-space switcher): not in the portal's first load. */
+const consoleLayout = page(() => import('./shell/console-layout'));
 
 const skeleton = () => page(() => import('./screens/skeleton-page'));
 
@@ -205,7 +208,7 @@ function storeRoutes(): RouteObject {
   });
   return {
     path: 'store',
-    element: <StoreLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).StoreLayout })),
     handle: { area: 'store', crumb: () => ({ labelKey: 'pages:store.root', href: '/operation/store' }) } satisfies RouteHandle,
     children: [
       indexTo('app'),
@@ -222,7 +225,7 @@ function systemRoutes(): RouteObject {
   return {
     path: 'system',
     loader: systemGuard,
-    element: <SystemLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).SystemLayout })),
     handle: { area: 'system', crumb: () => ({ labelKey: 'pages:system.root', href: '/operation/system' }) } satisfies RouteHandle,
     children: [
       {
@@ -447,7 +450,7 @@ export function buildRoutes(): RouteObject[] {
         {
           path: 'operation',
           loader: withAllTexts(loginGuard),
-          element: <ConsoleLayout />,
+          lazy: consoleLayout,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
             {
@@ -474,7 +477,7 @@ export function buildRoutes(): RouteObject[] {
         {
           path: 'personal',
           loader: withAllTexts(loginGuard),
-          element: <ConsoleLayout />,
+          lazy: consoleLayout,
           handle: { area: 'personal' } satisfies RouteHandle,
           children: [
             {

@@ -5,7 +5,7 @@
  */
 import { expireSession } from '../../api/reactions';
 import { isAbortError, isApiError } from '../../api/request';
-import { ErrorCode } from '../../../schemas/errors';
+import { PARAM_ERROR } from '../../api/error-codes';
 
 /** Handles what a screen should not show itself; true when nothing is left to show (aborted, signed out). */
 export function settleLoadError(e: unknown): boolean {
@@ -21,4 +21,4 @@ export function settleLoadError(e: unknown): boolean {
  * The app is not (or no longer) the user's to use: the server answers VALIDATION-1000 for an app
  * that was never distributed to them, whose distribution was cancelled, or whose space they left.
  */
-export const isAccessLost = (e: unknown) => isApiError(e, ErrorCode.PARAM);
+export const isAccessLost = (e: unknown) => isApiError(e, PARAM_ERROR);

@@ -1,7 +1,7 @@
 import { RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
-import { ErrorCode } from '../../../schemas/errors';
+import { PARAM_ERROR } from '../../api/error-codes';
 import { describeError } from '../../api/reactions';
 import { ApiError } from '../../api/request';
 import { tDynamic } from '../../i18n';
@@ -38,7 +38,7 @@ export function RouteErrorView({ error, back, onBack, fullPage }: RouteErrorView
     );
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <ErrorScreen kind="lost" back={back} onBack={onBack} fullPage={fullPage} />;
-  if ((isRouteErrorResponse(error) && error.status === 403) || (error instanceof ApiError && (error.status === 403 || error.code === ErrorCode.PARAM))) {
+  if ((isRouteErrorResponse(error) && error.status === 403) || (error instanceof ApiError && (error.status === 403 || error.code === PARAM_ERROR))) {
     return <ErrorScreen kind="no-permission" back={back} onBack={onBack} fullPage={fullPage} />;
   }
   const detail = error instanceof ApiError ? describeError(error)?.text : error instanceof Error ? error.message : undefined;

@@ -6,7 +6,7 @@
 import { Compass, RotateCw, SearchX } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FLOW_MODES, type FlowMode } from '../../../../schemas/flow';
+import type { FlowMode } from '../../../../schemas/flow';
 import type { PortalApp } from '../../../../schemas/portal';
 import { SearchInput } from '../../../kit/widgets/search-input';
 import { Button } from '../../../ui/button';
@@ -16,6 +16,7 @@ import { Page, PageHeader } from '../../shell/page';
 import { settleLoadError } from '../load-error';
 import { usePortalApi } from '../portal-api';
 import { AppCardSkeleton } from './app-card';
+import { APP_MODES } from '../../workspace/apps/app-modes';
 import { AppGrid } from './app-grid';
 import s from './discover.module.css';
 
@@ -31,7 +32,7 @@ interface ListState {
 /** All, then the four modes, as toggle buttons (a filter the user sees at once). */
 function ModeFilter({ value, onChange }: { value: FlowMode | undefined; onChange: (mode: FlowMode | undefined) => void }) {
   const { t } = useTranslation('portal');
-  const options: (FlowMode | undefined)[] = [undefined, ...FLOW_MODES];
+  const options: (FlowMode | undefined)[] = [undefined, ...APP_MODES];
   return (
     <div className={s.modes} role="group" aria-label={t('discover.modeFilter')} data-testid="portal-mode-filter">
       {options.map((mode) => (

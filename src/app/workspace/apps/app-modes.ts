@@ -3,12 +3,14 @@
  * an app (spec 2 "App editors") and how a mode looks. Pure; no React.
  */
 import type { App, AppIcon, AppType } from '../../../../schemas/app';
-import { FLOW_MODES } from '../../../../schemas/flow';
 import { ICON_COLORS } from '../../../kit/widgets/icon-presets';
 import type { BadgeVariant } from '../../../ui/badge';
 
-/** The modes in the order the create dialog offers them. */
-export const APP_MODES: readonly AppType[] = FLOW_MODES;
+/**
+ * The modes in the order the create dialog offers them: schemas/flow.ts FLOW_MODES, written out
+ * (that module builds zod schemas, not in the portal's first load; app-modes.test.ts checks they match).
+ */
+export const APP_MODES: readonly AppType[] = ['agent', 'chatflow', 'workflow', 'agent_team'];
 
 /** The editor route of a mode: agent_team has its own editor, the other modes use the flow editor. */
 export type AppEditorKind = 'agent-flow' | 'agent-team';
