@@ -82,7 +82,7 @@ describe('the canvas, finished', () => {
 
   it('a run the checklist blocks lists the checklist in the debug pane; an entry opens its node; the checklist panel closes on Escape and outside; the minimap has the kinds’ colours', async () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    await openFlow(page, doc([node('start', 'start', 0, 0), node('llm_1', 'llm', 320, 160, {}, 'Summarise'), node('end', 'end', 640, 0)], [edge('start', 'end')]));
+    await openFlow(page, doc([node('start', 'start', 0, 0), node('llm_1', 'llm', 320, 160, {}, 'Summarise'), node('end', 'end', 640, 0, { outputs: [{ name: 'summary', selector: ['llm_1', 'text'] }] })], [edge('start', 'end')]));
     const editor = page.getByTestId('flow-editor');
 
     await page.getByTestId('debug-open').click();
@@ -111,6 +111,25 @@ describe('the canvas, finished', () => {
     const colours = await editor.getByTestId('rf__minimap').getByTestId('minimap-nodes').evaluateAll((paths) => paths.map((p) => getComputedStyle(p).fill));
     expect(new Set(colours).size).toBeGreaterThan(1);
     await editor.getByTestId('rf__minimap').screenshot({ path: 'test-results/canvas-finish-minimap.png' });
+
+    // The palette shows the start the flow has as not addable, with why.
+    await page.getByTestId('toolbar-add-node').click();
+    const start = page.getByTestId('palette').getByTestId('palette-item-start');
+    expect(await start.isDisabled()).toBe(true);
+    expect(await start.textContent()).toContain('only one is allowed');
+    await snap(page, 'canvas-finish-palette');
+    await page.getByTestId('toolbar-add-node').click();
+
+    // The delete warning names the end node, its field and the node deleted as the builder sees them.
+    await editor.locator('.react-flow__node[data-id="llm_1"]').click({ position: { x: 30, y: 12 } });
+    await page.keyboard.press('Delete');
+    const refs = page.getByTestId('delete-references');
+    await expect.poll(() => refs.count()).toBe(1);
+    const text = (await refs.textContent()) ?? '';
+    expect(text).toContain('End: Output variables #1 uses Summarise / text');
+    expect(text).not.toContain('llm_1');
+    await snap(page, 'canvas-finish-delete-warning');
+    await page.getByTestId('delete-cancel').click();
     await context.close();
   });
 });
