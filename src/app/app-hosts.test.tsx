@@ -1,14 +1,15 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirm } from '../ui/confirm-store';
-import { toast } from '../ui/toast-store';
+import { setToasts, toast } from '../ui/toast-store';
 import { LazyConfirmHost, LazyToaster } from './app-hosts';
 
 afterEach(cleanup);
+// Test files share one module graph (isolate: false): another file's toasts may still be in the store.
+beforeEach(() => setToasts([]));
 
 describe('the app-wide hosts, loaded on first use', () => {
-  // First in the file: the toast store is still empty.
   it('the toaster also mounts once the page is idle, before any toast (its layer then sits below later dialogs)', async () => {
     const { container } = render(<LazyToaster closeLabel="Close" label="Notifications" />);
     expect(container.ownerDocument.querySelector('[aria-label^="Notifications"]')).toBeNull();
