@@ -72,7 +72,7 @@ describe('the plugin store in the browser', () => {
     const detailUrl = page.url();
     await page.goto(`${studio.url}/operation/system/plugin`);
     await page.getByTestId('plugin-weft.text-stats').getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.locator('[data-slot="confirm-dialog-action"]').click();
     await expect.poll(() => page.getByTestId('plugin-weft.text-stats').count()).toBe(0);
     await page.goto(detailUrl);
     await page.getByTestId('store-install').click();
