@@ -124,7 +124,7 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
         <Fact label={t('detail.publishedBy')} value={item.published_by_name} />
         {type !== 'plugin' && <Fact label={t('detail.source')} value={item.source_workspace_name} />}
         <Fact label={t('detail.publishedAt')} value={formatDateTime(item.published_at, { withSeconds: false }) ?? ''} />
-        <Fact label={t('detail.copyCount')} value={<span data-testid="store-detail-copies">{item.copy_count}</span>} />
+        {type !== 'plugin' && <Fact label={t('detail.copyCount')} value={<span data-testid="store-detail-copies">{item.copy_count}</span>} />}
       </div>
       {snap.type === 'app' && <AppParts snapshot={snap} />}
       {snap.type === 'dataset' && <DatasetParts snapshot={snap} loadSegments={loadSegments} />}

@@ -57,7 +57,7 @@ export function PluginParts({ snapshot, version, onInstall, busy }: { snapshot: 
         <Table>
           <TableHeader>
             <TableRow>
-              <TableHead>{t('detail.plugin.version')}</TableHead>
+              <TableHead>{t('detail.plugin.versionColumn')}</TableHead>
               <TableHead>{t('detail.plugin.minWeft')}</TableHead>
               <TableHead>{t('detail.plugin.publishedAt')}</TableHead>
               {onInstall && <TableHead />}

@@ -33,6 +33,7 @@ const store: typeof zh = {
     plugin: {
       author: 'Author',
       version: 'Latest version',
+      versionColumn: 'Version',
       kinds: 'Node kinds it adds',
       kind: 'Kind',
       kindVersion: 'Kind version',

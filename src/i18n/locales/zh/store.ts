@@ -31,6 +31,7 @@ const store = {
     plugin: {
       author: '作者',
       version: '最新版本',
+      versionColumn: '版本',
       kinds: '新增的节点类型',
       kind: '节点类型',
       kindVersion: '类型版本',
