@@ -172,6 +172,19 @@ export const StoreSnapshot = z.discriminatedUnion('type', [
     mcp_config: z.record(z.string(), z.unknown()).nullable(),
     mcp_enabled: z.array(z.string()),
   }),
+  z.object({
+    type: z.literal('plugin'),
+    /** The package id (manifest `id`); the listing's `version` is the newest published one. */
+    plugin_id: z.string(),
+    author: z.string(),
+    icon: z.string(),
+    kinds: z.array(z.object({ kind: z.string(), version: z.number().int() })),
+    tools: z.array(z.object({ name: z.string(), description: z.string() })),
+    min_weft_version: z.string(),
+    checksum: z.string(),
+    /** Every published version, newest first (the package's bytes stay on the server). */
+    versions: z.array(z.object({ version: z.string(), checksum: z.string(), min_weft_version: z.string(), published_at: Timestamp })),
+  }),
 ]);
 export type StoreSnapshot = z.infer<typeof StoreSnapshot>;
 
@@ -280,5 +293,19 @@ export type AdminStoreDetail = z.infer<typeof AdminStoreDetail>;
 export const AdminStoreParams = z.object({ type: StoreItemType, id: z.string().max(64).describe('Store item id') });
 
 /** Reject (a reason is required) or take offline (a reason is optional). */
+/**
+ * POST /admin/store/plugins/publish (super admin): publishes an INSTALLED plugin package to the
+ * caller's tenant's plugin store, its bytes kept with the listing (one version per package version;
+ * the same version again replaces its bytes). Re-submits the listing: it awaits release again.
+ */
+export const StorePluginPublishBody = z
+  .object({
+    plugin_id: z.string().min(2).max(100),
+    tags: StoreTags.optional(),
+    description: z.string().trim().max(1000, 'exceeds maximum length 1000').optional(),
+  })
+  .strict();
+export type StorePluginPublishBody = z.input<typeof StorePluginPublishBody>;
+
 export const StoreReviewBody = z.object({ reason: z.string().trim().max(500, 'exceeds maximum length 500').default('') }).strict();
 export const StoreRejectBody = z.object({ reason: z.string().trim().min(1, 'This form field is required!').max(500, 'exceeds maximum length 500') }).strict();

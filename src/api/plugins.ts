@@ -34,3 +34,11 @@ export const deletePlugin = (plugin_id: string, force = false, opts?: Opts) => c
 export const listInstalledForEditor = (opts?: Opts) => call(z.array(EditorPlugin), pluginEndpoints.installed, undefined, opts);
 export const fetchBrowserBundle = (plugin_id: string, checksum: string, opts?: Opts) =>
   request(pluginEndpoints.browserBundle, { plugin_id, v: checksum }, { ...opts, responseType: 'blob' });
+/** Installs the package of a released plugin store listing (`version`: default its newest); the server checks it as an upload. */
+export const installPluginFromStore = (store_item_id: string, version?: string, opts?: Opts) => {
+  const fd = new FormData();
+  fd.append('source', 'store');
+  fd.append('store_item_id', store_item_id);
+  if (version) fd.append('version', version);
+  return call(InstalledPlugin, pluginEndpoints.install, fd, opts);
+};

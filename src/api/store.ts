@@ -8,6 +8,7 @@ import {
   AdminStoreDetail,
   AdminStoreList,
   StoreCopyAnswer,
+  StoreItem,
   StoreItemDetail,
   StoreListAnswer,
   StoreSegmentPage,
@@ -18,6 +19,7 @@ import {
   type StoreItemType,
   type StoreListQuery,
   type StorePublishBody,
+  type StorePluginPublishBody,
 } from '../../schemas/store';
 import { ToolDetail } from '../../schemas/tool';
 import { call, type Endpoint, type RequestOptions } from './request';
@@ -27,7 +29,7 @@ type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 const base = '/api/v1/console/store';
 const admin = '/api/v1/admin/store';
 /** The URL segment of each store. */
-export const STORE_SEGMENT: Record<SpaceStoreType, string> = { app: 'apps', dataset: 'datasets', prompt: 'prompts', tool: 'tools' };
+export const STORE_SEGMENT: Record<StoreItemType, string> = { app: 'apps', dataset: 'datasets', prompt: 'prompts', tool: 'tools', plugin: 'plugins' };
 
 export const storeEndpoints = {
   list: { method: 'GET', url: `${base}/:segment`, name: 'store.list' },
@@ -43,13 +45,14 @@ export const storeEndpoints = {
   release: { method: 'POST', url: `${admin}/:type/:id/release`, name: 'adminStore.release' },
   reject: { method: 'POST', url: `${admin}/:type/:id/reject`, name: 'adminStore.reject' },
   offline: { method: 'POST', url: `${admin}/:type/:id/offline`, name: 'adminStore.offline' },
+  publishPlugin: { method: 'POST', url: `${admin}/plugins/publish`, name: 'adminStore.publishPlugin' },
 } as const satisfies Record<string, Endpoint>;
 
 /** Released items of one store: search, tag and kind filters, newest or most copied first. */
-export const listStore = (type: SpaceStoreType, q: Partial<StoreListQuery> = {}, opts?: Opts) => call(StoreListAnswer, storeEndpoints.list, { segment: STORE_SEGMENT[type], ...q }, opts);
+export const listStore = (type: StoreItemType, q: Partial<StoreListQuery> = {}, opts?: Opts) => call(StoreListAnswer, storeEndpoints.list, { segment: STORE_SEGMENT[type], ...q }, opts);
 
 /** One released item with its snapshot (another tenant's or one not released: VALIDATION-1000). */
-export const getStoreItem = (type: SpaceStoreType, id: string, opts?: Opts) => call(StoreItemDetail, storeEndpoints.get, { segment: STORE_SEGMENT[type], id }, opts);
+export const getStoreItem = (type: StoreItemType, id: string, opts?: Opts) => call(StoreItemDetail, storeEndpoints.get, { segment: STORE_SEGMENT[type], id }, opts);
 
 /**
  * Copies a released item into a space (`dry_run`: the plan, nothing copied).
@@ -82,3 +85,6 @@ export const listAdminStoreSegments = (id: string, document_id: string, q: { pag
 export const releaseStoreItem = (type: StoreItemType, id: string, opts?: Opts) => call(AdminStoreDetail, storeEndpoints.release, { type, id }, opts);
 export const rejectStoreItem = (type: StoreItemType, id: string, reason: string, opts?: Opts) => call(AdminStoreDetail, storeEndpoints.reject, { type, id, reason }, opts);
 export const takeStoreItemOffline = (type: StoreItemType, id: string, reason = '', opts?: Opts) => call(AdminStoreDetail, storeEndpoints.offline, { type, id, reason }, opts);
+
+/** A super admin publishes an installed plugin package to their tenant's plugin store (awaiting release). */
+export const publishPluginToStore = (body: StorePluginPublishBody, opts?: Opts) => call(StoreItem, storeEndpoints.publishPlugin, { ...body }, opts);

@@ -195,16 +195,13 @@ function workspaceRoutes(): RouteObject {
 }
 
 function storeRoutes(): RouteObject {
-  const section = (key: string, title: string, detailParam?: string): RouteObject => ({
+  const section = (key: string, title: string, detailParam: string): RouteObject => ({
     path: key,
     handle: { title, crumb: true } satisfies RouteHandle,
-    children: detailParam
-      ? [
-          { index: true, lazy: page(() => import('./store/store-gallery-page')) },
-          { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
-        ]
-      : // The plugin store needs installed plugin packages (issue 24).
-        [{ index: true, lazy: skeleton() }],
+    children: [
+      { index: true, lazy: page(() => import('./store/store-gallery-page')) },
+      { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
+    ],
   });
   return {
     path: 'store',
@@ -216,7 +213,7 @@ function storeRoutes(): RouteObject {
       section('knowledge', 'store.knowledge', 'knowledgeId'),
       section('prompt', 'store.prompt', 'promptId'),
       section('tool', 'store.tool', 'toolId'),
-      section('plugin', 'store.plugin'),
+      section('plugin', 'store.plugin', 'pluginId'),
     ],
   };
 }

@@ -110,8 +110,8 @@ describe('plugin packages', () => {
     const r = await send(h, h.adminToken, `${URL}/install`, tampered);
     expectCode(r, 400, 'PLUGIN-1001');
     expect((globalThis as { pwned?: boolean }).pwned).toBeUndefined();
-    // A package from another source than an upload (the store comes with issue 23).
-    expectCode(await send(h, h.adminToken, `${URL}/install`, v1, { source: 'store' }), 400, 'VALIDATION-1000');
+    // A package from neither an upload nor the plugin store (tests/api/stores-plugin.test.ts).
+    expectCode(await send(h, h.adminToken, `${URL}/install`, v1, { source: 'elsewhere' }), 400, 'VALIDATION-1000');
     expect(expectOk(await h.call('GET', URL, { token: h.adminToken }))).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * unmatched reference, and counts copies. Pure data; no React.
  */
 import { createEmptyFlow } from '../../../schemas/flow';
-import type { SpaceStoreType, StoreCopyAnswer, StoreItem, StoreItemDetail, StoreSnapshot } from '../../../schemas/store';
+import type { SpaceStoreType, StoreItemType, StoreCopyAnswer, StoreItem, StoreItemDetail, StoreSnapshot } from '../../../schemas/store';
 import type { Workspace } from '../../../schemas/workspace';
 import type { StoreApi } from './store-api';
 
@@ -137,7 +137,7 @@ export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStore
   const items = opts.items ?? demoStoreItems();
   const spaces = opts.spaces ?? SPACES;
   const wait = <T>(v: T) => new Promise<T>((r) => setTimeout(() => r(v), opts.latencyMs ?? 0));
-  const find = (type: SpaceStoreType, itemId: string) => {
+  const find = (type: StoreItemType, itemId: string) => {
     const hit = items.find((x) => x.id === itemId && x.type === type && x.review_state === 'released');
     if (!hit) throw Object.assign(new Error('Store item not found'), { code: 'VALIDATION-1000' });
     return hit;

@@ -3,15 +3,15 @@
  * in-memory implementation. The default is the real API (src/api/store.ts).
  */
 import { createContext, useContext } from 'react';
-import type { SpaceStoreType, StoreCopyAnswer, StoreCopyBody, StoreItemDetail, StoreListAnswer, StoreListQuery, StoreSegmentPage } from '../../../schemas/store';
+import type { SpaceStoreType, StoreItemType, StoreCopyAnswer, StoreCopyBody, StoreItemDetail, StoreListAnswer, StoreListQuery, StoreSegmentPage } from '../../../schemas/store';
 import type { Workspace } from '../../../schemas/workspace';
 import { listCredentials } from '../../api/credentials';
 import { authorizeStoreTool, copyStoreItem, getStoreItem, listStore, listStoreSegments } from '../../api/store';
 import { listWorkspaces } from '../../api/workspaces';
 
 export interface StoreApi {
-  list(type: SpaceStoreType, q: Partial<StoreListQuery>): Promise<StoreListAnswer>;
-  get(type: SpaceStoreType, id: string): Promise<StoreItemDetail>;
+  list(type: StoreItemType, q: Partial<StoreListQuery>): Promise<StoreListAnswer>;
+  get(type: StoreItemType, id: string): Promise<StoreItemDetail>;
   segments(id: string, documentId: string, q: { page: number; page_size: number }): Promise<StoreSegmentPage>;
   /** The caller's project spaces with their role (the copy dialog offers those where they may create). */
   spaces(): Promise<Workspace[]>;

@@ -75,9 +75,18 @@ export function StoreCard({ item, to, showState }: StoreCardProps) {
       </div>
       <p className={s.description}>{item.description}</p>
       <div className={s.meta}>
-        <span className={`${s.ellipsis} ${s.metaSource}`} title={item.source_workspace_name}>{t('gallery.from', { space: item.source_workspace_name })}</span>
+        {/* A plugin comes from no project space and is installed, not copied. */}
+        {item.type !== 'plugin' && (
+          <span className={`${s.ellipsis} ${s.metaSource}`} title={item.source_workspace_name}>
+            {t('gallery.from', { space: item.source_workspace_name })}
+          </span>
+        )}
         <span className={s.ellipsis}>{statsText(tt, item)}</span>
-        <span className={s.nowrap} data-testid="store-card-copies">{t('gallery.copies', { count: item.copy_count })}</span>
+        {item.type !== 'plugin' && (
+          <span className={s.nowrap} data-testid="store-card-copies">
+            {t('gallery.copies', { count: item.copy_count })}
+          </span>
+        )}
       </div>
     </Card>
   );

@@ -16,7 +16,7 @@ const FlowPreview = lazy(() => import('./flow-preview'));
 
 type Snap<T extends StoreSnapshot['type']> = Extract<StoreSnapshot, { type: T }>;
 
-function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+export function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
   return (
     <section className={s.section} data-testid={testId}>
       <h2 className={s.sectionTitle}>{title}</h2>

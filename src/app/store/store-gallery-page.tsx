@@ -1,5 +1,5 @@
 /**
- * /operation/store/{app,knowledge,prompt,tool}: one store's gallery (spec 2; issue 23). Released items of
+ * /operation/store/{app,knowledge,prompt,tool,plugin}: one store's gallery (spec 2; issue 23). Released items of
  * the tenant as cards in a virtualised grid (react-virtuoso: pages of 24 load as the user scrolls), with
  * search, a kind filter (app modes, tool types), a tag filter and the sort (newest, most copied); empty
  * states for an empty store and for filters that match nothing. The store type comes from the URL.
@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { VirtuosoGrid } from 'react-virtuoso';
-import type { SpaceStoreType, StoreItem, StoreSort } from '../../../schemas/store';
+import type { SpaceStoreType, StoreItem, StoreItemType, StoreSort } from '../../../schemas/store';
 import { FLOW_MODES } from '../../../schemas/flow';
 import { isAbortError } from '../../api/request';
 import { SearchInput } from '../../kit/widgets/search-input';
@@ -21,7 +21,7 @@ import { detailPath, typeOfRoute } from './store-kinds';
 import s from './store.module.css';
 
 const PAGE_SIZE = 24;
-const KINDS: Partial<Record<SpaceStoreType, readonly string[]>> = { app: FLOW_MODES, tool: ['custom', 'mcp'] };
+const KINDS: Partial<Record<StoreItemType, readonly string[]>> = { app: FLOW_MODES, tool: ['custom', 'mcp'] };
 
 interface Query {
   keyword: string;
@@ -36,7 +36,7 @@ export default function StoreGalleryPage() {
   return <StoreGallery key={type} type={type} />;
 }
 
-export function StoreGallery({ type }: { type: SpaceStoreType }) {
+export function StoreGallery({ type }: { type: StoreItemType }) {
   const { t } = useTranslation(['store', 'apps']);
   const api = useStoreApi();
   const typeName = t(`types.${type}`);
@@ -121,7 +121,7 @@ export function StoreGallery({ type }: { type: SpaceStoreType }) {
 
   return (
     <Page data-testid="store-gallery" data-store-type={type}>
-      <PageHeader title={t(`pages:store.${type === 'dataset' ? 'knowledge' : type}` as never)} description={t('gallery.description', { type: typeName })} />
+      <PageHeader title={t(`pages:store.${type === 'dataset' ? 'knowledge' : type}` as never)} description={type === 'plugin' ? t('gallery.pluginDescription') : t('gallery.description', { type: typeName })} />
       <div className={s.toolbar}>
         <SearchInput
           size="sm"

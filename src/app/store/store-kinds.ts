@@ -2,20 +2,20 @@
  * How the store's URLs name its types (spec 2: /operation/store/app, knowledge, prompt, tool, plugin)
  * and how a card shows its state. Pure; no React.
  */
-import type { SpaceStoreType, StoreReviewState } from '../../../schemas/store';
+import type { SpaceStoreType, StoreItemType, StoreReviewState } from '../../../schemas/store';
 import type { BadgeVariant } from '../../ui/badge';
 
 /** The route segment of each store (the API's type `dataset` is the route's `knowledge`). */
-export const ROUTE_OF: Record<SpaceStoreType, string> = { app: 'app', dataset: 'knowledge', prompt: 'prompt', tool: 'tool' };
+export const ROUTE_OF: Record<StoreItemType, string> = { app: 'app', dataset: 'knowledge', prompt: 'prompt', tool: 'tool', plugin: 'plugin' };
 
-/** The store type of a route segment (null for the plugin store and anything else). */
-export function typeOfRoute(segment: string | undefined): SpaceStoreType | null {
-  const hit = (Object.entries(ROUTE_OF) as [SpaceStoreType, string][]).find(([, r]) => r === segment);
+/** The store type of a route segment (null for anything else). */
+export function typeOfRoute(segment: string | undefined): StoreItemType | null {
+  const hit = (Object.entries(ROUTE_OF) as [StoreItemType, string][]).find(([, r]) => r === segment);
   return hit ? hit[0] : null;
 }
 
 /** /operation/store/{route}/{id}. */
-export const detailPath = (type: SpaceStoreType, id: string) => `/operation/store/${ROUTE_OF[type]}/${encodeURIComponent(id)}`;
+export const detailPath = (type: StoreItemType, id: string) => `/operation/store/${ROUTE_OF[type]}/${encodeURIComponent(id)}`;
 
 export const REVIEW_TONE: Record<StoreReviewState, BadgeVariant> = {
   awaiting_release: 'warning',

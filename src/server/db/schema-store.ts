@@ -19,9 +19,8 @@ export const storeItems = pgTable(
     tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
     type: text('type', { enum: ['app', 'dataset', 'prompt', 'tool', 'plugin'] }).notNull(),
     sourceId: uuid('source_id').notNull(),
-    sourceWorkspaceId: uuid('source_workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    // Null for plugins: a package is server-wide, published by a super admin (0021).
+    sourceWorkspaceId: uuid('source_workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     distributionId: uuid('distribution_id').references(() => appDistributions.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
@@ -91,4 +90,25 @@ export const storeDatasetSegments = pgTable(
     enabled: boolean('enabled').notNull().default(true),
   },
   (t) => [index('store_dataset_segments_doc_pos').on(t.documentId, t.position), index('store_dataset_segments_item').on(t.storeItemId)],
+);
+
+/**
+ * The published versions of a plugin listing (type 'plugin'): each keeps the package's bytes (base64,
+ * as plugin_packages does), so installing from the store needs nothing else and passes the upload's checks.
+ */
+export const storePluginVersions = pgTable(
+  'store_plugin_versions',
+  {
+    id: uuid('id').primaryKey(),
+    storeItemId: uuid('store_item_id')
+      .notNull()
+      .references(() => storeItems.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull(),
+    archive: text('archive').notNull(),
+    checksum: text('checksum').notNull(),
+    publishedBy: uuid('published_by').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('store_plugin_versions_item_version').on(t.storeItemId, t.version)],
 );

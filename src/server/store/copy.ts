@@ -132,7 +132,7 @@ async function insertCopy(ctx: ServerContext, tx: Tx, item: StoreItemRow, caller
       variables: snap.variables,
       model: snap.model,
     });
-  } else {
+  } else if (snap.type === 'tool') {
     // No credential travels: the copy starts without auth and is a draft until the space gives it one and publishes it.
     await tx.insert(tools).values({
       ...base,

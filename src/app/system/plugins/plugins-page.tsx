@@ -1,16 +1,17 @@
 /**
  * /operation/system/plugin: the installed plugin packages, for super admins only (a package's
  * server bundle runs inside the server with its rights). Install by upload, upgrade by uploading a
- * newer package of the same plugin, delete — refused while flows use its kinds, with the apps listed
+ * newer package of the same plugin, publish to the tenant's plugin store (issue 23), delete — refused while flows use its kinds, with the apps listed
  * and a "delete anyway" that leaves those nodes failing their check.
  */
-import { PackagePlus, Puzzle, Trash2, Upload } from 'lucide-react';
+import { PackagePlus, Puzzle, Store, Trash2, Upload } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { InstalledPlugin } from '../../../../schemas/plugin-package';
 import { deletePlugin, installPlugin, listPlugins, upgradePlugin } from '../../../api/plugins';
 import { describeError } from '../../../api/reactions';
+import { publishPluginToStore } from '../../../api/store';
 import { isApiError } from '../../../api/request';
 import { Badge, Button, Card, ConfirmDialog, EmptyState, Spinner, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, toast } from '../../../ui';
 import { useSession } from '../../session';
@@ -37,7 +38,7 @@ const errorText = (e: unknown) => {
 type Usage = { app_id: string; app_name: string; kinds: string[] }[];
 
 function PluginsScreen() {
-  const { t } = useTranslation(['system', 'common']);
+  const { t } = useTranslation(['system', 'common', 'store']);
   const loaded = useLoad((signal) => listPlugins({ signal, reaction: 'silent' }), []);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState('');
@@ -157,6 +158,17 @@ function PluginsScreen() {
                       }}
                     >
                       {t('plugins.upgrade')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      icon={<Store aria-hidden="true" />}
+                      loading={busy === `publish:${p.id}`}
+                      data-testid="plugin-publish"
+                      onClick={() =>
+                        void act(`publish:${p.id}`, () => publishPluginToStore({ plugin_id: p.id }, { reaction: 'silent' }), t('store:detail.plugin.published', { name: p.name, version: p.version }))
+                      }
+                    >
+                      {t('store:detail.plugin.publish')}
                     </Button>
                     <Button size="sm" variant="danger" icon={<Trash2 aria-hidden="true" />} onClick={() => setRemoving({ plugin: p, usage: null })}>
                       {t('common:actions.delete')}

@@ -14,6 +14,7 @@ import { Badge, Button, Dialog, DialogBody, DialogContent, DialogFooter, DialogH
 import { Page, PageHeader } from '../../shell/page';
 import { KindBadge, StoreItemIcon } from '../../store/store-card';
 import { AppParts, DatasetParts, Fact, PromptParts, ToolParts } from '../../store/store-detail-parts';
+import { PluginParts } from '../../store/store-plugin-parts';
 import { REVIEW_TONE } from '../../store/store-kinds';
 import { formatDateTime, LoadFailed, reportError, useLoad } from '../users/admin-kit';
 import s from '../../store/store.module.css';
@@ -111,6 +112,7 @@ export default function SystemStoreItemPage() {
       {snap.type === 'dataset' && <DatasetParts snapshot={snap} loadSegments={loadSegments} />}
       {snap.type === 'prompt' && <PromptParts snapshot={snap} />}
       {snap.type === 'tool' && <ToolParts snapshot={snap} />}
+      {snap.type === 'plugin' && <PluginParts snapshot={snap} version={d.version} />}
       <Dialog open={asking !== null} onOpenChange={(open) => !open && setAsking(null)}>
         <DialogContent data-testid="system-store-reason-dialog">
           <DialogHeader>

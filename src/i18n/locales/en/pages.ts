@@ -61,6 +61,7 @@ const pages: typeof zh = {
     tool: 'Tool store',
     toolDetail: 'Tool detail',
     plugin: 'Plugin store',
+    pluginDetail: 'Plugin detail',
   },
   system: {
     root: 'System admin',

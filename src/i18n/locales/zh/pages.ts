@@ -63,6 +63,7 @@ const pages = {
     tool: '工具商店',
     toolDetail: '工具详情',
     plugin: '插件商店',
+    pluginDetail: '插件详情',
   },
   system: {
     root: '系统管理',

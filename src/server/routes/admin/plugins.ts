@@ -3,27 +3,35 @@ import type { FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
-import { InstalledPlugin, PluginDeleteQuery, PluginDetail, PluginIdParams, PluginUpgradeResult } from '../../../../schemas/plugin-package';
+import { InstalledPlugin, PluginDeleteQuery, SemVer, PluginDetail, PluginIdParams, PluginUpgradeResult } from '../../../../schemas/plugin-package';
 import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
 import { badRequest } from '../../errors';
+import { storePackage } from '../../store/plugins';
 import { deletePlugin, getPlugin, installPlugin, listPlugins, pluginUsage, upgradePlugin } from '../../plugins/packages';
 
 const tags = ['admin: plugins'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
 const MAX_PACKAGE_MB = 20;
+const StoreInstallFields = z.object({ store_item_id: z.string().max(64), version: SemVer.optional() });
 
-/** The package file of a multipart upload (field `file`; a `source` field other than 'upload' is refused). */
-async function packageOf(req: FastifyRequest): Promise<Buffer> {
+/**
+ * The package of a multipart request: `source` upload (default) sends it as the field `file`;
+ * `source` store names a released listing of the caller's tenant's plugin store (`store_item_id`,
+ * optional `version`), whose stored bytes then go through exactly the same checks as an upload.
+ */
+async function packageOf(ctx: ServerContext, req: FastifyRequest): Promise<Buffer> {
   if (!req.isMultipart()) throw badRequest('The upload must be multipart/form-data with the field file (a .tgz plugin package)');
   let file: Buffer | undefined;
   let source = 'upload';
+  const fields: Record<string, string> = {};
   try {
     for await (const part of req.parts({ limits: { fileSize: MAX_PACKAGE_MB * 1024 * 1024, files: 1, fields: 5, fieldSize: 256 } })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
         if (part.fieldname === 'file') file = bytes;
       } else if (part.fieldname === 'source') source = String(part.value);
+      else fields[part.fieldname] = String(part.value);
     }
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -31,8 +39,12 @@ async function packageOf(req: FastifyRequest): Promise<Buffer> {
     if (code?.startsWith('FST_')) throw badRequest(`Invalid upload: ${(e as Error).message}`);
     throw e;
   }
-  // Installing from the plugin store (issue 23) will fetch the package here, then take the same path.
-  if (source !== 'upload') throw badRequest('Only uploaded packages can be installed (source: upload); the plugin store comes later', [{ path: 'body/source', message: 'invalid' }]);
+  if (source === 'store') {
+    const parsed = StoreInstallFields.safeParse(fields);
+    if (!parsed.success) throw badRequest('Installing from the store needs store_item_id (a released plugin listing) and optionally version', [{ path: 'body/store_item_id', message: 'invalid' }]);
+    return storePackage(ctx, requireSystemRole(req, 'super_admin'), parsed.data.store_item_id, parsed.data.version);
+  }
+  if (source !== 'upload') throw badRequest('A package comes from an upload (source: upload) or the plugin store (source: store)', [{ path: 'body/source', message: 'invalid' }]);
   if (!file) throw badRequest('No package was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
   return file;
 }
@@ -55,10 +67,10 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
 
   app.post(
     '/install',
-    { schema: { tags, summary: 'Install a plugin package (multipart: file = the .tgz; source = upload)', consumes: ['multipart/form-data'], response: { 200: ok(InstalledPlugin) } } },
+    { schema: { tags, summary: 'Install a plugin package (multipart: source = upload with file = the .tgz, or source = store with store_item_id and optional version: a released listing of the plugin store); the same checks either way', consumes: ['multipart/form-data'], response: { 200: ok(InstalledPlugin) } } },
     async (req) => {
       const caller = requireSystemRole(req, 'super_admin');
-      return done(await installPlugin(ctx, await packageOf(req), caller.username));
+      return done(await installPlugin(ctx, await packageOf(ctx, req), caller.username));
     },
   );
 
@@ -80,7 +92,7 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
     },
     async (req) => {
       const caller = requireSystemRole(req, 'super_admin');
-      return done(await upgradePlugin(ctx, req.params.plugin_id, await packageOf(req), caller.username));
+      return done(await upgradePlugin(ctx, req.params.plugin_id, await packageOf(ctx, req), caller.username));
     },
   );
 

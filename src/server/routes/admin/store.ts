@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../../schemas/common';
+import { StoreItem, StorePluginPublishBody } from '../../../../schemas/store';
 import { AdminStoreDetail, AdminStoreList, AdminStoreListQuery, AdminStoreParams, StoreRejectBody, StoreReviewBody, StoreSegmentPage, StoreSegmentParams, StoreSegmentQuery } from '../../../../schemas/store';
 import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
 import { adminList, segmentsOf } from '../../store/items';
 import { adminDetail, managedRow, review } from '../../store/review';
+import { publishPlugin } from '../../store/plugins';
 
 const tags = ['admin: store'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
@@ -19,6 +21,18 @@ const managers = ['super_admin', 'tenant_admin'] as const;
 export const adminStoreRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/', { schema: { tags, summary: 'Store items of every state (awaiting release first to review), by type, state and keyword', querystring: AdminStoreListQuery, response: { 200: ok(AdminStoreList) } } }, async (req) =>
     done(await adminList(ctx, requireSystemRole(req, ...managers), req.query)),
+  );
+  app.post(
+    '/plugins/publish',
+    {
+      schema: {
+        tags,
+        summary: "Publish an installed plugin package to the caller's tenant's plugin store, its bytes kept with the listing: awaiting release (super admin)",
+        body: StorePluginPublishBody,
+        response: { 200: ok(StoreItem) },
+      },
+    },
+    async (req) => done(await publishPlugin(ctx, requireSystemRole(req, 'super_admin'), req.body)),
   );
   app.get('/:type/:id', { schema: { tags, summary: 'One store item of any state with its snapshot', params: AdminStoreParams, response: { 200: ok(AdminStoreDetail) } } }, async (req) =>
     done(await adminDetail(ctx, requireSystemRole(req, ...managers), req.params.type, req.params.id)),

@@ -94,6 +94,20 @@ export const storeRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async 
     );
   }
 
+  // The plugin store: every user of the tenant browses it; publishing and installing are a super
+  // admin's, under /admin/store/plugins/publish and /admin/plugins/install (source: store).
+  const pluginTags = ['console: plugin store'];
+  app.get(
+    '/plugins',
+    { schema: { tags: pluginTags, summary: 'Released plugins of the tenant: search (name, description, tags), tag filter, newest or most installed first', querystring: StoreListQuery, response: { 200: ok(StoreListAnswer) } } },
+    async (req) => done(await listReleased(ctx, requireCaller(req), 'plugin', req.query)),
+  );
+  app.get(
+    '/plugins/:id',
+    { schema: { tags: pluginTags, summary: "One released plugin: its kinds, tools and versions (another tenant's, or one not released: VALIDATION-1000)", params: StoreItemParams, response: { 200: ok(StoreItemDetail) } } },
+    async (req) => done(await getReleased(ctx, requireCaller(req), 'plugin', req.params.id)),
+  );
+
   app.get(
     '/datasets/:id/document/:document_id/segments',
     { schema: { tags: ['console: knowledge base store'], summary: 'Segments of one document of a released knowledge base, in order', params: StoreSegmentParams, querystring: StoreSegmentQuery, response: { 200: ok(StoreSegmentPage) } } },
