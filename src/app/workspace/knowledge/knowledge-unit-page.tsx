@@ -139,7 +139,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
 
   return (
     <Page className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
-      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={addButtons} />
+      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={missing ? undefined : addButtons} />
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('units.search')} aria-label={t('units.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
         <span className={s.spacer} />
