@@ -61,3 +61,22 @@ describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
     await context.close();
   });
 });
+
+describe('the screens’ details', () => {
+  it('shows the whole role label and counts files as plurals', async () => {
+    const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const pages = consolePages(seeded);
+    await openPage(page, studio.url, pages.members);
+    const role = page.getByTestId('member-page').getByRole('combobox').filter({ hasText: 'Ordinary member' }).first();
+    await role.waitFor();
+    // Nothing inside the select is cut short ("Ordinary mem…").
+    expect(await role.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].every((n) => n.scrollWidth <= n.clientWidth + 1))).toBe(true);
+    await snap(page, 'console-navigation-members');
+
+    await openPage(page, studio.url, pages.unitAddTable);
+    const hint = await page.locator('[data-slot="page"]').innerText();
+    expect(hint).toContain('1 file at most');
+    expect(hint).not.toContain('1 files');
+    await context.close();
+  });
+});
