@@ -277,6 +277,20 @@ describe('messages per status', () => {
     expect(describeError(unknown)?.text).toBe('Conflict here');
   });
 
+  it('field issues with a known rule are told from the catalogue in both languages; unknown ones only in English (issue 28)', async () => {
+    const issues = [
+      { path: 'body/name', message: 'Too big: expected string to have <=64 characters', rule: 'too_big', origin: 'string', limit: 64 },
+      { path: 'body/items/0/count', message: 'Too small: expected number to be >=1', rule: 'too_small', origin: 'number', limit: 1 },
+      { path: 'body/email', message: 'Invalid email address', rule: 'invalid_format' },
+      { path: 'body/odd', message: 'Something odd', rule: 'custom' },
+    ];
+    const e = new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Parameter error: …', data: issues });
+    await setLanguage('zh');
+    expect(describeError(e)).toMatchObject({ text: '参数错误', detail: 'name：最多 64 个字符；items.0.count：不能小于 1；email：格式不正确' });
+    await setLanguage('en');
+    expect(describeError(e)).toMatchObject({ text: 'Parameter error', detail: 'name: at most 64 characters; items.0.count: at least 1; email: invalid format; odd: Something odd' });
+  });
+
   it('a 429 AUTH-1006 (too many failed sign-ins) says in how many seconds to try again, in each language', async () => {
     const limited = new ApiError({ status: 429, code: 'AUTH-1006', msg: 'Too many failed attempts; try again in 42 s', data: { retry_after: 42 } });
     await setLanguage('en');

@@ -111,6 +111,28 @@ export function missingText(data: unknown): string | undefined {
 }
 
 /**
+ * The field issues of a VALIDATION-1000 (`data`, src/server/errors.ts) in the user's language: each
+ * said from the catalogue by its rule and limit; one the catalogue does not know keeps the server's
+ * English sentence in English and is left out in another language (issue 28).
+ */
+function issuesText(data: unknown, english: boolean): string | undefined {
+  if (!Array.isArray(data)) return undefined;
+  const parts: string[] = [];
+  for (const issue of data as Record<string, unknown>[]) {
+    if (typeof issue !== 'object' || issue === null) continue;
+    const { path, message, rule, origin, limit } = issue;
+    const keys = typeof rule !== 'string' ? [] : typeof origin === 'string' ? [`${rule}_${origin}`, rule] : [rule];
+    const key = keys.map((k) => `errors:fields.${k}`).find((k) => hasText(k) || hasText(`${k}_other`));
+    const said = key ? tDynamic(key, { count: typeof limit === 'number' ? limit : 0 }) : english && typeof message === 'string' ? message : undefined;
+    if (!said) continue;
+    // 'body/items/0/name' → 'items.0.name': the request part is not the user's business.
+    const field = typeof path === 'string' ? path.replace(/^\/?(body|querystring|params|headers)?\//, '').split('/').filter(Boolean).join('.') : '';
+    parts.push(field ? tDynamic('errors:fields.item', { field, text: said }) : said);
+  }
+  return parts.length > 0 ? parts.join(tDynamic('errors:fields.separator')) : undefined;
+}
+
+/**
  * The message for a failure, translated (spec 8.1-8.3). `null` for an aborted call (nothing to say).
  * Usable by any screen that handles errors itself:
  *
@@ -153,7 +175,8 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     // A 2xx with an error envelope or an unreadable body.
     text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? ((english && msg) || tDynamic('errors:status.4xx')));
   }
-  const detail = english && msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined;
+  const issues = status === 400 && code === PARAM_ERROR ? issuesText(e.data, english) : undefined;
+  const detail = issues ?? (english && msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined);
   return { level: 'error', text, detail, status, code };
 }
 

@@ -34,7 +34,21 @@ export const unauthenticated = (msg = 'Not signed in or the session expired') =>
   new AppError(401, ErrorCode.UNAUTHENTICATED, msg);
 export const exists = (msg: string) => new AppError(400, ErrorCode.EXISTS, msg);
 
-type Issue = { instancePath: string; message?: string; params?: Record<string, unknown> };
+type Issue = { instancePath: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+/**
+ * What a client needs to say a field issue in its own language (issue 28): the zod rule
+ * (`too_big`, `invalid_format`…), what was checked (`string`, `number`, `array`) and the limit.
+ */
+function ruleOf(i: Issue): Record<string, unknown> {
+  const p = i.params ?? {};
+  const limit = p.maximum ?? p.minimum;
+  return {
+    ...(i.keyword ? { rule: i.keyword } : {}),
+    ...(typeof p.origin === 'string' ? { origin: p.origin } : {}),
+    ...(typeof limit === 'number' || typeof limit === 'bigint' ? { limit: Number(limit) } : {}),
+  };
+}
 
 function codeOf(issues: Issue[]): ErrorCode {
   for (const i of issues) {
@@ -55,6 +69,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const data = issues.map((i) => ({
         path: `${(err as { validationContext?: string }).validationContext ?? ''}${i.instancePath}`,
         message: i.message ?? 'invalid',
+        ...ruleOf(i),
       }));
       const code = codeOf(issues);
       const msg = code === ErrorCode.PARAM ? `Parameter error: ${data.map((d) => `${d.path} ${d.message}`).join('; ')}` : data[0]?.message ?? 'Parameter error';

@@ -87,6 +87,8 @@ describe.each(['zh', 'en'] as const)('server refusals in %s', (lang) => {
     const body = await page.locator('[data-slot="page"]').innerText();
     expect(body).toContain(T.kbMissing);
     expect(body).not.toContain(T.retry);
+    // Nothing to add to a base that is not there.
+    expect(await page.getByTestId('unit-add-text').count()).toBe(0);
     expect(kb).toEqual([`${T.unauthorized} ${T.kbMissing}`]);
 
     const unit = await visit(page, `${ws()}/knowledge-unit-details?dataset_id=${seeded.datasetId}&document_id=${BOGUS}`);

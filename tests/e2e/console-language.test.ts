@@ -2,7 +2,7 @@
  * The console in the user's language (issue 28), in Chromium against the real server: the built-in
  * tools, parameter locations and column headers, and the seeded project space and administrator read
  * in Chinese in the Chinese UI; the prompt editor wraps its lines and has no minimap; with no model
- * configured, prompt debug, optimize and test questions are disabled before the click, saying what is
+ * configured, prompt debug, optimize, test questions and Q&A generation are disabled before the click, saying what is
  * missing, with a link to System › Models for an administrator and "ask an administrator" for others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,16 @@ describe.each([
       expect(await notice.innerText()).toContain(T.ask);
       expect(await notice.getByRole('link').count()).toBe(0);
     }
+
+    // Q&A generation of a knowledge unit: the same state before the click.
+    await openPage(page, studio.url, `${pages.unitDetails}&tab=qa`);
+    const generate = page.getByTestId('qa-generate');
+    await expect.poll(() => generate.isDisabled()).toBe(true);
+    const qaNotice = page.getByTestId('qa-generation').getByTestId('no-model-notice');
+    expect(await qaNotice.innerText()).toContain(T.missing);
+    if (who === 'admin') expect(await qaNotice.getByRole('link', { name: T.link }).getAttribute('href')).toBe('/operation/system/model');
+    else expect(await qaNotice.getByRole('link').count()).toBe(0);
+    await snap(page, `console-language-${lang}-${who}-qa-no-model`);
 
     await context.close();
   });

@@ -61,3 +61,48 @@ describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
     await context.close();
   });
 });
+
+describe('the screens’ details', () => {
+  it('shows the whole role label, tooltips on icon-only buttons and truncated names, and counts files as plurals', async () => {
+    const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const pages = consolePages(seeded);
+    await openPage(page, studio.url, pages.members);
+    const role = page.getByTestId('member-page').getByRole('combobox').filter({ hasText: 'Ordinary member' }).first();
+    await role.waitFor();
+    // Nothing inside the select is cut short ("Ordinary mem…").
+    expect(await role.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].every((n) => n.scrollWidth <= n.clientWidth + 1))).toBe(true);
+    await snap(page, 'console-navigation-members');
+
+    const problems: string[] = [];
+    for (const name of ['tools', 'toolDetail', 'units', 'unitDetails', 'prompts', 'certificate', 'database', 'members']) {
+      await openPage(page, studio.url, pages[name]!);
+      // Every visible icon-only button says what it does on hover.
+      const buttons = page.locator('main button[data-slot="button"]:visible:not([disabled])');
+      for (let i = 0; i < (await buttons.count()); i++) {
+        const b = buttons.nth(i);
+        if ((await b.innerText()).trim() !== '') continue;
+        const label = await b.getAttribute('aria-label');
+        if (await b.getAttribute('title')) continue;
+        await b.hover();
+        const shown = await page.locator('[data-slot="tooltip-content"]').filter({ hasText: label ?? '' }).first().waitFor({ timeout: 1500 }).then(() => true, () => false);
+        if (!shown) problems.push(`${name}: icon-only button "${label}" has no tooltip`);
+        await page.mouse.move(0, 0);
+      }
+      // Every name cut short with an ellipsis can be read whole on hover.
+      const cut = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('main *'))
+          .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && (el as HTMLElement).offsetParent !== null)
+          .filter((el) => !el.closest('[title]'))
+          .map((el) => (el as HTMLElement).innerText.slice(0, 40)),
+      );
+      for (const c of cut) problems.push(`${name}: "${c}" is cut short with no tooltip`);
+    }
+    expect(problems).toEqual([]);
+
+    await openPage(page, studio.url, pages.unitAddTable);
+    const hint = await page.locator('[data-slot="page"]').innerText();
+    expect(hint).toContain('1 file at most');
+    expect(hint).not.toContain('1 files');
+    await context.close();
+  });
+});

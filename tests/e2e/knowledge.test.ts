@@ -206,10 +206,14 @@ describe('the Knowledge Base tab against the real server', () => {
     await expect.poll(() => page.getByTestId('qa-pair').count()).toBe(1);
     await expect.poll(() => page.getByTestId('knowledge-unit-details-page').locator('[data-slot="page-header"]').textContent()).toContain('Q&A 1');
 
-    // Q&A generation: refused clearly without a chat model; with one, it runs and adds its pairs.
-    await page.getByTestId('qa-generate').click();
-    await page.getByText('Q&A generation needs a default chat model (LLM) in this tenant; set one in model management').first().waitFor();
+    // Q&A generation: off before the click without a chat model, saying what is missing (issue 28);
+    // with one (the page opened again), it runs and adds its pairs.
+    await expect.poll(() => page.getByTestId('qa-generate').isDisabled()).toBe(true);
+    await page.getByTestId('qa-generation').getByTestId('no-model-notice').waitFor();
     await configureDefaultModel();
+    await page.reload();
+    await page.getByTestId('details-tab-qa').click();
+    await expect.poll(() => page.getByTestId('qa-generate').isEnabled()).toBe(true);
     await page.getByTestId('qa-generate').click();
     await expect.poll(() => page.getByTestId('qa-generation-state').getAttribute('data-status'), { timeout: 15_000 }).toBe('completed');
     await expect.poll(() => page.getByTestId('qa-pair').count()).toBe(2);
@@ -287,8 +291,8 @@ describe('the Knowledge Base tab against the real server', () => {
     });
     expect(layout).toEqual({ scrollY: 0, overflow: 0, panelScrolls: true });
 
-    // The one refused request (Q&A generation without a chat model) is the only failure the browser saw.
-    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    // Q&A generation is off without a chat model, so it is never refused: the browser saw no failure.
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

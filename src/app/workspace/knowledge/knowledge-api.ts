@@ -24,6 +24,7 @@ import type {
 } from '../../../api/datasets-contract';
 import * as ds from '../../../api/datasets';
 import { uploadFile } from '../../../api/files';
+import { availableModels } from '../../../api/models';
 import type { PagedAnswer } from '../../../kit/schema-table';
 import { separatorsOf, type SegmentationForm } from './segmentation';
 import { BIZ_TYPE } from './upload-rules';
@@ -78,6 +79,8 @@ export interface KnowledgeApi {
   /** The unit's latest Q&A generation by the default chat model (null: never started). */
   qaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration | null>;
   startQaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration>;
+  /** Whether a chat model is configured (Q&A generation needs one; issue 28). */
+  hasChatModel(): Promise<boolean>;
 
   hitTest(ws: string, datasetId: string, body: HitTestBody): Promise<HitTestResult>;
   listHitHistory(ws: string, datasetId: string, q: ListQuery): Promise<PagedAnswer<HitHistory>>;
@@ -155,6 +158,7 @@ export const apiKnowledgeApi: KnowledgeApi = {
   deleteQa: (ws, datasetId, documentId, id) => ds.deleteQaPair(datasetId, documentId, id, w(ws)),
   qaGeneration: (ws, datasetId, documentId) => ds.qaGeneration(datasetId, documentId, w(ws)),
   startQaGeneration: (ws, datasetId, documentId) => ds.startQaGeneration(datasetId, documentId, silent(ws)),
+  hasChatModel: () => availableModels('llm', { reaction: 'silent' }).then((list) => list.some((p) => p.models.length > 0)),
 
   hitTest: (ws, datasetId, body) => ds.hitTest(datasetId, body, w(ws)),
   listHitHistory: (ws, datasetId, q) => ds.listHitHistory(datasetId, q, w(ws)),

@@ -139,7 +139,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
 
   return (
     <Page className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
-      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={addButtons} />
+      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={missing ? undefined : addButtons} />
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('units.search')} aria-label={t('units.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
         <span className={s.spacer} />
@@ -219,39 +219,49 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
                         <StatusBadge value={doc.graph_status} label={t(g.labelKey as 'graph.disabled')} tones={{ [doc.graph_status ?? '']: g.tone }} />
                       )}
                       {g.canAnalyse && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          iconOnly
-                          disabled={busy}
-                          aria-label={t('units.graphAnalyse', { name: doc.name })}
-                          onClick={() => void act(doc, () => api.toggleGraph(workspaceId, datasetId, doc.id, true), t('units.graphStarted')).catch(() => {})}
-                        >
-                          <Network aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.graphAnalyse', { name: doc.name })}>
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            iconOnly
+                            disabled={busy}
+                            aria-label={t('units.graphAnalyse', { name: doc.name })}
+                            onClick={() => void act(doc, () => api.toggleGraph(workspaceId, datasetId, doc.id, true), t('units.graphStarted')).catch(() => {})}
+                          >
+                            <Network aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                     </span>
                   </TableCell>
                   <TableCell>
                     <span className={s.inline}>
                       {v.canStop && (
-                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.stop', { name: doc.name })} onClick={() => setPending({ kind: 'stop', doc })}>
-                          <Square aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.stop', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.stop', { name: doc.name })} onClick={() => setPending({ kind: 'stop', doc })}>
+                            <Square aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                       {v.canCancelQueue && (
-                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.cancelQueue', { name: doc.name })} onClick={() => setPending({ kind: 'cancel', doc })}>
-                          <XCircle aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.cancelQueue', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.cancelQueue', { name: doc.name })} onClick={() => setPending({ kind: 'cancel', doc })}>
+                            <XCircle aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                       {doc.task_id && (
-                        <Button size="sm" variant="ghost" iconOnly aria-label={t('units.logs', { name: doc.name })} onClick={() => setLogsOf(doc)}>
-                          <ScrollText aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.logs', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly aria-label={t('units.logs', { name: doc.name })} onClick={() => setLogsOf(doc)}>
+                            <ScrollText aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
-                      <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.delete', { name: doc.name })} onClick={() => setPending({ kind: 'delete', doc })}>
-                        <Trash2 aria-hidden="true" />
-                      </Button>
+                      <Tooltip content={t('units.delete', { name: doc.name })}>
+                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.delete', { name: doc.name })} onClick={() => setPending({ kind: 'delete', doc })}>
+                          <Trash2 aria-hidden="true" />
+                        </Button>
+                      </Tooltip>
                     </span>
                   </TableCell>
                 </TableRow>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { QA_ANSWER_MAX, QA_QUESTION_MAX, SEGMENT_CONTENT_MAX, type QaPair, type Segment } from '../../../api/datasets-contract';
 import { usePagedList } from '../../../kit/schema-table';
 import { SearchInput } from '../../../kit/widgets/search-input';
-import { Button, ConfirmDialog, EmptyState, Pagination, Spinner, Switch, toast } from '../../../ui';
+import { Button, ConfirmDialog, EmptyState, Pagination, Spinner, Switch, toast, Tooltip } from '../../../ui';
 import { usePaginationLabels } from '../../system/users/admin-kit';
 import { reportError } from '../members/report-error';
 import { PagePager } from '../../shell/page';
@@ -61,9 +61,11 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
                 <span>{t('segments.hits', { count: seg.hit_count })}</span>
                 <span className={s.spacer} />
                 <Switch size="sm" checked={seg.enabled} aria-label={t('segments.enable', { n: seg.position })} onCheckedChange={(on) => void toggle(seg, on)} />
-                <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.edit', { n: seg.position })} onClick={() => setEditing(seg)}>
-                  <Pencil aria-hidden="true" />
-                </Button>
+                <Tooltip content={t('segments.edit', { n: seg.position })}>
+                  <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.edit', { n: seg.position })} onClick={() => setEditing(seg)}>
+                    <Pencil aria-hidden="true" />
+                  </Button>
+                </Tooltip>
               </span>
               <p className={s.segmentText}>{seg.content}</p>
             </li>

@@ -25,6 +25,17 @@ import { VariablesWidget } from './variables-widget';
 import s from './prompts-page.module.css';
 import { useCrumbName } from '../../shell/route-handle';
 
+/**
+ * The edit form: the update body leaves fields out to keep them, but the form always sends them all,
+ * so it marks required and offers no clear button where the new form does not (issue 28).
+ */
+const PromptEditForm = PromptUpdateBody.extend({
+  name: PromptCreateBody.shape.name,
+  content: PromptCreateBody.shape.content,
+  template_type: PromptCreateBody.shape.template_type,
+  scene: PromptCreateBody.shape.scene,
+});
+
 registerMessageKeys({
   'Variable names start with a letter or underscore and hold letters, digits and underscores': 'prompt:messages.variableName',
   'Variable names must be unique': 'prompt:messages.variablesUnique',
@@ -144,7 +155,7 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
         <EmptyState title={t('editor.notFound')} action={back} />
       ) : prompt ? (
         <PromptEditor
-          schema={PromptUpdateBody as ObjectSchema}
+          schema={PromptEditForm as ObjectSchema}
           workspaceId={workspaceId}
           promptId={prompt.id}
           model={prompt.model}

@@ -22,6 +22,7 @@ import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
 import { Textarea } from '../../../ui/textarea';
 import { toast } from '../../../ui/toast';
+import { Tooltip } from '../../../ui/tooltip';
 import { Page, PageHeader } from '../../shell/page';
 import { formatDateTime, reportError } from '../members/report-error';
 import { PublishToStore } from '../../store/publish-to-store';
@@ -122,9 +123,11 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
               </Button>
               {/* The store takes the published version; a workflow tool is shared as its app. */}
               {tool.status === 'published' && tool.type !== 'workflow' && <PublishToStore workspaceId={workspaceId} type="tool" sourceId={tool.id} name={tool.name} description={tool.intro} />}
-              <Button variant="danger" iconOnly aria-label={t('actions.delete')} onClick={() => setDialog('delete')}>
-                <Trash2 aria-hidden="true" />
-              </Button>
+              <Tooltip content={t('actions.delete')}>
+                <Button variant="danger" iconOnly aria-label={t('actions.delete')} onClick={() => setDialog('delete')}>
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </Tooltip>
             </div>
           )
         }

@@ -110,6 +110,28 @@ const errors: typeof zh = {
     vectorAnalysisFailed: 'Vector analysis failed, please reparse',
   },
   unauthorizedOperation: 'Unauthorized operation',
+  /** Field issues of a VALIDATION-1000 by their rule (src/server/errors.ts ruleOf; `count` is the limit). */
+  fields: {
+    item: '{{field}}: {{text}}',
+    separator: '; ',
+    too_big_string_one: 'at most {{count}} character',
+    too_big_string_other: 'at most {{count}} characters',
+    too_big_array_one: 'at most {{count}} item',
+    too_big_array_other: 'at most {{count}} items',
+    too_big_number: 'at most {{count}}',
+    too_big: 'too large',
+    too_small_string_one: 'at least {{count}} character',
+    too_small_string_other: 'at least {{count}} characters',
+    too_small_array_one: 'at least {{count}} item',
+    too_small_array_other: 'at least {{count}} items',
+    too_small_number: 'at least {{count}}',
+    too_small: 'too small',
+    invalid_type: 'missing or of the wrong type',
+    invalid_format: 'invalid format',
+    invalid_value: 'not one of the allowed values',
+    unrecognized_keys: 'unknown field',
+    not_multiple_of: 'not an allowed step',
+  },
   /** VALIDATION-1000 refusals the server names by `data.reason`. */
   reasons: {
     tool_no_functions: 'Add at least one function before publishing the tool',

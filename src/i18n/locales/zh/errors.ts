@@ -117,6 +117,28 @@ const errors = {
   },
   /** An id-based page answered VALIDATION-1000 (spec 6). */
   unauthorizedOperation: '无权操作',
+  /** VALIDATION-1000 的字段问题，按规则（src/server/errors.ts ruleOf；`count` 为限值）。 */
+  fields: {
+    item: '{{field}}：{{text}}',
+    separator: '；',
+    too_big_string_one: '最多 {{count}} 个字符',
+    too_big_string_other: '最多 {{count}} 个字符',
+    too_big_array_one: '最多 {{count}} 项',
+    too_big_array_other: '最多 {{count}} 项',
+    too_big_number: '不能大于 {{count}}',
+    too_big: '超出上限',
+    too_small_string_one: '至少 {{count}} 个字符',
+    too_small_string_other: '至少 {{count}} 个字符',
+    too_small_array_one: '至少 {{count}} 项',
+    too_small_array_other: '至少 {{count}} 项',
+    too_small_number: '不能小于 {{count}}',
+    too_small: '低于下限',
+    invalid_type: '缺失或类型不正确',
+    invalid_format: '格式不正确',
+    invalid_value: '不是允许的取值',
+    unrecognized_keys: '未知字段',
+    not_multiple_of: '不是允许的步长',
+  },
   /** 服务端以 `data.reason` 指明的 VALIDATION-1000 拒绝原因。 */
   reasons: {
     tool_no_functions: '发布工具前请先添加至少一个方法',
