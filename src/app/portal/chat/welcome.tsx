@@ -23,6 +23,7 @@ export interface WelcomeProps {
 export function Welcome({ features, conversationKey, showSuggestions, disabled, onAsk }: WelcomeProps) {
   const { t } = useTranslation('portal');
   const { suggested_questions: questions, suggested_questions_random_count: count } = features;
+  // A new conversation draws its random questions again: conversationKey is a deliberate extra dependency.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const shown = useMemo(() => pickSuggested(questions, count), [questions, count, conversationKey]);
   if (!features.opening_statement && (!showSuggestions || shown.length === 0)) return null;
