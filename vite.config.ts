@@ -125,6 +125,8 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           hookTimeout: 180_000,
           fileParallelism: false,
+          // One migrated, seeded data directory copied for every studio (tests/e2e/server.ts).
+          globalSetup: ['tests/e2e/global-setup.ts'],
         },
       },
       {

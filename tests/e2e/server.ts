@@ -14,19 +14,51 @@ export interface RunningStudio {
   stop(): Promise<void>;
 }
 
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * A data directory made once per `npm test` by the e2e project's global setup (migrated database,
+ * seeded admin) and copied for each studio: every file then starts on a ready database instead of
+ * paying for the migrations and the admin's password hash again (≈ 22 files × several seconds).
+ */
+export const TEMPLATE_DIR = path.join(root, '.tmp', 'e2e-template');
+
 /**
  * Starts the real server (the same entry as `npm start`, serving the built client in dist/) on a
  * free port with a temporary data directory, and waits for the URL it prints. Its outbound network
  * policy is closed as in production (WEFT_OUTBOUND_ALLOW, WEFT_MCP_STDIO_COMMANDS and
  * WEFT_HTTP_ALLOW_PRIVATE of the caller's environment are not passed on): a test that talks to a
- * local fake opens exactly it through `env`.
+ * local fake opens exactly it through `env`. The data directory starts as a copy of
+ * {@link TEMPLATE_DIR} when the global setup made one.
  */
 export async function startStudio(env: Record<string, string> = {}): Promise<RunningStudio> {
-  const root = path.resolve(import.meta.dirname, '..', '..');
   if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
     throw new Error('dist/index.html is missing: run `npx vite build` first (npm test does it).');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-e2e-'));
+  if (fs.existsSync(path.join(TEMPLATE_DIR, 'ready'))) fs.cpSync(path.join(TEMPLATE_DIR, 'data'), dataDir, { recursive: true });
+  const server = await spawnServer(dataDir, env);
+  return {
+    url: server.url,
+    dataDir,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Makes {@link TEMPLATE_DIR}: one start of the server on an empty directory, then a clean stop. */
+export async function makeTemplate(): Promise<void> {
+  fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
+  const dataDir = path.join(TEMPLATE_DIR, 'data');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const server = await spawnServer(dataDir, {});
+  await server.stop();
+  fs.writeFileSync(path.join(TEMPLATE_DIR, 'ready'), new Date().toISOString());
+}
+
+async function spawnServer(dataDir: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
     env: {
@@ -63,11 +95,9 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Run
   });
   return {
     url,
-    dataDir,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
