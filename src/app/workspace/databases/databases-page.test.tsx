@@ -1,8 +1,9 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n, initI18n } from '../../../i18n';
 import { Toaster } from '../../../ui/toast';
+import { setToasts } from '../../../ui/toast-store';
 import { DatabaseApiContext } from './database-api';
 import DatabasesPage from './databases-page';
 import { createMemoryDatabaseApi, type MemoryDatabaseOptions } from './memory-database-api';
@@ -13,6 +14,8 @@ beforeAll(async () => {
   await i18n.changeLanguage('en');
 });
 afterEach(cleanup);
+// Test files share one module graph: an earlier test's toasts may still be in the store.
+beforeEach(() => setToasts([]));
 vi.setConfig({ testTimeout: 20_000 });
 afterAll(async () => {
   await i18n.changeLanguage('zh');
@@ -129,6 +132,14 @@ describe('DatabasesPage', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('No databases yet')).toBeInTheDocument();
     expect(api.stored).toHaveLength(0);
+  });
+
+  it('says a check again that fails failed, with the reason, and never "finished"', async () => {
+    const { user } = setup({ seed: [{ name: 'orders', type: 'mysql', port: 3306, password: 'wrong', status: 'success', status_code: 'ok', status_message: '' }] });
+    await user.click(within(await row('orders')).getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByText('Connection failed')).toBeInTheDocument();
+    expect(screen.getByText('Wrong account or password')).toBeInTheDocument();
+    expect(screen.queryByText('Check finished')).not.toBeInTheDocument();
   });
 
   it('lets an ordinary member check but not change', async () => {

@@ -65,7 +65,9 @@ export default function DatabasesPage({ workspaceId: given, pollMs = DETECTING_P
         try {
           const next = await api.recheck(workspaceId, row.id);
           list.replaceRow((r) => r.id === row.id, next);
-          toast.success(t('done.rechecked'));
+          // The toast tells the check's outcome: a failed check is not "finished" good news.
+          if (next.status === 'failed') toast.error(t('check.failed'), next.status_code ? { description: t(`check.codes.${next.status_code}`) } : undefined);
+          else toast.success(t('done.rechecked'));
         } catch (e) {
           reportError(e);
         }
