@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AppFeatures,
   FEATURE_COUNT_MESSAGE,
+  defaultAppFeatures,
   featuresOf,
   shownSuggestedQuestions,
   createEdge,
@@ -252,6 +253,13 @@ describe('app features', () => {
     // The flow document refuses it too (a draft save answers VALIDATION-1000).
     const doc = { ...createEmptyFlow('chatflow'), features: { suggested_questions: ['a'], suggested_questions_random_count: 2 } };
     expect(FlowDocument.safeParse(doc).success).toBe(false);
+  });
+
+  it('read a stored document whose features no longer validate: the bad fields fall back to their defaults, the rest stay', () => {
+    // Published versions are stored as saved; an older rule or a hand-edited row must not fail every chat.
+    const f = featuresOf({ features: { opening_statement: 'Hi', suggested_questions: ['a'], suggested_questions_random_count: 3 } as never });
+    expect(f).toMatchObject({ opening_statement: 'Hi', suggested_questions: ['a'], suggested_questions_random_count: 0 });
+    expect(featuresOf({ features: 'nonsense' as never })).toEqual(defaultAppFeatures());
   });
 
   it('show every suggested question with a count of 0, otherwise that many distinct ones in their order', () => {

@@ -577,8 +577,21 @@ export type AppFeatures = z.infer<typeof AppFeatures>;
 export type AppFeaturesInput = z.input<typeof AppFeatures>;
 /** The features of a document that names none. */
 export const defaultAppFeatures = (): AppFeatures => AppFeatures.parse({});
-/** A document's features, the defaults where it names none. */
-export const featuresOf = (doc: { features?: AppFeaturesInput }): AppFeatures => AppFeatures.parse(doc.features ?? {});
+/**
+ * A document's features, the defaults where it names none. A stored document is read as it was saved:
+ * a field that no longer validates (an older rule, a hand-edited row) falls back to its default and
+ * the others stay, so a published app keeps answering instead of failing every request.
+ */
+export function featuresOf(doc: { features?: AppFeaturesInput }): AppFeatures {
+  const given = doc.features ?? {};
+  const r = AppFeatures.safeParse(given);
+  if (r.success) return r.data;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return defaultAppFeatures();
+  const bad = new Set(r.error.issues.map((i) => i.path[0]));
+  const kept = Object.fromEntries(Object.entries(given).filter(([k]) => !bad.has(k)));
+  const again = AppFeatures.safeParse(kept);
+  return again.success ? again.data : defaultAppFeatures();
+}
 
 /**
  * The suggested questions a new conversation shows: all of them when the random-display count is 0
