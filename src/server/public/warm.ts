@@ -3,8 +3,7 @@ import { ChatMessageBody, WorkflowBlockingResponse, WorkflowRunBody } from '../.
 import type { ServerContext } from '../context';
 import { apiKeys } from '../db/schema';
 import { verifyApiKey } from '../security/api-keys';
-import { apiTarget, type ApiTarget } from './target';
-import { warmRunWrites } from './warm-writes';
+import { apiTarget } from './target';
 
 /** Apps whose served version is compiled at start (the most recently used keys' apps first). */
 const WARM_APPS_MAX = 50;
@@ -13,8 +12,7 @@ const WARM_APPS_MAX = 50;
  * Makes the first public-API request after a start as fast as the next ones (issue 22: the first
  * run within 50 ms): the served version of the apps with live keys compiled and cached, the key
  * lookup's query planned once, and the hot request and answer schemas run once (zod builds its fast
- * path on first use), and the statements of a run's writes made once (./warm-writes.ts: nothing
- * is kept). Never fails the start: what cannot be warmed is done on first use instead.
+ * path on first use). Never fails the start: what cannot be warmed is done on first use instead.
  */
 export async function warmPublicApi(ctx: ServerContext, log: (e: unknown) => void): Promise<void> {
   try {
@@ -32,13 +30,9 @@ export async function warmPublicApi(ctx: ServerContext, log: (e: unknown) => voi
       .where(and(isNull(apiKeys.revokedAt), isNotNull(apiKeys.appId)))
       .orderBy(desc(apiKeys.lastUsedAt))
       .limit(WARM_APPS_MAX);
-    let writes: { app: ApiTarget['app']; versionId: string } | undefined;
     for (const appId of new Set(rows.map((r) => r.appId!))) {
-      const target = await apiTarget(ctx, appId).catch(() => undefined); // unpublished or inactive: nothing to warm
-      writes ??= target && { app: target.app, versionId: target.flow.versionId };
+      await apiTarget(ctx, appId).catch(() => undefined); // unpublished or inactive: nothing to warm
     }
-    // The run writes of the most recently used key's app (its foreign keys are checked for real).
-    if (writes) await warmRunWrites(ctx, writes.app, writes.versionId);
   } catch (e) {
     log(e);
   }
