@@ -13,7 +13,7 @@ const AT = '2026-11-20T09:30:00.000Z';
 
 export const DEMO_STORE_IDS = { app: id(1), dataset: id(2), prompt: id(3), tool: id(4), document: id(21), kbOrigin: id(31) };
 
-function item(type: SpaceStoreType, n: number, over: Partial<StoreItem>): StoreItem {
+function item(type: StoreItemType, n: number, over: Partial<StoreItem>): StoreItem {
   return {
     id: id(n),
     type,
@@ -32,6 +32,7 @@ function item(type: SpaceStoreType, n: number, over: Partial<StoreItem>): StoreI
     reviewed_at: AT,
     version: null,
     stats: { documents: 0, segments: 0, functions: 0, variables: 0 },
+    plugin: null,
     ...over,
   };
 }
