@@ -3,6 +3,7 @@ import { Id, Timestamp } from './common';
 import { pageNumber, pageSize } from './guards';
 import { StoreReviewState } from './distribution';
 import { ParamRow } from './parameter';
+import { SemVer } from './plugin-package';
 
 /**
  * The stores (spec 2 "store pages"; 4 "awaiting release → released, take offline"; 7.5 app, dataset,
@@ -71,6 +72,8 @@ export const StoreItem = z.object({
   version: z.string().nullable(),
   /** Small figures for the card: knowledge documents and segments, tool functions, prompt variables. */
   stats: z.object({ documents: z.number().int(), segments: z.number().int(), functions: z.number().int(), variables: z.number().int() }),
+  /** Plugins: the package's author and what it adds, for the card (null for the other types). */
+  plugin: z.object({ author: z.string(), kinds: z.array(z.string()), tools: z.array(z.string()) }).nullable(),
 });
 export type StoreItem = z.infer<typeof StoreItem>;
 
@@ -192,6 +195,8 @@ export const StoreItemDetail = StoreItem.extend({ snapshot: StoreSnapshot });
 export type StoreItemDetail = z.infer<typeof StoreItemDetail>;
 
 export const StoreItemParams = z.object({ id: z.string().max(64).describe('Store item id') });
+/** GET /console/store/plugins/{id}/download: one published version's package (default the newest). */
+export const StorePluginDownloadQuery = z.object({ version: SemVer.optional().describe('A published version (default: the newest)') });
 export const StoreSegmentParams = StoreItemParams.extend({ document_id: z.string().max(64).describe('Document id in the snapshot') });
 export const StoreSegmentQuery = z.object({ page: pageNumber, page_size: pageSize(100, 20) });
 export const StoreSegment = z.object({ id: Id, kind: z.string(), position: z.number().int(), content: z.string(), parent_id: Id.nullable() });

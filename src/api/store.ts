@@ -22,7 +22,7 @@ import {
   type StorePluginPublishBody,
 } from '../../schemas/store';
 import { ToolDetail } from '../../schemas/tool';
-import { call, type Endpoint, type RequestOptions } from './request';
+import { call, request, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 
@@ -46,7 +46,11 @@ export const storeEndpoints = {
   reject: { method: 'POST', url: `${admin}/:type/:id/reject`, name: 'adminStore.reject' },
   offline: { method: 'POST', url: `${admin}/:type/:id/offline`, name: 'adminStore.offline' },
   publishPlugin: { method: 'POST', url: `${admin}/plugins/publish`, name: 'adminStore.publishPlugin' },
+  pluginDownload: { method: 'GET', url: `${base}/plugins/:id/download`, name: 'store.plugins.download' },
 } as const satisfies Record<string, Endpoint>;
+
+/** A released plugin's package file (`version`: a published one, default the newest), for every user of the tenant. */
+export const downloadStorePlugin = (id: string, version?: string, opts?: Opts) => request(storeEndpoints.pluginDownload, { id, ...(version ? { version } : {}) }, { ...opts, responseType: 'blob' });
 
 /** Released items of one store: search, tag and kind filters, newest or most copied first. */
 export const listStore = (type: StoreItemType, q: Partial<StoreListQuery> = {}, opts?: Opts) => call(StoreListAnswer, storeEndpoints.list, { segment: STORE_SEGMENT[type], ...q }, opts);

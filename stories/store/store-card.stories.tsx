@@ -5,11 +5,11 @@ import { StoreApiContext } from '../../src/app/store/store-api';
 import { StoreCard } from '../../src/app/store/store-card';
 import { StoreGallery } from '../../src/app/store/store-gallery-page';
 import { detailPath } from '../../src/app/store/store-kinds';
-import type { SpaceStoreType } from '../../schemas/store';
+import type { SpaceStoreType, StoreItemType } from '../../schemas/store';
 import { ResourceStory } from '../workspace/resource-story';
 
 /** The gallery card of each store type, and the gallery itself (virtualised, filters, empty and error states). */
-type Args = { type: SpaceStoreType; many?: number; empty?: boolean; failList?: boolean };
+type Args = { type: StoreItemType; many?: number; empty?: boolean; failList?: boolean };
 
 const meta = {
   title: 'Store/Gallery',
@@ -47,12 +47,40 @@ export const Cards: Story = {
   ),
   play: async ({ canvas }) => {
     const cards = await canvas.findAllByTestId('store-card');
-    await expect(cards).toHaveLength(4);
+    await expect(cards).toHaveLength(5);
     await expect(within(cards[0]).getByRole('link', { name: 'Open Order helper' })).toHaveAttribute('href', detailPath('app', demoStoreItems()[0].id));
     await expect(within(cards[0]).getByText('Workflow')).toBeVisible();
     await expect(within(cards[1]).getByText('2 documents · 3 segments')).toBeVisible();
     await expect(within(cards[2]).getByTestId('store-card-copies')).toHaveTextContent('31 copies');
     await expect(within(cards[3]).getByText('Rejected')).toBeVisible();
+    // A plugin: what it adds, its author and version, its installs; no project space, no copies.
+    await expect(within(cards[4]).getByTestId('store-card-adds')).toHaveTextContent('text-statstext-diffslugify');
+    await expect(within(cards[4]).getByTestId('store-card-author')).toHaveTextContent('By Acme Labs · v2.1.0');
+    await expect(within(cards[4]).getByTestId('store-card-installs')).toHaveTextContent('7 installs');
+    await expect(within(cards[4]).queryByTestId('store-card-copies')).toBeNull();
+  },
+};
+
+/** The plugin store: cards with the author, the kinds and tools a package adds, and its installs; sorted by installs. */
+export const Plugins: Story = {
+  args: { type: 'plugin' },
+  play: async ({ canvas }) => {
+    const card = await canvas.findByTestId('store-card', {}, { timeout: 3000 });
+    await expect(within(card).getByTestId('store-card-installs')).toHaveTextContent('7 installs');
+    await expect(within(card).getByText('text-diff')).toBeVisible();
+    await userEvent.click(canvas.getByRole('combobox', { name: 'Sort' }));
+    await expect(await within(document.body).findByRole('option', { name: 'Most installed' })).toBeVisible();
+    await userEvent.keyboard('{Escape}');
+  },
+};
+
+export const PluginsChinese: Story = {
+  args: { type: 'plugin' },
+  globals: { locale: 'zh' },
+  play: async ({ canvas }) => {
+    const card = await canvas.findByTestId('store-card', {}, { timeout: 3000 });
+    await expect(within(card).getByTestId('store-card-installs')).toHaveTextContent('7 次安装');
+    await expect(within(card).getByTestId('store-card-author')).toHaveTextContent('作者 Acme Labs · v2.1.0');
   },
 };
 

@@ -1,13 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import type { SpaceStoreType } from '../../schemas/store';
-import { createMemoryStoreApi, DEMO_STORE_IDS } from '../../src/app/store/memory-store-api';
+import type { StoreItemType } from '../../schemas/store';
+import { createMemoryStoreApi, DEMO_STORE_IDS, type MemoryStoreApi } from '../../src/app/store/memory-store-api';
 import { StoreApiContext } from '../../src/app/store/store-api';
 import { StoreDetail } from '../../src/app/store/store-detail-page';
 import { ResourceStory } from '../workspace/resource-story';
 
-/** The detail parts of each store type (app flow read-only, knowledge documents and segments, prompt content and variables, tool functions) and the copy dialog. */
-type Args = { type: SpaceStoreType; id?: string };
+/** The detail parts of each store type (app flow read-only, knowledge documents and segments, prompt content and variables, tool functions, plugin kinds and versions) and the copy dialog. */
+type Args = { type: StoreItemType; id?: string };
 
 const meta = {
   title: 'Store/Detail',
@@ -93,6 +93,35 @@ export const ToolCopyAuthorization: Story = {
     await expect(await within(auth).findByRole('combobox', { name: 'Credential' })).toHaveTextContent('weather key');
     await userEvent.click(within(auth).getByTestId('store-tool-authorize'));
     await expect(await within(auth).findByTestId('store-tool-authorized')).toHaveTextContent('The copy uses the credential “weather key”');
+  },
+};
+
+/** A plugin: author, version, installs, checksum, the kinds and tools it adds, its versions; anyone downloads a version's package. */
+export const Plugin: Story = {
+  args: { type: 'plugin' },
+  play: async ({ loaded: data }) => {
+    const page = await loaded();
+    await expect(within(page).getByTestId('store-plugin-author')).toHaveTextContent('Acme Labs');
+    await expect(within(page).getByTestId('store-plugin-installs')).toHaveTextContent('7');
+    await expect(within(page).getByTestId('store-plugin-checksum')).toHaveTextContent(/^sha256-9f2c/);
+    await expect(within(page).getByTestId('store-plugin-kinds')).toHaveTextContent('text-diff');
+    await expect(within(page).getAllByTestId('store-plugin-version-row')).toHaveLength(2);
+    // Nobody signed in as a super admin here: download, but no install.
+    await expect(within(page).queryByTestId('store-install')).toBeNull();
+    await userEvent.click(within(page).getAllByTestId('store-plugin-version-download')[1]);
+    await waitFor(() => expect((data.api as MemoryStoreApi).downloads).toEqual([{ id: DEMO_STORE_IDS.plugin, version: '2.0.0' }]));
+    await expect(await screen.findByText('acme.text-tools-2.0.0.tgz is downloaded')).toBeVisible();
+  },
+};
+
+export const PluginChinese: Story = {
+  args: { type: 'plugin' },
+  globals: { locale: 'zh' },
+  play: async () => {
+    const page = await loaded();
+    await expect(within(page).getByTestId('store-download')).toHaveTextContent('下载');
+    await expect(within(page).getByText('安装次数')).toBeVisible();
+    await expect(within(page).getByText('校验和')).toBeVisible();
   },
 };
 

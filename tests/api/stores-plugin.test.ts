@@ -30,6 +30,9 @@ const send = async (token: string, url: string, fields: Record<string, string>, 
   return h.call('POST', url, { token, body: payload, headers: { 'content-type': contentType } });
 };
 const publish = (token: string, body: unknown) => h.call('POST', `${ADMIN_STORE}/plugins/publish`, { token, body });
+const download = (token: string | undefined, id: string, query?: Record<string, string>) => h.call('GET', `${STORE}/${id}/download`, { token, query });
+/** The listing's install count as the gallery shows it (the store items' `copy_count`). */
+const installs = async () => expectOk(await h.call('GET', `${ADMIN_STORE}/plugin/${itemId}`, superAdmin())).copy_count as number;
 
 beforeAll(async () => {
   v1 = (await packPlugin('plugins/examples/text-stats')).bytes;
@@ -68,6 +71,8 @@ describe('the plugin store', () => {
     const gallery = expectOk(await h.call('GET', STORE, { token: f.u.member.token, query: { keyword: 'text' } }));
     expect(gallery.items.map((i: { id: string }) => i.id)).toEqual([itemId]);
     expect(gallery.tags).toEqual(['text']);
+    // The card's facts: who made it and what it adds (the detail has the same, and every version).
+    expect(gallery.items[0].plugin).toEqual({ author: 'Weft', kinds: ['text-stats'], tools: [] });
     const detail = expectOk(await h.call('GET', `${STORE}/${itemId}`, { token: f.u.member.token }));
     expect(detail.icon).toEqual({ icon: expect.any(String) });
     expect(detail.snapshot).toMatchObject({ type: 'plugin', plugin_id: 'weft.text-stats', kinds: [{ kind: 'text-stats' }], versions: [{ version: '1.0.0' }] });
@@ -79,26 +84,64 @@ describe('the plugin store', () => {
     expectCode(await h.call('GET', `/api/v1/console/store/tools/${itemId}`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
   });
 
+  it('downloads the released package for every user of the tenant, as an attachment, and for nobody else', async () => {
+    for (const token of [f.u.member.token, tenantAdmin, h.adminToken]) {
+      const r = await download(token, itemId);
+      expect(r.status, r.raw.body.slice(0, 200)).toBe(200);
+      expect(r.raw.headers['content-type']).toBe('application/gzip');
+      expect(r.raw.headers['content-disposition']).toBe(`attachment; filename="weft.text-stats-1.0.0.tgz"; filename*=UTF-8''weft.text-stats-1.0.0.tgz`);
+      expect(r.raw.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.raw.rawPayload.equals(v1)).toBe(true);
+    }
+    const named = await download(f.u.member.token, itemId, { version: '1.0.0' });
+    expect(named.status).toBe(200);
+    expect(named.raw.rawPayload.equals(v1)).toBe(true);
+    // Bad input: a version that is not one, one never published, an id that is not an item, another type's route.
+    expectCode(await download(f.u.member.token, itemId, { version: '../../etc/passwd' }), 400, 'VALIDATION-1000');
+    expectCode(await download(f.u.member.token, itemId, { version: '9.9.9' }), 400, 'VALIDATION-1000');
+    expectCode(await download(f.u.member.token, 'not-an-id'), 400, 'VALIDATION-1000');
+    expect((await h.call('GET', `/api/v1/console/store/tools/${itemId}/download`, { token: f.u.member.token })).status).toBe(404);
+    // Not signed in, and another tenant (its user and its manager): nothing.
+    expectCode(await download(undefined, itemId), 401, 'AUTH-1001');
+    expectCode(await download(f.u.foreign.token, itemId), 400, 'VALIDATION-1000');
+    expectCode(await download(tenantAdminB, itemId), 400, 'VALIDATION-1000');
+    // A download is not an install.
+    expect(await installs()).toBe(0);
+  });
+
   it('installs from the store for a super admin only, with the same checks as an upload', async () => {
     expectOk(await h.call('DELETE', `${PLUGINS}/weft.text-stats`, { ...superAdmin(), query: { force: 'true' } }));
     expectCode(await send(tenantAdmin, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 403, 'PERMISSION-1000');
     expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'elsewhere' }), 400, 'VALIDATION-1000');
     expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store' }), 400, 'VALIDATION-1000');
     expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId, version: '9.9.9' }), 400, 'VALIDATION-1000');
+    // Refused installs (wrong role, bad input) count nothing; an upload is not an install from the store.
+    expect(await installs()).toBe(0);
     // Bytes damaged in the store are refused as a damaged upload is, and nothing is installed.
     const [kept] = await h.studio.ctx.db.select().from(storePluginVersions).where(eq(storePluginVersions.storeItemId, itemId));
     const other = (await packPlugin('tests/fixtures/plugins/text-stats-v2')).bytes.toString('base64');
     await h.studio.ctx.db.update(storePluginVersions).set({ archive: other }).where(eq(storePluginVersions.id, kept.id));
     const wrong = expectOk(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }));
     expect(wrong.version).toBe('2.0.0');
+    expect(await installs()).toBe(1);
     expectOk(await h.call('DELETE', `${PLUGINS}/weft.text-stats`, { ...superAdmin(), query: { force: 'true' } }));
     await h.studio.ctx.db.update(storePluginVersions).set({ archive: Buffer.from('not a package').toString('base64') }).where(eq(storePluginVersions.id, kept.id));
     expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 400, 'PLUGIN-1000');
     expect(expectOk(await h.call('GET', PLUGINS, superAdmin()))).toEqual([]);
+    expect(await installs()).toBe(1);
     await h.studio.ctx.db.update(storePluginVersions).set({ archive: kept.archive }).where(eq(storePluginVersions.id, kept.id));
 
-    const installed = expectOk(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }));
+    // Two installs at once: one installs, the other finds it installed; the count goes up once.
+    const both = await Promise.all([1, 2].map(() => send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId })));
+    expect(both.filter((r) => r.status === 200)).toHaveLength(1);
+    const installed = both.find((r) => r.status === 200)!.body.data;
     expect(installed).toMatchObject({ id: 'weft.text-stats', version: '1.0.0', state: 'active' });
+    expect(await installs()).toBe(2);
+    // Installed already: refused, not counted. The gallery and the detail show the count.
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 400, 'VALIDATION-1001');
+    expect(await installs()).toBe(2);
+    expect(expectOk(await h.call('GET', STORE, { token: f.u.member.token })).items[0].copy_count).toBe(2);
+    expect(expectOk(await h.call('GET', `${STORE}/${itemId}`, { token: f.u.member.token })).copy_count).toBe(2);
   });
 
   it('keeps every published version; a new one awaits release again', async () => {
@@ -106,6 +149,8 @@ describe('the plugin store', () => {
     const again = expectOk(await publish(h.adminToken, { plugin_id: 'weft.text-stats' }));
     expect(again).toMatchObject({ id: itemId, version: '2.0.0', review_state: 'awaiting_release', tags: ['text'] });
     expect(expectOk(await h.call('GET', STORE, { token: f.u.member.token })).items).toEqual([]);
+    // Awaiting release again: not downloadable until released.
+    expectCode(await download(f.u.member.token, itemId), 400, 'VALIDATION-1000');
     const detail = expectOk(await h.call('GET', `${ADMIN_STORE}/plugin/${itemId}`, superAdmin()));
     expect(detail.snapshot.versions.map((v: { version: string }) => v.version).sort()).toEqual(['1.0.0', '2.0.0']);
     expect(v1.equals(v2)).toBe(false);

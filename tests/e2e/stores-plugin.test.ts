@@ -1,8 +1,8 @@
 /**
  * The plugin store in Chromium against the real server: the example plugin is packed with
  * `npm run plugin:pack`, installed by upload, published from System › Plugins, released in the store
- * manager, then seen in the plugin store's gallery and detail (kinds, versions) in English and Chinese,
- * and installed again from the store after it was deleted.
+ * manager, then seen in the plugin store's gallery and detail (author, kinds, versions, installs) in
+ * English and Chinese, downloaded, and installed again from the store after it was deleted (counted).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,6 +51,10 @@ describe('the plugin store in the browser', () => {
     await page.getByText('Text statistics').first().click();
     await expect.poll(() => page.getByTestId('system-store-item').getAttribute('data-state')).toBe('awaiting_release');
     expect(await page.getByTestId('store-plugin-kinds').textContent()).toContain('text-stats');
+    // The manager sees the plugin's own fields, not a project space or copies.
+    expect(await page.getByTestId('store-plugin-checksum').textContent()).toMatch(/\S{16,}/);
+    expect(await page.getByTestId('store-plugin-installs').textContent()).toBe('0');
+    expect(await page.getByTestId('system-store-facts').textContent()).not.toContain('Project space');
     await page.getByTestId('system-store-release').click();
     await expect.poll(() => page.getByTestId('system-store-item').getAttribute('data-state')).toBe('released');
     await snap(page, 'plugin-store-02-released');
@@ -59,6 +63,10 @@ describe('the plugin store in the browser', () => {
     await page.goto(`${studio.url}/operation/store/plugin`);
     const gallery = page.getByTestId('store-gallery');
     await expect.poll(() => gallery.getByText('Text statistics').first().isVisible()).toBe(true);
+    const card = gallery.getByTestId('store-card').first();
+    expect(await card.getByTestId('store-card-adds').textContent()).toContain('text-stats');
+    expect(await card.getByTestId('store-card-author').textContent()).toBe('By Weft · v1.0.0');
+    expect(await card.getByTestId('store-card-installs').textContent()).toBe('0 installs');
     await snap(page, 'plugin-store-03-gallery');
     await gallery.getByText('Text statistics').first().click();
     const detail = page.getByTestId('store-detail');
@@ -66,6 +74,12 @@ describe('the plugin store in the browser', () => {
     expect(await detail.getByTestId('store-plugin-version').textContent()).toBe('1.0.0');
     expect(await detail.getByTestId('store-plugin-kinds').textContent()).toContain('text-stats');
     expect(await detail.getByTestId('store-plugin-version-row').count()).toBe(1);
+    // Download: the package file, byte for byte, under its plugin id and version.
+    const [download] = await Promise.all([page.waitForEvent('download'), detail.getByTestId('store-download').click()]);
+    expect(download.suggestedFilename()).toBe('weft.text-stats-1.0.0.tgz');
+    const saved = path.join(dir, 'downloaded.tgz');
+    await download.saveAs(saved);
+    expect(fs.readFileSync(saved).equals(fs.readFileSync(pkg))).toBe(true);
     await snap(page, 'plugin-store-04-detail');
 
     // Deleted, then installed again from the store: the same checks as an upload, and it is active.
@@ -77,6 +91,12 @@ describe('the plugin store in the browser', () => {
     await page.goto(detailUrl);
     await page.getByTestId('store-install').click();
     await expect.poll(() => page.getByText('is installed: every editor can use its nodes').first().isVisible()).toBe(true);
+    // The install is counted: on the detail at once, and on the card and the detail once reloaded.
+    expect(await page.getByTestId('store-plugin-installs').textContent()).toBe('1');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('store-plugin-installs').textContent()).toBe('1');
+    await page.goto(`${studio.url}/operation/store/plugin`);
+    await expect.poll(() => page.getByTestId('store-card-installs').first().textContent()).toBe('1 install');
     await page.goto(`${studio.url}/operation/system/plugin`);
     await expect.poll(async () => (await page.getByTestId('plugin-weft.text-stats').textContent()) ?? '').toContain('Active');
 

@@ -1,7 +1,7 @@
 /**
  * An in-memory StoreApi with one released item of each store type (stories and jsdom tests). It
  * filters, sorts and pages like the server, answers an app's copy dry run with one matched and one
- * unmatched reference, and counts copies. Pure data; no React.
+ * unmatched reference, counts copies, and hands out a small fake plugin package. Pure data; no React.
  */
 import { createEmptyFlow } from '../../../schemas/flow';
 import type { SpaceStoreType, StoreItemType, StoreCopyAnswer, StoreItem, StoreItemDetail, StoreSnapshot } from '../../../schemas/store';
@@ -11,9 +11,9 @@ import type { StoreApi } from './store-api';
 const id = (n: number) => `0e000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const AT = '2026-11-20T09:30:00.000Z';
 
-export const DEMO_STORE_IDS = { app: id(1), dataset: id(2), prompt: id(3), tool: id(4), document: id(21), kbOrigin: id(31) };
+export const DEMO_STORE_IDS = { app: id(1), dataset: id(2), prompt: id(3), tool: id(4), plugin: id(5), document: id(21), kbOrigin: id(31) };
 
-function item(type: SpaceStoreType, n: number, over: Partial<StoreItem>): StoreItem {
+function item(type: StoreItemType, n: number, over: Partial<StoreItem>): StoreItem {
   return {
     id: id(n),
     type,
@@ -32,13 +32,14 @@ function item(type: SpaceStoreType, n: number, over: Partial<StoreItem>): StoreI
     reviewed_at: AT,
     version: null,
     stats: { documents: 0, segments: 0, functions: 0, variables: 0 },
+    plugin: null,
     ...over,
   };
 }
 
 const row = (param_key: string, data_type: 'string' | 'integer', description: string, is_not_null = false) => ({ param_key, data_type, description, is_not_null });
 
-const SNAPSHOTS: Record<SpaceStoreType, StoreSnapshot> = {
+const SNAPSHOTS: Record<StoreItemType, StoreSnapshot> = {
   app: {
     type: 'app',
     mode: 'workflow',
@@ -92,6 +93,23 @@ const SNAPSHOTS: Record<SpaceStoreType, StoreSnapshot> = {
     mcp_config: null,
     mcp_enabled: [],
   },
+  plugin: {
+    type: 'plugin',
+    plugin_id: 'acme.text-tools',
+    author: 'Acme Labs',
+    icon: 'puzzle',
+    kinds: [
+      { kind: 'text-stats', version: 2 },
+      { kind: 'text-diff', version: 1 },
+    ],
+    tools: [{ name: 'slugify', description: 'A URL-safe name from any text' }],
+    min_weft_version: '1.0.0',
+    checksum: 'sha256-9f2c4e1ab07d5c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f',
+    versions: [
+      { version: '2.1.0', checksum: 'sha256-9f2c4e1ab07d5c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f', min_weft_version: '1.0.0', published_at: AT },
+      { version: '2.0.0', checksum: 'sha256-1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809', min_weft_version: '1.0.0', published_at: '2026-11-02T08:00:00.000Z' },
+    ],
+  },
 };
 
 export function demoStoreItems(): StoreItemDetail[] {
@@ -100,8 +118,19 @@ export function demoStoreItems(): StoreItemDetail[] {
     item('dataset', 2, { name: 'Return policy', description: 'The return and refund rules of every shop.', tags: ['support'], copy_count: 4, stats: { documents: 2, segments: 3, functions: 0, variables: 0 } }),
     item('prompt', 3, { name: 'Summariser', description: 'Short summaries of any text.', kind: 'llm_chain', tags: ['writing'], copy_count: 31, stats: { documents: 0, segments: 0, functions: 0, variables: 2 } }),
     item('tool', 4, { name: 'Weather', description: 'Today’s weather of a city.', kind: 'custom', tags: ['weather', 'public data'], copy_count: 0, stats: { documents: 0, segments: 0, functions: 1, variables: 0 } }),
+    item('plugin', 5, {
+      name: 'Text tools',
+      description: 'Counts, compares and slugifies text in a flow.',
+      icon: { icon: 'puzzle' },
+      tags: ['text'],
+      copy_count: 7,
+      version: '2.1.0',
+      source_workspace_name: '',
+      stats: { documents: 0, segments: 0, functions: 1, variables: 0 },
+      plugin: { author: 'Acme Labs', kinds: ['text-stats', 'text-diff'], tools: ['slugify'] },
+    }),
   ];
-  return base.map((b) => ({ ...b, snapshot: SNAPSHOTS[b.type as SpaceStoreType] }));
+  return base.map((b) => ({ ...b, snapshot: SNAPSHOTS[b.type] }));
 }
 
 /** `count` more released apps, for the virtualised gallery. */
@@ -131,7 +160,8 @@ export interface MemoryStoreOptions {
   failList?: boolean;
 }
 
-export type MemoryStoreApi = StoreApi & { items: StoreItemDetail[] };
+/** `downloads`: every plugin package handed out, in order (stories check the button reached the API). */
+export type MemoryStoreApi = StoreApi & { items: StoreItemDetail[]; downloads: { id: string; version: string }[] };
 
 export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStoreApi {
   const items = opts.items ?? demoStoreItems();
@@ -142,8 +172,10 @@ export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStore
     if (!hit) throw Object.assign(new Error('Store item not found'), { code: 'VALIDATION-1000' });
     return hit;
   };
+  const downloads: { id: string; version: string }[] = [];
   return {
     items,
+    downloads,
     async list(type, q) {
       if (opts.failList) throw new Error('The store is not reachable');
       const kw = q.keyword?.toLowerCase();
@@ -169,6 +201,13 @@ export function createMemoryStoreApi(opts: MemoryStoreOptions = {}): MemoryStore
     async authorize(_ws, toolId, credentialId) {
       if (toolId !== id(900) || credentialId !== id(81)) throw new Error('Not found');
       await wait(null);
+    },
+    async downloadPlugin(itemId, version) {
+      const src = find('plugin', itemId);
+      const snap = src.snapshot.type === 'plugin' ? src.snapshot : null;
+      if (!snap?.versions.some((v) => v.version === (version || src.version))) throw Object.assign(new Error('Plugin version not found'), { code: 'VALIDATION-1000' });
+      downloads.push({ id: itemId, version: version || src.version || '' });
+      return wait(new Blob([`demo package ${snap.plugin_id} ${version || src.version}`], { type: 'application/gzip' }));
     },
     async copy(type, body) {
       const src = find(type, body.id);

@@ -6,7 +6,7 @@ import { createContext, useContext } from 'react';
 import type { SpaceStoreType, StoreItemType, StoreCopyAnswer, StoreCopyBody, StoreItemDetail, StoreListAnswer, StoreListQuery, StoreSegmentPage } from '../../../schemas/store';
 import type { Workspace } from '../../../schemas/workspace';
 import { listCredentials } from '../../api/credentials';
-import { authorizeStoreTool, copyStoreItem, getStoreItem, listStore, listStoreSegments } from '../../api/store';
+import { authorizeStoreTool, copyStoreItem, downloadStorePlugin, getStoreItem, listStore, listStoreSegments } from '../../api/store';
 import { listWorkspaces } from '../../api/workspaces';
 
 export interface StoreApi {
@@ -20,6 +20,8 @@ export interface StoreApi {
   credentials(workspaceId: string): Promise<{ id: string; name: string }[]>;
   /** Gives a copied tool a credential of its space (the store never carries one). */
   authorize(workspaceId: string, toolId: string, credentialId: string): Promise<void>;
+  /** A released plugin's package file (default its newest version). */
+  downloadPlugin(id: string, version?: string): Promise<Blob>;
 }
 
 export const apiStoreApi: StoreApi = {
@@ -34,6 +36,7 @@ export const apiStoreApi: StoreApi = {
   authorize: async (workspaceId, tool_id, credential_id) => {
     await authorizeStoreTool(workspaceId, { tool_id, credential_id }, { reaction: 'silent' });
   },
+  downloadPlugin: (id, version) => downloadStorePlugin(id, version),
 };
 
 export const StoreApiContext = createContext<StoreApi>(apiStoreApi);

@@ -48,7 +48,7 @@ export interface StoreCardProps {
 
 /**
  * A gallery card: icon, name (opens the detail), kind, tags, description, the source space and the copy
- * count.
+ * count; a plugin's: what it adds, its author and version, and its install count.
  * @example <StoreCard item={item} to={detailPath('app', item.id)} />
  */
 export function StoreCard({ item, to, showState }: StoreCardProps) {
@@ -74,21 +74,47 @@ export function StoreCard({ item, to, showState }: StoreCardProps) {
         </div>
       </div>
       <p className={s.description}>{item.description}</p>
-      <div className={s.meta}>
-        {/* A plugin comes from no project space and is installed, not copied. */}
-        {item.type !== 'plugin' && (
+      {/* A plugin comes from no project space and is installed, not copied: its author, what it adds, its installs. */}
+      {item.plugin ? (
+        <PluginMeta item={item} facts={item.plugin} />
+      ) : (
+        <div className={s.meta}>
           <span className={`${s.ellipsis} ${s.metaSource}`} title={item.source_workspace_name}>
             {t('gallery.from', { space: item.source_workspace_name })}
           </span>
-        )}
-        <span className={s.ellipsis}>{statsText(tt, item)}</span>
-        {item.type !== 'plugin' && (
+          <span className={s.ellipsis}>{statsText(tt, item)}</span>
           <span className={s.nowrap} data-testid="store-card-copies">
             {t('gallery.copies', { count: item.copy_count })}
           </span>
-        )}
-      </div>
+        </div>
+      )}
     </Card>
+  );
+}
+
+/** A plugin card's foot: the node kinds and tools it adds (the first few), its author and version, its installs. */
+function PluginMeta({ item, facts }: { item: StoreItem; facts: NonNullable<StoreItem['plugin']> }) {
+  const { t } = useTranslation('store');
+  const adds = [...facts.kinds, ...facts.tools];
+  const shown = adds.slice(0, 3);
+  return (
+    <div className={s.meta}>
+      <span className={`${s.metaSource} ${s.pluginAdds}`} data-testid="store-card-adds" title={adds.join(', ')}>
+        {shown.map((name) => (
+          <code key={name} className={s.pluginAdd}>
+            {name}
+          </code>
+        ))}
+        {adds.length > shown.length && <span>{t('gallery.more', { count: adds.length - shown.length })}</span>}
+        {adds.length === 0 && <span>{t('gallery.addsNothing')}</span>}
+      </span>
+      <span className={s.ellipsis} data-testid="store-card-author" title={facts.author}>
+        {[facts.author && t('gallery.author', { name: facts.author }), item.version && `v${item.version}`].filter(Boolean).join(' · ')}
+      </span>
+      <span className={s.nowrap} data-testid="store-card-installs">
+        {t('gallery.installs', { count: item.copy_count })}
+      </span>
+    </div>
   );
 }
 

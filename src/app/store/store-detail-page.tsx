@@ -4,7 +4,7 @@
  * type-specific parts (./store-detail-parts.tsx) and the copy dialog. An item of another tenant, not
  * released, or gone shows the "does not exist" state with the id and a way back to the store.
  */
-import { ArrowLeft, Copy, Download } from 'lucide-react';
+import { ArrowLeft, Copy, Download, FileDown } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
@@ -19,6 +19,7 @@ import { useStoreApi } from './store-api';
 import { KindBadge, StoreItemIcon } from './store-card';
 import { AppParts, DatasetParts, Fact, PromptParts, ToolParts } from './store-detail-parts';
 import { PluginParts } from './store-plugin-parts';
+import { saveFile } from './save-file';
 import { ROUTE_OF, typeOfRoute } from './store-kinds';
 import s from './store.module.css';
 
@@ -44,6 +45,8 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
       try {
         const done = await installPluginFromStore(id, version);
         toast.success(t('detail.plugin.installed', { name: done.name, version: done.version }));
+        // The server counted this install; show it without reloading the item.
+        setItem((cur) => (cur && cur !== 'missing' ? { ...cur, copy_count: cur.copy_count + 1 } : cur));
       } catch {
         // The request layer shows the server's catalogue message.
       } finally {
@@ -51,6 +54,20 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
       }
     },
     [id, t],
+  );
+  const download = useCallback(
+    async (version: string) => {
+      try {
+        // The same name the server's Content-Disposition gives: `<plugin id>-<version>.tgz`.
+        const snap = item !== null && item !== 'missing' && item.snapshot.type === 'plugin' ? item.snapshot : null;
+        const file = `${snap?.plugin_id ?? 'plugin'}-${version}.tgz`;
+        saveFile(await api.downloadPlugin(id, version), file);
+        toast.success(t('detail.plugin.downloaded', { file }));
+      } catch {
+        // The request layer shows the server's catalogue message.
+      }
+    },
+    [api, id, item, t],
   );
   useEffect(() => {
     let live = true;
@@ -101,11 +118,16 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
               <Link to={back}>{t('detail.back')}</Link>
             </Button>
             {type === 'plugin' ? (
-              mayInstall && (
-                <Button variant="primary" icon={<Download aria-hidden="true" />} disabled={installing} onClick={() => void install()} data-testid="store-install">
-                  {t('detail.plugin.install')}
+              <>
+                <Button icon={<FileDown aria-hidden="true" />} onClick={() => void download(item.version ?? '')} data-testid="store-download">
+                  {t('detail.plugin.download')}
                 </Button>
-              )
+                {mayInstall && (
+                  <Button variant="primary" icon={<Download aria-hidden="true" />} disabled={installing} onClick={() => void install()} data-testid="store-install">
+                    {t('detail.plugin.install')}
+                  </Button>
+                )}
+              </>
             ) : (
               <Button variant="primary" icon={<Copy aria-hidden="true" />} onClick={() => setCopying(true)} data-testid="store-copy">
                 {t('detail.copy')}
@@ -130,7 +152,9 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
       {snap.type === 'dataset' && <DatasetParts snapshot={snap} loadSegments={loadSegments} />}
       {snap.type === 'prompt' && <PromptParts snapshot={snap} />}
       {snap.type === 'tool' && <ToolParts snapshot={snap} />}
-      {snap.type === 'plugin' && <PluginParts snapshot={snap} version={item.version} busy={installing} onInstall={mayInstall ? (v) => void install(v) : undefined} />}
+      {snap.type === 'plugin' && (
+        <PluginParts snapshot={snap} version={item.version} installs={item.copy_count} busy={installing} onInstall={mayInstall ? (v) => void install(v) : undefined} onDownload={(v) => void download(v)} />
+      )}
       {type !== 'plugin' && <CopyDialog type={type} item={item} open={copying} onOpenChange={setCopying} onCopied={() => setItem({ ...item, copy_count: item.copy_count + 1 })} />}
     </Page>
   );

@@ -158,7 +158,7 @@ export function StoreGallery({ type }: { type: StoreItemType }) {
           value={query.sort}
           aria-label={t('gallery.sortBy')}
           onValueChange={(sort) => setQuery((q) => ({ ...q, sort: sort as StoreSort }))}
-          options={(['newest', 'most_copied'] as const).map((v) => ({ value: v, label: t(`gallery.sort.${v}`) }))}
+          options={(['newest', 'most_copied'] as const).map((v) => ({ value: v, label: v === 'most_copied' && type === 'plugin' ? t('gallery.mostInstalled') : t(`gallery.sort.${v}`) }))}
         />
         {status === 'ready' && <span className={s.total}>{t('gallery.total', { count: total })}</span>}
       </div>

@@ -49,7 +49,15 @@ export function toItem(r: Joined): StoreItem {
     reviewed_at: i.reviewedAt ? i.reviewedAt.toISOString() : null,
     version: i.version,
     stats: { documents: s.documents ?? 0, segments: s.segments ?? 0, functions: s.functions ?? 0, variables: s.variables ?? 0 },
+    plugin: i.type === 'plugin' ? pluginFacts(i.snapshot as PluginSnapshot) : null,
   };
+}
+
+type PluginSnapshot = Partial<Extract<StoreSnapshot, { type: 'plugin' }>>;
+
+/** A plugin card's facts, from the listing's snapshot (a listing being written may have none yet). */
+function pluginFacts(snap: PluginSnapshot) {
+  return { author: snap.author ?? '', kinds: (snap.kinds ?? []).map((k) => k.kind), tools: (snap.tools ?? []).map((t) => t.name) };
 }
 
 async function selectItems(ctx: ServerContext, where: SQL | undefined, order: SQL[] = [], limit?: number, offset?: number): Promise<Joined[]> {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import type { Caller } from '../context';
 import { pluginPackages, storeItems, storePluginVersions } from '../db/schema';
@@ -94,12 +94,30 @@ export async function publishPlugin(ctx: ServerContext, caller: Caller, body: St
  * published); anything else answers VALIDATION-1000 as if it did not exist.
  */
 export async function storePackage(ctx: ServerContext, caller: Caller, itemId: string, version?: string): Promise<Buffer> {
+  return (await storePackageFile(ctx, caller, itemId, version)).bytes;
+}
+
+/** As {@link storePackage}, with the file name a download gives it: `<plugin id>-<version>.tgz`. */
+export async function storePackageFile(ctx: ServerContext, caller: Caller, itemId: string, version?: string): Promise<{ bytes: Buffer; fileName: string }> {
   const row = await releasedRow(ctx, caller, 'plugin', itemId);
   const wanted = version || row.version || '';
   const [v] = await ctx.db
-    .select({ archive: storePluginVersions.archive })
+    .select({ archive: storePluginVersions.archive, manifest: storePluginVersions.manifest })
     .from(storePluginVersions)
     .where(and(eq(storePluginVersions.storeItemId, row.id), eq(storePluginVersions.version, wanted)));
   if (!v) throw notFoundOrForeign('Plugin version', wanted);
-  return Buffer.from(v.archive, 'base64');
+  const pluginId = (v.manifest as unknown as PluginPackageManifest).id;
+  return { bytes: Buffer.from(v.archive, 'base64'), fileName: `${pluginId}-${wanted}.tgz` };
+}
+
+/**
+ * One install from the store happened (POST /admin/plugins/install with source `store` answered the
+ * installed package): the listing's count goes up by one in a single UPDATE, so concurrent installs
+ * never lose one. Refused installs never get here, so they count nothing.
+ */
+export async function countStoreInstall(ctx: ServerContext, caller: Caller, itemId: string): Promise<void> {
+  await ctx.db
+    .update(storeItems)
+    .set({ copyCount: sql`${storeItems.copyCount} + 1` })
+    .where(and(eq(storeItems.id, itemId), eq(storeItems.tenantId, caller.tenantId), eq(storeItems.type, 'plugin')));
 }

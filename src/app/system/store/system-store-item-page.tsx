@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { AdminStoreDetail, StoreItemType } from '../../../../schemas/store';
 import { describeError } from '../../../api/reactions';
-import { getAdminStoreItem, listAdminStoreSegments, rejectStoreItem, releaseStoreItem, takeStoreItemOffline } from '../../../api/store';
 import { Badge, Button, Dialog, DialogBody, DialogContent, DialogFooter, DialogHeader, DialogTitle, Field, Spinner, Textarea, toast } from '../../../ui';
 import { Page, PageHeader } from '../../shell/page';
 import { KindBadge, StoreItemIcon } from '../../store/store-card';
@@ -17,18 +16,24 @@ import { AppParts, DatasetParts, Fact, PromptParts, ToolParts } from '../../stor
 import { PluginParts } from '../../store/store-plugin-parts';
 import { REVIEW_TONE } from '../../store/store-kinds';
 import { formatDateTime, LoadFailed, reportError, useLoad } from '../users/admin-kit';
+import { useSystemStoreApi } from './system-store-api';
 import s from '../../store/store.module.css';
 
 export default function SystemStoreItemPage() {
   const { type = '', id = '' } = useParams();
+  return <SystemStoreItem key={`${type}/${id}`} type={type as StoreItemType} id={id} />;
+}
+
+export function SystemStoreItem({ type, id }: { type: StoreItemType; id: string }) {
   const { t } = useTranslation(['store', 'common']);
-  const item = useLoad((signal) => getAdminStoreItem(type as StoreItemType, id, { signal }), [type, id]);
+  const api = useSystemStoreApi();
+  const item = useLoad((signal) => api.get(type, id, { signal }), [api, type, id]);
   const [current, setCurrent] = useState<AdminStoreDetail | null>(null);
   const [asking, setAsking] = useState<'reject' | 'offline' | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const loadSegments = useCallback((doc: string, page: number) => listAdminStoreSegments(id, doc, { page, page_size: 20 }), [id]);
+  const loadSegments = useCallback((doc: string, page: number) => api.segments(id, doc, { page, page_size: 20 }), [api, id]);
 
   const d = current ?? item.data;
   if (item.status === 'error' && !d) return <LoadFailed onRetry={item.reload} />;
@@ -58,8 +63,8 @@ export default function SystemStoreItemPage() {
     }
     const kind = d.type;
     void (asking === 'reject'
-      ? act(() => rejectStoreItem(kind, d.id, reason.trim(), { reaction: 'silent' }), t('system.rejected')).catch((e) => setError(describeError(e)?.text ?? ''))
-      : act(() => takeStoreItemOffline(kind, d.id, reason.trim()), t('system.tookOffline')));
+      ? act(() => api.reject(kind, d.id, reason.trim()), t('system.rejected')).catch((e) => setError(describeError(e)?.text ?? ''))
+      : act(() => api.offline(kind, d.id, reason.trim()), t('system.tookOffline')));
   };
   const snap = d.snapshot;
   return (
@@ -75,7 +80,7 @@ export default function SystemStoreItemPage() {
                 <Button onClick={() => (setReason(''), setError(null), setAsking('reject'))} data-testid="system-store-reject">
                   {t('system.reject')}
                 </Button>
-                <Button variant="primary" loading={busy} onClick={() => void act(() => releaseStoreItem(d.type, d.id), t('system.released'))} data-testid="system-store-release">
+                <Button variant="primary" loading={busy} onClick={() => void act(() => api.release(d.type, d.id), t('system.released'))} data-testid="system-store-release">
                   {t('system.release')}
                 </Button>
               </>
@@ -98,21 +103,22 @@ export default function SystemStoreItemPage() {
           <Badge key={tag}>{tag}</Badge>
         ))}
       </div>
-      <div className={s.facts}>
+      {/* A plugin has no project space and is installed, not copied: its own facts (version, author, installs, checksum) are in PluginParts. */}
+      <div className={s.facts} data-testid="system-store-facts">
         <Fact label={t('system.columns.tenant')} value={d.tenant_name} />
-        <Fact label={t('detail.source')} value={d.source_workspace_name} />
+        {snap.type !== 'plugin' && <Fact label={t('detail.source')} value={d.source_workspace_name} />}
         <Fact label={t('detail.publishedBy')} value={d.published_by_name} />
         <Fact label={t('detail.publishedAt')} value={formatDateTime(d.published_at)} />
         {d.reviewed_at && <Fact label={t('system.reviewedAt')} value={formatDateTime(d.reviewed_at)} />}
         {d.review_reason && <Fact label={t('system.reasonShown')} value={d.review_reason} />}
-        <Fact label={t('detail.copyCount')} value={d.copy_count} />
+        {snap.type !== 'plugin' && <Fact label={t('detail.copyCount')} value={d.copy_count} />}
       </div>
       <h2 className={s.sectionTitle}>{t('system.snapshot')}</h2>
       {snap.type === 'app' && <AppParts snapshot={snap} />}
       {snap.type === 'dataset' && <DatasetParts snapshot={snap} loadSegments={loadSegments} />}
       {snap.type === 'prompt' && <PromptParts snapshot={snap} />}
       {snap.type === 'tool' && <ToolParts snapshot={snap} />}
-      {snap.type === 'plugin' && <PluginParts snapshot={snap} version={d.version} />}
+      {snap.type === 'plugin' && <PluginParts snapshot={snap} version={d.version} installs={d.copy_count} />}
       <Dialog open={asking !== null} onOpenChange={(open) => !open && setAsking(null)}>
         <DialogContent data-testid="system-store-reason-dialog">
           <DialogHeader>

@@ -7,7 +7,7 @@ import { InstalledPlugin, PluginDeleteQuery, SemVer, PluginDetail, PluginIdParam
 import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
 import { badRequest } from '../../errors';
-import { storePackage } from '../../store/plugins';
+import { countStoreInstall, storePackage } from '../../store/plugins';
 import { deletePlugin, getPlugin, installPlugin, listPlugins, pluginUsage, upgradePlugin } from '../../plugins/packages';
 
 const tags = ['admin: plugins'];
@@ -20,7 +20,7 @@ const StoreInstallFields = z.object({ store_item_id: z.string().max(64), version
  * `source` store names a released listing of the caller's tenant's plugin store (`store_item_id`,
  * optional `version`), whose stored bytes then go through exactly the same checks as an upload.
  */
-async function packageOf(ctx: ServerContext, req: FastifyRequest): Promise<Buffer> {
+async function packageOf(ctx: ServerContext, req: FastifyRequest): Promise<{ bytes: Buffer; storeItemId: string | null }> {
   if (!req.isMultipart()) throw badRequest('The upload must be multipart/form-data with the field file (a .tgz plugin package)');
   let file: Buffer | undefined;
   let source = 'upload';
@@ -42,11 +42,11 @@ async function packageOf(ctx: ServerContext, req: FastifyRequest): Promise<Buffe
   if (source === 'store') {
     const parsed = StoreInstallFields.safeParse(fields);
     if (!parsed.success) throw badRequest('Installing from the store needs store_item_id (a released plugin listing) and optionally version', [{ path: 'body/store_item_id', message: 'invalid' }]);
-    return storePackage(ctx, requireSystemRole(req, 'super_admin'), parsed.data.store_item_id, parsed.data.version);
+    return { bytes: await storePackage(ctx, requireSystemRole(req, 'super_admin'), parsed.data.store_item_id, parsed.data.version), storeItemId: parsed.data.store_item_id };
   }
   if (source !== 'upload') throw badRequest('A package comes from an upload (source: upload) or the plugin store (source: store)', [{ path: 'body/source', message: 'invalid' }]);
   if (!file) throw badRequest('No package was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
-  return file;
+  return { bytes: file, storeItemId: null };
 }
 
 /**
@@ -70,7 +70,11 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
     { schema: { tags, summary: 'Install a plugin package (multipart: source = upload with file = the .tgz, or source = store with store_item_id and optional version: a released listing of the plugin store); the same checks either way', consumes: ['multipart/form-data'], response: { 200: ok(InstalledPlugin) } } },
     async (req) => {
       const caller = requireSystemRole(req, 'super_admin');
-      return done(await installPlugin(ctx, await packageOf(ctx, req), caller.username));
+      const pkg = await packageOf(ctx, req);
+      const installed = await installPlugin(ctx, pkg.bytes, caller.username);
+      // Counted only once the install succeeded (store items' count; schemas/store.ts).
+      if (pkg.storeItemId) await countStoreInstall(ctx, caller, pkg.storeItemId);
+      return done(installed);
     },
   );
 
@@ -92,7 +96,7 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
     },
     async (req) => {
       const caller = requireSystemRole(req, 'super_admin');
-      return done(await upgradePlugin(ctx, req.params.plugin_id, await packageOf(ctx, req), caller.username));
+      return done(await upgradePlugin(ctx, req.params.plugin_id, (await packageOf(ctx, req)).bytes, caller.username));
     },
   );
 

@@ -9,6 +9,7 @@ import {
   StoreItemParams,
   StoreListAnswer,
   StoreListQuery,
+  StorePluginDownloadQuery,
   StorePublishBody,
   StoreSegmentPage,
   StoreSegmentParams,
@@ -24,6 +25,8 @@ import { requireCaller } from '../../context';
 import { scopeOf } from '../../services/workspace-resources';
 import { getReleased, listReleased, snapshotSegments } from '../../store/items';
 import { copyItem } from '../../store/copy';
+import { storePackageFile } from '../../store/plugins';
+import { contentDisposition } from '../../services/files';
 import { publish, submission } from '../../store/publish';
 import { authorizeTool } from '../../store/review';
 
@@ -106,6 +109,25 @@ export const storeRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async 
     '/plugins/:id',
     { schema: { tags: pluginTags, summary: "One released plugin: its kinds, tools and versions (another tenant's, or one not released: VALIDATION-1000)", params: StoreItemParams, response: { 200: ok(StoreItemDetail) } } },
     async (req) => done(await getReleased(ctx, requireCaller(req), 'plugin', req.params.id)),
+  );
+
+  app.get(
+    '/plugins/:id/download',
+    {
+      schema: {
+        tags: pluginTags,
+        summary: "A released plugin's package file (.tgz; version: a published one, default the newest), as an attachment, for every user of the tenant (another tenant's, or one not released: VALIDATION-1000)",
+        params: StoreItemParams,
+        querystring: StorePluginDownloadQuery,
+      },
+    },
+    async (req, reply) => {
+      const { bytes, fileName } = await storePackageFile(ctx, requireCaller(req), req.params.id, req.query.version);
+      reply.header('content-disposition', contentDisposition('attachment', fileName));
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'private, no-cache');
+      return reply.type('application/gzip').send(bytes);
+    },
   );
 
   app.get(
