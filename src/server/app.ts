@@ -12,10 +12,14 @@ import { registerAuth } from './auth';
 import { routeTree } from './routes';
 import { IMMUTABLE_CACHE } from './http/cache';
 import { registerInputRule } from './http/input-rule';
+import { registerRequestLog } from './http/request-log';
+import { registerHealth, type ServerState } from './routes/health';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
   logger?: boolean | object;
+  /** The studio's state the health probes report (server.ts sets `stopping` when it shuts down). */
+  state?: ServerState;
 }
 
 /** WEFT_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (proxy-addr's reading). */
@@ -35,12 +39,19 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     // kept-alive connections open (up to the 72 s keep-alive timeout), holding the close: close ends
     // them all, after the preClose hooks have stopped the streams.
     forceCloseConnections: true,
+    // Fastify logs two lines per request ("incoming request", "request completed") with the request
+    // and response objects; ./http/request-log.ts writes one short line instead.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
   registerInputRule(app);
+  // No hook at all when nothing is logged (the tests, WEFT_LOG_LEVEL=silent).
+  if (opts.logger) registerRequestLog(app);
+  // Before auth: once stopping, requests are refused before they read anything.
+  registerHealth(app, ctx, opts.state ?? { stopping: false });
 
   await app.register(swagger, {
     openapi: {

@@ -14,24 +14,60 @@ import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
+import type { ServerState } from './routes/health';
+import { warmRuns } from './runs/warm';
+
+/** How a start spent its time, in ms (printed by main.ts; `npm run bench:start` reads it). */
+export interface StartupPhases {
+  /** Opening the database: PGlite's WASM start and data directory, or the server's pool. */
+  databaseOpen: number;
+  /** Comparing the journal with the database, and migrating when it lags. */
+  migrations: number;
+  /** How many migrations this start applied (0 on an up-to-date database). */
+  migrated: number;
+  /** The first start's seed, the keys, ending interrupted runs. */
+  data: number;
+  /** Building the server: Fastify, its plugins and every route (the API's schemas, OpenAPI). */
+  routes: number;
+}
 
 export interface Studio {
   app: FastifyInstance;
   database: Database;
   ctx: ServerContext;
   seeded: SeedResult;
+  phases: StartupPhases;
+  /**
+   * Resolves once the code sandbox has a worker ready and the first run's code paths have run once
+   * (./runs/warm.ts); started with the studio, never rejects. /readyz waits for the sandbox.
+   */
+  warm: Promise<void>;
+  /**
+   * Stops cleanly: refuses new requests (503 SYSTEM-1503), stops the runs in progress and stores
+   * them, hands running knowledge tasks back to the queue, ends the workers, closes the database.
+   */
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), seeds the first start, and builds the server. */
+/** Opens the database (migrating it when it lags), seeds the first start, and builds the server. */
 export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
-  const database = await openDatabase({
-    databaseUrl: settings.databaseUrl,
-    dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
-    loadDataDir: opts.loadDataDir,
-    sharedBuffers: settings.pgSharedBuffers,
-  });
+  // The sandbox's warm worker starts first: its thread loads QuickJS while this one opens the database.
+  const sandbox = createCodeSandbox(sandboxOptions(settings));
+  const sandboxWarm = sandbox.warm();
+  let database: Database;
+  try {
+    database = await openDatabase({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
+      loadDataDir: opts.loadDataDir,
+      sharedBuffers: settings.pgSharedBuffers,
+    });
+  } catch (e) {
+    await sandbox.close();
+    throw e;
+  }
   const db = database.db;
+  const dataStart = performance.now();
   configureVectorCache(db, settings.vectorCacheMb);
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);
   const jwtSecret = await ensureKey(db, 'jwt_secret');
@@ -39,17 +75,25 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Runs a stopped server left `running` end as interrupted before anyone reads the log.
   const sweeper = startRunSweeper(database, (e) => console.error('[weft] ending interrupted runs failed:', e));
   await sweeper.first;
+  const routesStart = performance.now();
   const ctx: ServerContext = {
     db,
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
     outbound: createOutboundPolicy({ db, settings }),
-    // Workers start on first use, so a server that runs no code node pays nothing for it.
-    sandbox: createCodeSandbox(sandboxOptions(settings)),
+    sandbox,
     exclusiveDb: database.kind === 'pglite',
   };
-  const app = await buildApp(ctx, { logger: opts.logger });
+  const state: ServerState = { stopping: false };
+  const app = await buildApp(ctx, { logger: opts.logger, state });
+  const phases: StartupPhases = {
+    databaseOpen: database.timings.openMs,
+    migrations: database.timings.migrationsMs,
+    migrated: database.timings.migrated,
+    data: routesStart - dataStart,
+    routes: performance.now() - routesStart,
+  };
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.
   const outboundLog = app.log.child({ module: 'outbound' });
   ctx.outbound.setLogger((detail) => outboundLog.warn(detail, 'outbound connection failed or refused'));
@@ -62,12 +106,16 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
+  const warm = sandboxWarm.then(() => warmRuns()).catch((e) => console.error('[weft] warming up failed:', e));
   return {
     app,
     database,
     ctx,
     seeded,
+    phases,
+    warm,
     async close() {
+      state.stopping = true;
       sweeper.stop();
       refresher.stop();
       await app.close();

@@ -40,6 +40,7 @@ const errors: typeof zh = {
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
+    'SYSTEM-1503': 'The server is starting or stopping; try again in a moment',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',

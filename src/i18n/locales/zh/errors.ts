@@ -44,6 +44,7 @@ const errors = {
     'SYSTEM-1404': '请求的接口不存在',
     'SYSTEM-1405': '当前 HTTP 请求方法已被禁用',
     'SYSTEM-1500': '服务器开了个小差，工程师正在紧急修复',
+    'SYSTEM-1503': '服务正在启动或停止，请稍后重试',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',

@@ -1,0 +1,2 @@
+/** Placeholder: filled after measuring. */
+export async function warmRuns(): Promise<void> {}
