@@ -34,6 +34,15 @@ export const ErrorCode = {
    * `Retry-After`); `data.retry_after` says in how many seconds to try again.
    */
   TOO_MANY_ATTEMPTS: 'AUTH-1006',
+  /** The public API's key (`Authorization: Bearer wk-…`) is missing, unknown or revoked, or not a key of this app or space (401). */
+  API_KEY_INVALID: 'AUTH-1007',
+  /**
+   * The key made more requests this minute than its limit allows (429, with `Retry-After`);
+   * `data.retry_after` says in how many seconds the next minute starts.
+   */
+  RATE_LIMITED: 'RATE-1000',
+  /** The app has never been published: the public API and MCP run published versions only (400). */
+  APP_NOT_PUBLISHED: 'APP-1000',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**
@@ -41,6 +50,11 @@ export const ErrorCode = {
    * longer the stored one; `data` says what is stored now, so the client can reload or overwrite.
    */
   CONFLICT: 'CONFLICT-1000',
+  /**
+   * A store item is not in the state the action needs (409): release or reject what awaits release,
+   * take offline what is released, copy what is released; `data.review_state` says where it is.
+   */
+  STORE_STATE: 'STORE-1000',
   /**
    * The destination is not allowed by the server's outbound network policy (400): loopback, private,
    * link-local, metadata or reserved addresses the operator's allow-list does not open. Answered
@@ -57,6 +71,23 @@ export const ErrorCode = {
    * list, or its env or cwd would change what runs. Remote MCP servers are the way for project spaces.
    */
   MCP_STDIO_NOT_ALLOWED: 'MCP-1000',
+  /**
+   * A plugin package that cannot be read (400): not a gzip'd tar, truncated, a file missing
+   * (manifest.json, server.mjs, browser.mjs) or a manifest that does not parse.
+   */
+  PLUGIN_PACKAGE_INVALID: 'PLUGIN-1000',
+  /** A plugin package whose bundles do not match its manifest's SHA-256 checksum (400): nothing is loaded. */
+  PLUGIN_CHECKSUM_MISMATCH: 'PLUGIN-1001',
+  /**
+   * The plugin's kinds are used by flows (409): delete refused unless `force`; `data.usage` lists
+   * the apps. Forced, those nodes show an unknown-kind error in the editor's checklist.
+   */
+  PLUGIN_IN_USE: 'PLUGIN-1002',
+  /**
+   * The package does not fit this server (400): it needs a newer Weft, defines a kind a built-in or
+   * another package already has, is not the plugin being upgraded, or its server bundle fails to load.
+   */
+  PLUGIN_INCOMPATIBLE: 'PLUGIN-1003',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -6,6 +6,7 @@ import {
   shownSuggestedQuestions,
   createEdge,
   createEmptyFlow,
+  withDefaultModel,
   FLOW_LIMITS,
   FLOW_MODES,
   FlowDocument,
@@ -129,12 +130,32 @@ describe('createEmptyFlow', () => {
     expect(flow.edges).toHaveLength(flow.nodes.length - 1);
   });
 
-  it('starts workflow with start → end, chatflow with start → answer, agents with start → agent → answer', () => {
+  it('starts workflow with start → end, chatflow with start → llm → answer, agents with start → agent → answer', () => {
     const kinds = (m: (typeof FLOW_MODES)[number]) => createEmptyFlow(m).nodes.map((x) => x.kind);
     expect(kinds('workflow')).toEqual(['start', 'end']);
-    expect(kinds('chatflow')).toEqual(['start', 'answer']);
+    expect(kinds('chatflow')).toEqual(['start', 'llm', 'answer']);
     expect(kinds('agent')).toEqual(['start', 'agent', 'answer']);
     expect(kinds('agent_team')).toEqual(['start', 'agent', 'answer']);
+  });
+
+  it('wires the reply to the model and gives the model nodes the default model', () => {
+    const chat = createEmptyFlow('chatflow', { defaultModel: { provider: 'openai', name: 'gpt-4o-mini' } });
+    expect(chat.nodes.map((n) => [n.id, n.config])).toEqual([
+      ['start', {}],
+      ['llm', { prompts: [{ role: 'system', text: '' }, { role: 'user', text: '{{#sys.query#}}' }], model: { provider: 'openai', name: 'gpt-4o-mini' } }],
+      ['answer', { answer: '{{#llm.text#}}' }],
+    ]);
+    const agent = createEmptyFlow('agent');
+    expect(agent.nodes.map((n) => n.config)).toEqual([{}, {}, { answer: '{{#agent.text#}}' }]);
+  });
+
+  it('sets a default model only where none is chosen', () => {
+    const choice = { provider: 'openai', name: 'gpt-4o' };
+    expect(withDefaultModel({ model: { provider: '', name: '', mode: 'chat' } }, choice)).toEqual({ model: { provider: 'openai', name: 'gpt-4o', mode: 'chat' } });
+    const chosen = { model: { provider: 'anthropic', name: 'claude' } };
+    expect(withDefaultModel(chosen, choice)).toBe(chosen);
+    expect(withDefaultModel({ text: 'x' }, choice)).toEqual({ text: 'x' });
+    expect(withDefaultModel({ model: { provider: '', name: '' } }, null)).toEqual({ model: { provider: '', name: '' } });
   });
 
   it('takes versions, configs and titles', () => {

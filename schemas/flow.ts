@@ -616,6 +616,12 @@ export const FlowDocument = z
      * Absent in documents that never set any: read it with {@link featuresOf}.
      */
     features: AppFeatures.optional(),
+    /**
+     * Which editor an agent app opens in: absent, a flow of exactly start → agent → answer opens the
+     * zero-code agent builder (schemas/agent-builder.ts zeroCodeNodes); `canvas` after the builder's
+     * "Turn into a canvas flow" (the canvas from then on, whatever the shape).
+     */
+    editor: z.literal('canvas').optional(),
   })
   .strict()
   .superRefine(checkStructure);
@@ -628,16 +634,35 @@ export type FlowDocumentInput = z.input<typeof FlowDocument>;
 /**
  * The node kinds a new flow starts with, per mode, connected left to right:
  * - workflow: start → end (inputs in, outputs out);
- * - chatflow: start → answer (the user's message in, a reply out);
+ * - chatflow: start → llm → answer (the user's message to a model, its reply out: Dify's first chatflow);
  * - agent: start → agent → answer (one agent at the heart of a chat; steps can be added around it);
  * - agent_team: start → agent → answer (the entry agent; more agents join and take hand-offs from it).
- * The node ids are the kind names (`start`, `agent`, `answer`, `end`).
+ * The node ids are the kind names (`start`, `llm`, `agent`, `answer`, `end`).
  */
 export const EMPTY_FLOW_KINDS: Readonly<Record<FlowMode, readonly string[]>> = {
   workflow: ['start', 'end'],
-  chatflow: ['start', 'answer'],
+  chatflow: ['start', 'llm', 'answer'],
   agent: ['start', 'agent', 'answer'],
   agent_team: ['start', 'agent', 'answer'],
+};
+
+/**
+ * What a new flow's nodes say beyond their kind's defaults, so it runs as it is (no checklist error
+ * once a model is chosen): the reply quotes the model's text, the chatflow's LLM gets the user's message.
+ */
+export const EMPTY_FLOW_CONFIG: Readonly<Record<FlowMode, Readonly<Record<string, NodeConfig>>>> = {
+  workflow: {},
+  chatflow: {
+    llm: {
+      prompts: [
+        { role: 'system', text: '' },
+        { role: 'user', text: '{{#sys.query#}}' },
+      ],
+    },
+    answer: { answer: '{{#llm.text#}}' },
+  },
+  agent: { answer: { answer: '{{#agent.text#}}' } },
+  agent_team: { answer: { answer: '{{#agent.text#}}' } },
 };
 
 export interface EmptyFlowOptions {
@@ -649,6 +674,30 @@ export interface EmptyFlowOptions {
   nodeDefaults?: (kind: string) => { kindVersion: number; config: NodeConfig } | undefined;
   /** Titles per kind; by default empty (the editor shows the kind's translated title). */
   titles?: Readonly<Partial<Record<string, string>>>;
+  /** The model the flow's model nodes start with (the tenant's default LLM); none: not chosen yet. */
+  defaultModel?: DefaultModelChoice | null;
+}
+
+/** A model by provider and name (the tenant's default LLM, as GET tenant-default names it). */
+export interface DefaultModelChoice {
+  provider: string;
+  name: string;
+}
+
+/** The kinds of the new flows that call a model (their `config.model`). */
+const EMPTY_FLOW_MODEL_KINDS: ReadonlySet<string> = new Set(['llm', 'agent']);
+
+/**
+ * A node config with `model` set to `choice` when it holds a model (`config.model`, as the llm,
+ * agent, classifier and extractor kinds do) and none is chosen yet; the config itself otherwise.
+ * @example withDefaultModel({ model: { provider: '', name: '' } }, { provider: 'openai', name: 'gpt-4o-mini' })
+ */
+export function withDefaultModel<C extends NodeConfig>(config: C, choice: DefaultModelChoice | null | undefined): C {
+  const m = config.model;
+  if (!choice || !m || typeof m !== 'object' || Array.isArray(m)) return config;
+  const { provider, name } = m as { provider?: unknown; name?: unknown };
+  if (provider || name) return config;
+  return { ...config, model: { ...m, provider: choice.provider, name: choice.name } };
 }
 
 /** Horizontal distance between the nodes of a new flow. */
@@ -662,13 +711,17 @@ export function createEmptyFlow(mode: FlowMode, opts: EmptyFlowOptions = {}): Fl
   const kinds = EMPTY_FLOW_KINDS[mode];
   const nodes: FlowNode[] = kinds.map((kind, i) => {
     const d = opts.nodeDefaults?.(kind);
+    const wiring = EMPTY_FLOW_CONFIG[mode][kind];
+    let config: NodeConfig = wiring ? { ...d?.config, ...structuredClone(wiring) } : (d?.config ?? {});
+    // Without the kind's defaults the model is only the choice (the schema fills the rest on parse).
+    if (opts.defaultModel && EMPTY_FLOW_MODEL_KINDS.has(kind)) config = withDefaultModel({ model: {}, ...config }, opts.defaultModel);
     return {
       id: kind,
       kind,
       kindVersion: d?.kindVersion ?? 1,
       title: opts.titles?.[kind] ?? '',
       position: { x: 80 + i * EMPTY_FLOW_GAP, y: 240 },
-      config: d?.config ?? {},
+      config,
     };
   });
   const edges = kinds.slice(1).map((kind, i) => createEdge(kinds[i], kind));

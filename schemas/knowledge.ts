@@ -23,6 +23,43 @@ export const TASK_STATUSES = ['waiting', 'queued', 'parsing', 'segmenting', 'ind
 /** Spec 9 task types. */
 export const TASK_TYPES = ['normal', 'graphic', 'faq'] as const;
 
+/** Operators of knowledge metadata conditions (retrieval also takes a few spelled-out aliases). */
+export const METADATA_OPERATORS = ['is', 'is not', 'contains', 'not contains', 'start with', 'end with', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'before', 'after'] as const;
+/** The knowledge graph's neighbours are only worth adding above this relevance cap (spec). */
+export const MAX_GRAPH_MIN_RELEVANCE = 0.5;
+export const KNOWLEDGE_TOP_K_MAX = 50;
+
+export const MetadataCondition = z.object({
+  name: z.string().max(100).default(''),
+  operator: z.enum(METADATA_OPERATORS).default('is'),
+  value: z.string().max(1000).default(''),
+});
+export type MetadataCondition = z.infer<typeof MetadataCondition>;
+export const MetadataFilter = z.object({ logicalOperator: z.enum(['and', 'or']).default('and'), conditions: z.array(MetadataCondition).max(50) });
+export type MetadataFilter = z.infer<typeof MetadataFilter>;
+
+/**
+ * One knowledge search, the one definition of it: the knowledge-retrieval node's config draws its
+ * fields from it, an executor hands it to the SDK's `KnowledgeService`, and the server's retrieval
+ * parses it (src/server/knowledge/runtime.ts) before it searches.
+ */
+export const KnowledgeQuery = z.object({
+  datasetIds: z.array(z.string().max(64)).max(50),
+  text: z.string(),
+  topK: z.number().int().min(1).max(KNOWLEDGE_TOP_K_MAX).default(4),
+  /** Results scoring below are dropped (after rerank when it is on). */
+  scoreThreshold: z.number().min(0).max(1).optional(),
+  mode: z.enum(RETRIEVAL_MODES).default('hybrid'),
+  /** Hybrid: weight of the vector score (the keyword score gets the rest). */
+  vectorWeight: z.number().min(0).max(1).optional(),
+  rerank: z.object({ provider: z.string().max(100), model: z.string().max(200) }).optional(),
+  metadataFilter: MetadataFilter.optional(),
+  /** Add knowledge-graph neighbours above this relevance. */
+  graphNeighbours: z.object({ minRelevance: z.number().min(0).max(MAX_GRAPH_MIN_RELEVANCE) }).optional(),
+});
+/** What an executor writes (defaults may be left out). */
+export type KnowledgeQuery = z.input<typeof KnowledgeQuery>;
+
 const Id = z.string();
 const Time = z.string();
 const paging = { page: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(1000).default(20) };

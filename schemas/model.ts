@@ -238,10 +238,20 @@ export const ParameterRulesQuery = z.object({ provider: ProviderId, model: Model
 export const ToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
 export type ToolCall = z.infer<typeof ToolCall>;
 
-/** A chat message in Weft's own shape (mapped to each protocol by ModelService). */
+/**
+ * An image of a user message: its bytes and media type, and the detail a vision model looks at it
+ * with (spec 9 image modes; OpenAI-style providers get it as `image_url.detail`).
+ */
+export interface ChatImage {
+  data: Uint8Array;
+  mediaType: string;
+  detail?: 'low' | 'high';
+}
+
+/** A chat message in Weft's own shape (mapped to each protocol by ModelService); an image is a URL or bytes. */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string; images?: string[] }
+  | { role: 'user'; content: string; images?: (string | ChatImage)[] }
   | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
 

@@ -1,6 +1,6 @@
 /**
- * Start-up (spec 7.3): load /config.json and wait for it, then i18n, then the request reactions, then
- * render. Nothing is shown before the configuration is in.
+ * Start-up (spec 7.3): load /config.json and wait for it (the start-up texts load beside it), then the
+ * request reactions, then render. Nothing is shown before the configuration is in.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,18 +8,21 @@ import { installReactions } from './api/reactions';
 import { App } from './app/app';
 import { loadConfig } from './app/config';
 import { i18n, initI18n } from './i18n';
+import { STARTUP_NAMESPACES } from './i18n/startup';
 
 async function start(container: HTMLElement) {
   const root = createRoot(container);
+  // The console's and the portal's texts load with their routes (router.tsx).
+  const texts = initI18n(undefined, { namespaces: STARTUP_NAMESPACES });
   try {
     await loadConfig();
   } catch (e) {
     console.error('Weft: /config.json could not be loaded', e);
-    await initI18n();
+    await texts;
     root.render(<StartupFailure />);
     return;
   }
-  await initI18n();
+  await texts;
   installReactions();
   root.render(
     <StrictMode>

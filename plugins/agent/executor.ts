@@ -1,5 +1,5 @@
 import { defineNodeExecutor, NodeExecutionError, type ChatMessage, type ExecutionContext, type KnowledgeChunk, type TokenUsage, type ToolDefinition } from '../../src/plugin-sdk';
-import { addUsage, chat, memoryMessages, personaOf, requireModels, usageOutput } from '../shared/exec/model-call';
+import { addUsage, chat, memoryMessages, personaOf, requireModels, usageOutput, visionImages } from '../shared/exec/model-call';
 import { toText } from '../shared/exec/text';
 import { callTool, describeTool, type ToolRef } from '../shared/exec/tools';
 import { agentPlugin, type AgentConfig } from './manifest';
@@ -150,10 +150,11 @@ async function runAgent(ctx: ExecutionContext<AgentConfig>, agent: Agent, opts: 
   const offered = await offer(ctx, agent, opts.chain);
   const tools = [...offered.values()].map((o) => o.definition);
   const instructions = [variables.render(config.instructions).trim(), opts.note, personaOf(ctx)].filter(Boolean).join('\n\n');
+  const images = visionImages(ctx, config);
   const messages: ChatMessage[] = [
     ...(instructions ? [{ role: 'system' as const, content: instructions }] : []),
     ...(await memoryMessages(ctx, config)),
-    { role: 'user', content: toText(variables.get(config.query)) },
+    { role: 'user', content: toText(variables.get(config.query)), ...(images.length ? { images } : {}) },
   ];
   const streaming: ExecutionContext = { ...ctx, signal: ctx.signal, emitChunk: opts.say };
   const turn: AgentTurn = { text: '', steps: [] };
@@ -281,3 +282,5 @@ export const agentExecutor = defineNodeExecutor(agentPlugin, {
     }
   },
 });
+
+export default agentExecutor;

@@ -65,7 +65,7 @@ describe('agent', () => {
 
   it('searches no knowledge base by default; version 1 nodes gain the knowledge settings', () => {
     expect(runPluginContract(agentPlugin)).toEqual([]);
-    expect(agentPlugin.version).toBe(2);
+    expect(agentPlugin.version).toBe(3);
     const fresh = node('a', 'agent').config;
     expect([fresh.knowledgeIds, fresh.knowledgeTopK, fresh.knowledgeMinScore]).toEqual([[], 4, 0]);
     // Picked with the knowledge-retrieval node's widget.
@@ -73,12 +73,20 @@ describe('agent', () => {
     expect(shape.knowledgeIds!.meta()).toMatchObject({ widget: 'knowledge-bases' });
     const old = { id: 'a', kind: 'agent', kindVersion: 1, title: 'a', position: { x: 0, y: 0 }, config: { model, instructions: 'Help.', tools: [] } };
     const migrated = registry.migrate(old);
-    expect(migrated.kindVersion).toBe(2);
+    expect(migrated.kindVersion).toBe(3);
     expect(migrated.config).toMatchObject({ model, instructions: 'Help.', knowledgeIds: [], knowledgeTopK: 4, knowledgeMinScore: 0 });
     // A version-1 node that already names bases (written by hand or an import) keeps them.
     expect(registry.migrate({ ...old, config: { ...old.config, knowledgeIds: ['kb1'] } }).config.knowledgeIds).toEqual(['kb1']);
     expect(agentPlugin.configSchema.safeParse({ knowledgeTopK: 0 }).success).toBe(false);
     expect(agentPlugin.configSchema.safeParse({ knowledgeMinScore: 1.5 }).success).toBe(false);
+  });
+
+  it('has vision off by default, on the user’s files; version 2 nodes gain it off', () => {
+    const fresh = node('a', 'agent').config;
+    expect([fresh.visionEnabled, fresh.visionFiles, fresh.visionDetail]).toEqual([false, ['sys', 'files'], 'high']);
+    expect(fresh.memoryEnabled).toBe(true);
+    const v2 = { id: 'a', kind: 'agent', kindVersion: 2, title: 'a', position: { x: 0, y: 0 }, config: { model, instructions: 'Help.', tools: [], knowledgeIds: [] } };
+    expect(registry.migrate(v2).config).toMatchObject({ visionEnabled: false, visionFiles: ['sys', 'files'], visionDetail: 'high' });
   });
 
   it('hands the model numbered, scored and bounded search results', () => {

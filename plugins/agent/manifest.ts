@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { isTeamMemberKind } from '../../schemas/flow';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
-import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort } from '../shared/model';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const AGENT_WIDGETS = {
+  /** Several tools of either kind, each switchable. */
+  toolList: 'tool-list',
+  /** Other agent nodes of the flow (hand-offs). */
+  agentNodes: 'agent-nodes',
+} as const;
 
 /** A tool the agent may call: a workspace tool's function, or an MCP server's tool. */
 export const AgentTool = z.object({
@@ -20,6 +27,9 @@ export type AgentTool = z.infer<typeof AgentTool>;
 /** Knowledge search offered to the model: how many segments one search returns, and the least score kept (0: none). */
 export const AGENT_KNOWLEDGE_DEFAULTS = { knowledgeTopK: 4, knowledgeMinScore: 0 } as const;
 
+/** An agent saved before vision: vision off, on the user's files when turned on. */
+export const AGENT_VISION_DEFAULTS = { visionEnabled: false, visionFiles: ['sys', 'files'], visionDetail: 'high' } as const;
+
 /** The search settings show once a knowledge base is chosen. */
 const withKnowledge = { field: 'knowledgeIds', notEmpty: true };
 
@@ -28,9 +38,9 @@ const configSchema = z.object({
   instructions: Template.default('').meta({ label: 'fields.instructions', placeholder: 'fields.instructionsPlaceholder', widget: NODE_WIDGETS.template, rows: 8, order: 1 }),
   /** What the agent answers; the user's message by default. */
   query: MaybeSelector.default(['sys', 'query']).meta({ label: 'fields.query', widget: NODE_WIDGETS.variable, order: 2 }),
-  tools: z.array(AgentTool).max(50).default([]).meta({ label: 'fields.tools', widget: NODE_WIDGETS.toolList, order: 3 }),
+  tools: z.array(AgentTool).max(50).default([]).meta({ label: 'fields.tools', widget: AGENT_WIDGETS.toolList, order: 3 }),
   /** Ids of the agent nodes this one may hand the conversation to. */
-  handoffs: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.handoffs', help: 'fields.handoffsHelp', widget: NODE_WIDGETS.agentNodes, order: 4 }),
+  handoffs: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.handoffs', help: 'fields.handoffsHelp', widget: AGENT_WIDGETS.agentNodes, order: 4 }),
   /** How other agents see this one when deciding to hand off. */
   handoffDescription: z.string().max(1000).default('').meta({ label: 'fields.handoffDescription', widget: 'textarea', rows: 2, order: 5 }),
   maxIterations: z.number().int().min(1).max(50).default(10).meta({ label: 'fields.maxIterations', help: 'fields.maxIterationsHelp', order: 6 }),
@@ -38,7 +48,10 @@ const configSchema = z.object({
   knowledgeIds: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.knowledge', help: 'fields.knowledgeHelp', widget: NODE_WIDGETS.knowledgeBases, order: 7 }),
   knowledgeTopK: z.number().int().min(1).max(20).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeTopK).meta({ label: 'fields.knowledgeTopK', order: 8, visibleWhen: withKnowledge }),
   knowledgeMinScore: z.number().min(0).max(1).default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinScore).meta({ label: 'fields.knowledgeMinScore', help: 'fields.knowledgeMinScoreHelp', order: 9, visibleWhen: withKnowledge }),
-  ...memoryShape(50),
+  // Agents live in conversations: they remember its turns unless told not to.
+  ...memoryShape(50, true),
+  // The images the user sends (`sys.files`) go to the model when on (the agent builder's image upload).
+  ...visionShape(60, ['sys', 'files']),
   ...runSettingsShape({ timeout: 300, maxTimeout: 1800 }),
 });
 export type AgentConfig = z.infer<typeof configSchema>;
@@ -75,20 +88,25 @@ function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] 
   // A team member (no edges, see isTeamMemberKind) runs only when an agent hands off to it.
   const standsApart = isTeamMemberKind(graph.mode, node) && !graph.incoming(node.id).length && !graph.outgoing(node.id).length;
   if (standsApart && !isTarget) out.push({ key: 'issues.teamMemberUnreached', severity: 'warning' });
-  out.push(...checkMemoryAndVision(c, graph), ...checkRunSettings(node, OUTPUTS));
+  out.push(...checkMemoryAndVision(c, graph, true), ...checkRunSettings(node, OUTPUTS));
   return out;
 }
 
 /** An agent: a model with instructions and tools, reasoning in steps; in a team it can hand off to other agents. */
 export const agentPlugin = defineNodePlugin({
   kind: 'agent',
-  // 2: knowledge bases (knowledgeIds, knowledgeTopK, knowledgeMinScore).
-  version: 2,
+  // 2: knowledge bases (knowledgeIds, knowledgeTopK, knowledgeMinScore). 3: vision (off, the user's files).
+  version: 3,
   migrations: [
     {
       from: 1,
       up: (config) => ({ knowledgeIds: [], ...AGENT_KNOWLEDGE_DEFAULTS, ...config }),
       sample: { model: { provider: 'p', name: 'm' }, instructions: 'Help.', query: ['sys', 'query'], tools: [], handoffs: [], handoffDescription: '', maxIterations: 10 },
+    },
+    {
+      from: 2,
+      up: (config) => ({ ...AGENT_VISION_DEFAULTS, ...config }),
+      sample: { model: { provider: 'p', name: 'm' }, instructions: 'Help.', query: ['sys', 'query'], tools: [], handoffs: [], knowledgeIds: [], ...AGENT_KNOWLEDGE_DEFAULTS },
     },
   ],
   category: 'model',
@@ -165,3 +183,6 @@ export const agentPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default agentPlugin;

@@ -10,3 +10,5 @@ export const answerExecutor = defineNodeExecutor(answerPlugin, {
   streamOutput: 'answer',
   execute: ({ config, variables }) => ({ outputs: { answer: variables.render(config.answer) } }),
 });
+
+export default answerExecutor;

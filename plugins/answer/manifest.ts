@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineNodePlugin, Template } from '../../src/plugin-sdk';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { defineNodePlugin, NODE_WIDGETS, Template } from '../../src/plugin-sdk';
+import { text } from '../../src/plugin-sdk/dify';
 
 const configSchema = z.object({
   answer: Template.default('').meta({ label: 'fields.answer', placeholder: 'fields.answerPlaceholder', widget: NODE_WIDGETS.template, rows: 6 }),
@@ -10,6 +10,7 @@ export type AnswerConfig = z.infer<typeof configSchema>;
 /** Streams a reply to the user in a conversation (several answer nodes may reply in turn). */
 export const answerPlugin = defineNodePlugin({
   kind: 'answer',
+  dify: { types: ['answer'], import: (data, ctx) => ({ answer: text(data.answer, ctx) }) },
   version: 1,
   category: 'basic',
   icon: { lucide: 'message-square-reply' },
@@ -32,3 +33,6 @@ export const answerPlugin = defineNodePlugin({
   modes: ['chatflow', 'agent', 'agent_team'],
   validate: (node) => (node.config.answer.trim() ? [] : [{ key: 'issues.answerEmpty', path: ['answer'] }]),
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default answerPlugin;

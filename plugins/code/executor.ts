@@ -42,3 +42,5 @@ export const codeExecutor = defineNodeExecutor(codePlugin, {
     return { outputs };
   },
 });
+
+export default codeExecutor;

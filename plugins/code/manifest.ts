@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, isValidName, NamedSelector, TypedName, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const CODE_WIDGETS = {
+  /** The timeout in seconds, with the server's cap shown under it. */
+  sandboxTimeout: 'sandbox-timeout',
+} as const;
 
 /** What a new code node holds: a `main` taking the inputs by name and returning the outputs by name. */
 export const DEFAULT_CODE = `// Inputs arrive as one object; return an object with one key per output.
@@ -35,7 +41,7 @@ const configSchema = z.object({
     .meta({ label: 'fields.outputs', widget: NODE_WIDGETS.outputVariables, order: 3 }),
   ...runSettings,
   // The server cuts the time to its own cap (WEFT_SANDBOX_MAX_TIMEOUT_MS): the widget shows it.
-  timeoutSeconds: runSettings.timeoutSeconds.meta({ ...runSettings.timeoutSeconds.meta(), widget: NODE_WIDGETS.sandboxTimeout }),
+  timeoutSeconds: runSettings.timeoutSeconds.meta({ ...runSettings.timeoutSeconds.meta(), widget: CODE_WIDGETS.sandboxTimeout }),
 });
 export type CodeConfig = z.infer<typeof configSchema>;
 
@@ -61,6 +67,7 @@ function validate(node: FlowNode<CodeConfig>): PluginIssue[] {
 /** Runs JavaScript in a sandbox over inputs taken from variables, returning typed outputs. */
 export const codePlugin = defineNodePlugin({
   kind: 'code',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'code-xml' },
@@ -96,3 +103,6 @@ export const codePlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default codePlugin;

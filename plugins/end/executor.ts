@@ -10,3 +10,5 @@ export const endExecutor = defineNodeExecutor(endPlugin, {
     return { outputs };
   },
 });
+
+export default endExecutor;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS } from '../../src/plugin-sdk';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { namedSelectors } from '../shared/dify';
 
 const configSchema = z.object({
   outputs: z.array(NamedSelector).max(100).default([]).meta({ label: 'fields.outputs', widget: NODE_WIDGETS.inputVariables }),
@@ -12,6 +12,7 @@ export type EndConfig = z.infer<typeof configSchema>;
 /** The end of a workflow: which values the run returns, under which names. */
 export const endPlugin = defineNodePlugin({
   kind: 'end',
+  dify: { types: ['end'], import: (data, ctx) => ({ outputs: namedSelectors(data.outputs, ctx) }) },
   version: 1,
   category: 'basic',
   icon: { lucide: 'flag' },
@@ -30,3 +31,6 @@ export const endPlugin = defineNodePlugin({
     ...checkSelectors(node.config.outputs, 'outputs'),
   ],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default endPlugin;

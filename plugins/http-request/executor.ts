@@ -101,3 +101,5 @@ export const httpRequestExecutor = defineNodeExecutor(httpRequestPlugin, {
     return { outputs: { status_code: res.status, body: res.body, headers: res.headers, files: [] } };
   },
 });
+
+export default httpRequestExecutor;

@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, parseTextReferences, Template, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, parseTextReferences, Template, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const HTTP_REQUEST_WIDGETS = {
+  /** `[{ key, value }]` rows whose values may hold references (form-data rows may hold a file). */
+  keyValues: 'key-values',
+} as const;
 
 export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 export const BODY_TYPES = ['none', 'form-data', 'x-www-form-urlencoded', 'json', 'raw', 'binary'] as const;
@@ -26,14 +32,14 @@ const auth = 'fields.authGroup';
 const configSchema = z.object({
   method: z.enum(HTTP_METHODS).default('get').meta({ label: 'fields.method', optionLabels: 'methods', order: 0 }),
   url: Template.default('').meta({ label: 'fields.url', placeholder: 'fields.urlPlaceholder', widget: NODE_WIDGETS.template, order: 1 }),
-  headers: z.array(KeyValue).max(100).default([]).meta({ label: 'fields.headers', widget: NODE_WIDGETS.keyValues, order: 2 }),
-  params: z.array(KeyValue).max(100).default([]).meta({ label: 'fields.params', widget: NODE_WIDGETS.keyValues, order: 3 }),
+  headers: z.array(KeyValue).max(100).default([]).meta({ label: 'fields.headers', widget: HTTP_REQUEST_WIDGETS.keyValues, order: 2 }),
+  params: z.array(KeyValue).max(100).default([]).meta({ label: 'fields.params', widget: HTTP_REQUEST_WIDGETS.keyValues, order: 3 }),
   bodyType: z.enum(BODY_TYPES).default('none').meta({ label: 'fields.bodyType', optionLabels: 'bodyTypes', group: body, order: 10 }),
   formData: z
     .array(FormField)
     .max(100)
     .default([])
-    .meta({ label: 'fields.formData', widget: NODE_WIDGETS.keyValues, group: body, order: 11, visibleWhen: { field: 'bodyType', in: ['form-data', 'x-www-form-urlencoded'] } }),
+    .meta({ label: 'fields.formData', widget: HTTP_REQUEST_WIDGETS.keyValues, group: body, order: 11, visibleWhen: { field: 'bodyType', in: ['form-data', 'x-www-form-urlencoded'] } }),
   json: Template.default('').meta({ label: 'fields.json', widget: NODE_WIDGETS.template, rows: 8, group: body, order: 12, visibleWhen: on('bodyType', 'json') }),
   raw: Template.default('').meta({ label: 'fields.raw', widget: NODE_WIDGETS.template, rows: 8, group: body, order: 13, visibleWhen: on('bodyType', 'raw') }),
   binary: MaybeSelector.default([]).meta({ label: 'fields.binary', widget: NODE_WIDGETS.variable, group: body, order: 14, visibleWhen: on('bodyType', 'binary') }),
@@ -106,6 +112,7 @@ const methods = Object.fromEntries(HTTP_METHODS.map((m) => [m, m.toUpperCase()])
 /** Sends an HTTP request (through the server's guarded client) and returns the response. */
 export const httpRequestPlugin = defineNodePlugin({
   kind: 'http-request',
+  dify,
   version: 1,
   category: 'tool',
   icon: { lucide: 'globe' },
@@ -211,3 +218,6 @@ export const httpRequestPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default httpRequestPlugin;

@@ -10,3 +10,5 @@ export const ifElseExecutor = defineNodeExecutor(ifElsePlugin, {
     return { outputs: { result: Boolean(hit), selected_case_id: handle }, handle };
   },
 });
+
+export default ifElseExecutor;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type HandleSpec, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type HandleSpec, type PluginIssue } from '../../src/plugin-sdk';
 import { HandleId } from '../../schemas/flow';
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
 
 /** The handle taken when no case holds (Dify's id, so DSL edges import unchanged). */
 export const ELSE_HANDLE = 'false';
@@ -46,6 +46,7 @@ function validate(node: FlowNode<IfElseConfig>): PluginIssue[] {
 /** Branches on conditions: the first case that holds takes its branch, otherwise else. */
 export const ifElsePlugin = defineNodePlugin({
   kind: 'if-else',
+  dify,
   version: 1,
   category: 'logic',
   icon: { lucide: 'git-branch' },
@@ -70,3 +71,6 @@ export const ifElsePlugin = defineNodePlugin({
   sourceHandles,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default ifElsePlugin;

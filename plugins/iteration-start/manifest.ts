@@ -4,6 +4,7 @@ import { defineNodePlugin } from '../../src/plugin-sdk';
 /** Where each round of an iteration begins: created with the iteration, one per iteration, never deleted alone. */
 export const iterationStartPlugin = defineNodePlugin({
   kind: 'iteration-start',
+  dify: { types: ['iteration-start'], import: () => ({}) },
   version: 1,
   category: 'container',
   icon: { lucide: 'circle-play' },
@@ -18,3 +19,6 @@ export const iterationStartPlugin = defineNodePlugin({
   palette: false,
   parents: ['iteration'],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default iterationStartPlugin;

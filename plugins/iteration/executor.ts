@@ -18,3 +18,5 @@ export const iterationExecutor = defineNodeExecutor(iterationPlugin, {
     return { outputs: { output, ...(r.failed.length ? { failed_indexes: r.failed } : {}) } };
   },
 });
+
+export default iterationExecutor;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { arrayOf, defineNodePlugin, elementType, isArrayType, isSelector, MaybeSelector, type FlowGraph, type FlowNode, type PluginIssue, type Port, type PortContext, type ValueType } from '../../src/plugin-sdk';
+import { arrayOf, defineNodePlugin, elementType, isArrayType, isSelector, MaybeSelector, NODE_WIDGETS, type FlowGraph, type FlowNode, type PluginIssue, type Port, type PortContext, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
 
 export const ITERATION_ERROR_MODES = ['terminated', 'remove-abnormal-output', 'continue-on-error'] as const;
 
@@ -51,6 +51,7 @@ function validate(node: FlowNode<IterationConfig>, graph: FlowGraph): PluginIssu
 /** Runs the nodes inside once per element of an array (in order or in parallel) and collects an output. */
 export const iterationPlugin = defineNodePlugin({
   kind: 'iteration',
+  dify,
   version: 1,
   category: 'container',
   icon: { lucide: 'repeat-2' },
@@ -107,3 +108,6 @@ export const iterationPlugin = defineNodePlugin({
   container: { startKind: 'iteration-start', defaultSize: { width: 640, height: 260 } },
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default iterationPlugin;

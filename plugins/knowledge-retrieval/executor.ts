@@ -42,3 +42,5 @@ export const knowledgeRetrievalExecutor = defineNodeExecutor(knowledgeRetrievalP
     return { outputs: { result } };
   },
 });
+
+export default knowledgeRetrievalExecutor;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flow, issueKeys, node, outputsOf } from '../../tests/plugins/helpers';
+import { KnowledgeQuery, RETRIEVAL_MODES } from '../../schemas/knowledge';
+import { flow, issueKeys, node, outputsOf, registry } from '../../tests/plugins/helpers';
 
 const kr = (config: Record<string, unknown>) => flow('chatflow', [node('start', 'start'), node('kr', 'knowledge-retrieval', config)], [['start', 'kr']]);
 
@@ -26,6 +27,16 @@ describe('knowledge-retrieval', () => {
     const doc = kr({ query: ['sys', 'query'], datasetIds: ['kb1'], rerankEnabled: true, metadataFilterMode: 'manual', metadataConditions: [{ name: '', value: 'x' }] });
     expect(issueKeys(doc, 'kr')).toEqual(['issues.rerankModelMissing', 'issues.metadataNameMissing']);
     expect(issueKeys(kr({ query: ['sys', 'query'], datasetIds: ['kb1'] }), 'kr')).toEqual([]);
+  });
+
+  it("offers the knowledge query's own modes, and brings version 1 nodes (full-text) to the one spelling", () => {
+    const plugin = registry.get('knowledge-retrieval')!;
+    const shape = (plugin.configSchema as unknown as { shape: Record<string, { parse(v: unknown): unknown }> }).shape;
+    for (const mode of RETRIEVAL_MODES) expect(shape.retrievalMode.parse(mode)).toBe(mode);
+    expect(() => shape.retrievalMode.parse('full-text')).toThrow();
+    const old = { ...node('kr', 'knowledge-retrieval'), kindVersion: 1, config: { retrievalMode: 'full-text', topK: 5 } };
+    expect(registry.migrate(old)).toMatchObject({ kindVersion: 2, config: { retrievalMode: 'full_text', topK: 5 } });
+    expect(KnowledgeQuery.shape.mode.parse(undefined)).toBe('hybrid');
   });
 
   it('caps the graph neighbours relevance at 0.5 and top K at 50', () => {

@@ -1,29 +1,20 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
-
-/** The knowledge graph's neighbours are only worth adding above this relevance cap (spec). */
-export const MAX_GRAPH_MIN_RELEVANCE = 0.5;
-
-export const METADATA_OPERATORS = ['is', 'is not', 'contains', 'not contains', 'start with', 'end with', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'before', 'after'] as const;
-
-export const MetadataCondition = z.object({
-  name: z.string().max(100).default(''),
-  operator: z.enum(METADATA_OPERATORS).default('is'),
-  value: z.string().max(1000).default(''),
-});
+import { KNOWLEDGE_TOP_K_MAX, KnowledgeQuery, MAX_GRAPH_MIN_RELEVANCE, MetadataCondition } from '../../schemas/knowledge';
+import { dify } from './dify';
 
 const on = (field: string, value: unknown = true) => ({ field, equals: value });
 
 const configSchema = z.object({
   query: MaybeSelector.default([]).meta({ label: 'fields.query', widget: NODE_WIDGETS.variable, order: 0 }),
   datasetIds: z.array(z.string().max(64)).max(50).default([]).meta({ label: 'fields.datasets', widget: NODE_WIDGETS.knowledgeBases, order: 1 }),
-  retrievalMode: z.enum(['vector', 'full-text', 'hybrid']).default('hybrid').meta({ label: 'fields.retrievalMode', optionLabels: 'retrievalModes', order: 2 }),
+  // The query's own fields (schemas/knowledge.ts), so the node cannot ask what retrieval refuses.
+  retrievalMode: KnowledgeQuery.shape.mode.meta({ label: 'fields.retrievalMode', optionLabels: 'retrievalModes', order: 2 }),
   /** Hybrid search: weight of the vector score (the keyword score gets the rest). */
   vectorWeight: z.number().min(0).max(1).default(0.7).meta({ label: 'fields.vectorWeight', order: 3, visibleWhen: on('retrievalMode', 'hybrid') }),
-  topK: z.number().int().min(1).max(50).default(4).meta({ label: 'fields.topK', order: 4 }),
+  topK: z.number().int().min(1).max(KNOWLEDGE_TOP_K_MAX).default(4).meta({ label: 'fields.topK', order: 4 }),
   scoreThresholdEnabled: z.boolean().default(false).meta({ label: 'fields.scoreThresholdEnabled', order: 5 }),
   scoreThreshold: z.number().min(0).max(1).default(0.5).meta({ label: 'fields.scoreThreshold', order: 6, visibleWhen: on('scoreThresholdEnabled') }),
   rerankEnabled: z.boolean().default(false).meta({ label: 'fields.rerankEnabled', order: 7 }),
@@ -86,7 +77,8 @@ function validate(node: FlowNode<KnowledgeRetrievalConfig>): PluginIssue[] {
 /** Searches the workspace's knowledge bases for passages that answer a query. */
 export const knowledgeRetrievalPlugin = defineNodePlugin({
   kind: 'knowledge-retrieval',
-  version: 1,
+  dify,
+  version: 2,
   category: 'knowledge',
   icon: { lucide: 'book-open-text' },
   color: '#16a34a',
@@ -112,7 +104,7 @@ export const knowledgeRetrievalPlugin = defineNodePlugin({
         graphNeighboursHelp: '同时带上知识图谱中相邻的内容',
         graphMinRelevance: '邻居最低相关度',
       },
-      retrievalModes: { vector: '语义检索', 'full-text': '全文检索', hybrid: '混合检索' },
+      retrievalModes: { vector: '语义检索', full_text: '全文检索', hybrid: '混合检索' },
       metadataFilterModes: { disabled: '不过滤', manual: '手动设置条件' },
       logicalOperators: { and: '全部满足', or: '任一满足' },
       outputs: { result: '检索结果' },
@@ -144,7 +136,7 @@ export const knowledgeRetrievalPlugin = defineNodePlugin({
         graphNeighboursHelp: 'Also bring neighbouring passages from the knowledge graph',
         graphMinRelevance: 'Minimum neighbour relevance',
       },
-      retrievalModes: { vector: 'Semantic', 'full-text': 'Full text', hybrid: 'Hybrid' },
+      retrievalModes: { vector: 'Semantic', full_text: 'Full text', hybrid: 'Hybrid' },
       metadataFilterModes: { disabled: 'No filter', manual: 'Set conditions' },
       logicalOperators: { and: 'All hold', or: 'Any holds' },
       outputs: { result: 'Retrieved passages' },
@@ -160,4 +152,11 @@ export const knowledgeRetrievalPlugin = defineNodePlugin({
   outputs: (config) => withErrorOutputs(config, OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
+  migrations: [
+    // Version 1 spelled the full-text mode 'full-text'; the knowledge query (and the API) say 'full_text'.
+    { from: 1, up: (c) => (c.retrievalMode === 'full-text' ? { ...c, retrievalMode: 'full_text' } : c), sample: { retrievalMode: 'full-text', topK: 5 } },
+  ],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default knowledgeRetrievalPlugin;

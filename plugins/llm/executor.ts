@@ -1,5 +1,5 @@
 import { defineNodeExecutor, NodeExecutionError, type ChatMessage, type ExecutionContext, type VariableReader } from '../../src/plugin-sdk';
-import { chat, chatParameters, memoryMessages, MODEL_ERRORS, parseJsonLoose, personaOf, requireModels, usageOutput, withPersona } from '../shared/exec/model-call';
+import { chat, chatParameters, memoryMessages, MODEL_ERRORS, parseJsonLoose, personaOf, requireModels, usageOutput, visionImages, withImages, withPersona } from '../shared/exec/model-call';
 import { toText } from '../shared/exec/text';
 import { coerceValue, paramsJsonSchema } from '../shared/exec/typed-values';
 import { CONTEXT_PLACEHOLDER, llmPlugin, type LlmConfig } from './manifest';
@@ -23,7 +23,7 @@ function contextText(value: unknown): string {
   return toText(value);
 }
 
-/** The messages: prompts in order, the remembered turns before the last user prompt. */
+/** The messages: prompts in order, the remembered turns before the last user prompt, vision's images on that prompt. */
 async function buildMessages(ctx: ExecutionContext<LlmConfig>, config: LlmConfig): Promise<ChatMessage[]> {
   const context = config.contextEnabled ? contextText(ctx.variables.get(config.context)) : '';
   const prompts: ChatMessage[] = config.prompts
@@ -35,10 +35,11 @@ async function buildMessages(ctx: ExecutionContext<LlmConfig>, config: LlmConfig
   }
   const memory = await memoryMessages(ctx, config);
   const persona = personaOf(ctx);
-  if (!memory.length) return withPersona(prompts, persona);
+  const images = visionImages(ctx, config);
+  if (!memory.length) return withImages(withPersona(prompts, persona), images);
   const lastUser = prompts.map((m) => m.role).lastIndexOf('user');
   const at = lastUser >= 0 ? lastUser : prompts.length;
-  return withPersona([...prompts.slice(0, at), ...memory, ...prompts.slice(at)], persona);
+  return withImages(withPersona([...prompts.slice(0, at), ...memory, ...prompts.slice(at)], persona), images);
 }
 
 /** The structured output as declared, or a clear error naming what did not fit. */
@@ -79,3 +80,5 @@ export const llmExecutor = defineNodeExecutor(llmPlugin, {
     return { outputs, ...(r.usage ? { usage: r.usage } : {}) };
   },
 });
+
+export default llmExecutor;

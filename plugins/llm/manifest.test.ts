@@ -21,7 +21,7 @@ describe('llm', () => {
     expect(issueKeys(doc, 'llm1')).toEqual(['sdk:issues.configInvalid', 'sdk:issues.configInvalid']);
   });
 
-  it('checks context, memory outside a chat, vision files and dangling prompt references', () => {
+  it('checks context, vision files and dangling prompt references; memory (on by default) waits for a conversation', () => {
     const doc = flow(
       'workflow',
       [
@@ -40,7 +40,6 @@ describe('llm', () => {
       'sdk:issues.referenceMissing',
       'issues.contextMissing',
       'issues.contextUnused',
-      'model.issues.memoryOutsideChat',
       'model.issues.visionFilesMissing',
     ]);
   });

@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, type FlowNode, type FlowGraph, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNode, type FlowGraph, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, PromptMessage, usagePort, visionShape } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const LLM_WIDGETS = {
+  /** A list of chat messages `[{ role, text }]` with a template editor each. */
+  promptMessages: 'prompt-messages',
+} as const;
 
 /** Where the context goes in a prompt (Dify's placeholder; not a node reference). */
 export const CONTEXT_PLACEHOLDER = '{{#context#}}';
@@ -18,7 +24,7 @@ const configSchema = z.object({
       { role: 'system', text: '' },
       { role: 'user', text: '' },
     ])
-    .meta({ label: 'fields.prompts', help: 'fields.promptsHelp', widget: NODE_WIDGETS.promptMessages, order: 10 }),
+    .meta({ label: 'fields.prompts', help: 'fields.promptsHelp', widget: LLM_WIDGETS.promptMessages, order: 10 }),
   contextEnabled: z.boolean().default(false).meta({ label: 'fields.contextEnabled', help: 'fields.contextHelp', order: 20 }),
   context: MaybeSelector.default([]).meta({
     label: 'fields.context',
@@ -26,7 +32,8 @@ const configSchema = z.object({
     order: 21,
     visibleWhen: { field: 'contextEnabled', equals: true },
   }),
-  ...memoryShape(50),
+  // On by default: a chatflow is a multi-turn conversation with memory.
+  ...memoryShape(50, true),
   ...visionShape(60),
   structuredOutputEnabled: z.boolean().default(false).meta({ label: 'fields.structuredOutputEnabled', help: 'fields.structuredOutputHelp', order: 70 }),
   structuredOutput: z
@@ -63,7 +70,7 @@ function validate(node: FlowNode<LlmConfig>, graph: FlowGraph): PluginIssue[] {
     if (!isSelector(c.context)) out.push({ key: 'issues.contextMissing', path: ['context'] });
     if (!c.prompts.some((p) => p.text.includes(CONTEXT_PLACEHOLDER))) out.push({ key: 'issues.contextUnused', params: { placeholder: CONTEXT_PLACEHOLDER }, path: ['prompts'], severity: 'warning' });
   }
-  out.push(...checkMemoryAndVision(c, graph));
+  out.push(...checkMemoryAndVision(c, graph, true));
   if (c.structuredOutputEnabled) {
     if (!c.structuredOutput.length) out.push({ key: 'issues.structuredOutputEmpty', path: ['structuredOutput'] });
     out.push(...checkNames(c.structuredOutput, 'structuredOutput'));
@@ -75,6 +82,7 @@ function validate(node: FlowNode<LlmConfig>, graph: FlowGraph): PluginIssue[] {
 /** Calls a language model with prompt templates, optional context, memory, vision and structured output. */
 export const llmPlugin = defineNodePlugin({
   kind: 'llm',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'brain-circuit' },
@@ -128,3 +136,6 @@ export const llmPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default llmPlugin;

@@ -4,6 +4,7 @@ import { defineNodePlugin } from '../../src/plugin-sdk';
 /** Where each round of a loop begins: created with the loop, one per loop, never deleted alone. */
 export const loopStartPlugin = defineNodePlugin({
   kind: 'loop-start',
+  dify: { types: ['loop-start'], import: () => ({}) },
   version: 1,
   category: 'container',
   icon: { lucide: 'circle-play' },
@@ -18,3 +19,6 @@ export const loopStartPlugin = defineNodePlugin({
   palette: false,
   parents: ['loop'],
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default loopStartPlugin;

@@ -28,3 +28,5 @@ export const loopExecutor = defineNodeExecutor(loopPlugin, {
     return { outputs: { ...r.variables, loop_rounds: r.rounds, broke: r.broke } };
   },
 });
+
+export default loopExecutor;

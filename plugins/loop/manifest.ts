@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, matchesValueType, MaybeSelector, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, matchesValueType, MaybeSelector, NODE_WIDGETS, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkConditions, Condition, conditionTexts, LogicalOperator } from '../shared/conditions';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, valueTypeField, VariableNameField } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const LOOP_WIDGETS = {
+  /** Loop variables `[{ name, type, source, value | selector }]`. */
+  loopVariables: 'loop-variables',
+} as const;
 
 /** The most rounds a loop may be set to run. */
 export const MAX_LOOP_COUNT = 1000;
@@ -20,7 +26,7 @@ export const LoopVariable = z.object({
 export type LoopVariable = z.infer<typeof LoopVariable>;
 
 const configSchema = z.object({
-  loopVariables: z.array(LoopVariable).max(50).default([]).meta({ label: 'fields.loopVariables', widget: NODE_WIDGETS.loopVariables, order: 0 }),
+  loopVariables: z.array(LoopVariable).max(50).default([]).meta({ label: 'fields.loopVariables', widget: LOOP_WIDGETS.loopVariables, order: 0 }),
   breakConditions: z
     .array(Condition)
     .max(50)
@@ -55,6 +61,7 @@ function validate(node: FlowNode<LoopConfig>): PluginIssue[] {
  */
 export const loopPlugin = defineNodePlugin({
   kind: 'loop',
+  dify,
   version: 1,
   category: 'container',
   icon: { lucide: 'refresh-cw' },
@@ -101,3 +108,6 @@ export const loopPlugin = defineNodePlugin({
   container: { startKind: 'loop-start', breakCondition: true, defaultSize: { width: 640, height: 260 } },
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default loopPlugin;

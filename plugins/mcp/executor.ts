@@ -10,3 +10,5 @@ export const mcpExecutor = defineNodeExecutor(mcpPlugin, {
     return { outputs: { ...outputs } };
   },
 });
+
+export default mcpExecutor;

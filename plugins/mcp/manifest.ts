@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkToolParams, ToolParam, toolOutputs, toolTexts } from '../shared/tool-params';
-import { NODE_WIDGETS } from '../shared/widgets';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const MCP_WIDGETS = {
+  /** An MCP server of the workspace and one of its tools. */
+  mcpTool: 'mcp-tool',
+} as const;
 
 const configSchema = z.object({
-  serverId: z.string().max(64).default('').meta({ label: 'fields.server', widget: NODE_WIDGETS.mcpTool, order: 0 }),
+  serverId: z.string().max(64).default('').meta({ label: 'fields.server', widget: MCP_WIDGETS.mcpTool, order: 0 }),
   toolName: z.string().max(200).default('').meta({ label: 'fields.toolName', widget: 'hidden', order: 1 }),
   args: z.array(ToolParam).max(100).default([]).meta({ label: 'fields.args', widget: NODE_WIDGETS.toolParams, order: 2 }),
   ...runSettingsShape({ timeout: 60 }),
@@ -48,3 +53,6 @@ export const mcpPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default mcpPlugin;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNodePlugin } from '../../src/plugin-sdk';
+import { dify } from './dify';
 
 export const NOTE_THEMES = ['yellow', 'blue', 'green', 'pink', 'violet', 'cyan'] as const;
 
@@ -17,6 +18,7 @@ export type NoteConfig = z.infer<typeof configSchema>;
  */
 export const notePlugin = defineNodePlugin({
   kind: 'note',
+  dify,
   version: 1,
   category: 'annotation',
   icon: { lucide: 'sticky-note' },
@@ -38,3 +40,6 @@ export const notePlugin = defineNodePlugin({
   sourceHandles: [],
   targetHandle: false,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default notePlugin;

@@ -78,3 +78,5 @@ export const parameterExtractorExecutor = defineNodeExecutor(parameterExtractorP
     };
   },
 });
+
+export default parameterExtractorExecutor;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
 
 const configSchema = z.object({
   model: modelField(0),
@@ -52,6 +52,7 @@ function validate(node: FlowNode<ParameterExtractorConfig>, graph: FlowGraph): P
 /** Lets a model pull typed parameters out of text (for tools, http requests …). */
 export const parameterExtractorPlugin = defineNodePlugin({
   kind: 'parameter-extractor',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'list-tree' },
@@ -100,3 +101,6 @@ export const parameterExtractorPlugin = defineNodePlugin({
   outputs,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default parameterExtractorPlugin;

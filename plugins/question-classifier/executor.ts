@@ -59,3 +59,5 @@ export const questionClassifierExecutor = defineNodeExecutor(questionClassifierP
     };
   },
 });
+
+export default questionClassifierExecutor;

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type FlowNode, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { HandleId } from '../../schemas/flow';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const CLASSIFIER_WIDGETS = {
+  /** Classes `[{ id, name }]` (ids generated). */
+  classList: 'class-list',
+} as const;
 
 export const QuestionClass = z.object({
   /** Also the class's source handle id. */
@@ -22,7 +28,7 @@ const configSchema = z.object({
       { id: '1', name: '' },
       { id: '2', name: '' },
     ])
-    .meta({ label: 'fields.classes', help: 'fields.classesHelp', widget: NODE_WIDGETS.classList, order: 2 }),
+    .meta({ label: 'fields.classes', help: 'fields.classesHelp', widget: CLASSIFIER_WIDGETS.classList, order: 2 }),
   instruction: Template.default('').meta({ label: 'fields.instruction', placeholder: 'fields.instructionPlaceholder', widget: NODE_WIDGETS.template, order: 3 }),
   ...memoryShape(50),
   ...visionShape(60),
@@ -52,6 +58,7 @@ function validate(node: FlowNode<QuestionClassifierConfig>, graph: FlowGraph): P
 /** Lets a model sort the query into one of the classes; each class is a branch. */
 export const questionClassifierPlugin = defineNodePlugin({
   kind: 'question-classifier',
+  dify,
   version: 1,
   category: 'model',
   icon: { lucide: 'split' },
@@ -97,3 +104,6 @@ export const questionClassifierPlugin = defineNodePlugin({
   sourceHandles: (config) => config.classes.map((k, i) => ({ id: k.id, label: k.name.trim() || `#${i + 1}` })),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default questionClassifierPlugin;

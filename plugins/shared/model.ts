@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isChatMode, isSelector, MaybeSelector, Template, type FlowGraph, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
-import { NODE_WIDGETS } from './widgets';
+import { isChatMode, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowGraph, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
 
 /**
  * The model a node calls and its completion parameters, the conversation memory and vision
@@ -36,11 +35,15 @@ export const modelField = (order = 0) =>
     order,
   });
 
-/** Conversation memory (chat modes): the last `memoryWindow` turns go with the prompt. */
-export function memoryShape(order = 50) {
+/**
+ * Conversation memory (chat modes): the last `memoryWindow` turns go with the prompt. `on`: memory is
+ * on unless the config says otherwise (the LLM and agent nodes: a chat's second turn should know
+ * its first); outside a conversation it has no effect either way.
+ */
+export function memoryShape(order = 50, on = false) {
   const group = 'model.memoryGroup';
   return {
-    memoryEnabled: z.boolean().default(false).meta({ label: 'model.memoryEnabled', help: 'model.memoryHelp', group, order }),
+    memoryEnabled: z.boolean().default(on).meta({ label: 'model.memoryEnabled', help: 'model.memoryHelp', group, order }),
     memoryWindowEnabled: z
       .boolean()
       .default(true)
@@ -63,12 +66,15 @@ export function memoryShape(order = 50) {
   };
 }
 
-/** Vision: images from a file variable go to a multimodal model. */
-export function visionShape(order = 60) {
+/**
+ * Vision: images from a file variable (`files`: the default one) go to a multimodal model, at the
+ * detail of spec 9's image modes (`low`: fit in 512×512, 65 tokens; `high`: with crops, 129 in all).
+ */
+export function visionShape(order = 60, files: string[] = []) {
   const group = 'model.visionGroup';
   return {
-    visionEnabled: z.boolean().default(false).meta({ label: 'model.visionEnabled', group, order }),
-    visionFiles: MaybeSelector.default([]).meta({
+    visionEnabled: z.boolean().default(false).meta({ label: 'model.visionEnabled', help: 'model.visionHelp', group, order }),
+    visionFiles: MaybeSelector.default(files).meta({
       label: 'model.visionFiles',
       widget: NODE_WIDGETS.variable,
       group,
@@ -93,13 +99,17 @@ export function checkModel(model: ModelRef, field = 'model'): PluginIssue[] {
   return model.provider && model.name ? [] : [{ key: 'model.issues.modelMissing', path: [field] }];
 }
 
-/** Memory only exists in a conversation; vision needs its file variable. */
+/**
+ * Memory only exists in a conversation (a kind whose memory is on by default, `memoryOn`, is not
+ * warned about it: the setting simply waits for a conversation); vision needs its file variable.
+ */
 export function checkMemoryAndVision(
   config: { memoryEnabled?: boolean; visionEnabled?: boolean; visionFiles?: string[] },
   graph: FlowGraph,
+  memoryOn = false,
 ): PluginIssue[] {
   const out: PluginIssue[] = [];
-  if (config.memoryEnabled && !isChatMode(graph.mode)) out.push({ key: 'model.issues.memoryOutsideChat', path: ['memoryEnabled'], severity: 'warning' });
+  if (config.memoryEnabled && !memoryOn && !isChatMode(graph.mode)) out.push({ key: 'model.issues.memoryOutsideChat', path: ['memoryEnabled'], severity: 'warning' });
   if (config.visionEnabled && !isSelector(config.visionFiles)) out.push({ key: 'model.issues.visionFilesMissing', path: ['visionFiles'] });
   return out;
 }
@@ -122,14 +132,15 @@ export const modelTexts = {
       model: '模型',
       memoryGroup: '记忆',
       memoryEnabled: '记忆',
-      memoryHelp: '把最近的对话轮次一并发给模型',
+      memoryHelp: '对话中把最近的对话轮次一并发给模型（工作流没有对话，不生效）',
       memoryWindowEnabled: '限制记忆窗口',
       memoryWindow: '记忆轮数',
       visionGroup: '视觉',
       visionEnabled: '视觉',
+      visionHelp: '把图片一并发给支持视觉的模型',
       visionFiles: '图片变量',
       visionDetail: '图片分辨率',
-      visionDetails: { high: '高', low: '低' },
+      visionDetails: { high: '高（512 像素分块，约 129 tokens）', low: '低（缩放到 512×512，65 tokens）' },
       usage: '用量',
       issues: {
         modelMissing: '请选择模型',
@@ -143,14 +154,15 @@ export const modelTexts = {
       model: 'Model',
       memoryGroup: 'Memory',
       memoryEnabled: 'Memory',
-      memoryHelp: 'Send the latest conversation turns along with the prompt',
+      memoryHelp: 'In a conversation, send the latest turns along with the prompt (a workflow has none)',
       memoryWindowEnabled: 'Limit the memory window',
       memoryWindow: 'Turns remembered',
       visionGroup: 'Vision',
       visionEnabled: 'Vision',
+      visionHelp: 'Send the images along to a model that can see',
       visionFiles: 'Image variable',
       visionDetail: 'Image resolution',
-      visionDetails: { high: 'High', low: 'Low' },
+      visionDetails: { high: 'High (512-pixel crops, about 129 tokens)', low: 'Low (fit in 512×512, 65 tokens)' },
       usage: 'Usage',
       issues: {
         modelMissing: 'Choose a model',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { FAIL_BRANCH_HANDLE, matchesValueType, type FlowNode, type HandleSpec, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
-import { NODE_WIDGETS } from './widgets';
+import { FAIL_BRANCH_HANDLE, matchesValueType, NODE_WIDGETS, type FlowNode, type HandleSpec, type PluginI18n, type PluginIssue, type Port } from '../../src/plugin-sdk';
 
 /**
  * What a node does when it fails, how often it retries and how long it may take: the same fields

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { MaybeSelector, ValueType, isSelector, type PluginIssue, type Port } from '../../src/plugin-sdk';
+import { MaybeSelector, NODE_WIDGETS, ValueType, isSelector, type PluginIssue, type Port } from '../../src/plugin-sdk';
 import { PATH_SEGMENT_RE } from '../../schemas/flow';
-import { NODE_WIDGETS } from './widgets';
 
 /**
  * Variable rows the built-in plugins share. Names are loose strings in the schema (a half-typed

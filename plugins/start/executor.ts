@@ -74,3 +74,5 @@ export const startExecutor = defineNodeExecutor(startPlugin, {
     return { outputs };
   },
 });
+
+export default startExecutor;

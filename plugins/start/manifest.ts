@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineNodePlugin, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const START_WIDGETS = {
+  /** Rows of the start form's fields. */
+  formFields: 'form-fields',
+} as const;
 
 /** Field types of the start form (what the user fills in before a run). */
 export const START_FIELD_TYPES = ['text', 'paragraph', 'select', 'number', 'file', 'file-list'] as const;
@@ -35,7 +41,7 @@ export const StartField = z.object({
 export type StartField = z.infer<typeof StartField>;
 
 const configSchema = z.object({
-  variables: z.array(StartField).max(100).default([]).meta({ label: 'fields.variables', widget: NODE_WIDGETS.formFields }),
+  variables: z.array(StartField).max(100).default([]).meta({ label: 'fields.variables', widget: START_WIDGETS.formFields }),
 });
 export type StartConfig = z.infer<typeof configSchema>;
 
@@ -55,6 +61,7 @@ function validate(config: StartConfig): PluginIssue[] {
  */
 export const startPlugin = defineNodePlugin({
   kind: 'start',
+  dify,
   version: 1,
   category: 'basic',
   icon: { lucide: 'house' },
@@ -83,3 +90,6 @@ export const startPlugin = defineNodePlugin({
   parents: ['root'],
   validate: (node) => validate(node.config),
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default startPlugin;

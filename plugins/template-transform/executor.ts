@@ -22,3 +22,5 @@ export const templateTransformExecutor = defineNodeExecutor(templateTransformPlu
     }
   },
 });
+
+export default templateTransformExecutor;

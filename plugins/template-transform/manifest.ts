@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
 
 const configSchema = z.object({
   inputs: z.array(NamedSelector).max(50).default([{ name: 'arg1', selector: [] }]).meta({ label: 'fields.inputs', widget: NODE_WIDGETS.inputVariables, order: 0 }),
@@ -24,6 +24,7 @@ function validate(node: FlowNode<TemplateTransformConfig>): PluginIssue[] {
 /** Renders a Jinja2 template over its inputs into one string. */
 export const templateTransformPlugin = defineNodePlugin({
   kind: 'template-transform',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'file-code-2' },
@@ -48,3 +49,6 @@ export const templateTransformPlugin = defineNodePlugin({
   outputs: [{ name: 'output', type: 'string', labelKey: 'outputs.output' }],
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default templateTransformPlugin;

@@ -3,8 +3,8 @@ import { callTool, resolveToolArgs } from '../shared/exec/tools';
 import { toolPlugin } from './manifest';
 
 /**
- * Calls one function of a workspace tool (through `services.tools`) or of the built-in tools
- * (`toolId: 'builtin'`: current_time, calculator, webpage_reader) with its params.
+ * Calls one function of a workspace tool or of the built-in tools (both through `services.tools`;
+ * `toolId: 'builtin'`: current_time, calculator, webpage_reader) with its params.
  */
 export const toolExecutor = defineNodeExecutor(toolPlugin, {
   async execute({ config, variables, services, signal }) {
@@ -13,3 +13,5 @@ export const toolExecutor = defineNodeExecutor(toolPlugin, {
     return { outputs: { ...outputs } };
   },
 });
+
+export default toolExecutor;

@@ -1,13 +1,19 @@
 import { z } from 'zod';
-import { defineNodePlugin, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
+import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from '../../src/plugin-sdk';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkToolParams, ToolParam, toolOutputs, toolTexts } from '../shared/tool-params';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const TOOL_WIDGETS = {
+  /** A tool of the workspace: tool id, with the function id beside it. */
+  tool: 'tool',
+} as const;
 
 const configSchema = z.object({
   /** The workspace tool (a tool card, spec "tools"). */
-  toolId: z.string().max(64).default('').meta({ label: 'fields.tool', widget: NODE_WIDGETS.tool, order: 0 }),
+  toolId: z.string().max(64).default('').meta({ label: 'fields.tool', widget: TOOL_WIDGETS.tool, order: 0 }),
   /** One function of the tool (an API of an OpenAPI tool). */
   functionId: z.string().max(200).default('').meta({ label: 'fields.function', widget: 'hidden', order: 1 }),
   params: z.array(ToolParam).max(100).default([]).meta({ label: 'fields.params', widget: NODE_WIDGETS.toolParams, order: 2 }),
@@ -26,6 +32,7 @@ function validate(node: FlowNode<ToolConfig>): PluginIssue[] {
 /** Calls one function of a workspace tool with arguments taken from variables or text. */
 export const toolPlugin = defineNodePlugin({
   kind: 'tool',
+  dify,
   version: 1,
   category: 'tool',
   icon: { lucide: 'wrench' },
@@ -49,3 +56,6 @@ export const toolPlugin = defineNodePlugin({
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default toolPlugin;

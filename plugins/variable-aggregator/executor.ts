@@ -21,3 +21,5 @@ export const variableAggregatorExecutor = defineNodeExecutor(variableAggregatorP
     return { outputs };
   },
 });
+
+export default variableAggregatorExecutor;

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { defineNodePlugin, isSelector, MaybeSelector, ValueType, type FlowNode, type PluginIssue, type Port, type PortContext } from '../../src/plugin-sdk';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const AGGREGATOR_WIDGETS = {
+  /** Groups `[{ name, outputType, selectors }]`. */
+  variableGroups: 'variable-groups',
+  /** A list of selectors. */
+  variableList: 'variable-list',
+} as const;
 
 /** `auto`: the type of the first chosen variable. */
 export const AggregatorType = z.enum(['auto', ...ValueType.options]);
@@ -20,9 +28,9 @@ const configSchema = z.object({
     .array(MaybeSelector)
     .max(50)
     .default([])
-    .meta({ label: 'fields.selectors', help: 'fields.selectorsHelp', widget: NODE_WIDGETS.variableList, order: 1, visibleWhen: { field: 'groupsEnabled', equals: false } }),
+    .meta({ label: 'fields.selectors', help: 'fields.selectorsHelp', widget: AGGREGATOR_WIDGETS.variableList, order: 1, visibleWhen: { field: 'groupsEnabled', equals: false } }),
   groupsEnabled: z.boolean().default(false).meta({ label: 'fields.groupsEnabled', order: 2 }),
-  groups: z.array(AggregatorGroup).max(50).default([]).meta({ label: 'fields.groups', widget: NODE_WIDGETS.variableGroups, order: 3, visibleWhen: { field: 'groupsEnabled', equals: true } }),
+  groups: z.array(AggregatorGroup).max(50).default([]).meta({ label: 'fields.groups', widget: AGGREGATOR_WIDGETS.variableGroups, order: 3, visibleWhen: { field: 'groupsEnabled', equals: true } }),
 });
 export type VariableAggregatorConfig = z.infer<typeof configSchema>;
 
@@ -66,6 +74,7 @@ function validate(node: FlowNode<VariableAggregatorConfig>): PluginIssue[] {
  */
 export const variableAggregatorPlugin = defineNodePlugin({
   kind: 'variable-aggregator',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'combine' },
@@ -104,3 +113,6 @@ export const variableAggregatorPlugin = defineNodePlugin({
   outputs,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default variableAggregatorPlugin;

@@ -77,3 +77,5 @@ export const variableAssignerExecutor = defineNodeExecutor(variableAssignerPlugi
     return { outputs: { updated } };
   },
 });
+
+export default variableAssignerExecutor;

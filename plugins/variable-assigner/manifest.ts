@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { defineNodePlugin, isArrayType, isSelector, MaybeSelector, selectorNamespace, type FlowGraph, type FlowNode, type PluginIssue, type ValueType } from '../../src/plugin-sdk';
 import { mergeTexts } from '../shared/texts';
-import { NODE_WIDGETS } from '../shared/widgets';
+import { dify } from './dify';
+
+/** Widgets only this kind uses (rendered by its view.tsx). */
+export const ASSIGNER_WIDGETS = {
+  /** Assignment rows: target, operation, value. */
+  assignments: 'assignments',
+} as const;
 
 /** Dify's operation names (DSL files import as they are). */
 export const ASSIGN_OPERATIONS = ['over-write', 'clear', 'set', 'append', 'extend', 'remove-first', 'remove-last', '+=', '-=', '*=', '/='] as const;
@@ -24,7 +30,7 @@ export const Assignment = z.object({
 export type Assignment = z.infer<typeof Assignment>;
 
 const configSchema = z.object({
-  assignments: z.array(Assignment).max(50).default([]).meta({ label: 'fields.assignments', widget: NODE_WIDGETS.assignments }),
+  assignments: z.array(Assignment).max(50).default([]).meta({ label: 'fields.assignments', widget: ASSIGNER_WIDGETS.assignments }),
 });
 export type VariableAssignerConfig = z.infer<typeof configSchema>;
 
@@ -75,6 +81,7 @@ function validate(node: FlowNode<VariableAssignerConfig>, graph: FlowGraph): Plu
 /** Writes conversation variables (or the variables of the loop it sits in). */
 export const variableAssignerPlugin = defineNodePlugin({
   kind: 'variable-assigner',
+  dify,
   version: 1,
   category: 'transform',
   icon: { lucide: 'pencil-line' },
@@ -138,3 +145,6 @@ export const variableAssignerPlugin = defineNodePlugin({
   configSchema,
   validate,
 });
+
+/** The kind, as the built-in list loads it (plugins/builtins.ts). */
+export default variableAssignerPlugin;

@@ -1,7 +1,13 @@
 /** CONSOLE base group (spec 7.5): sign-in, token refresh, sign-out, own password and profile. */
-import { z } from 'zod';
-import { CurrentUser, TokenPair, type LoginBody, ProfileBody, UpdatePasswordBody } from '../../schemas/auth';
+import type { z } from 'zod';
+import type { LoginBody, ProfileBody, UpdatePasswordBody } from '../../schemas/auth';
 import { call, type Endpoint, type RequestOptions } from './request';
+
+// The answers' schemas load with the first call: zod is not in a page's first load (issue 21).
+const auth = () => import('../../schemas/auth');
+const tokenPair = async () => (await auth()).TokenPair;
+const currentUser = async () => (await auth()).CurrentUser;
+const nothing = async () => (await import('zod')).z.null();
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 
@@ -20,20 +26,20 @@ export const baseEndpoints = {
  * Use `signIn` from ./auth to also store the session.
  */
 export const login = (body: LoginBody, opts?: Opts) =>
-  call(TokenPair, baseEndpoints.login, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
+  call(tokenPair, baseEndpoints.login, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
 
 /** Exchanges a refresh token for a new pair (the refresh token rotates). Used by ./auth `refreshSession`. */
 export const refreshToken = (body: { refresh_token: string }, opts?: Opts) =>
-  call(TokenPair, baseEndpoints.refresh, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
+  call(tokenPair, baseEndpoints.refresh, body, { auth: false, workspaceId: null, reaction: 'silent', ...opts });
 
 /** Revokes the refresh token on the server. Use `signOut` from ./auth, which also clears the session. */
-export const logout = (body?: { refresh_token?: string }, opts?: Opts) => call(z.null(), baseEndpoints.logout, body ?? {}, opts);
+export const logout = (body?: { refresh_token?: string }, opts?: Opts) => call(nothing, baseEndpoints.logout, body ?? {}, opts);
 
 export const updateOwnPassword = (body: z.input<typeof UpdatePasswordBody>, opts?: Opts) =>
-  call(z.null(), baseEndpoints.updatePassword, body, opts);
+  call(nothing, baseEndpoints.updatePassword, body, opts);
 
 /** The signed-in user. */
-export const getUserInfo = (opts?: Opts) => call(CurrentUser, baseEndpoints.userinfo, undefined, opts);
+export const getUserInfo = (opts?: Opts) => call(currentUser, baseEndpoints.userinfo, undefined, opts);
 
 /** Updates the caller's own profile; answers the updated user. */
-export const updateProfile = (body: z.input<typeof ProfileBody>, opts?: Opts) => call(CurrentUser, baseEndpoints.profile, body, opts);
+export const updateProfile = (body: z.input<typeof ProfileBody>, opts?: Opts) => call(currentUser, baseEndpoints.profile, body, opts);

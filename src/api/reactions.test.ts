@@ -256,6 +256,41 @@ describe('messages per status', () => {
     );
   });
 
+  it('never shows the server’s English msg in Chinese; a missing record and a named refusal are told from the catalogue (issue 28)', async () => {
+    const missing = new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Tool does not exist or you have no permission', data: { id: 'x', resource: 'tool' } });
+    const refused = new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Add at least one function before publishing the tool', data: { reason: 'tool_no_functions' } });
+    const fields = new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Parameter error: /body/name too long', data: [{ path: '/body/name', message: 'too long' }] });
+    const unknown = new ApiError({ status: 409, code: 'HTTP-409', msg: 'Conflict here' });
+    const said = (e: ApiError, r: Reaction = 'toast') => {
+      const m = describeError(e, r);
+      return [m?.text, m?.detail];
+    };
+    await setLanguage('zh');
+    expect(said(missing, 'page')).toEqual(['无权操作', '工具不存在或无权访问']);
+    expect(said(missing)).toEqual(['工具不存在或无权访问', undefined]);
+    expect(said(refused)).toEqual(['发布工具前请先添加至少一个方法', undefined]);
+    expect(said(fields)).toEqual(['参数错误', undefined]);
+    expect(said(unknown)).toEqual(['请求失败', undefined]);
+    await setLanguage('en');
+    expect(said(missing, 'page')).toEqual(['Unauthorized operation', 'The tool does not exist or you have no permission']);
+    expect(describeError(refused)?.text).toBe('Add at least one function before publishing the tool');
+    expect(describeError(unknown)?.text).toBe('Conflict here');
+  });
+
+  it('field issues with a known rule are told from the catalogue in both languages; unknown ones only in English (issue 28)', async () => {
+    const issues = [
+      { path: 'body/name', message: 'Too big: expected string to have <=64 characters', rule: 'too_big', origin: 'string', limit: 64 },
+      { path: 'body/items/0/count', message: 'Too small: expected number to be >=1', rule: 'too_small', origin: 'number', limit: 1 },
+      { path: 'body/email', message: 'Invalid email address', rule: 'invalid_format' },
+      { path: 'body/odd', message: 'Something odd', rule: 'custom' },
+    ];
+    const e = new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Parameter error: …', data: issues });
+    await setLanguage('zh');
+    expect(describeError(e)).toMatchObject({ text: '参数错误', detail: 'name：最多 64 个字符；items.0.count：不能小于 1；email：格式不正确' });
+    await setLanguage('en');
+    expect(describeError(e)).toMatchObject({ text: 'Parameter error', detail: 'name: at most 64 characters; items.0.count: at least 1; email: invalid format; odd: Something odd' });
+  });
+
   it('a 429 AUTH-1006 (too many failed sign-ins) says in how many seconds to try again, in each language', async () => {
     const limited = new ApiError({ status: 429, code: 'AUTH-1006', msg: 'Too many failed attempts; try again in 42 s', data: { retry_after: 42 } });
     await setLanguage('en');

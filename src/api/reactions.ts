@@ -23,11 +23,11 @@
  * Note Weft's server answers a missing or foreign id with 400 VALIDATION-1000 (never 404, which would
  * reveal existence); the route guards turn that into the error screen where the spec asks for it.
  */
-import { ErrorCode } from '../../schemas/errors';
+import { PARAM_ERROR } from './error-codes';
 import { getConfig } from '../app/config';
 import { loginPath, paths } from '../app/paths';
 import { useSession } from '../app/session';
-import { codeText, hasText, tDynamic } from '../i18n';
+import { codeText, currentLanguage, hasText, tDynamic } from '../i18n';
 import { refreshSession } from './auth';
 import { ApiError, ClientErrorCode, isAbortError, setRequestInterceptors, type Reaction, type RequestContext } from './request';
 
@@ -92,6 +92,47 @@ function messageKeyOf(data: unknown): string | undefined {
 const STATUS_TEXT = new Set([400, 401, 403, 404, 405, 500, 501, 502, 503, 504]);
 
 /**
+ * A VALIDATION-1000 refusal the server names by `data.reason` (a rule of its own, e.g. publishing a
+ * tool without functions), in the user's language; undefined for a reason the catalogue does not know.
+ */
+function reasonText(data: unknown): string | undefined {
+  const reason = typeof data === 'object' && data !== null ? (data as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' && hasText(`errors:reasons.${reason}`) ? tDynamic(`errors:reasons.${reason}`) : undefined;
+}
+
+/**
+ * What a VALIDATION-1000 says is missing, in the user's language: the server names it in
+ * `data.resource` (src/server/errors.ts notFoundOrForeign).
+ */
+export function missingText(data: unknown): string | undefined {
+  const resource = typeof data === 'object' && data !== null ? (data as { resource?: unknown }).resource : undefined;
+  if (typeof resource !== 'string' || resource === '') return undefined;
+  return tDynamic(hasText(`errors:missing.${resource}`) ? `errors:missing.${resource}` : 'errors:missing.generic');
+}
+
+/**
+ * The field issues of a VALIDATION-1000 (`data`, src/server/errors.ts) in the user's language: each
+ * said from the catalogue by its rule and limit; one the catalogue does not know keeps the server's
+ * English sentence in English and is left out in another language (issue 28).
+ */
+function issuesText(data: unknown, english: boolean): string | undefined {
+  if (!Array.isArray(data)) return undefined;
+  const parts: string[] = [];
+  for (const issue of data as Record<string, unknown>[]) {
+    if (typeof issue !== 'object' || issue === null) continue;
+    const { path, message, rule, origin, limit } = issue;
+    const keys = typeof rule !== 'string' ? [] : typeof origin === 'string' ? [`${rule}_${origin}`, rule] : [rule];
+    const key = keys.map((k) => `errors:fields.${k}`).find((k) => hasText(k) || hasText(`${k}_other`));
+    const said = key ? tDynamic(key, { count: typeof limit === 'number' ? limit : 0 }) : english && typeof message === 'string' ? message : undefined;
+    if (!said) continue;
+    // 'body/items/0/name' → 'items.0.name': the request part is not the user's business.
+    const field = typeof path === 'string' ? path.replace(/^\/?(body|querystring|params|headers)?\//, '').split('/').filter(Boolean).join('.') : '';
+    parts.push(field ? tDynamic('errors:fields.item', { field, text: said }) : said);
+  }
+  return parts.length > 0 ? parts.join(tDynamic('errors:fields.separator')) : undefined;
+}
+
+/**
  * The message for a failure, translated (spec 8.1-8.3). `null` for an aborted call (nothing to say).
  * Usable by any screen that handles errors itself:
  *
@@ -103,6 +144,10 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     return { level: 'error', text: tDynamic('errors:client.unknown'), detail: e instanceof Error ? e.message : undefined };
   }
   const { status, code, msg } = e;
+  // The server's msg is English: it is never shown in another language (issue 28); the catalogue
+  // speaks for the code instead.
+  const english = currentLanguage() === 'en';
+  const missing = status === 400 && code === PARAM_ERROR ? (missingText(e.data) ?? reasonText(e.data)) : undefined;
   let text: string;
   if (status === 0) {
     const key = {
@@ -117,16 +162,21 @@ export function describeError(e: unknown, reaction: Reaction = 'toast'): ApiMess
     text = tDynamic('errors:status.401');
   } else if (status >= 500 || status === 405) {
     text = tDynamic(STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.5xx');
-  } else if (status === 400 && reaction === 'page' && code === ErrorCode.PARAM) {
+  } else if (status === 400 && reaction === 'page' && code === PARAM_ERROR) {
+    // An id page (spec 6): "unauthorized operation", and what is missing under it.
     text = tDynamic('errors:unauthorizedOperation');
+    return { level: 'error', text, detail: missing ?? (english && msg && msg !== text ? msg : undefined), status, code };
+  } else if (missing) {
+    return { level: 'error', text: missing, status, code };
   } else if (status >= 400) {
     const fallback = STATUS_TEXT.has(status) ? `errors:status.${status}` : 'errors:status.4xx';
-    text = codeText(code, e.data) ?? (msg || tDynamic(fallback));
+    text = codeText(code, e.data) ?? ((english && msg) || tDynamic(fallback));
   } else {
     // A 2xx with an error envelope or an unreadable body.
-    text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? (msg || tDynamic('errors:status.4xx')));
+    text = code === ClientErrorCode.BAD_RESPONSE ? tDynamic('errors:client.badResponse') : (codeText(code) ?? ((english && msg) || tDynamic('errors:status.4xx')));
   }
-  const detail = msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined;
+  const issues = status === 400 && code === PARAM_ERROR ? issuesText(e.data, english) : undefined;
+  const detail = issues ?? (english && msg && msg !== text && code !== ClientErrorCode.BAD_RESPONSE && status !== 0 ? msg : undefined);
   return { level: 'error', text, detail, status, code };
 }
 

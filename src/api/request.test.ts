@@ -252,6 +252,47 @@ describe('request: reading the answer', () => {
     await expect(call(schema, ep('GET', '/good'))).resolves.toEqual({ id: 'a' });
     await expect(call(schema, ep('GET', '/bad'))).rejects.toMatchObject({ status: 200, code: ClientErrorCode.BAD_RESPONSE });
   });
+
+  it('call() takes a schema loader: it starts loading with the call, once even when a 401 replays it, and parses as a schema would', async () => {
+    const schema = z.object({ id: z.string() });
+    let loads = 0;
+    let loadStartedBeforeAnswer = false;
+    let answered = false;
+    const load = async () => {
+      loads += 1;
+      loadStartedBeforeAnswer = !answered;
+      return schema;
+    };
+    server.handle((req, res) => {
+      answered = true;
+      ok(res, req.path === '/good' ? { id: 'a', extra: 1 } : { id: 5 });
+    });
+    await expect(call(load, ep('GET', '/good'))).resolves.toEqual({ id: 'a' });
+    expect(loads).toBe(1);
+    expect(loadStartedBeforeAnswer).toBe(true);
+    await expect(call(load, ep('GET', '/bad'))).rejects.toMatchObject({ status: 200, code: ClientErrorCode.BAD_RESPONSE });
+
+    // A replay after a token refresh parses with the schema already loaded.
+    loads = 0;
+    let first = true;
+    server.handle((_req, res) => {
+      if (first) {
+        first = false;
+        fail(res, 401, 'AUTH-1001', 'expired');
+        return;
+      }
+      ok(res, { id: 'b' });
+    });
+    setRequestInterceptors({ onError: (e, _ctx, replay) => (e.status === 401 ? replay() : Promise.reject(e)) });
+    await expect(call(load, ep('GET', '/again'))).resolves.toEqual({ id: 'b' });
+    expect(loads).toBe(1);
+  });
+
+  it('call() with a schema loader that fails rejects with its error, not an unhandled rejection', async () => {
+    server.handle((_req, res) => ok(res, { id: 'a' }));
+    const broken = () => Promise.reject(new Error('chunk gone'));
+    await expect(call(broken as () => Promise<z.ZodType>, ep('GET', '/x'))).rejects.toThrow('chunk gone');
+  });
 });
 
 describe('request: failures without an answer', () => {

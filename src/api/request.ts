@@ -64,8 +64,15 @@ export interface RequestOptions {
   /** Gives up after this many ms (ApiError CLIENT-TIMEOUT). Default 600000 for json and blob, none for stream. */
   timeoutMs?: number;
   /** Parses the data; a mismatch throws ApiError CLIENT-BAD-RESPONSE. Prefer {@link call}, which types it. */
-  schema?: z.ZodType;
+  schema?: SchemaSource;
 }
+
+/**
+ * A zod schema, or a function that loads one: the schema's module (and zod) then loads beside the call
+ * instead of with the page (the portal's first load leaves zod out, issue 21). Loading starts when the
+ * call starts, so the answer waits for it only if it arrives first.
+ */
+export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
 
 /** Codes the client gives to failures that have no server answer (status 0) or an unreadable one. */
 export const ClientErrorCode = {
@@ -252,7 +259,7 @@ function isEnvelope(body: unknown): body is { code: unknown; msg?: unknown; mess
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'code' in body && ('data' in body || 'msg' in body || 'message' in body);
 }
 
-async function readJson(res: Response, schema: z.ZodType | undefined): Promise<unknown> {
+async function readJson(res: Response, source: SchemaSource | undefined): Promise<unknown> {
   const text = await res.text();
   let body: unknown = null;
   if (text) {
@@ -270,7 +277,8 @@ async function readJson(res: Response, schema: z.ZodType | undefined): Promise<u
     }
     data = body.data ?? null;
   }
-  if (!schema) return data;
+  if (!source) return data;
+  const schema = typeof source === 'function' ? await source() : source;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     throw new ApiError({ status: res.status, code: ClientErrorCode.BAD_RESPONSE, msg: 'The answer does not match its schema', data: parsed.error.issues });
@@ -398,6 +406,15 @@ export function request(
   options: RequestOptions & { responseType: 'stream' },
 ): Promise<ReadableStream<Uint8Array>>;
 export function request(endpoint: Endpoint, params?: Params | FormData, options: RequestOptions = {}): Promise<unknown> {
+  const source = options.schema;
+  if (typeof source === 'function') {
+    // Load once, from now (beside the fetch); a replay after a token refresh reuses it.
+    const loading = source();
+    loading.catch(() => {
+      // Reported by readJson if the answer gets that far.
+    });
+    return run(endpoint, params, { ...options, schema: () => loading }, 0);
+  }
   return run(endpoint, params, options, 0);
 }
 
@@ -408,9 +425,12 @@ export function request(endpoint: Endpoint, params?: Params | FormData, options:
  * @example
  * export const getWorkspace = (workspace_id: string, opts?: RequestOptions) =>
  *   call(Workspace, ep.get, { workspace_id }, opts);
+ * // On a page's first load: the schema loads beside the call (zod stays out of the page's chunks).
+ * const schemas = () => import('./portal-schemas');
+ * export const listPortalApps = (opts?: RequestOptions) => call(async () => (await schemas()).PortalAppPage, ep.apps, {}, opts);
  */
 export function call<S extends z.ZodType>(
-  schema: S,
+  schema: S | (() => Promise<S>),
   endpoint: Endpoint,
   params?: Params | FormData,
   options?: Omit<RequestOptions, 'responseType' | 'schema'>,

@@ -1,14 +1,15 @@
 /**
- * The app root: design tokens, theme, the router, and the app-wide hosts (toasts, confirmations). The
- * request layer's reactions (spec 8.1) are wired here: navigation goes through the router, messages
- * to the toasts.
+ * The app root: design tokens, theme, the router, and the app-wide hosts (toasts, confirmations;
+ * loaded on first use, app-hosts.tsx). The request layer's reactions (spec 8.1) are wired here:
+ * navigation goes through the router, messages to the toasts.
  */
 import '../ui/tokens.css';
 import '../ui/base.css';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { onApiMessage, setNavigator, type ApiMessage } from '../api/reactions';
-import { ConfirmHost, Toaster, toast } from '../ui';
+import { toast } from '../ui/toast-store';
+import { LazyConfirmHost, LazyToaster } from './app-hosts';
 import { createAppRouter } from './router';
 import { applyInitialTheme } from './shell/theme';
 
@@ -44,8 +45,8 @@ export function App() {
   return (
     <>
       <RouterProvider router={router} />
-      <Toaster closeLabel={t('actions.close')} label={t('shell:notifications')} />
-      <ConfirmHost confirmLabel={t('actions.confirm')} cancelLabel={t('actions.cancel')} />
+      <LazyToaster closeLabel={t('actions.close')} label={t('shell:notifications')} />
+      <LazyConfirmHost confirmLabel={t('actions.confirm')} cancelLabel={t('actions.cancel')} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { AppConfig } from '../api/common-schemas';
 import { configureRequest } from '../api/request';
 import { sendJson, startServer, type TestServer } from '../api/testing/http-server';
 import { DEFAULT_CONFIG, getConfig, isConfigLoaded, loadConfig, setConfig } from './config';
@@ -12,6 +13,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('config', () => {
+  it('writes out the defaults the schema gives (they are not parsed at start-up)', () => {
+    expect(DEFAULT_CONFIG).toEqual(AppConfig.parse({ upload: { maxCount: 10, maxMb: 50 } }));
+  });
+
+
   it('answers the defaults until loaded, then the parsed /config.json', async () => {
     setConfig(null);
     expect(isConfigLoaded()).toBe(false);

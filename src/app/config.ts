@@ -1,10 +1,21 @@
-import { AppConfig, getAppConfig } from '../api/common';
+import { getAppConfig, type AppConfig } from '../api/common';
 import type { RequestOptions } from '../api/request';
 
-export { AppConfig };
+export type { AppConfig };
 
-/** What {@link getConfig} answers before /config.json is loaded (stories, unit tests). */
-export const DEFAULT_CONFIG: AppConfig = AppConfig.parse({ upload: { maxCount: 10, maxMb: 50 } });
+/**
+ * What {@link getConfig} answers before /config.json is loaded (stories, unit tests): the schema's
+ * defaults with 10 files of 50 MB. Written out, not parsed at start-up (zod is not in the first load,
+ * issue 21); config.test.ts checks it equals `AppConfig.parse({ upload: { maxCount: 10, maxMb: 50 } })`.
+ */
+export const DEFAULT_CONFIG: AppConfig = {
+  authMode: 'local',
+  defaultTenantId: '00000000-0000-0000-0000-000000000000',
+  upload: { maxCount: 10, maxMb: 50 },
+  tokenRefreshLeewaySeconds: 5,
+  sandbox: { maxTimeoutSeconds: 60 },
+  version: '',
+};
 
 let current: AppConfig | null = null;
 

@@ -252,6 +252,26 @@ describe('lazyWithReload', () => {
     expect(reload).toHaveBeenCalledTimes(2);
   });
 
+  it('works where the browser denies storage (a third-party frame: the embedded chat with third-party cookies blocked)', async () => {
+    const own = Object.getOwnPropertyDescriptor(window, 'sessionStorage');
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException("Failed to read the 'sessionStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+      },
+    });
+    try {
+      const reload = vi.fn();
+      await expect(lazyWithReload(async () => ({ default: 1 }), { reload })()).resolves.toEqual({ default: 1 });
+      // Nothing would remember a reload across it (a loop): a chunk that fails is shown instead.
+      await expect(lazyWithReload(() => Promise.reject(new Error('chunk')), { reload })()).rejects.toThrow('chunk');
+      expect(reload).not.toHaveBeenCalled();
+    } finally {
+      if (own) Object.defineProperty(window, 'sessionStorage', own);
+      else delete (window as { sessionStorage?: Storage }).sessionStorage;
+    }
+  });
+
   it('uses sessionStorage by default', async () => {
     const reload = vi.fn();
     sessionStorage.clear();

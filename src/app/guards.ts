@@ -18,12 +18,11 @@
  */
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import type { CurrentUser } from '../../schemas/auth';
-import { ErrorCode } from '../../schemas/errors';
+import { PARAM_ERROR } from '../api/error-codes';
 import type { Workspace } from '../../schemas/workspace';
 import { ensureUser } from '../api/auth';
 import { describeError, notify } from '../api/reactions';
 import { ApiError, isAbortError } from '../api/request';
-import { getWorkspace } from '../api/workspaces';
 import { loginPath, paths } from './paths';
 import { useSession } from './session';
 
@@ -103,12 +102,14 @@ export async function workspaceGuard(args: GuardArgs): Promise<Workspace> {
   const id = args.params.workspace_id;
   if (!id) throw redirect(paths.root);
   try {
+    // The workspaces API (and zod with its schemas) loads with the first console route, not at start-up.
+    const { getWorkspace } = await import('../api/workspaces');
     const workspace = await getWorkspace(id, { signal: args.request.signal, reaction: 'silent' });
     useSession.getState().setWorkspace(workspace.id);
     return workspace;
   } catch (e) {
     if (isAbortError(e)) throw e;
-    if (e instanceof ApiError && e.code === ErrorCode.PARAM) throw new RouteNotFoundError('workspace', id, { cause: e });
+    if (e instanceof ApiError && e.code === PARAM_ERROR) throw new RouteNotFoundError('workspace', id, { cause: e });
     if (!useSession.getState().accessToken) throw redirect(loginPath(pathOf(args.request)));
     const message = describeError(e);
     if (message) notify(message);
@@ -157,6 +158,18 @@ const RELOAD_KEY = 'weft.lazy-reload-at';
 /** A second failure within this window after a reload is a real failure, not a stale deployment. */
 const RELOAD_WINDOW_MS = 10_000;
 
+/**
+ * The page's sessionStorage, or null where the browser denies it: reading the property throws in a
+ * third-party frame when third-party cookies are blocked (the embedded chat on a customer's page).
+ */
+function sessionStore(): Pick<Storage, 'getItem' | 'setItem'> | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
 export interface LazyReloadOptions {
   /** Default `window.location.reload()`. */
   reload?: () => void;
@@ -176,12 +189,14 @@ export interface LazyReloadOptions {
  */
 export function lazyWithReload<T>(importer: () => Promise<T>, options: LazyReloadOptions = {}): () => Promise<T> {
   const reload = options.reload ?? (() => window.location.reload());
-  const storage = options.storage ?? sessionStorage;
+  const storage = options.storage ?? sessionStore();
   const now = options.now ?? Date.now;
   return async () => {
     try {
       return await importer();
     } catch (e) {
+      // Without storage nothing remembers the reload across it: reloading could loop, so show the failure.
+      if (!storage) throw e;
       const last = Number(storage.getItem(RELOAD_KEY) ?? 0);
       if (!last || now() - last > RELOAD_WINDOW_MS) {
         storage.setItem(RELOAD_KEY, String(now()));

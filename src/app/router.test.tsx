@@ -58,10 +58,10 @@ beforeEach(() => {
 const signIn = (role: CurrentUser['role'] = 'user') =>
   useSession.setState({ accessToken: 'tok', refreshToken: 'rt', tokenExpiresAt: Date.now() + 900_000, user: user(role) });
 
-/** Opens a path in a memory router and waits until loaders and redirects are done. */
+/** Opens a path in a memory router and waits until loaders and redirects are done (the layouts load lazily: slow on a busy machine). */
 async function open(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
-  await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 5000 });
+  await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 15000 });
   const { pathname, search } = router.state.location;
   return { router, at: pathname + search };
 }

@@ -18,22 +18,27 @@
  */
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, redirect, ScrollRestoration, type LoaderFunctionArgs, type RouteObject } from 'react-router';
-import { Spinner } from '../ui';
+import { loadTexts } from '../i18n';
+import { PORTAL_NAMESPACES } from '../i18n/startup';
+import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
-import { BareLayout, ConsoleLayout, PortalLayout, StoreLayout, SubHeader, SystemLayout } from './shell/layouts';
+import { BareLayout, SubHeader } from './shell/layouts';
 import type { Crumb, RouteHandle } from './shell/route-handle';
 import { RootErrorBoundary, RouteErrorBoundary } from './shell/route-error';
-import { AgentBuilderLayout, AgentFlowLayout, AgentTeamLayout, EDITOR_TABS, type EditorKind } from './screens/app/editor-layout';
-import { appGuard, type AppGuardData } from './screens/app/app-guard';
-import { AppRouteError } from './screens/app/app-route-error';
+import { EDITOR_TABS, type EditorKind } from './screens/app/editor-tabs';
+import type { AppGuardData } from './screens/app/app-guard';
 import { loginLoader } from './screens/login/login-loader';
 import { ErrorPage, ForbiddenPage, NotFoundPage } from './screens/status/status-pages';
 import type { Workspace } from '../../schemas/workspace';
+import { seededName } from '../i18n/seeded';
 
 type PageModule = { default: ComponentType };
 
 /** A route `lazy` that loads a page module (default export) and reloads the page if the chunk is gone. */
 export const page = (load: () => Promise<PageModule>) => lazyWithReload(async () => ({ Component: (await load()).default }));
+
+/** The console's layout (top bar with the project-space switcher): not in the portal's first load. */
+const consoleLayout = page(() => import('./shell/console-layout'));
 
 const skeleton = () => page(() => import('./screens/skeleton-page'));
 
@@ -62,6 +67,8 @@ const screensInProgress = import.meta.glob<PageModule>([
   './workspace/knowledge/knowledge-unit-details-page.tsx',
   './system/dataset/dataset-tasks-page.tsx',
   './system/security/network-policy-page.tsx',
+  './system/plugins/plugins-page.tsx',
+  './system/plugins/plugin-detail-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -81,6 +88,18 @@ const stub = (path: string, title: string, extra: Pick<RouteObject, 'loader'> = 
 /** A page route whose screen file may exist yet (see {@link screensInProgress}); the skeleton until then. */
 const screen = (path: string, title: string, file: string): RouteObject => ({ ...stub(path, title), lazy: pageOrSkeleton(file) });
 
+/**
+ * A guard that also loads every text namespace: the console's screens use them all, and the app
+ * starts with only the shell's (i18n/startup.ts), so that the portal's first load stays small.
+ */
+const withAllTexts =
+  <T,>(guard: (args: LoaderFunctionArgs) => Promise<T>) =>
+  async (args: LoaderFunctionArgs): Promise<T> =>
+    (await Promise.all([guard(args), loadTexts('all')]))[0];
+
+/** The portal's texts, loaded by its routes (a loader must return a value: null). */
+const portalTexts = async () => (await loadTexts(PORTAL_NAMESPACES), null);
+
 /** An index route that sends to a child path. */
 const indexTo = (to: string): RouteObject => ({ index: true, loader: () => redirect(to), element: null });
 
@@ -90,6 +109,15 @@ const workspacePath = (params: LoaderFunctionArgs['params']) => `/operation/work
 const workspaceListCrumb =
   (tab: string, title: string) =>
   ({ params }: { params: LoaderFunctionArgs['params'] }): Crumb => ({ labelKey: `pages:${title}`, href: `${workspacePath(params)}/${tab}` });
+
+/** A knowledge page under one knowledge base: the base's name (a link back to it), then the page. */
+const underDataset = (route: RouteObject): RouteObject => {
+  const title = (route.handle as RouteHandle).title!;
+  return {
+    ...route,
+    handle: { title, crumb: (m) => [{ slot: 'dataset', optional: true }, { labelKey: `pages:${title}`, href: m.pathname }] } satisfies RouteHandle,
+  };
+};
 
 const homeCrumb: Crumb = { labelKey: 'pages:operation.home', href: '/operation' };
 
@@ -103,7 +131,7 @@ function workspaceRoutes(): RouteObject {
     handle: {
       crumb: (m) => {
         const ws = m.loaderData as Workspace | undefined;
-        return [homeCrumb, { label: ws?.name ?? m.params.workspace_id ?? '', href: workspacePath(m.params) }];
+        return [homeCrumb, { label: ws ? seededName(ws.name) : (m.params.workspace_id ?? ''), href: workspacePath(m.params) }];
       },
     } satisfies RouteHandle,
     children: [
@@ -117,10 +145,14 @@ function workspaceRoutes(): RouteObject {
           { index: true, lazy: pageOrSkeleton('./workspace/tools/tools-page.tsx') },
           {
             path: ':toolId',
-            handle: { title: 'workspace.toolDetail', crumb: true } satisfies RouteHandle,
+            // The tool's and the function's names once their pages have loaded them (useCrumbName).
+            handle: { title: 'workspace.toolDetail', crumb: (m) => ({ labelKey: 'pages:workspace.toolDetail', href: m.pathname, slot: 'tool' }) } satisfies RouteHandle,
             children: [
               { index: true, lazy: pageOrSkeleton('./workspace/tools/tool-detail-page.tsx') },
-              screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+              {
+                ...screen('capability/:capabilityId', 'workspace.toolCapability', './workspace/tools/function-page.tsx'),
+                handle: { title: 'workspace.toolCapability', crumb: (m) => ({ labelKey: 'pages:workspace.toolCapability', href: m.pathname, slot: 'function' }) } satisfies RouteHandle,
+              },
             ],
           },
         ],
@@ -130,11 +162,15 @@ function workspaceRoutes(): RouteObject {
         // Knowledge pages sit beside the list in the URL; the breadcrumb still goes through it.
         handle: { crumb: workspaceListCrumb('knowledge', 'workspace.knowledge') } satisfies RouteHandle,
         children: [
-          screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
-          screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx'),
-          screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx'),
-          screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx'),
-          screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx'),
+          // The knowledge base's name (dataset-crumb.ts) stands for its unit list and leads the pages under it.
+          {
+            ...screen('knowledge-unit', 'workspace.knowledgeUnit', './workspace/knowledge/knowledge-unit-page.tsx'),
+            handle: { title: 'workspace.knowledgeUnit', crumb: (m) => ({ labelKey: 'pages:workspace.knowledgeUnit', href: m.pathname, slot: 'dataset' }) } satisfies RouteHandle,
+          },
+          underDataset(screen('knowledge-unit-add', 'workspace.knowledgeUnitAdd', './workspace/knowledge/knowledge-unit-add-page.tsx')),
+          underDataset(screen('knowledge-unit-add-table', 'workspace.knowledgeUnitAddTable', './workspace/knowledge/knowledge-unit-add-table-page.tsx')),
+          underDataset(screen('knowledge-slice-method-config', 'workspace.knowledgeSliceMethodConfig', './workspace/knowledge/knowledge-slice-method-config-page.tsx')),
+          underDataset(screen('knowledge-unit-details', 'workspace.knowledgeUnitDetails', './workspace/knowledge/knowledge-unit-details-page.tsx')),
         ],
       },
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
@@ -142,21 +178,34 @@ function workspaceRoutes(): RouteObject {
       { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
-        children: [{ path: 'prompt-add/:promptId?', lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'), handle: { title: 'workspace.promptAdd', crumb: true } }],
+        children: [
+          {
+            path: 'prompt-add/:promptId?',
+            lazy: pageOrSkeleton('./workspace/prompts/prompt-add-page.tsx'),
+            // A new prompt says so; an existing one shows its name once loaded.
+            handle: {
+              title: 'workspace.promptAdd',
+              crumb: (m) => (m.params.promptId ? { labelKey: 'pages:workspace.promptAdd', slot: 'prompt' } : { labelKey: 'pages:workspace.promptNew' }),
+            } satisfies RouteHandle,
+          },
+        ],
       },
     ],
   };
 }
 
 function storeRoutes(): RouteObject {
-  const section = (key: string, title: string, detailParam?: string): RouteObject => ({
+  const section = (key: string, title: string, detailParam: string): RouteObject => ({
     path: key,
     handle: { title, crumb: true } satisfies RouteHandle,
-    children: [{ index: true, lazy: skeleton() }, ...(detailParam ? [stub(`:${detailParam}`, `${title}Detail`)] : [])],
+    children: [
+      { index: true, lazy: page(() => import('./store/store-gallery-page')) },
+      { path: `:${detailParam}`, lazy: page(() => import('./store/store-detail-page')), handle: { title: `${title}Detail`, crumb: true } satisfies RouteHandle },
+    ],
   });
   return {
     path: 'store',
-    element: <StoreLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).StoreLayout })),
     handle: { area: 'store', crumb: () => ({ labelKey: 'pages:store.root', href: '/operation/store' }) } satisfies RouteHandle,
     children: [
       indexTo('app'),
@@ -164,7 +213,7 @@ function storeRoutes(): RouteObject {
       section('knowledge', 'store.knowledge', 'knowledgeId'),
       section('prompt', 'store.prompt', 'promptId'),
       section('tool', 'store.tool', 'toolId'),
-      section('plugin', 'store.plugin'),
+      section('plugin', 'store.plugin', 'pluginId'),
     ],
   };
 }
@@ -173,7 +222,7 @@ function systemRoutes(): RouteObject {
   return {
     path: 'system',
     loader: systemGuard,
-    element: <SystemLayout />,
+    lazy: page(async () => ({ default: (await import('./shell/console-sections')).SystemLayout })),
     handle: { area: 'system', crumb: () => ({ labelKey: 'pages:system.root', href: '/operation/system' }) } satisfies RouteHandle,
     children: [
       {
@@ -184,12 +233,15 @@ function systemRoutes(): RouteObject {
           {
             path: 'store',
             handle: { title: 'system.store', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub(':type/:id', 'system.storeItem')],
+            children: [
+              { index: true, lazy: page(() => import('./system/store/system-store-page')) },
+              { path: ':type/:id', lazy: page(() => import('./system/store/system-store-item-page')), handle: { title: 'system.storeItem', crumb: true } satisfies RouteHandle },
+            ],
           },
           {
             path: 'plugin',
             handle: { title: 'system.plugin', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.pluginDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/plugins/plugins-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/plugins/plugin-detail-page.tsx'), handle: { title: 'system.pluginDetail', crumb: true } }],
           },
           screen('dataset', 'system.dataset', './system/dataset/dataset-tasks-page.tsx'),
           {
@@ -214,24 +266,33 @@ const editorTitle: Record<EditorKind, string> = {
   'digital-human': 'app.digitalHuman',
 };
 
+/** Editor tabs that are the same page in every editor that has them. */
+const TAB_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
+  distribute: () => import('./screens/app/distribute-page'),
+  api: () => import('./screens/app/api-tab/api-page'),
+  // Its own chunk with ECharts: no other page loads the chart library.
+  overview: () => import('./screens/app/overview/overview-page'),
+};
+
 function editorRoutes(): RouteObject {
-  const editor = (kind: Exclude<EditorKind, 'digital-human'>, Layout: ComponentType): RouteObject => ({
+  type EditorLayoutName = 'AgentBuilderLayout' | 'AgentTeamLayout' | 'AgentFlowLayout';
+  const editor = (kind: Exclude<EditorKind, 'digital-human'>, layout: EditorLayoutName): RouteObject => ({
     path: kind,
-    element: <Layout />,
+    lazy: page(async () => ({ default: (await import('./screens/app/editor-layout'))[layout] })),
     // No crumb of its own: the app route's names the app's mode (a workflow is not an "Agent flow").
     handle: { title: editorTitle[kind] } satisfies RouteHandle,
     children: [
       indexTo(EDITOR_TABS[kind][0]),
-      // The base tab of the flow editors is the canvas; distribute is every editor's; the other tabs come later.
+      // The base tab is the canvas (the agent builder's: its form, which opens the canvas for other flows); the tabs not built yet show the skeleton.
       ...EDITOR_TABS[kind].map((tab) =>
-        tab === 'base' && kind !== 'agent-builder'
-          ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/flow-page')) }
+        tab === 'base'
+          ? { ...stub(tab, `app.${tab}`), lazy: kind === 'agent-builder' ? page(() => import('./screens/app/builder/builder-page')) : page(() => import('./screens/app/flow-page')) }
           : tab === 'log'
             ? screen(tab, `app.${tab}`, './screens/app/log-page.tsx')
-            : tab === 'version' && kind !== 'agent-builder'
+            : tab === 'version'
               ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/version-page')) }
-              : tab === 'distribute'
-                ? { ...stub(tab, `app.${tab}`), lazy: page(() => import('./screens/app/distribute-page')) }
+              : TAB_PAGES[tab]
+                ? { ...stub(tab, `app.${tab}`), lazy: page(TAB_PAGES[tab]) }
                 : stub(tab, `app.${tab}`),
       ),
     ],
@@ -240,26 +301,29 @@ function editorRoutes(): RouteObject {
     // The app guard loads the app, switches to its workspace and loads the model list (spec 2).
     id: 'app',
     path: 'app/:appId',
-    loader: appGuard,
-    errorElement: <AppRouteError />,
+    // The guard and its error screen load with the first app route: the portal's first load leaves them out.
+    lazy: lazyWithReload(async () => {
+      const [{ appGuard }, { AppRouteError }] = await Promise.all([import('./screens/app/app-guard'), import('./screens/app/app-route-error')]);
+      return { loader: appGuard, ErrorBoundary: AppRouteError };
+    }),
     handle: {
       crumb: (m) => {
         const d = m.loaderData as AppGuardData | undefined;
         if (!d) return [homeCrumb, { labelKey: 'pages:app.root', values: { id: m.params.appId } }];
         return [
           homeCrumb,
-          { label: d.workspace.name, href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
+          { label: seededName(d.workspace.name), href: `/operation/workspace/${encodeURIComponent(d.workspace.id)}/app` },
           { label: d.app.name },
           // The mode's editor (as app-modes.ts editorPath, not imported: it would grow the first load).
-          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}` },
+          { labelKey: `apps:modes.${d.app.type}`, href: `/operation/app/${encodeURIComponent(d.app.id)}/${d.app.type === 'agent_team' ? 'agent-team' : d.app.type === 'agent' ? 'agent-builder' : 'agent-flow'}` },
         ];
       },
     } satisfies RouteHandle,
     children: [
       indexTo('agent-builder'),
-      editor('agent-builder', AgentBuilderLayout),
-      editor('agent-team', AgentTeamLayout),
-      editor('agent-flow', AgentFlowLayout),
+      editor('agent-builder', 'AgentBuilderLayout'),
+      editor('agent-team', 'AgentTeamLayout'),
+      editor('agent-flow', 'AgentFlowLayout'),
       {
         path: 'digital-human',
         element: (
@@ -278,36 +342,54 @@ function editorRoutes(): RouteObject {
 function portalRoutes(): RouteObject {
   return {
     path: 'portal',
-    element: <PortalLayout />,
+    // The portal's texts load with its routes (the app starts with the shell's only).
+    loader: portalTexts,
     handle: { area: 'portal', crumb: () => ({ labelKey: 'pages:portal.root', href: '/portal' }) } satisfies RouteHandle,
     children: [
       { index: true, loader: rootRedirects.portal, element: null },
       { path: 'index', loader: rootRedirects.portal, element: null },
+      // The chat without the portal's chrome, for an iframe; sign-in required (spec 2).
       {
+        path: 'chat/:appId',
+        loader: loginGuard,
+        lazy: page(() => import('./portal/chat/embed-chat-page')),
         errorElement: <RouteErrorBoundary />,
+        handle: { title: 'portal.embeddedChat' } satisfies RouteHandle,
+      },
+      {
+        // The portal's layout and pages are their own part of the client: none of the console's code.
+        lazy: page(() => import('./portal/portal-layout')),
         children: [
           {
-            path: 'sessions',
+            errorElement: <RouteErrorBoundary />,
             children: [
-              indexTo('discover'),
-              stub('discover', 'portal.discover'),
-              stub('sessions-page', 'portal.sessions'),
-              stub('chat/:appId', 'portal.chat'),
-              stub('workflow/:appId', 'portal.workflow'),
+              {
+                path: 'sessions',
+                children: [
+                  indexTo('discover'),
+                  { path: 'discover', lazy: page(() => import('./portal/discover/discover-page')), handle: { title: 'portal.discover', crumb: true } },
+                  { path: 'sessions-page', lazy: page(() => import('./portal/sessions/sessions-page')), handle: { title: 'portal.sessions', crumb: true } },
+                  { path: 'chat/:appId', lazy: page(() => import('./portal/chat/chat-page')), handle: { title: 'portal.chat', crumb: true, fullHeight: true } },
+                  { path: 'workflow/:appId', lazy: page(() => import('./portal/workflow/workflow-page')), handle: { title: 'portal.workflow', crumb: true } },
+                ],
+              },
+              {
+                path: 'gbi-data-settings/gbi-data-settings-page',
+                lazy: page(() => import('./screens/portal/gbi-settings-layout')),
+                handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
+                children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+              },
+              {
+                path: 'gbi',
+                children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+              },
+              {
+                path: 'single-agent/single-agent-chat',
+                lazy: page(() => import('./portal/chat/single-agent-page')),
+                handle: { title: 'portal.singleAgentChat', crumb: true, fullHeight: true },
+              },
             ],
           },
-          {
-            path: 'gbi-data-settings/gbi-data-settings-page',
-            lazy: page(() => import('./screens/portal/gbi-settings-layout')),
-            handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
-            children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
-          },
-          {
-            path: 'gbi',
-            children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
-          },
-          stub('single-agent/single-agent-chat', 'portal.singleAgentChat'),
-          stub('chat/:appId', 'portal.embeddedChat', { loader: loginGuard }),
         ],
       },
     ],
@@ -364,8 +446,8 @@ export function buildRoutes(): RouteObject[] {
         },
         {
           path: 'operation',
-          loader: loginGuard,
-          element: <ConsoleLayout />,
+          loader: withAllTexts(loginGuard),
+          lazy: consoleLayout,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
             {
@@ -391,8 +473,8 @@ export function buildRoutes(): RouteObject[] {
         portalRoutes(),
         {
           path: 'personal',
-          loader: loginGuard,
-          element: <ConsoleLayout />,
+          loader: withAllTexts(loginGuard),
+          lazy: consoleLayout,
           handle: { area: 'personal' } satisfies RouteHandle,
           children: [
             {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SDK_NAMESPACE } from '../plugin-sdk';
 import { CANVAS_NAMESPACE, computeChecklist, hasBlockingIssues } from './checklist';
-import { builtinPlugins } from '../../plugins';
+import { builtinPlugins } from './builtin-plugins';
 import { createNodeRegistry } from '../plugin-sdk';
 import { edge, flow, node, registry, sampleFlow } from './plugins.fixture';
 

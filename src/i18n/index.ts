@@ -1,9 +1,9 @@
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { defaultNamespace, languages, namespaces, resources, type Language } from './resources';
+import { allNamespaces, defaultNamespace, languages, lazyTextsBackend, type Language } from './loaders';
 
-export { i18n, languages, namespaces, type Language };
+export { i18n, languages, allNamespaces as namespaces, type Language };
 
 /** localStorage key holding the language the user chose (spec 1: saved in browser storage). */
 export const LANG_STORAGE_KEY = 'weft.lang';
@@ -30,23 +30,33 @@ function syncHtmlLang(lng: string) {
 
 let initPromise: Promise<typeof i18n> | null = null;
 
+export interface InitI18nOptions {
+  /**
+   * The namespaces to load before the promise resolves (default: all of them, as tests and stories
+   * want). The app starts with the start-up ones (./startup.ts); {@link loadTexts} adds more.
+   */
+  namespaces?: readonly string[];
+}
+
 /**
  * Initialises i18next once (later calls return the same promise). The language comes from `lng` when
  * given (tests, stories), else from localStorage `weft.lang`, else from the browser; Chinese otherwise.
- * Auto-detected languages are not written back: only {@link setLanguage} saves a choice.
+ * Auto-detected languages are not written back: only {@link setLanguage} saves a choice. Texts load
+ * per namespace and language from their own chunks (./loaders.ts); a language switch loads the
+ * namespaces loaded so far in the new language before it applies.
  */
-export function initI18n(lng?: Language): Promise<typeof i18n> {
+export function initI18n(lng?: Language, options: InitI18nOptions = {}): Promise<typeof i18n> {
   if (initPromise) {
     return lng && i18n.resolvedLanguage !== lng ? initPromise.then(async () => (await i18n.changeLanguage(lng), i18n)) : initPromise;
   }
   i18n.on('languageChanged', syncHtmlLang);
   initPromise = i18n
+    .use(lazyTextsBackend)
     .use(LanguageDetector)
     .use(initReactI18next)
     .init({
-      resources,
       lng,
-      ns: namespaces,
+      ns: [...(options.namespaces ?? allNamespaces)],
       defaultNS: defaultNamespace,
       fallbackNS: defaultNamespace,
       supportedLngs: [...languages],
@@ -67,6 +77,18 @@ export function initI18n(lng?: Language): Promise<typeof i18n> {
       return i18n;
     });
   return initPromise;
+}
+
+/**
+ * Loads namespaces (in the current language and the fallback) before a screen that uses them shows:
+ * route loaders call it (the console loads every namespace, the portal its own). Cheap when loaded.
+ * @example { path: 'operation', loader: async (args) => (await loadTexts('all'), loginGuard(args)) }
+ */
+export async function loadTexts(namespaces: readonly string[] | 'all'): Promise<void> {
+  await initI18n();
+  const list = namespaces === 'all' ? allNamespaces : namespaces;
+  if (list.every((ns) => i18n.hasLoadedNamespace(ns))) return;
+  await i18n.loadNamespaces([...list]);
 }
 
 /** The language in use. */

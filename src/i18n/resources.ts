@@ -1,6 +1,8 @@
 /**
  * Translation resources. Every file `locales/<lng>/<namespace>.ts` is picked up at build time (one plain
- * object as default export; the English file is typed `typeof zh`, so keys cannot drift).
+ * object as default export; the English file is typed `typeof zh`, so keys cannot drift). The app
+ * loads them lazily through ./loaders.ts; the eager `resources` below are for tests and checks only
+ * (importing them from app code would put every text into the first load).
  *
  * Adding a namespace = write `locales/zh/<ns>.ts` and `locales/en/<ns>.ts`, then add ONE line to
  * {@link Namespaces} below (that line types `t('<ns>:key')`; the files themselves load automatically).
@@ -16,6 +18,8 @@
  * // in a component:
  * const { t } = useTranslation('workspace'); t('title'); // or t('workspace:title') from any namespace
  */
+import { defaultNamespace, languages, type Language } from './loaders';
+
 export type Namespaces = {
   common: typeof import('./locales/zh/common').default;
   errors: typeof import('./locales/zh/errors').default;
@@ -45,13 +49,18 @@ export type Namespaces = {
   flowtools: typeof import('./locales/zh/flowtools').default;
   features: typeof import('./locales/zh/features').default;
   appversion: typeof import('./locales/zh/appversion').default;
+  store: typeof import('./locales/zh/store').default;
+  appapi: typeof import('./locales/zh/appapi').default;
+  overview: typeof import('./locales/zh/overview').default;
+  builder: typeof import('./locales/zh/builder').default;
+  portal: typeof import('./locales/zh/portal').default;
 };
 
-export const languages = ['zh', 'en'] as const;
-export type Language = (typeof languages)[number];
+export { defaultNamespace, languages, type Language };
 
-/** The namespace `t` uses when a key has no `ns:` prefix. */
-export const defaultNamespace = 'common' satisfies keyof Namespaces;
+// The default namespace must be one of the namespaces.
+const _defaultIsANamespace: keyof Namespaces = defaultNamespace;
+void _defaultIsANamespace;
 
 type Messages = Record<string, unknown>;
 
@@ -70,7 +79,7 @@ function collect(): Record<Language, Namespaces> {
   return out as unknown as Record<Language, Namespaces>;
 }
 
-/** `{ zh: { common, errors, … }, en: { … } }` for i18next's `resources` option. */
+/** `{ zh: { common, errors, … }, en: { … } }`, every text eagerly (tests and checks). */
 export const resources = collect();
 
 /** Every namespace found on disk (Chinese is the reference). */

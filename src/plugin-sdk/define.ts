@@ -22,10 +22,9 @@ function computed<C, R>(value: Computed<C, R> | undefined, fallback: R): (config
 }
 
 /**
- * Defines a node kind. The result is plain data plus functions (no React): it goes into
- * `plugins/runtime.ts` for the server and engine, and, with a view attached (`withView` from
- * `plugin-sdk/view`), into `plugins/index.ts` for the editor. Run `runPluginContract` on it in its
- * test.
+ * Defines a node kind. The result is plain data plus functions (no React): the default export of
+ * a kind folder's `manifest.ts`, which the server loads with the executor and the editor with the
+ * view (`withView` from `plugin-sdk/view`). Run `runPluginContract` on it in its test.
  *
  * @example
  * import { z } from 'zod';
@@ -83,6 +82,7 @@ export function defineNodePlugin<C extends NodeConfig>(def: NodePluginDefinition
     deletable: def.deletable ?? true,
     palette: def.palette ?? true,
     targetHandle: def.targetHandle ?? true,
+    dify: def.dify,
     inputs: computed<C, Port[]>(def.inputs, NO_PORTS as Port[]),
     outputs: computed<C, Port[]>(def.outputs, NO_PORTS as Port[]),
     innerOutputs: computed<C, Port[]>(def.innerOutputs, NO_PORTS as Port[]),

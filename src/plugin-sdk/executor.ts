@@ -1,4 +1,5 @@
 import type { FlowMode, NodeConfig } from '../../schemas/flow';
+import type { KnowledgeQuery } from '../../schemas/knowledge';
 import type { NodePlugin } from './types';
 
 /**
@@ -48,9 +49,21 @@ export class NodeExecutionError extends Error {
 
 // ------------------------------------------------------------------ services (injected by the server)
 
+/**
+ * An image sent with a user message to a vision model: an uploaded file (the run's user must be
+ * able to read it) and the detail the model looks at it with (spec 9 image modes: `low` fits it in
+ * 512×512, `high` keeps it).
+ */
+export interface ChatImage {
+  fileId: string;
+  detail: 'low' | 'high';
+}
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** Images of a `user` message (vision). */
+  images?: ChatImage[];
   /** Tool call id a `tool` message answers. */
   toolCallId?: string;
   /** The calls an `assistant` message asked for (sent back with their `tool` answers in a function-calling loop). */
@@ -154,19 +167,8 @@ export interface KnowledgeChunk {
   metadata?: Record<string, unknown>;
 }
 
-export interface KnowledgeQuery {
-  datasetIds: string[];
-  text: string;
-  topK?: number;
-  scoreThreshold?: number;
-  mode?: 'vector' | 'full-text' | 'hybrid';
-  /** Hybrid: weight of the vector score. */
-  vectorWeight?: number;
-  rerank?: { provider: string; model: string };
-  metadataFilter?: { logicalOperator: 'and' | 'or'; conditions: { name: string; operator: string; value: string }[] };
-  /** Add knowledge-graph neighbours above this relevance. */
-  graphNeighbours?: { minRelevance: number };
-}
+/** One knowledge search: the zod schema `KnowledgeQuery` of schemas/knowledge.ts (the server parses it). */
+export type { KnowledgeQuery };
 
 /** Knowledge retrieval. */
 export interface KnowledgeService {

@@ -2,10 +2,11 @@
  * The node plugin SDK (manifest side, no React): define a node kind, list kinds in a registry, walk
  * references, check the plugin contract. The editor-only view types are in `./view`.
  *
- * A node kind is a folder under `plugins/`: `manifest.ts` (`defineNodePlugin({...})`), an executor
- * (runtime issue), an optional `view.tsx` (`defineNodeView`), and a test running
- * `runPluginContract`. `plugins/runtime.ts` lists the manifests; `plugins/index.ts` lists them with
- * views (`withView`). Core code reaches kinds only through a registry (`createNodeRegistry`).
+ * A node kind is a folder under `plugins/`: `manifest.ts` (`defineNodePlugin({...})`), `executor.ts`
+ * (`defineNodeExecutor`), an optional `view.tsx` (`defineNodeView`), and a test running
+ * `runPluginContract`. `plugins/builtins.ts` lists the built-in folders; the server loads their
+ * manifests with executors, the editor with views (`withView`). Core code reaches kinds only through
+ * a registry (`createNodeRegistry`).
  */
 export { defineNodePlugin, PluginDefinitionError } from './define';
 export { createNodeRegistry, NodeMigrationError, type MigrateFlowResult, type NodeInit, type NodeRegistry, type RegistryMessages } from './registry';
@@ -24,6 +25,9 @@ export * from './executor';
 export { readNodeSettings, retryDelay, NO_NODE_SETTINGS, type NodeSettings } from './node-settings';
 export * from './value-types';
 export * from './types';
+export { NODE_WIDGETS, type NodeWidgetName } from './widgets';
+// The Dify hook's types; its readers (str, sel, text …) are in `./dify`.
+export type { DifyImportContext, DifyImportHook } from './dify';
 // The document's building blocks plugin authors use in config schemas and validation.
 export {
   createEdge,

@@ -87,14 +87,16 @@ describe('createNodeRegistry', () => {
   });
 
   it('creates the empty flow of each mode with its versions and defaults', () => {
-    const doc = registry.createFlow('chatflow');
+    const doc = registry.createFlow('agent');
+    // The kinds' defaults, with the wiring of a new flow (the reply quotes the agent) over them.
     expect(doc.nodes.map((n) => [n.kind, n.kindVersion, n.config])).toEqual([
       ['start', 1, { variables: [] }],
-      ['answer', 1, { answer: '' }],
+      ['agent', 1, { instructions: '' }],
+      ['answer', 1, { answer: '{{#agent.text#}}' }],
     ]);
     expect(FlowDocument.safeParse(doc).success).toBe(true);
     expect(registry.validateFlow(doc)).toEqual([]);
-    expect(registry.validateFlow(registry.createFlow('agent'))).toEqual([]);
+    expect(registry.createFlow('chatflow').nodes.map((n) => n.kind)).toEqual(['start', 'llm', 'answer']);
   });
 });
 

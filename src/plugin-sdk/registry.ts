@@ -66,7 +66,7 @@ export interface NodeRegistry<P extends AnyNodePlugin = AnyNodePlugin> {
   /** A new node at the plugin's version with default config; a container also gets its start node. */
   createNode(kind: string, init: NodeInit): { node: FlowNode; children: FlowNode[] };
   /** The empty flow of a mode with the registry's versions and defaults. */
-  createFlow(mode: FlowMode, opts?: Pick<EmptyFlowOptions, 'titles'>): FlowDocument;
+  createFlow(mode: FlowMode, opts?: Pick<EmptyFlowOptions, 'titles' | 'defaultModel'>): FlowDocument;
   /**
    * The node at its plugin's current version (migrations run in order from `kindVersion`). Nodes of
    * unknown kinds, or saved by a newer plugin, come back unchanged. Throws NodeMigrationError when a

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { FlowDocument, FlowEdge, FlowMode, FlowNode, NodeConfig, ValueType } from '../../schemas/flow';
+import type { DifyImportHook } from './dify';
 
 /**
  * The node plugin contract, manifest side: everything here is plain data and functions, no React,
- * so the server (`plugins/runtime.ts`) and the engine can load plugins. The optional canvas body
+ * so the server and the engine can load plugins. The optional canvas body
  * and panel are typed in `./view.ts` and attached in the editor's list only.
  *
  * Functions that take a node's config are declared as methods on purpose: method parameters are
@@ -192,6 +193,8 @@ export interface NodePluginDefinition<C extends NodeConfig> {
   deletable?: boolean;
   /** Whether the palette offers it (default true; false for kinds created by a container). */
   palette?: boolean;
+  /** Imports Dify nodes into this kind (Dify flow files); without it Dify's nodes of its type are left out. */
+  dify?: DifyImportHook;
 }
 
 /** A defined plugin: the definition with every default filled in and ports as methods. */
@@ -215,6 +218,7 @@ export interface NodePlugin<C extends NodeConfig = NodeConfig> {
   readonly deletable: boolean;
   readonly palette: boolean;
   readonly targetHandle: boolean;
+  readonly dify?: DifyImportHook;
   inputs(config: C, ctx: PortContext): Port[];
   outputs(config: C, ctx: PortContext): Port[];
   innerOutputs(config: C, ctx: PortContext): Port[];

@@ -1,15 +1,17 @@
 import type { ReactNode } from 'react';
 import type { FlowNode, NodeConfig } from '../../schemas/flow';
+import type { WidgetRenderer } from '../kit/schema-form';
 import type { FlowGraph, NodeIssue, NodePlugin } from './types';
 
 /**
  * The editor side of a node plugin: an optional canvas body and an optional inspector panel.
- * Kept apart from the manifest (`./types.ts`) so that the server's and engine's plugin list
- * (`plugins/runtime.ts`) never imports React: only `plugins/index.ts` (the editor's list) and the
- * plugins' `view.tsx` files import this module. It imports React types only.
+ * Kept apart from the manifest (`./types.ts`) so that the server, which loads manifests and
+ * executors, never imports React: only the editor's list (src/canvas/builtin-plugins.ts, and the
+ * browser bundles of plugin packages) and the plugins' `view.tsx` files import this module. It
+ * imports React types only.
  *
- * Without a `Panel` the inspector renders a form from the config schema; without a `Body` the node
- * shows its title, icon and branches only.
+ * Without a `Panel` the inspector renders a form from the config schema, with the canvas's widgets
+ * and the view's own `widgets`; without a `Body` the node shows its title, icon and branches only.
  *
  * @example
  * // plugins/acme-weather/view.tsx
@@ -19,10 +21,9 @@ import type { FlowGraph, NodeIssue, NodePlugin } from './types';
  * function Panel({ config, onChange, readOnly }: NodePanelProps<WeatherConfig>) {
  *   return <select disabled={readOnly} value={config.unit} onChange={(e) => onChange({ ...config, unit: e.target.value as 'c' | 'f' })}>…</select>;
  * }
- * export const weatherView = defineNodeView(weather, { Panel });
+ * export default defineNodeView(weather, { Panel });
  *
- * // plugins/index.ts (the editor's list)
- * export const editorPlugins = [withView(weather, weatherView), …];
+ * // the editor attaches it: withView(weather, view)
  */
 
 /**
@@ -55,6 +56,12 @@ export interface NodePanelProps<C extends NodeConfig = NodeConfig> {
 export interface NodeView<C extends NodeConfig = NodeConfig> {
   Body?: ViewComponent<NodeBodyProps<C>>;
   Panel?: ViewComponent<NodePanelProps<C>>;
+  /**
+   * Widgets only this kind uses, by the name its schema gives them (`.meta({ widget })`). The
+   * canvas's own widgets (`NODE_WIDGETS`) need no entry; a name here wins over them for this kind.
+   * Build them from the canvas's widget kit (src/canvas/widgets: rows, pickers, editors).
+   */
+  widgets?: Readonly<Record<string, WidgetRenderer>>;
 }
 
 /** A plugin as the editor lists it: the manifest with its view. */

@@ -10,6 +10,7 @@ import type { ServerContext } from './context';
 import { registerErrorHandling } from './errors';
 import { registerAuth } from './auth';
 import { routeTree } from './routes';
+import { publicApiRoutes } from './routes/public';
 import { IMMUTABLE_CACHE } from './http/cache';
 import { registerInputRule } from './http/input-rule';
 import { registerRequestLog } from './http/request-log';
@@ -57,7 +58,13 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Weft API', version: '1', description: 'Generated from the zod schemas the server validates with.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The public API (/v1): an app's key, or a project space's for its MCP endpoint (schemas/public-api.ts).
+          AppKey: { type: 'http', scheme: 'bearer', bearerFormat: 'wk-…', description: 'An API key of the app (console: the app\'s API tab), or of the project space for its MCP endpoint' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     // Routes declared as '/' under a prefix are documented without the trailing slash.
@@ -81,6 +88,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   }));
 
   await app.register(routeTree(ctx), { prefix: '/api/v1' });
+  // The public API: its own group, auth (API keys) and error shape (Dify's; OpenAI's on its paths).
+  await app.register(publicApiRoutes(ctx), { prefix: '/v1' });
 
   // @fastify/static wants an absolute root; WEFT_CLIENT_DIR may be relative to the working directory.
   const clientDir = path.resolve(ctx.settings.clientDir);
@@ -92,6 +101,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       prefix: '/',
       wildcard: false,
       index: false,
+      // The page itself goes through the not-found handler below, which decides its framing headers.
+      allowedPath: (pathName) => pathName !== '/index.html',
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good
       // (the editor's layout worker, 1.4 MB, is then not fetched again on each open).
       setHeaders: (reply, file) => {
@@ -105,7 +116,24 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       return reply.status(404).send({ code: ErrorCode.ROUTE_NOT_FOUND, msg: `No route ${req.method} ${url}`, data: null });
     }
     // Client-side routes: the single-page app decides (it has its own /404).
+    if (!embeddable(url, req.query as Record<string, unknown>)) denyFraming(reply);
     return reply.type('text/html').sendFile('index.html');
   });
   return app;
+}
+
+/**
+ * Clickjacking: no page may be framed by another site, except the portal's chrome-less chat (the
+ * embed snippets: /portal/chat/{appId}) and the sign-in it sends an unsigned user to. Inside the
+ * frame the single-page app navigates without new documents, so the page's own headers decide.
+ */
+function embeddable(url: string, query: Record<string, unknown>): boolean {
+  if (url.startsWith('/portal/chat/')) return true;
+  const next = query.redirect_uri;
+  return url === '/login' && typeof next === 'string' && next.startsWith('/portal/chat/');
+}
+
+function denyFraming(reply: { header(name: string, value: string): unknown }) {
+  reply.header('content-security-policy', "frame-ancestors 'none'");
+  reply.header('x-frame-options', 'DENY');
 }

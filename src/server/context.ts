@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Settings } from './settings';
 import type { TokenService } from './security/tokens';
 import type { CodeSandbox } from './sandbox';
+import type { PluginHost } from './plugins/host';
 import type { OutboundPolicy } from './security/outbound-policy';
 import type { SystemRole } from '../../schemas/auth';
 import type { MemberRole } from '../../schemas/workspace';
@@ -26,6 +27,8 @@ export interface ServerContext {
   outbound: OutboundPolicy;
   /** The code node's sandbox, one per process: created with the context, closed on shutdown. */
   sandbox: CodeSandbox;
+  /** The node kinds runs compile against (built-in kinds). */
+  plugins: PluginHost;
   /**
    * True when this process is the database's only user (the embedded database): what it caches of
    * rows it writes itself cannot go stale behind its back. False on a shared PostgreSQL server.
@@ -83,7 +86,7 @@ export interface Membership {
  */
 export async function requireMembership(
   db: Db,
-  caller: Caller,
+  caller: Pick<Caller, 'tenantId' | 'userId'>,
   workspaceId: string,
   allowed?: readonly MemberRole[],
 ): Promise<Membership> {

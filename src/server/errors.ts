@@ -17,15 +17,38 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string, data: unknown = null) => new AppError(400, ErrorCode.PARAM, msg, data);
-/** A missing or foreign id: VALIDATION-1000 (the client reads it as 'does not exist or no permission'). */
+/**
+ * The key a client translates a missing record by: `what` in snake case ('Knowledge base' →
+ * 'knowledge_base'; the catalogue's `errors:missing.<resource>`).
+ */
+export const resourceKey = (what: string) => what.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+/**
+ * A missing or foreign id: VALIDATION-1000 (the client reads it as 'does not exist or no permission').
+ * `data.resource` names what is missing, so the client says it in the user's language (issue 28).
+ */
 export const notFoundOrForeign = (what: string, id: string) =>
-  new AppError(400, ErrorCode.PARAM, `${what} does not exist or you have no permission`, { id });
+  new AppError(400, ErrorCode.PARAM, `${what} does not exist or you have no permission`, { id, resource: resourceKey(what) });
 export const forbidden = (msg = 'Permission denied') => new AppError(403, ErrorCode.FORBIDDEN, msg);
 export const unauthenticated = (msg = 'Not signed in or the session expired') =>
   new AppError(401, ErrorCode.UNAUTHENTICATED, msg);
 export const exists = (msg: string) => new AppError(400, ErrorCode.EXISTS, msg);
 
-type Issue = { instancePath: string; message?: string; params?: Record<string, unknown> };
+type Issue = { instancePath: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+/**
+ * What a client needs to say a field issue in its own language (issue 28): the zod rule
+ * (`too_big`, `invalid_format`…), what was checked (`string`, `number`, `array`) and the limit.
+ */
+function ruleOf(i: Issue): Record<string, unknown> {
+  const p = i.params ?? {};
+  const limit = p.maximum ?? p.minimum;
+  return {
+    ...(i.keyword ? { rule: i.keyword } : {}),
+    ...(typeof p.origin === 'string' ? { origin: p.origin } : {}),
+    ...(typeof limit === 'number' || typeof limit === 'bigint' ? { limit: Number(limit) } : {}),
+  };
+}
 
 function codeOf(issues: Issue[]): ErrorCode {
   for (const i of issues) {
@@ -46,6 +69,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const data = issues.map((i) => ({
         path: `${(err as { validationContext?: string }).validationContext ?? ''}${i.instancePath}`,
         message: i.message ?? 'invalid',
+        ...ruleOf(i),
       }));
       const code = codeOf(issues);
       const msg = code === ErrorCode.PARAM ? `Parameter error: ${data.map((d) => `${d.path} ${d.message}`).join('; ')}` : data[0]?.message ?? 'Parameter error';

@@ -3,6 +3,7 @@
 import { readSettings } from './settings';
 import { createStudio, type Studio } from './server';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { loggerOptions } from './http/log-options';
 import { startupLine, type StartTimes } from './startup-line';
 
 // Every static import above is loaded and evaluated by now: the time since the process began.
@@ -52,7 +53,7 @@ process.on('SIGINT', onSignal);
 
 const settings = readSettings();
 studio = await createStudio(settings, {
-  logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+  logger: settings.logLevel === 'silent' ? false : loggerOptions(settings.logLevel),
 });
 if (!stopping) {
   const listenStart = performance.now();

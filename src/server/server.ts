@@ -10,10 +10,13 @@ import { createTokenService } from './security/tokens';
 import { createOutboundPolicy } from './security/outbound-policy';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
+import { createPluginHost } from './plugins/host';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
+import { warmPublicApi } from './public/warm';
+import { startOverviewKeeper } from './services/overview-keeper';
 import type { ServerState } from './routes/health';
 import { warmRuns } from './runs/warm';
 
@@ -51,21 +54,20 @@ export interface Studio {
 
 /** Opens the database (migrating it when it lags), seeds the first start, and builds the server. */
 export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
-  // The sandbox's warm worker starts first: its thread loads QuickJS while this one opens the database.
+  // One worker and its QuickJS module are started now, alongside the database's start, and ready by
+  // the time the server listens: the first code node after a start would otherwise wait hundreds of
+  // milliseconds for them. The sandbox keeps that worker (`keepWarm`), so a quiet spell does not undo it.
   const sandbox = createCodeSandbox(sandboxOptions(settings));
   const sandboxWarm = sandbox.warm();
-  let database: Database;
-  try {
-    database = await openDatabase({
-      databaseUrl: settings.databaseUrl,
-      dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
-      loadDataDir: opts.loadDataDir,
-      sharedBuffers: settings.pgSharedBuffers,
-    });
-  } catch (e) {
+  const database = await openDatabase({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
+    loadDataDir: opts.loadDataDir,
+    sharedBuffers: settings.pgSharedBuffers,
+  }).catch(async (e: unknown) => {
     await sandbox.close();
     throw e;
-  }
+  });
   const db = database.db;
   const dataStart = performance.now();
   configureVectorCache(db, settings.vectorCacheMb);
@@ -84,6 +86,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     outbound: createOutboundPolicy({ db, settings }),
     sandbox,
     exclusiveDb: database.kind === 'pglite',
+    // Installed packages: this process sees another's install within 5 s (the table's stamp).
+    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
   };
   const state: ServerState = { stopping: false };
   const app = await buildApp(ctx, { logger: opts.logger, state });
@@ -100,9 +104,13 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   if (settings.httpAllowPrivate) {
     app.log.warn('WEFT_HTTP_ALLOW_PRIVATE is deprecated: it opens the private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), never loopback, link-local or metadata; list what users may reach in WEFT_OUTBOUND_ALLOW instead');
   }
+  await warmPublicApi(ctx, (e) => console.error('[weft] warming the public API failed:', e));
+  await sandboxWarm;
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
+  // The overview's settled days are kept in the background, not by the first call of a period.
+  const overviewKeeper = startOverviewKeeper(ctx, (e) => console.error('[weft] keeping overview days failed:', e));
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
@@ -118,6 +126,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       state.stopping = true;
       sweeper.stop();
       refresher.stop();
+      ctx.plugins.close();
+      await overviewKeeper.stop();
       await app.close();
       await knowledge.stop();
       await vectors.close();

@@ -97,6 +97,11 @@ export const Settings = z.object({
   outboundAllow: list(OutboundAllowEntry),
   /** WEFT_MCP_STDIO_COMMANDS: the commands stdio MCP servers may start (exact names or paths). */
   mcpStdioCommands: list(McpStdioCommand),
+  /**
+   * Requests a minute one public-API key may make when the key sets no limit of its own
+   * (security/rate-limit.ts: counted across every server process on the database).
+   */
+  apiRateLimit: z.coerce.number().int().min(1).max(1_000_000).default(600),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
@@ -134,5 +139,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sandboxMemoryMb: env.WEFT_SANDBOX_MEMORY_MB || undefined,
     outboundAllow: env.WEFT_OUTBOUND_ALLOW || undefined,
     mcpStdioCommands: env.WEFT_MCP_STDIO_COMMANDS || undefined,
+    apiRateLimit: env.WEFT_API_RATE_LIMIT || undefined,
   });
 }

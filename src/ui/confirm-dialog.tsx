@@ -2,15 +2,9 @@ import { AlertDialog } from 'radix-ui';
 import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from './button';
 import s from './dialog.module.css';
+import { getPending, settle, subscribeConfirm, type ConfirmOptions } from './confirm-store';
 
-export interface ConfirmOptions {
-  title: ReactNode;
-  description?: ReactNode;
-  /** Destructive action: the confirm button is red. */
-  danger?: boolean;
-  confirmLabel?: ReactNode;
-  cancelLabel?: ReactNode;
-}
+export { confirm, type ConfirmOptions } from './confirm-store';
 
 export interface ConfirmDialogProps extends ConfirmOptions {
   open: boolean;
@@ -63,39 +57,6 @@ export function ConfirmDialog({ open, onOpenChange, onConfirm, title, descriptio
   );
 }
 
-// Imperative confirm(): one pending request at a time, rendered by <ConfirmHost />.
-type Pending = { options: ConfirmOptions; open: boolean; resolve: (ok: boolean) => void };
-let pending: Pending | null = null;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
-
-function settle(ok: boolean) {
-  if (!pending?.open) return;
-  pending.resolve(ok);
-  pending = { ...pending, open: false };
-  emit();
-}
-
-/**
- * Asks for confirmation; resolves `true` on confirm, `false` on cancel/Esc. Needs one <ConfirmHost /> mounted.
- * @example if (await confirm({ title: t('app.deleteTitle'), description: name, danger: true })) await deleteApp(id);
- */
-export function confirm(options: ConfirmOptions): Promise<boolean> {
-  if (listeners.size === 0) {
-    console.warn('confirm(): no <ConfirmHost /> is mounted');
-    return Promise.resolve(false);
-  }
-  if (pending?.open) pending.resolve(false);
-  return new Promise((resolve) => {
-    pending = { options, open: true, resolve };
-    emit();
-  });
-}
-
 export interface ConfirmHostProps {
   /** Default labels for every confirm() (pass translated strings here). */
   confirmLabel?: ReactNode;
@@ -104,7 +65,7 @@ export interface ConfirmHostProps {
 
 /** Renders confirm() requests. Mount once near the app root, beside <Toaster />. */
 export function ConfirmHost({ confirmLabel, cancelLabel }: ConfirmHostProps) {
-  const current = useSyncExternalStore(subscribe, () => pending, () => null);
+  const current = useSyncExternalStore(subscribeConfirm, getPending, () => null);
   if (!current) return null;
   return (
     <ConfirmDialog

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { featuresOf, type FlowMode } from '../../schemas/flow';
-import { builtinPlugins } from '../../plugins';
+import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
 import { DebugApiContext, DebugPane } from '../../src/canvas/debug';
 import { createScriptedDebugApi } from '../../src/canvas/debug/scripted-debug-api';

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { FlowMode } from '../../schemas/flow';
-import { builtinPlugins } from '../../plugins';
+import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
 import { FlowEditor, paletteGroups } from '../../src/canvas/editor';
 import { NodeInspector } from '../../src/canvas/inspector';
@@ -165,7 +165,9 @@ export const DeleteWithReferences: Story = {
     await userEvent.click(await c.findByTestId('node-title-knowledge-retrieval_1'));
     await userEvent.keyboard('{Delete}');
     const refs = await body.findByTestId('delete-references');
-    expect(refs.textContent).toContain('{{#knowledge-retrieval_1.');
+    // Named by titles and labels ("LLM: Context uses Knowledge retrieval / result"), not by ids and paths.
+    expect(refs.textContent).toContain(' / result');
+    expect(refs.textContent).not.toContain('{{#');
     await userEvent.click(body.getByTestId('delete-cancel'));
     expect(c.getByTestId('node-knowledge-retrieval_1')).toBeInTheDocument();
   },

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { featuresOf, type AppFeatures, type FlowMode } from '../../schemas/flow';
-import { builtinPlugins } from '../../plugins';
+import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore } from '../../src/canvas';
 import { FeaturesDialog } from '../../src/canvas/editor/features-dialog';
 import { FlowStoreProvider } from '../../src/canvas/react/flow-store-context';

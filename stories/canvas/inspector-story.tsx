@@ -7,9 +7,10 @@ import { ModelListContext, WorkspaceResourcesContext } from '../../src/canvas/wi
 import { expectedFields, flowFor, sampleModels, sampleResources } from '../../src/canvas/widgets/test-flow.fixture';
 
 /**
- * Story helpers of the node inspector: a small flow around one node of each built-in kind
- * (start → llm → the node, see test-flow.fixture.ts), a model list and workspace resources for the pickers. Sample data
- * for stories only; the editor route provides the real ones.
+ * Story helpers of the node inspector, for each kind's story in its folder
+ * (plugins/<kind>/<kind>.stories.tsx): a small flow around one node of the kind (start → llm → the
+ * node, see test-flow.fixture.ts), a model list and workspace resources for the pickers. Sample
+ * data for stories only; the editor route provides the real ones.
  */
 
 function InspectorDemo({ kind }: { kind: string }) {

@@ -61,6 +61,6 @@ export const Run: Story = {
 export const NoModels: Story = {
   args: { noModels: true },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByText(/No model is available/, {}, { timeout: 3000 })).toBeVisible();
+    await expect(await canvas.findByText(/No chat model is configured/, {}, { timeout: 3000 })).toBeVisible();
   },
 };

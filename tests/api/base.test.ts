@@ -24,6 +24,15 @@ describe('console base: login, refresh, userinfo, profile, password, logout', ()
     const bad = await h.call('POST', '/api/v1/console/base/login', { body: { tenantId: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('VALIDATION-1000');
+    // Each field issue names its rule and limit, so a client can say it in the user's language (issue 28).
+    const long = await h.call('POST', '/api/v1/console/base/login', { body: { tenantId: DEFAULT_TENANT_ID, username: 'u'.repeat(65), password: '' } });
+    expect(long.body.code).toBe('VALIDATION-1000');
+    expect(long.body.data).toEqual(
+      expect.arrayContaining([
+        { path: 'body/username', message: expect.any(String), rule: 'too_big', origin: 'string', limit: 64 },
+        { path: 'body/password', message: expect.any(String), rule: 'too_small', origin: 'string', limit: 1 },
+      ]),
+    );
     const notJson = await h.call('POST', '/api/v1/console/base/login', { body: '{oops', headers: { 'content-type': 'application/json' } });
     expect(notJson.status).toBe(400);
     expect(notJson.body.code).toBe('VALIDATION-1000');

@@ -60,3 +60,26 @@ describe('the built client', () => {
     expect(r.json()).toMatchObject({ code: 'AUTH-1001', data: null });
   });
 });
+
+describe('framing (clickjacking)', () => {
+  const framing = (r: { headers: Record<string, unknown> }) => ({ csp: r.headers['content-security-policy'], xfo: r.headers['x-frame-options'] });
+
+  it('refuses to be framed on every page but the embeddable chat', async () => {
+    for (const url of ['/', '/operation', '/operation/system/security', '/portal/sessions/discover', '/login', '/index.html']) {
+      const r = await studio.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(framing(r), url).toEqual({ csp: "frame-ancestors 'none'", xfo: 'DENY' });
+    }
+  });
+
+  it('lets the embedded chat, and the sign-in it leads to, be framed', async () => {
+    for (const url of ['/portal/chat/7b1f0f56-2f0c-4a8b-9d55-1c1a9e0e1f01', `/login?redirect_uri=${encodeURIComponent('/portal/chat/7b1f0f56-2f0c-4a8b-9d55-1c1a9e0e1f01')}`]) {
+      const r = await studio.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(framing(r), url).toEqual({ csp: undefined, xfo: undefined });
+    }
+    // A sign-in that leads elsewhere is not embeddable.
+    const other = await studio.app.inject({ method: 'GET', url: `/login?redirect_uri=${encodeURIComponent('/operation/system/user')}` });
+    expect(framing(other).xfo).toBe('DENY');
+  });
+});

@@ -40,7 +40,7 @@ afterAll(async () => {
 async function startServer(env: Record<string, string>): Promise<string> {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
-    env: { ...process.env, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_ADMIN_USER: ADMIN.username, WEFT_ADMIN_PASSWORD: ADMIN.password, WEFT_LOG_LEVEL: 'silent', WEFT_CLIENT_DIR: '/nonexistent', WEFT_HTTP_ALLOW_PRIVATE: 'true', ...env },
+    env: { ...process.env, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_ADMIN_USER: ADMIN.username, WEFT_ADMIN_PASSWORD: ADMIN.password, WEFT_LOG_LEVEL: 'silent', WEFT_CLIENT_DIR: '/nonexistent', WEFT_OUTBOUND_ALLOW: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

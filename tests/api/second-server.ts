@@ -25,7 +25,7 @@ export interface SecondServer {
  * database belongs to one process: there the second server is a second app with its own token service
  * on the same database.
  */
-export async function startSecondServer(h: Harness): Promise<SecondServer> {
+export async function startSecondServer(h: Harness, env: Record<string, string> = {}): Promise<SecondServer> {
   const databaseUrl = h.studio.ctx.settings.databaseUrl;
   if (!databaseUrl) {
     const db = h.studio.ctx.db;
@@ -56,6 +56,7 @@ export async function startSecondServer(h: Harness): Promise<SecondServer> {
       WEFT_HOST: '127.0.0.1',
       WEFT_CLIENT_DIR: '/nonexistent',
       WEFT_LOG_LEVEL: 'silent',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,8 +14,7 @@ import { z } from 'zod';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../schemas/flow';
 import { compile, run, type ExecutionPlan, type RunOptions } from '../../src/engine';
 import { createExecutorRegistry, createNodeRegistry, defineNodeExecutor, defineNodePlugin, Template } from '../../src/plugin-sdk';
-import { runtimeExecutors } from '../../plugins/executors';
-import { runtimePlugins } from '../../plugins/runtime';
+import { loadBuiltinKinds } from '../../src/server/plugins/builtins';
 import { createCodeSandbox, createSandboxService } from '../../src/server/sandbox';
 import { benchServer } from './server';
 
@@ -116,7 +115,8 @@ await bench('wide parallel (1,000 branches + join)', wide(1000), 1002, true, 15)
 /** The code node through the engine on a real sandbox: the figure is mostly the sandbox's start per run. */
 async function benchCode(rounds: number) {
   const sandbox = createCodeSandbox({ maxWorkers: 2, maxPerTenant: 2, maxPerUser: 2 });
-  const builtins = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
+  const kinds = await loadBuiltinKinds();
+  const builtins = { nodes: createNodeRegistry(kinds.plugins), executors: createExecutorRegistry(kinds.executors) };
   const document = doc(
     [
       node('s', 'start'),

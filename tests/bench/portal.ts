@@ -63,10 +63,14 @@ async function child(file: string, env: Record<string, string> = {}) {
   return { p, next, lines };
 }
 
-const studio = await createStudio(Settings.parse({ adminUser: 'admin', adminPassword: PASSWORD, clientDir: '/nonexistent', logLevel: 'silent' }), { inMemory: true });
 const provider = await child('./portal-provider-process.ts');
+const { baseUrl } = JSON.parse(await provider.next()) as { baseUrl: string };
+// The fake provider listens on loopback: the outbound network policy opens exactly it.
+const studio = await createStudio(
+  Settings.parse({ adminUser: 'admin', adminPassword: PASSWORD, clientDir: '/nonexistent', logLevel: 'silent', outboundAllow: new URL(baseUrl).host }),
+  { inMemory: true },
+);
 try {
-  const { baseUrl } = JSON.parse(await provider.next()) as { baseUrl: string };
   const base = await studio.app.listen({ port: 0, host: '127.0.0.1' });
   const call = (method: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then(json);

@@ -152,9 +152,17 @@ describe('keys inside the canvas', () => {
     await page.keyboard.press('Space');
     // The list opens with the chosen method focused.
     await expect.poll(() => page.getByRole('option', { name: 'GET' }).evaluate((el) => el === document.activeElement)).toBe(true);
-    // Radix focuses the chosen item again once it placed the list: the arrow must come after that.
-    await page.waitForTimeout(300);
-    await page.keyboard.press('ArrowDown');
+    // Radix focuses the chosen item again once it placed the list (later on a busy machine), which
+    // takes back an arrow pressed before: press it until POST holds the focus, then choose it.
+    const post = page.getByRole('option', { name: 'POST' });
+    await expect
+      .poll(async () => {
+        if (await post.evaluate((el) => el === document.activeElement)) return true;
+        await page.keyboard.press('ArrowDown');
+        await page.waitForTimeout(200);
+        return post.evaluate((el) => el === document.activeElement);
+      }, { timeout: 15_000 })
+      .toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => method.textContent()).toBe('POST');
     await pressDeleteKeys(page);

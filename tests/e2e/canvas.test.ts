@@ -293,9 +293,10 @@ describe('the canvas', () => {
     });
     await snap(page, 'canvas-overview-open');
 
-    // The minimap draws the four steps (one path) and pans and zooms the canvas.
+    // The minimap draws the four steps (one path per kind colour) and pans and zooms the canvas.
     const minimap = editor.getByTestId('rf__minimap');
-    expect(((await minimap.getByTestId('minimap-nodes').getAttribute('d')) ?? '').match(/M/g)?.length).toBe(4);
+    const drawn = await minimap.getByTestId('minimap-nodes').evaluateAll((paths) => paths.map((p) => p.getAttribute('d') ?? '').join(''));
+    expect(drawn.match(/M/g)?.length).toBe(4);
     const viewport = () => editor.evaluate((root) => {
       const m = new DOMMatrixReadOnly(getComputedStyle(root.querySelector('.react-flow__viewport')!).transform);
       return { x: m.m41, y: m.m42, zoom: m.m11 };

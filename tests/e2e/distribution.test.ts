@@ -46,6 +46,11 @@ describe('the distribute tab and the app features', () => {
     const doc = draft.data.document as FlowDocument;
     const answer = doc.nodes.find((n) => n.kind === 'answer')!;
     answer.config = { ...answer.config, answer: 'You said {{#sys.query#}}' };
+    // A new chatflow starts start → LLM → answer; no model is configured here, so the flow is start → answer.
+    const start = doc.nodes.find((n) => n.kind === 'start')!;
+    const fromStart = doc.edges.find((e) => e.source === start.id)!;
+    doc.nodes = doc.nodes.filter((n) => n.kind === 'start' || n.kind === 'answer');
+    doc.edges = [{ ...fromStart, target: answer.id }];
     await saveDraftInBrowser(page, appId, doc);
     await page.reload();
 

@@ -121,7 +121,8 @@ export async function sessionApi(page: Page, method: string, url: string, body?:
 
 /**
  * On a project space's app list: creates an app through the create dialog, opens it and waits
- * for its editor (agent-team apps open in /agent-team, the others in /agent-flow). Answers its id.
+ * for its editor (agent-team apps open in /agent-team, agents in the builder /agent-builder, the
+ * others in /agent-flow). Answers its id.
  * @example const appId = await createAppInUi(page, { name: 'Help desk', description: 'Triage', mode: 'agent_team' });
  */
 export async function createAppInUi(page: Page, app: { name: string; description: string; mode: 'agent' | 'chatflow' | 'workflow' | 'agent_team' }): Promise<string> {
@@ -131,7 +132,7 @@ export async function createAppInUi(page: Page, app: { name: string; description
   await page.getByTestId('app-type').locator(`[data-mode="${app.mode}"]`).click();
   await page.getByTestId('app-dialog-submit').click();
   await page.getByTestId('app-card').filter({ hasText: app.name }).getByTestId('app-open').click();
-  const editor = app.mode === 'agent_team' ? 'agent-team' : 'agent-flow';
+  const editor = app.mode === 'agent_team' ? 'agent-team' : app.mode === 'agent' ? 'agent-builder' : 'agent-flow';
   await page.waitForURL((u) => new RegExp(`^/operation/app/[^/]+/${editor}/base$`).test(u.pathname));
   return new URL(page.url()).pathname.split('/')[3]!;
 }

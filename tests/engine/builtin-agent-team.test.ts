@@ -211,7 +211,8 @@ describe('agent team: detached agents and hand-offs', () => {
 
   it('a team member with memory on sees the earlier turns', async () => {
     const models = fakeModels((req) => (whoOf(req) === 'You triage.' ? transfer('billing') : { text: 'ok' }));
-    const doc = team({ instructions: 'You triage.', handoffs: ['billing'] }, [['billing', { instructions: 'You do billing.', handoffDescription: 'd', memoryEnabled: true }]]);
+    // Memory is on by default; the triage agent turns it off here.
+    const doc = team({ instructions: 'You triage.', handoffs: ['billing'], memoryEnabled: false }, [['billing', { instructions: 'You do billing.', handoffDescription: 'd', memoryEnabled: true }]]);
     const memory = {
       history: async () => [
         { role: 'user' as const, content: 'earlier question' },

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { ToolService } from '../../src/plugin-sdk';
-import { fakeModels, flow, model, runBuiltin } from './builtin-kit';
+import { fakeModels, flow, model, runBuiltin, withBuiltinTools } from './builtin-kit';
 
 const tool = (providerId: string, name: string, type = 'tool') => ({ type, providerId, name, enabled: true });
 
@@ -40,7 +40,7 @@ describe('built-in kinds: agent', () => {
       ],
       'agent',
     );
-    const r = runBuiltin(doc, { sys: { query: 'weather and 6*7?', user_id: 'u1' }, services: { models: models.service, tools } });
+    const r = runBuiltin(doc, { sys: { query: 'weather and 6*7?', user_id: 'u1' }, services: { models: models.service, tools: withBuiltinTools(tools) } });
     const result = await r.result;
     expect(result).toMatchObject({ status: 'succeeded', answer: 'It is 21° and 42.', usage: { totalTokens: 30 } });
     expect(r.of('answer_chunk').map((e) => e.text)).toEqual(['It is ', '21° and 42.']);
@@ -74,7 +74,7 @@ describe('built-in kinds: agent', () => {
       [['s', 'ag']],
       'agent',
     );
-    const r = runBuiltin(doc, { sys: { query: 'time?' }, services: { models: models.service } });
+    const r = runBuiltin(doc, { sys: { query: 'time?' }, services: { models: models.service, tools: withBuiltinTools() } });
     expect(await r.result).toMatchObject({ status: 'succeeded' });
     expect(models.requests).toHaveLength(3);
     expect(models.requests[2].tools).toBeUndefined();
@@ -128,6 +128,6 @@ describe('built-in kinds: agent', () => {
       [['s', 'ag']],
       'agent',
     );
-    expect((await runBuiltin(doc, { sys: { query: 'q' }, services: { models: models.service } }).result).error).toMatchObject({ code: 'TOOL-NOT-FOUND', nodeId: 'ag' });
+    expect((await runBuiltin(doc, { sys: { query: 'q' }, services: { models: models.service, tools: withBuiltinTools() } }).result).error).toMatchObject({ code: 'TOOL-NOT-FOUND', nodeId: 'ag' });
   });
 });

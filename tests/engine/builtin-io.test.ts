@@ -2,8 +2,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KnowledgeQuery } from '../../schemas/knowledge';
 import type { HttpClient, KnowledgeService, McpService, SandboxService } from '../../src/plugin-sdk';
-import { flow, runBuiltin } from './builtin-kit';
+import { flow, runBuiltin, withBuiltinTools } from './builtin-kit';
 
 /** A local server: echoes requests as JSON, serves a page, answers slowly or with an error status. */
 let server: Server;
@@ -210,7 +211,7 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
     );
 
   it('the built-in calculator evaluates the expression without eval; a bad one fails clearly', async () => {
-    const calc = (expr: string) => runBuiltin(toolFlow('builtin', 'calculator', [{ name: 'expression', source: 'variable', selector: ['s', 'expr'], text: '' }]), { inputs: { expr } }).result;
+    const calc = (expr: string) => runBuiltin(toolFlow('builtin', 'calculator', [{ name: 'expression', source: 'variable', selector: ['s', 'expr'], text: '' }]), { inputs: { expr }, services: { tools: withBuiltinTools() } }).result;
     expect(await calc('2 * (3 + 4) ^ 2 - sqrt(16)')).toMatchObject({ status: 'succeeded', outputs: { text: '94', json: [{ result: 94 }] } });
     const bad = await calc('process.exit(1)');
     expect(bad.error).toMatchObject({ code: 'TOOL-INVALID-ARGUMENT' });
@@ -218,8 +219,17 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
   });
 
   it('the built-in web page reader fetches through the HTTP client and returns readable text', async () => {
-    const result = await runBuiltin(toolFlow('builtin', 'webpage_reader', [{ name: 'url', source: 'text', selector: [], text: `${base}/page` }]), { inputs: { expr: 'x' }, services: { http } }).result;
+    const result = await runBuiltin(toolFlow('builtin', 'webpage_reader', [{ name: 'url', source: 'text', selector: [], text: `${base}/page` }]), { inputs: { expr: 'x' }, services: { tools: withBuiltinTools(undefined, http) } }).result;
     expect(result).toMatchObject({ status: 'succeeded', outputs: { text: 'Tea & cake\n\nGreen tea\nCake', json: [{ title: 'Tea & cake' }] } });
+  });
+
+  it('built-in tools run only in the tool service: the node holds no tool code of its own', async () => {
+    const calc = toolFlow('builtin', 'calculator', [{ name: 'expression', source: 'text', selector: [], text: '1 + 1' }]);
+    expect((await runBuiltin(calc, { inputs: { expr: 'x' } }).result).error).toMatchObject({ code: 'TOOL-SERVICE-UNAVAILABLE' });
+    const seen: unknown[] = [];
+    const tools = { call: async (t: unknown, args: Record<string, unknown>) => (seen.push([t, args]), { text: 'from the service', json: [] }) };
+    expect(await runBuiltin(calc, { inputs: { expr: 'x' }, services: { tools } }).result).toMatchObject({ outputs: { text: 'from the service' } });
+    expect(seen).toEqual([[{ provider: 'builtin', name: 'calculator' }, { expression: '1 + 1' }]]);
   });
 
   it('a workspace tool goes through the tool service with rendered params', async () => {
@@ -278,5 +288,10 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
     const result = await runBuiltin(kr, { inputs: { q: 'tea' }, services: { knowledge } }).result;
     expect(result.outputs.result).toEqual([{ content: 'Green tea', title: 'Teas', score: 0.9, dataset_id: 'd1', document_id: 'doc1', segment_id: '', metadata: {} }]);
     expect(queries[0]).toMatchObject({ datasetIds: ['d1'], text: 'tea', topK: 2, scoreThreshold: 0.4, mode: 'hybrid', vectorWeight: 0.7 });
+    // The node speaks the knowledge query's own schema, spelling of the modes included.
+    const fullText = structuredClone(kr);
+    Object.assign(fullText.nodes[1].config, { retrievalMode: 'full_text', metadataFilterMode: 'manual', metadataConditions: [{ name: 'lang', operator: 'is', value: 'en' }] });
+    await runBuiltin(fullText, { inputs: { q: 'tea' }, services: { knowledge } }).result;
+    expect(KnowledgeQuery.parse(queries[1])).toMatchObject({ mode: 'full_text', metadataFilter: { logicalOperator: 'and', conditions: [{ name: 'lang', operator: 'is', value: 'en' }] } });
   });
 });

@@ -1,8 +1,8 @@
 import type { FlowDocument } from '../../schemas/flow';
 import { compile, type ExecutionPlan, type RunOptions } from '../../src/engine';
-import { createNodeRegistry, type ChatRequest, type ChatResult, type ModelService } from '../../src/plugin-sdk';
-import { runtimeExecutors } from '../../plugins/executors';
-import { runtimePlugins } from '../../plugins/runtime';
+import { createExecutorRegistry, createNodeRegistry, type ChatRequest, type ChatResult, type HttpClient, type ModelService, type ToolService } from '../../src/plugin-sdk';
+import { BUILTIN_TOOL_PROVIDER, createBuiltinToolService } from '../../src/server/tools/builtin';
+import { loadBuiltinKinds } from '../../src/server/plugins/builtins';
 import { begin } from './kit';
 
 /**
@@ -13,7 +13,8 @@ import { begin } from './kit';
 
 export { flow, is } from './kit';
 
-export const registries = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
+const builtins = await loadBuiltinKinds();
+export const registries = { nodes: createNodeRegistry(builtins.plugins), executors: createExecutorRegistry(builtins.executors) };
 
 /** Compiles with the registry's checks, so every test flow is also a valid document. */
 export function planOfBuiltin(doc: FlowDocument): ExecutionPlan {
@@ -24,6 +25,19 @@ export function planOfBuiltin(doc: FlowDocument): ExecutionPlan {
 
 export function runBuiltin(doc: FlowDocument, opts: RunOptions = {}) {
   return begin(planOfBuiltin(doc), opts);
+}
+
+/**
+ * A tool service with the server's built-in tools (provider `builtin`), other providers handed to
+ * `others`: executors reach built-in tools only through `services.tools`, as in the server.
+ */
+export function withBuiltinTools(others?: ToolService, http?: HttpClient): ToolService {
+  const builtin = createBuiltinToolService({ http });
+  const pick = (provider: string) => (provider === BUILTIN_TOOL_PROVIDER || !others ? builtin : others);
+  return {
+    call: (ref, args, opts) => pick(ref.provider).call(ref, args, opts),
+    describe: async (ref, opts) => pick(ref.provider).describe?.(ref, opts),
+  };
 }
 
 /** A model reply: text (streamed in `chunks` when given), tool calls, usage. */

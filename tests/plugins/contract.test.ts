@@ -1,49 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { textStatsPlugin } from '../../plugins/examples/text-stats/manifest';
-import { builtinPlugins } from '../../plugins/index';
-import { runtimePlugins } from '../../plugins/runtime';
+import { BUILTIN_KINDS } from '../../plugins/builtins';
+import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { z } from 'zod';
 import { createNodeRegistry, defineNodePlugin, runPluginContract } from '../../src/plugin-sdk';
 import { EMPTY_FLOW_KINDS, FLOW_MODES, FlowDocument } from '../../schemas/flow';
-import { metaKeys, missingLabelKeys } from './labels';
+import { builtins } from './helpers';
+import { WIDGETS } from '../../schemas/ui';
+import { nodeWidgets } from '../../src/canvas/widgets';
+import { metaKeys, missingLabelKeys, widgetNames } from './labels';
 
-const KINDS = [
-  'start',
-  'end',
-  'answer',
-  'llm',
-  'knowledge-retrieval',
-  'tool',
-  'mcp',
-  'code',
-  'if-else',
-  'question-classifier',
-  'parameter-extractor',
-  'template-transform',
-  'http-request',
-  'variable-aggregator',
-  'variable-assigner',
-  'iteration',
-  'iteration-start',
-  'loop',
-  'loop-start',
-  'agent',
-  'note',
-];
+const serverPlugins = builtins.plugins;
 
-describe('the built-in plugin lists', () => {
-  it('hold every built-in kind once, the editor list the same as the runtime one', () => {
-    expect([...runtimePlugins.map((p) => p.kind)].sort()).toEqual([...KINDS].sort());
-    expect(builtinPlugins.map((p) => p.kind)).toEqual(runtimePlugins.map((p) => p.kind));
-    expect(() => createNodeRegistry(runtimePlugins)).not.toThrow();
+describe('the built-in list', () => {
+  it("gives the server and the editor every listed kind once, in the list's order", () => {
+    expect(serverPlugins.map((p) => p.kind)).toEqual([...BUILTIN_KINDS]);
+    expect(builtinPlugins.map((p) => p.kind)).toEqual([...BUILTIN_KINDS]);
+    expect(new Set(BUILTIN_KINDS).size).toBe(BUILTIN_KINDS.length);
+    expect(() => createNodeRegistry(serverPlugins)).not.toThrow();
   });
 
-  it('leave the example plugin out', () => {
-    expect(runtimePlugins.some((p) => p.kind === textStatsPlugin.kind)).toBe(false);
+  it('leaves the example plugin out', () => {
+    expect(serverPlugins.some((p) => p.kind === textStatsPlugin.kind)).toBe(false);
   });
 
-  it.each(FLOW_MODES)('give a new %s flow that parses and has no unknown kinds', (mode) => {
-    const registry = createNodeRegistry(runtimePlugins);
+  it.each(FLOW_MODES)('gives a new %s flow that parses and has no unknown kinds', (mode) => {
+    const registry = createNodeRegistry(serverPlugins);
     const doc = FlowDocument.parse(registry.createFlow(mode));
     expect(doc.nodes.map((n) => n.kind)).toEqual(EMPTY_FLOW_KINDS[mode]);
     const issues = registry.validateFlow(doc).filter((i) => i.ns === 'node-sdk');
@@ -51,9 +33,16 @@ describe('the built-in plugin lists', () => {
   });
 });
 
-describe.each([...runtimePlugins, textStatsPlugin].map((p) => [p.kind, p] as const))('plugin %s', (_kind, plugin) => {
+describe.each(builtinPlugins.map((p) => [p.kind, p] as const))("the editor's %s", (_kind, plugin) => {
+  it("has a widget for every widget its schema names: the kit's, the canvas's or its own view's", () => {
+    const known = new Set<string>([...WIDGETS, ...Object.keys(nodeWidgets), ...Object.keys(plugin.view?.widgets ?? {})]);
+    expect([...widgetNames(plugin.configSchema)].filter((w) => !known.has(w))).toEqual([]);
+  });
+});
+
+describe.each([...serverPlugins, textStatsPlugin].map((p) => [p.kind, p] as const))('plugin %s', (_kind, plugin) => {
   it('keeps the plugin contract', () => {
-    expect(runPluginContract(plugin, { companions: runtimePlugins })).toEqual([]);
+    expect(runPluginContract(plugin, { companions: serverPlugins })).toEqual([]);
   });
 
   it('has zh and en texts for every field label of its schema', () => {

@@ -1,9 +1,12 @@
 import { createEdge, FlowDocument, type FlowMode, type FlowNode, type NodeConfig } from '../../schemas/flow';
-import { runtimePlugins } from '../../plugins/runtime';
 import { createFlowGraph, createNodeRegistry, type NodeIssue } from '../../src/plugin-sdk';
+import { loadBuiltinKinds } from '../../src/server/plugins/builtins';
+
+/** The built-in kinds as the server loads them (manifests and executors, from the one list). */
+export const builtins = await loadBuiltinKinds();
 
 /** Builders for the plugin tests: a registry of the built-in kinds, nodes with defaults, flows. */
-export const registry = createNodeRegistry(runtimePlugins);
+export const registry = createNodeRegistry(builtins.plugins);
 
 export function node(id: string, kind: string, config: NodeConfig = {}, extra: Partial<FlowNode> = {}): FlowNode {
   const p = registry.get(kind);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { runtimePlugins } from '../../plugins/runtime';
 import { createFlowGraph, FLOW_MODES } from '../../src/plugin-sdk';
 import { flow, handlesOf, issueKeys, node, outputsOf, registry } from './helpers';
 
 describe('modes', () => {
   it('keeps end to workflows, answer to chats and agent to agent apps; the rest go anywhere', () => {
-    const modes = Object.fromEntries(runtimePlugins.map((p) => [p.kind, p.modes]));
+    const modes = Object.fromEntries(registry.plugins.map((p) => [p.kind, p.modes]));
     expect(modes.end).toEqual(['workflow']);
     expect(modes.answer).toEqual(['chatflow', 'agent', 'agent_team']);
     expect(modes.agent).toEqual(['agent', 'agent_team']);

@@ -27,3 +27,14 @@ function has(messages: PluginMessages, key: string): boolean {
 export function missingLabelKeys(plugin: AnyNodePlugin): string[] {
   return [...metaKeys(plugin.configSchema)].filter((k) => !has(plugin.i18n.zh, k) || !has(plugin.i18n.en, k));
 }
+
+/** Every widget name a schema's UI metadata asks for (nested in objects and lists too). */
+export function widgetNames(schema: AnySchema, out = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 12) return out;
+  const { schema: inner, meta } = unwrap(schema);
+  if (meta.widget) out.add(meta.widget);
+  const d = defOf(inner);
+  if (d.type === 'object' && d.shape) for (const s of Object.values(d.shape)) widgetNames(s, out, depth + 1);
+  if (d.type === 'array' && d.element) widgetNames(d.element, out, depth + 1);
+  return out;
+}

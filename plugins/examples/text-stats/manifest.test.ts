@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runtimePlugins } from '../../runtime';
+import { builtins } from '../../../tests/plugins/helpers';
 import { FlowDocument } from '../../../schemas/flow';
 import { createFlowGraph, createNodeRegistry, runPluginContract } from '../../../src/plugin-sdk';
 import { textStats, textStatsPlugin } from './manifest';
 
 // A plugin author's test: the contract, then what the plugin itself computes and checks.
-const registry = createNodeRegistry(runtimePlugins).extend([textStatsPlugin]);
+const registry = createNodeRegistry(builtins.plugins).extend([textStatsPlugin]);
 
 describe('text-stats (example plugin)', () => {
   it('keeps the plugin contract', () => {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector } from '../../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS } from '../../../src/plugin-sdk';
 
 /**
  * An example node plugin, outside the built-in list: counts the characters, words and lines of a
  * text. It shows a plugin author's whole path (see plugins/README.md): a config schema with UI
  * metadata, outputs computed from the config, a check with texts in zh and en, and a migration
  * from an older version. Register it by extending a registry:
- * `createNodeRegistry(runtimePlugins).extend([textStatsPlugin])`.
+ * `createNodeRegistry(builtinKinds).extend([textStatsPlugin])`.
  */
 const configSchema = z.object({
   /** The text to measure. */
-  source: MaybeSelector.default([]).meta({ label: 'fields.source', widget: 'variable' }),
+  source: MaybeSelector.default([]).meta({ label: 'fields.source', widget: NODE_WIDGETS.variable }),
   /** Whether words are counted too (some scripts have no spaces, so it can be turned off). */
   countWords: z.boolean().default(true).meta({ label: 'fields.countWords' }),
   /** Leading and trailing blanks are left out of the counts. */
@@ -61,3 +61,6 @@ export function textStats(text: string, config: Pick<TextStatsConfig, 'countWord
     lines: t ? t.split(/\r\n|\r|\n/).length : 0,
   };
 }
+
+// The kind as a package's folder exports it (scripts/plugin-pack.ts bundles the default export).
+export default textStatsPlugin;

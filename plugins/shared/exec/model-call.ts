@@ -1,4 +1,4 @@
-import { isChatMode, NodeExecutionError, type ChatMessage, type ChatResult, type ExecutionContext, type ModelService, type TokenUsage } from '../../../src/plugin-sdk';
+import { isChatMode, isSelector, NodeExecutionError, type ChatImage, type ChatMessage, type ChatResult, type ExecutionContext, type ModelService, type TokenUsage } from '../../../src/plugin-sdk';
 import type { CompletionParams, ModelRef } from '../model';
 
 /**
@@ -61,6 +61,41 @@ export async function memoryMessages(
   // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
   const turns = config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
   return ctx.services.memory.history({ conversationId, turns }, { signal: ctx.signal });
+}
+
+/** The most images one model call carries (the common provider limit is about this; more is cost, not sight). */
+export const VISION_MAX_IMAGES = 10;
+
+/** A file's id from a file value: `{ file_id }` (run bodies) or `{ id }` (the start form). */
+function fileIdOf(v: unknown): string | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as { file_id?: unknown; id?: unknown; type?: unknown; mime_type?: unknown };
+  const type = typeof o.mime_type === 'string' ? o.mime_type : typeof o.type === 'string' ? o.type : '';
+  // A file that says it is not an image is left out (the server checks the stored type anyway).
+  if (type && type !== 'image' && !type.startsWith('image/')) return undefined;
+  const id = o.file_id ?? o.id;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+/**
+ * The images vision sends with the user's message: the files of the vision variable (one file or a
+ * list), each at the node's detail (`low`: fit in 512×512, `high`: as uploaded); none when vision is
+ * off. The server reads them as the run's user, and sends only images.
+ */
+export function visionImages(ctx: ExecutionContext, config: { visionEnabled?: boolean; visionFiles?: string[]; visionDetail?: 'low' | 'high' }): ChatImage[] {
+  if (!config.visionEnabled || !isSelector(config.visionFiles)) return [];
+  const value = ctx.variables.get(config.visionFiles);
+  const ids = (Array.isArray(value) ? value : [value]).map(fileIdOf).filter((id): id is string => Boolean(id));
+  const detail = config.visionDetail ?? 'high';
+  return [...new Set(ids)].slice(0, VISION_MAX_IMAGES).map((fileId) => ({ fileId, detail }));
+}
+
+/** `messages` with `images` on the last user message (a user message of its own when there is none). */
+export function withImages(messages: ChatMessage[], images: ChatImage[]): ChatMessage[] {
+  if (!images.length) return messages;
+  const at = messages.map((m) => m.role).lastIndexOf('user');
+  if (at < 0) return [...messages, { role: 'user', content: '', images }];
+  return messages.map((m, i) => (i === at ? { ...m, images: [...(m.images ?? []), ...images] } : m));
 }
 
 /**

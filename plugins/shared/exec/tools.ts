@@ -1,11 +1,11 @@
 import { NodeExecutionError, type ExecutorServices, type McpToolResult, type ToolDefinition, type VariableReader } from '../../../src/plugin-sdk';
-import { BUILTIN_TOOL_PROVIDER, BUILTIN_TOOLS, runBuiltinTool } from '../../tool/builtin';
 import type { ToolParam } from '../tool-params';
 import { toText } from './text';
 
 /**
- * Calling tools from the tool, mcp and agent executors: arguments from the node's params, the
- * three services (built-in, workspace tools, MCP), and results as Dify's `text`, `files`, `json`.
+ * Calling tools from the tool, mcp and agent executors: arguments from the node's params, the two
+ * services (`services.tools` for workspace and built-in tools, `services.mcp`), and results as
+ * Dify's `text`, `files`, `json`. Executors hold no tool code of their own.
  */
 
 export const TOOL_ERRORS = {
@@ -68,10 +68,6 @@ export async function callTool(ref: ToolRef, args: Record<string, unknown>, serv
     if (!services.mcp) throw new NodeExecutionError(TOOL_ERRORS.MCP_UNAVAILABLE, 'No MCP service is available to this run');
     return mcpToToolOutputs(await services.mcp.callTool({ serverId: ref.serverId, name: ref.name }, args, { signal }));
   }
-  if (ref.provider === BUILTIN_TOOL_PROVIDER) {
-    const r = await runBuiltinTool(ref.name, args, { http: services.http, signal });
-    return { text: r.text, files: [], json: r.json ? [r.json] : [] };
-  }
   if (!services.tools) throw new NodeExecutionError(TOOL_ERRORS.TOOLS_UNAVAILABLE, 'No tool service is available to this run');
   return toToolOutputs(await services.tools.call({ provider: ref.provider, name: ref.name }, args, { signal }));
 }
@@ -82,8 +78,6 @@ export async function describeTool(ref: ToolRef, services: ExecutorServices, sig
   if (ref.type === 'mcp') {
     if (!services.mcp) throw new NodeExecutionError(TOOL_ERRORS.MCP_UNAVAILABLE, 'No MCP service is available to this run');
     def = await services.mcp.describeTool?.({ serverId: ref.serverId, name: ref.name }, { signal });
-  } else if (ref.provider === BUILTIN_TOOL_PROVIDER) {
-    def = Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, ref.name) ? BUILTIN_TOOLS[ref.name].definition : undefined;
   } else {
     if (!services.tools) throw new NodeExecutionError(TOOL_ERRORS.TOOLS_UNAVAILABLE, 'No tool service is available to this run');
     def = await services.tools.describe?.({ provider: ref.provider, name: ref.name }, { signal });

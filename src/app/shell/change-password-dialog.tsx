@@ -3,7 +3,10 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/reactions';
 import { ApiError } from '../../api/request';
-import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, Field, Input } from '../../ui';
+import { Button } from '../../ui/button';
+import { Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../ui/dialog';
+import { Field } from '../../ui/field';
+import { Input } from '../../ui/input';
 import { rules, tv, vmsg } from './validation';
 import s from './forms.module.css';
 

@@ -1,7 +1,8 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, cn } from '../../ui';
+import { Button } from '../../ui/button';
+import { cn } from '../../ui/cn';
 import { LostPicture, NoPermissionPicture, NotFoundPicture } from './illustrations';
 import s from './error-screen.module.css';
 

@@ -1,33 +1,25 @@
-import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, languages, setLanguage, type Language } from '../../i18n';
-import {
-  Button,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from '../../ui';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../../ui/dropdown-menu';
+import { LanguageButton } from './top-bar-buttons';
 
 export interface LanguageSwitcherProps {
   value: Language;
   onChange(lng: Language): void;
+  /** Open from the start (the menu was asked for before its code had loaded). */
+  defaultOpen?: boolean;
 }
 
 /**
  * Chinese / English switch of the top bar. Presentational: {@link ConnectedLanguageSwitcher} binds it
  * to i18next (the choice is saved in localStorage and survives reloads).
  */
-export function LanguageSwitcher({ value, onChange }: LanguageSwitcherProps) {
+export function LanguageSwitcher({ value, onChange, defaultOpen }: LanguageSwitcherProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" icon={<Languages aria-hidden="true" />} aria-label={`${t('language.label')}: ${t(`common:language.${value}`)}`} data-testid="language-switcher">
-          {t(`common:language.${value}`)}
-        </Button>
+        <LanguageButton language={value} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuLabel>{t('language.label')}</DropdownMenuLabel>
@@ -44,8 +36,8 @@ export function LanguageSwitcher({ value, onChange }: LanguageSwitcherProps) {
 }
 
 /** The language switcher bound to i18next. */
-export function ConnectedLanguageSwitcher() {
+export function ConnectedLanguageSwitcher({ defaultOpen }: { defaultOpen?: boolean }) {
   // Re-render when the language changes.
   useTranslation();
-  return <LanguageSwitcher value={currentLanguage()} onChange={(lng) => void setLanguage(lng)} />;
+  return <LanguageSwitcher value={currentLanguage()} onChange={(lng) => void setLanguage(lng)} defaultOpen={defaultOpen} />;
 }

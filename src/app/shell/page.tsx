@@ -1,11 +1,16 @@
 /**
- * Page building blocks used by every screen inside a layout: the page header (title, description,
- * actions), the padded page body, and the "arrives in a later release" placeholder of skeleton pages.
+ * The one page layout of the console (issue 28): every screen inside a layout is a {@link Page} (the
+ * padded body) starting with a {@link PageHeader}; the strips above it (breadcrumb, project-space or
+ * store tabs) are {@link PageBand}s. Width rule: everything spans the content area, full width, with
+ * the same gutters, so the breadcrumb, the tab bar, the heading, the tables and the pagers line up at
+ * any window width. A form that reads better narrow limits its own block (`PageSection`), never the
+ * page. Also the "arrives in a later release" placeholder of skeleton pages.
  */
 import { Construction } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn, EmptyState } from '../../ui';
+import { cn } from '../../ui/cn';
+import { EmptyState } from '../../ui/empty-state';
 import s from './page.module.css';
 
 export interface PageHeaderProps extends Omit<ComponentProps<'header'>, 'title'> {
@@ -31,14 +36,32 @@ export function PageHeader({ title, description, actions, leading, className, ..
   );
 }
 
-export interface PageProps extends ComponentProps<'div'> {
-  /** 'full' stretches to the container; 'narrow' caps at 720 px (forms); default caps at 1280 px. */
-  width?: 'default' | 'narrow' | 'full';
+export type PageProps = ComponentProps<'div'>;
+
+/**
+ * The padded body of a page: full width, the console's gutters. `data-slot="page"` is always set
+ * (layout tests find every page by it).
+ * @example <Page data-testid="tools-page"><PageHeader title={t('title')} actions={…} />…</Page>
+ */
+export function Page({ className, ...props }: PageProps) {
+  return <div {...props} data-slot="page" className={cn(s.page, className)} />;
 }
 
-/** The padded, width-capped body of a page. */
-export function Page({ width = 'default', className, ...props }: PageProps) {
-  return <div data-slot="page" data-width={width} className={cn(s.page, className)} {...props} />;
+/**
+ * A strip above the page (breadcrumb, tabs) whose content lines up with the page's: the same gutters.
+ * @example <PageBand className={s.header}><RouteBreadcrumb /><ProjectTabs … /></PageBand>
+ */
+export function PageBand({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-slot="page-band" className={cn(s.band, className)} {...props} />;
+}
+
+/**
+ * The row of a list's pager: under the list, at its right edge, on every page (the page keeps spec 9's
+ * 80 px of room under it).
+ * @example <PagePager><Pagination … /></PagePager>
+ */
+export function PagePager({ className, ...props }: ComponentProps<'div'>) {
+  return <div data-slot="page-pager" className={cn(s.pager, className)} {...props} />;
 }
 
 export interface ComingSoonProps {

@@ -1,24 +1,14 @@
-import { Check, ChevronsUpDown, LayoutDashboard, MessagesSquare, Settings } from 'lucide-react';
+import { Check, LayoutDashboard, MessagesSquare, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '../../../schemas/auth';
 import type { SwitchAppEntry } from '../../../schemas/org';
-import { hasText, tDynamic } from '../../i18n';
-import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../ui';
-import { canEnterSystem } from '../guards';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../ui/dropdown-menu';
+import { PlatformButton, platformLabel, platformsForRole } from './top-bar-buttons';
 import s from './top-bar.module.css';
 
-export type PlatformEntry = SwitchAppEntry;
+export { platformLabel, platformsForRole };
 
-/** The switcher's entries when GET /common/switch-app-config fails: console, portal, and system for admins. */
-export function platformsForRole(role: CurrentUser['role'] | undefined): PlatformEntry[] {
-  const entries: PlatformEntry[] = [
-    { code: 'console', name: 'Console', url: '/operation' },
-    { code: 'portal', name: 'Portal', url: '/portal' },
-  ];
-  if (canEnterSystem(role ? { role } : null)) entries.push({ code: 'system', name: 'System admin', url: '/operation/system' });
-  return entries;
-}
+export type PlatformEntry = SwitchAppEntry;
 
 const icons: Record<string, ReactNode> = {
   console: <LayoutDashboard aria-hidden="true" />,
@@ -26,31 +16,22 @@ const icons: Record<string, ReactNode> = {
   system: <Settings aria-hidden="true" />,
 };
 
-/** The entry's name in the current language (the server's name for codes the client does not know). */
-export function platformLabel(entry: Pick<PlatformEntry, 'code' | 'name'>): string {
-  const key = `shell:platform.${entry.code}`;
-  return hasText(key) ? tDynamic(key) : entry.name;
-}
-
 export interface PlatformSwitcherProps {
   entries: PlatformEntry[];
   /** Code of the platform the user is in. */
   current: string;
   onSelect(entry: PlatformEntry): void;
+  /** Open from the start (the menu was asked for before its code had loaded). */
+  defaultOpen?: boolean;
 }
 
 /** Switches between the console, the portal and the system-admin area. */
-export function PlatformSwitcher({ entries, current, onSelect }: PlatformSwitcherProps) {
+export function PlatformSwitcher({ entries, current, onSelect, defaultOpen }: PlatformSwitcherProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
-  const active = entries.find((e) => e.code === current);
-  const label = active ? platformLabel(active) : t('platform.console');
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" className={s.switcher} aria-label={`${t('platform.label')}: ${label}`} data-testid="platform-switcher">
-          <span className={s.switcherText}>{label}</span>
-          <ChevronsUpDown aria-hidden="true" className={s.chevron} />
-        </Button>
+        <PlatformButton entries={entries} current={current} />
       </DropdownMenuTrigger>
       <DropdownMenuContent className={s.menu}>
         <DropdownMenuLabel>{t('platform.label')}</DropdownMenuLabel>

@@ -1,7 +1,7 @@
 import { BookOpen, Bot, Database, KeyRound, ScrollText, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { NavTab, NavTabs } from '../../ui';
+import { NavTab, NavTabs } from '../../ui/tabs';
 import s from './project-tabs.module.css';
 
 /** The project-space navigation tabs (spec 2), in order, with their route segment. */

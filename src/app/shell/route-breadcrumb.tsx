@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Breadcrumb, type BreadcrumbLinkProps } from '../../ui';
+import { Breadcrumb, type BreadcrumbLinkProps } from '../../ui/breadcrumb';
 import { useCrumbs } from './route-handle';
 
 export interface BreadcrumbTrailProps {

@@ -1,11 +1,11 @@
 import { RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
-import { ErrorCode } from '../../../schemas/errors';
+import { PARAM_ERROR } from '../../api/error-codes';
 import { describeError } from '../../api/reactions';
 import { ApiError } from '../../api/request';
 import { tDynamic } from '../../i18n';
-import { Button } from '../../ui';
+import { Button } from '../../ui/button';
 import { isRouteNotFound } from '../guards';
 import { backHref, ErrorScreen, type BackTarget } from './error-screen';
 import { useArea, type Area } from './route-handle';
@@ -38,7 +38,7 @@ export function RouteErrorView({ error, back, onBack, fullPage }: RouteErrorView
     );
   }
   if (isRouteErrorResponse(error) && error.status === 404) return <ErrorScreen kind="lost" back={back} onBack={onBack} fullPage={fullPage} />;
-  if ((isRouteErrorResponse(error) && error.status === 403) || (error instanceof ApiError && (error.status === 403 || error.code === ErrorCode.PARAM))) {
+  if ((isRouteErrorResponse(error) && error.status === 403) || (error instanceof ApiError && (error.status === 403 || error.code === PARAM_ERROR))) {
     return <ErrorScreen kind="no-permission" back={back} onBack={onBack} fullPage={fullPage} />;
   }
   const detail = error instanceof ApiError ? describeError(error)?.text : error instanceof Error ? error.message : undefined;

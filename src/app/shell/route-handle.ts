@@ -3,8 +3,10 @@
  * key of the `pages` namespace) and its breadcrumb step. The layouts read them with {@link useCrumbs}
  * and {@link usePageTitle}; the skeleton page shows the title.
  */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches, type UIMatch } from 'react-router';
+import { create } from 'zustand';
 import { tDynamic } from '../../i18n';
 
 /** A breadcrumb step. `label` is shown as is; `labelKey` is translated (a `pages:` key). */
@@ -14,6 +16,35 @@ export interface Crumb {
   /** Interpolation values for `labelKey`. */
   values?: Record<string, unknown>;
   href?: string;
+  /**
+   * A name the page learns once it has loaded its record (a tool's, a knowledge base's): when the page
+   * has named this slot ({@link useCrumbName}) the step shows that name (and its link) instead.
+   */
+  slot?: string;
+  /** With `slot`: leave the step out until the page has named it. */
+  optional?: boolean;
+}
+
+/** The names pages gave their breadcrumb slots (see {@link Crumb.slot}). */
+const useSlots = create<{ slots: Record<string, { label: string; href?: string }> }>(() => ({ slots: {} }));
+
+/**
+ * Names a breadcrumb slot while the page is shown (issue 28: the breadcrumb says which tool, which
+ * knowledge base, and links back to it). Nothing while `name` is empty (still loading).
+ * @example useCrumbName('tool', tool && { label: tool.name, href: toolPath })
+ */
+export function useCrumbName(slot: string, name: { label: string; href?: string } | null | undefined | false): void {
+  const label = name ? name.label : '';
+  const href = name ? name.href : undefined;
+  useEffect(() => {
+    if (!label) return;
+    useSlots.setState((st) => ({ slots: { ...st.slots, [slot]: { label, href } } }));
+    return () =>
+      useSlots.setState((st) => {
+        const { [slot]: _gone, ...rest } = st.slots;
+        return { slots: rest };
+      });
+  }, [slot, label, href]);
 }
 
 export interface RouteHandle {
@@ -54,11 +85,18 @@ export function crumbLabel(c: Crumb): string {
   return c.labelKey ? tDynamic(c.labelKey, c.values) : (c.label ?? '');
 }
 
-/** The current route's breadcrumb, translated (re-renders on a language switch). */
+/** The current route's breadcrumb, translated (re-renders on a language switch and when a page names a slot). */
 export function useCrumbs(): { label: string; href?: string }[] {
   useTranslation();
   const matches = useMatches() as Match[];
-  return crumbsOf(matches).map((c) => ({ label: crumbLabel(c), href: c.href }));
+  const slots = useSlots((st) => st.slots);
+  const out: { label: string; href?: string }[] = [];
+  for (const c of crumbsOf(matches)) {
+    const named = c.slot ? slots[c.slot] : undefined;
+    if (named) out.push({ label: named.label, href: named.href ?? c.href });
+    else if (!c.optional) out.push({ label: crumbLabel(c), href: c.href });
+  }
+  return out;
 }
 
 /** The deepest route's title key (in `pages`), if any. */

@@ -1,28 +1,38 @@
 /**
- * The connected top bar: binds the presentational pieces (platform switcher, workspace switcher,
- * language switcher, user menu) to the session, the router and the API.
+ * The connected top bar: binds the presentational pieces (platform switcher, language switcher, user
+ * menu) to the session, the router and the API. The menus' Radix code loads on first use
+ * (deferred-menu.tsx) and the console passes its project-space switcher in `workspaceSwitcher`
+ * (console-layout.tsx): the portal's first load carries neither (issue 21).
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useRouteLoaderData } from 'react-router';
-import type { Workspace } from '../../../schemas/workspace';
+import { useNavigate } from 'react-router';
 import { signOut } from '../../api/auth';
 import { updateOwnPassword } from '../../api/base';
 import { getSwitchAppConfig } from '../../api/common';
 import { notify } from '../../api/reactions';
-import { Button } from '../../ui';
+import { currentLanguage } from '../../i18n';
+import { Button } from '../../ui/button';
+import { lazyWithReload } from '../guards';
 import { loginPath } from '../paths';
 import { useSession } from '../session';
-import { ChangePasswordDialog } from './change-password-dialog';
-import { ConnectedLanguageSwitcher } from './language-switcher';
-import { PlatformSwitcher, platformsForRole, type PlatformEntry } from './platform-switcher';
-import { projectTabOf } from './project-tabs';
+import { DeferredMenu } from './deferred-menu';
 import type { Area } from './route-handle';
 import { setTheme, useTheme } from './theme';
 import { TopBar, TopBarDivider } from './top-bar';
-import { UserMenu } from './user-menu';
-import { WorkspaceSwitcher } from './workspace-switcher';
-import { useWorkspaces } from './workspaces-store';
+import { LanguageButton, PlatformButton, platformsForRole, UserMenuButton } from './top-bar-buttons';
+import type { SwitchAppEntry } from '../../../schemas/org';
+
+type PlatformEntry = SwitchAppEntry;
+
+// Module-level loaders: DeferredMenu remembers each by identity, so a later top bar shows the menu at once.
+const loadPlatformSwitcher = lazyWithReload(async () => (await import('./platform-switcher')).PlatformSwitcher);
+const loadLanguageSwitcher = lazyWithReload(async () => (await import('./language-switcher')).ConnectedLanguageSwitcher);
+const loadUserMenu = lazyWithReload(async () => (await import('./user-menu')).UserMenu);
+
+// The password form (react-hook-form and its rules) loads when the dialog first opens: the portal's
+// first load leaves it out.
+const ChangePasswordDialog = lazy(lazyWithReload(async () => ({ default: (await import('./change-password-dialog')).ChangePasswordDialog })));
 
 const platformCache = new Map<string, PlatformEntry[]>();
 
@@ -61,61 +71,39 @@ export function platformOf(area: Area | undefined): string {
   return area === 'system' ? 'system' : area === 'portal' ? 'portal' : 'console';
 }
 
-/** Switching project space keeps the tab the user is on (the list of that tab in the other space). */
-export function workspaceTarget(id: string, pathname: string): string {
-  const m = /^\/operation\/workspace\/[^/]+\/([^/]+)/.exec(pathname);
-  const tab = projectTabOf(m?.[1]) ?? 'app';
-  return `/operation/workspace/${encodeURIComponent(id)}/${tab}`;
-}
-
 export interface ShellTopBarProps {
   area: Area | undefined;
-  /** Show the project-space switcher (console pages). */
-  showWorkspaces?: boolean;
+  /** The project-space switcher (console pages: console-layout.tsx). */
+  workspaceSwitcher?: ReactNode;
 }
 
-export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) {
+export function ShellTopBar({ area, workspaceSwitcher }: ShellTopBarProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const theme = useTheme();
   const platforms = usePlatforms();
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const params = useParams();
-  // In an app editor the app guard's project space is the current one (spec 2: it switches to it).
-  const appRoute = useRouteLoaderData('app') as { workspace?: Workspace } | undefined;
-  const workspace_id = params.workspace_id ?? appRoute?.workspace?.id;
-  const routeWorkspace = (useRouteLoaderData('workspace') as Workspace | undefined) ?? appRoute?.workspace;
-  const workspaces = useWorkspaces((s) => s.items);
-  const wsStatus = useWorkspaces((s) => s.status);
-  const loadWorkspaces = useWorkspaces((s) => s.load);
-
-  useEffect(() => {
-    if (showWorkspaces && user) void loadWorkspaces();
-  }, [showWorkspaces, user, loadWorkspaces]);
+  const [passwordAsked, setPasswordAsked] = useState(false);
+  const current = platformOf(area);
 
   const doSignOut = async () => {
+    // The workspaces store (console) forgets its list by itself when the session ends.
     await signOut();
-    useWorkspaces.getState().reset();
     navigate('/login', { replace: true });
   };
 
   const left = (
     <>
-      <PlatformSwitcher entries={platforms} current={platformOf(area)} onSelect={(e) => navigate(e.url)} />
-      {showWorkspaces && user && (
+      <DeferredMenu
+        load={loadPlatformSwitcher}
+        props={{ entries: platforms, current, onSelect: (e: PlatformEntry) => navigate(e.url) }}
+        trigger={<PlatformButton entries={platforms} current={current} />}
+      />
+      {workspaceSwitcher && (
         <>
           <TopBarDivider />
-          <WorkspaceSwitcher
-            workspaces={workspaces}
-            currentId={workspace_id}
-            currentName={routeWorkspace?.id === workspace_id ? routeWorkspace?.name : undefined}
-            currentIcon={routeWorkspace?.id === workspace_id ? routeWorkspace?.icon : undefined}
-            loading={wsStatus === 'loading'}
-            onOpen={() => void loadWorkspaces(true)}
-            onSelect={(id) => navigate(workspaceTarget(id, window.location.pathname))}
-            onShowAll={() => navigate('/operation')}
-          />
+          {workspaceSwitcher}
         </>
       )}
     </>
@@ -123,15 +111,22 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
 
   const right = (
     <>
-      <ConnectedLanguageSwitcher />
+      <DeferredMenu load={loadLanguageSwitcher} props={{}} trigger={<LanguageButton language={currentLanguage()} />} />
       {user ? (
-        <UserMenu
-          user={user}
-          theme={theme}
-          onThemeChange={setTheme}
-          onPersonalCenter={() => navigate('/personal/personal-center')}
-          onChangePassword={() => setPasswordOpen(true)}
-          onSignOut={() => void doSignOut()}
+        <DeferredMenu
+          load={loadUserMenu}
+          props={{
+            user,
+            theme,
+            onThemeChange: setTheme,
+            onPersonalCenter: () => navigate('/personal/personal-center'),
+            onChangePassword: () => {
+              setPasswordAsked(true);
+              setPasswordOpen(true);
+            },
+            onSignOut: () => void doSignOut(),
+          }}
+          trigger={<UserMenuButton user={user} />}
         />
       ) : (
         <Button size="sm" variant="primary" onClick={() => navigate(loginPath(window.location.pathname + window.location.search))}>
@@ -144,17 +139,19 @@ export function ShellTopBar({ area, showWorkspaces = false }: ShellTopBarProps) 
   return (
     <>
       <TopBar homeHref={area === 'portal' ? '/portal/sessions/discover' : '/operation'} left={left} right={right} />
-      {user && (
-        <ChangePasswordDialog
-          open={passwordOpen}
-          onOpenChange={setPasswordOpen}
-          onSubmit={(body) => updateOwnPassword(body, { reaction: 'silent' })}
-          onDone={() => {
-            // The server ends every session of the user on a password change: sign in again.
-            notify({ level: 'success', text: t('auth:password.changed') });
-            void doSignOut();
-          }}
-        />
+      {user && passwordAsked && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog
+            open={passwordOpen}
+            onOpenChange={setPasswordOpen}
+            onSubmit={(body) => updateOwnPassword(body, { reaction: 'silent' })}
+            onDone={() => {
+              // The server ends every session of the user on a password change: sign in again.
+              notify({ level: 'success', text: t('auth:password.changed') });
+              void doSignOut();
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -1,24 +1,12 @@
-import { ChevronDown, KeyRound, LogOut, Moon, Sun, UserRound } from 'lucide-react';
+import { KeyRound, LogOut, Moon, Sun, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '../../../schemas/auth';
-import {
-  Avatar,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../ui';
+import { Avatar } from '../../ui/avatar';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/dropdown-menu';
 import type { Theme } from './theme';
+import { displayName, UserMenuButton, type MenuUser } from './top-bar-buttons';
 import s from './top-bar.module.css';
 
-export type MenuUser = Pick<CurrentUser, 'id' | 'username' | 'nickname' | 'realName' | 'avatar' | 'role' | 'tenant_name'>;
-
-/** The name to show for a user: nickname, else real name, else account. */
-export function displayName(u: Pick<CurrentUser, 'username' | 'nickname' | 'realName'>): string {
-  return u.nickname.trim() || u.realName.trim() || u.username;
-}
+export { displayName, type MenuUser };
 
 export interface UserMenuProps {
   user: MenuUser;
@@ -27,20 +15,18 @@ export interface UserMenuProps {
   onPersonalCenter(): void;
   onChangePassword(): void;
   onSignOut(): void;
+  /** Open from the start (the menu was asked for before its code had loaded). */
+  defaultOpen?: boolean;
 }
 
 /** Avatar and name in the top bar; opens personal center, password change, theme and sign-out. */
-export function UserMenu({ user, theme, onThemeChange, onPersonalCenter, onChangePassword, onSignOut }: UserMenuProps) {
+export function UserMenu({ user, theme, onThemeChange, onPersonalCenter, onChangePassword, onSignOut, defaultOpen }: UserMenuProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   const name = displayName(user);
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <button type="button" className={s.userTrigger} aria-label={t('user.menu', { name })} data-testid="user-menu-trigger">
-          <Avatar name={name} src={user.avatar || null} size="sm" colorSeed={user.id} />
-          <span className={s.userName}>{name}</span>
-          <ChevronDown aria-hidden="true" className={s.chevron} />
-        </button>
+        <UserMenuButton user={user} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className={s.menu} data-testid="user-menu">
         <DropdownMenuLabel className={s.userCard}>

@@ -4,7 +4,8 @@
  * the image; an empty or unknown value falls back to the initials of the name.
  */
 import { BookOpen, Bot, Briefcase, Database, Folder, Globe, Lightbulb, Rocket, Sparkles, type LucideIcon } from 'lucide-react';
-import { Avatar, cn, type AvatarSize } from '../../ui';
+import { Avatar, type AvatarSize } from '../../ui/avatar';
+import { cn } from '../../ui/cn';
 import s from './workspace-icon.module.css';
 
 export const WORKSPACE_ICONS = {

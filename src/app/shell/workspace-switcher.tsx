@@ -2,19 +2,13 @@ import { Check, ChevronsUpDown, LayoutGrid, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Workspace } from '../../../schemas/workspace';
-import {
-  Button,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-  Input,
-  Spinner,
-} from '../../ui';
+import { Button } from '../../ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/dropdown-menu';
+import { Input } from '../../ui/input';
+import { Spinner } from '../../ui/spinner';
 import { WorkspaceIcon } from './workspace-icon';
 import s from './top-bar.module.css';
+import { seededName } from '../../i18n/seeded';
 
 export type SwitcherWorkspace = Pick<Workspace, 'id' | 'name' | 'icon'>;
 
@@ -41,7 +35,7 @@ export function WorkspaceSwitcher({ workspaces, currentId, currentName, currentI
   const { t } = useTranslation(['shell', 'common', 'auth']);
   const [query, setQuery] = useState('');
   const current = workspaces.find((w) => w.id === currentId);
-  const label = current?.name ?? currentName ?? t('workspace.choose');
+  const label = seededName(current?.name ?? currentName ?? '') || t('workspace.choose');
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q ? workspaces.filter((w) => w.name.toLowerCase().includes(q)) : workspaces;
@@ -93,7 +87,7 @@ export function WorkspaceSwitcher({ workspaces, currentId, currentName, currentI
                 onSelect={() => onSelect(w.id)}
                 data-testid="workspace-switcher-item"
               >
-                {w.name}
+                {seededName(w.name)}
               </DropdownMenuItem>
             ))
           )}

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { featuresOf, type FlowMode } from '../../../schemas/flow';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../builtin-plugins';
 import { useSession } from '../../app/session';
 import { configureRequest } from '../../api/request';
 import { initI18n } from '../../i18n';

@@ -10,6 +10,7 @@ import { cn } from '../../ui/cn';
 import type { AutosaveController } from '../autosave';
 import type { FlowStore } from '../store/create-flow-store';
 import { ChatPanel } from './chat-panel';
+import { blockingIssuesOf, ChecklistBlocked } from './checklist-blocked';
 import { apiDebugApi, useDebugApiOverride } from './debug-api';
 import { runStoreOf } from './run-store';
 import { runFieldsOf } from './start-fields';
@@ -58,6 +59,7 @@ export function DebugPane({ store, appId, workspaceId, autosave, onClose, classN
   // What end users see when a conversation starts (schemas/flow.ts AppFeatures).
   const features = useMemo(() => featuresOf(doc), [doc.features]); // eslint-disable-line react-hooks/exhaustive-deps
   const chat = isChatMode(doc.mode);
+  const blocking = blockingIssuesOf(run.error);
   // The trace names kinds as the canvas does.
   const kindTitle = useCallback(
     (kind: string) => {
@@ -80,7 +82,7 @@ export function DebugPane({ store, appId, workspaceId, autosave, onClose, classN
           </Button>
         )}
       </header>
-      {run.error && <ErrorLine error={run.error} />}
+      {blocking ? <ChecklistBlocked store={store} issues={blocking} /> : run.error && <ErrorLine error={run.error} />}
       <div className={s.paneBody}>
         <TraceTitleContext value={kindTitle}>
           {chat ? (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlowDocument, type FlowNode } from '../../../schemas/flow';
 import { createNodeRegistry, SDK_NAMESPACE, type NodeIssue } from '../../plugin-sdk';
-import { runtimePlugins } from '../../../plugins/runtime';
+import { builtinPlugins } from '../builtin-plugins';
 import { importDifyDsl } from './dify-import';
 import { exportFlowYaml, importFlowYaml } from './flow-yaml';
 import { importFlowFile } from './index';
@@ -9,7 +9,7 @@ import chatflowYaml from './fixtures/chatflow-knowledge.yml?raw';
 import workflowYaml from './fixtures/workflow-branches.yml?raw';
 import unknownYaml from './fixtures/unknown-node.yml?raw';
 
-const registry = createNodeRegistry(runtimePlugins);
+const registry = createNodeRegistry(builtinPlugins);
 
 function imported(text: string) {
   const r = importDifyDsl(text, registry);

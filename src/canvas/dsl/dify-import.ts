@@ -14,12 +14,25 @@ import {
   type FlowMode,
   type FlowNode,
 } from '../../../schemas/flow';
-import type { NodeRegistry } from '../../plugin-sdk';
-import { fitConfig, list, num, rec, str, type DifyContext } from './dify-common';
-import { DIFY_NODE_MAPPERS } from './dify-nodes';
+import type { AnyNodePlugin, NodeConfig, NodeRegistry } from '../../plugin-sdk';
+import { list, num, rec, str } from '../../plugin-sdk/dify';
+import { fitConfig, type DifyContext } from './dify-common';
 import { checkImportedDocument, FlowFileApp, type ImportOptions } from './flow-yaml';
 import { dslError, dslWarning, MAX_WARNINGS, type DslError, type DslWarning, type DslWarningKey } from './messages';
 import { detectFlowFormat, parseYamlObject } from './yaml-file';
+
+/**
+ * The kind that takes a Dify node: the first in the registry whose Dify hook lists the node's type
+ * and does not decline it (a kind's `dify` hook, plugins/<kind>/dify.ts). Undefined: left out.
+ */
+function fromDify(registry: NodeRegistry, type: string, data: Record<string, unknown>, ctx: DifyContext): { plugin: AnyNodePlugin; config: NodeConfig } | undefined {
+  for (const plugin of registry.plugins) {
+    if (!plugin.dify?.types.includes(type)) continue;
+    const config = plugin.dify.import(data, ctx);
+    if (config) return { plugin, config };
+  }
+  return undefined;
+}
 
 /** A Dify node the import left out: the UI lists these by title and type. */
 export interface UnmappedNode {
@@ -150,12 +163,11 @@ export function importDifyDsl(text: string, registry: NodeRegistry, opts: Import
   // Map every node on its own first; whether it stays also depends on its container.
   const mapped = new Map<string, FlowNode>();
   for (const n of nodes) {
-    const mapper = DIFY_NODE_MAPPERS[n.type];
-    if (!mapper) continue;
-    const ctx: DifyContext = { mode, ids, startIds, node: n.title || n.difyId, warn };
-    const { kind, config } = mapper(n.data, ctx);
-    const plugin = registry.get(kind);
-    if (!plugin) continue;
+    const ctx: DifyContext = { mode, ids, startIds, type: n.type, node: n.title || n.difyId, warn: (key, params) => warn(key as DslWarningKey, params) };
+    const found = fromDify(registry, n.type, n.data, ctx);
+    if (!found) continue;
+    const { plugin, config } = found;
+    const kind = plugin.kind;
     const width = size(n.raw.width, n.data.width);
     const height = size(n.raw.height, n.data.height);
     const sized = Boolean(plugin.container || plugin.category === 'annotation') && width && height;

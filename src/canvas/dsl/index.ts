@@ -11,7 +11,6 @@ import { detectFlowFormat, parseYamlObject } from './yaml-file';
 
 export { exportFlowYaml, importFlowYaml, checkImportedDocument, FlowFileApp, FLOW_FILE_VERSION, type FlowFileAppInput, type FlowYamlImport, type ImportOptions } from './flow-yaml';
 export { importDifyDsl, DIFY_MODES, type DifyImport, type UnmappedNode } from './dify-import';
-export { DIFY_NODE_MAPPERS, type DifyNodeMapper } from './dify-nodes';
 export * from './messages';
 export { detectFlowFormat, parseYamlObject, WEFT_FLOW_KIND, MAX_FILE_BYTES, type FlowFileFormat } from './yaml-file';
 

@@ -1,6 +1,8 @@
 import { useReactFlow } from '@xyflow/react';
 import { CircleAlert, TriangleAlert, X } from 'lucide-react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isTypingTarget, keyTargetOf } from '../commands';
 import { absolutePosition } from '../store/operations';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
 import type { ChecklistEntry } from '../checklist';
@@ -28,6 +30,36 @@ export function useFocusNode() {
   };
 }
 
+/** The toolbar's checklist button toggles the panel by its own click. */
+const TOGGLE = '[data-testid="toolbar-checklist"]';
+
+/**
+ * Closes the open panel on Escape (unless typed in a field or editor, which keeps its keys) and on
+ * a press anywhere outside it.
+ */
+function useDismiss(open: boolean, panel: RefObject<HTMLElement | null>, close: () => void) {
+  const latest = useRef(close);
+  latest.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || isTypingTarget(keyTargetOf(e))) return;
+      latest.current();
+    };
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target instanceof Element ? e.target : null;
+      if (target && (panel.current?.contains(target) || target.closest(TOGGLE))) return;
+      latest.current();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer, true);
+    };
+  }, [open, panel]);
+}
+
 /** The checklist: every entry with its node's title; clicking one selects and centres the node. */
 export function ChecklistPanel() {
   const { t } = useTranslation(['editor']);
@@ -36,6 +68,8 @@ export function ChecklistPanel() {
   const entries = useChecklist((c) => c.entries);
   const store = useFlowStoreApi();
   const focus = useFocusNode();
+  const panel = useRef<HTMLDivElement>(null);
+  useDismiss(open, panel, () => ui.setState({ checklistOpen: false }));
   if (!open) return null;
   const title = (e: ChecklistEntry) => {
     const n = store.getState().document.nodes.find((x) => x.id === e.nodeId);
@@ -43,7 +77,7 @@ export function ChecklistPanel() {
     return n?.title || (p ? t(`${p.ns}:${p.titleKey}` as never) : e.nodeId);
   };
   return (
-    <div className={s.checklistPanel} role="dialog" aria-label={t('checklist.title')} data-testid="checklist-panel">
+    <div ref={panel} className={s.checklistPanel} role="dialog" aria-label={t('checklist.title')} data-testid="checklist-panel">
       <div className={s.panelHeader}>
         <h2>{t('checklist.title')}</h2>
         <button type="button" className={s.iconButton} aria-label={t('checklist.close')} onClick={() => ui.setState({ checklistOpen: false })}>

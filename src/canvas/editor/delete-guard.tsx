@@ -1,4 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { hasText, tDynamic } from '../../i18n';
+import { describeField } from '../../kit/schema/fields';
+import type { AnyNodePlugin } from '../../plugin-sdk';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../ui';
 import type { AnyCanvasCommand } from '../commands';
 import { deleteSelectionCommand } from '../commands/edit-commands';
@@ -35,6 +38,40 @@ export function guardedDeleteCommand(ui: EditorServices['ui']): AnyCanvasCommand
   };
 }
 
+/** The i18n key of a config field's label (its schema metadata), per plugin and field. */
+const labelKeys = new WeakMap<AnyNodePlugin, Map<string, string | undefined>>();
+function labelKeyOf(plugin: AnyNodePlugin, field: string): string | undefined {
+  let keys = labelKeys.get(plugin);
+  if (!keys) labelKeys.set(plugin, (keys = new Map()));
+  if (!keys.has(field)) {
+    const shape = (plugin.configSchema as { shape?: Record<string, unknown> }).shape;
+    keys.set(field, shape?.[field] ? describeField(field, shape[field] as never).label : undefined);
+  }
+  return keys.get(field);
+}
+
+/**
+ * The node's name as the canvas shows it (its title, else its kind's) and a config path as the
+ * inspector labels it (the field's label, and the row of a list), instead of ids and paths.
+ */
+function useNames() {
+  const store = useFlowStoreApi();
+  const nodeOf = (id: string) => store.getState().document.nodes.find((n) => n.id === id);
+  const titleOf = (id: string) => {
+    const n = nodeOf(id);
+    const plugin = n && store.registry.get(n.kind);
+    return n?.title || (plugin ? tDynamic(`${plugin.ns}:${plugin.titleKey}`) : id);
+  };
+  const fieldOf = (id: string, path: readonly (string | number)[]) => {
+    const n = nodeOf(id);
+    const plugin = n && store.registry.get(n.kind);
+    const key = plugin && labelKeyOf(plugin, String(path[0]));
+    const label = plugin && key && hasText(`${plugin.ns}:${key}`) ? tDynamic(`${plugin.ns}:${key}`) : String(path[0]);
+    return typeof path[1] === 'number' ? `${label} #${path[1] + 1}` : label;
+  };
+  return { titleOf, fieldOf };
+}
+
 /** The confirmation of a delete that breaks references; each one links to its node. */
 export function DeleteConfirmDialog() {
   const { t } = useTranslation('flowtools');
@@ -42,7 +79,7 @@ export function DeleteConfirmDialog() {
   const store = useFlowStoreApi();
   const pending = useEditorUi((u) => u.pendingDelete);
   const close = () => ui.setState({ pendingDelete: null });
-  const titleOf = (id: string) => store.getState().document.nodes.find((n) => n.id === id)?.title || id;
+  const { titleOf, fieldOf } = useNames();
   return (
     <Dialog open={Boolean(pending)} onOpenChange={(o) => !o && close()}>
       <DialogContent size="md" data-testid="delete-confirm" closeLabel={t('deleteDialog.cancel')}>
@@ -66,7 +103,7 @@ export function DeleteConfirmDialog() {
                   {titleOf(r.nodeId)}
                 </button>
                 {': '}
-                <code>{`{{#${r.selector.join('.')}#}}`}</code> <span>({r.path.join('.')})</span>
+                <span>{t('deleteDialog.uses', { field: fieldOf(r.nodeId, r.path), source: [titleOf(r.selector[0]), ...r.selector.slice(1)].join(' / ') })}</span>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { featuresOf, type FlowMode } from '../../../schemas/flow';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../builtin-plugins';
 import { i18n, initI18n } from '../../i18n';
 import { createNodeRegistry } from '../../plugin-sdk';
 import { Toaster } from '../../ui';

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../builtin-plugins';
 import { initI18n } from '../../i18n';
 import { createNodeRegistry } from '../../plugin-sdk';
 import { Toaster } from '../../ui';

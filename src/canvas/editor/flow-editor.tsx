@@ -25,7 +25,7 @@ import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
 import { Palette } from './palette';
 import { registerPluginTexts } from './plugin-texts';
-import { Toolbar, ZoomControls } from './toolbar';
+import { FIT_VIEW_OPTIONS, Toolbar, ZoomControls } from './toolbar';
 import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 import { useChecklistSync } from './use-checklist-sync';
 import { useEditorKeys } from './use-editor-keys';
@@ -37,7 +37,6 @@ import s from './editor.module.css';
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
 
 const MIN_ZOOM = 0.1;
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 const PRO_OPTIONS = { hideAttribution: true };
 
 /**
@@ -205,7 +204,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const flow = useReactFlow();
   useEffect(() => {
     const { afterLayout } = services;
-    afterLayout.current = () => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 300 });
+    afterLayout.current = () => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 300 });
     return () => void (afterLayout.current = undefined);
   }, [services, flow]);
   const root = useRef<HTMLDivElement>(null);
@@ -378,7 +377,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
         <AddFromPopover />
         <ContextMenu canLayout={Boolean(layout)} />
         <DeleteConfirmDialog />
-        {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 })} />}
+        {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })} />}
         {features && <FeaturesDialog open={dialog === 'features'} onOpenChange={(o) => setDialog(o ? 'features' : null)} />}
         {variables && (
           <>

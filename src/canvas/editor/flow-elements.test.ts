@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../builtin-plugins';
 import type { FlowNode } from '../../../schemas/flow';
 import { createNodeRegistry } from '../../plugin-sdk';
 import { FlowElementCache, overviewBox } from './flow-elements';

@@ -3,10 +3,14 @@
  * @xyflow/system's XYMinimap, kept as they are) draws each node with a component of its own
  * subscribed to the flow's store: on a 1,000-node flow every pointer move of a drag ran 1,000 more
  * selectors, about a third of the drag's main-thread work (bench:canvas). Here every node is one
- * subpath of a single path (the selected ones of a second), from one subscription.
+ * subpath of one path per kind colour (the selected ones of another), from one subscription.
  */
 import { memo, useEffect, useRef } from 'react';
 import { Panel, useStore, useStoreApi, type InternalNode, type ReactFlowState } from '@xyflow/react';
+import type { FlowNode } from '../../../schemas/flow';
+import type { NodeRegistry } from '../../plugin-sdk';
+import { useFlowStore } from '../react/use-flow-store';
+import { useFlowStoreApi } from '../react/use-flow-store-api';
 import { getBoundsOfRects, getInternalNodesBounds, getNodeDimensions, nodeHasDimensions, XYMinimap, type Rect, type XYMinimapInstance } from '@xyflow/system';
 
 const WIDTH = 200;
@@ -57,29 +61,56 @@ const frameEqual = (a: Frame, b: Frame) =>
   a.rfId === b.rfId &&
   a.ariaLabel === b.ariaLabel;
 
-/** SVG path data of the nodes' rectangles (absolute positions, measured sizes), the selected ones apart. */
-export function minimapPaths(nodeLookup: Iterable<InternalNode>): { nodes: string; selected: string } {
-  const out = { nodes: [] as string[], selected: [] as string[] };
+/**
+ * SVG path data of the nodes' rectangles (absolute positions, measured sizes): one path per kind
+ * colour (`colorOf`: a node id's colour, undefined for the default grey), the selected ones apart.
+ */
+export function minimapPaths(nodeLookup: Iterable<InternalNode>, colorOf: (id: string) => string | undefined = () => undefined): { groups: { color: string | undefined; d: string }[]; selected: string } {
+  const groups = new Map<string | undefined, string[]>();
+  const selected: string[] = [];
   for (const node of nodeLookup) {
     const user = node.internals.userNode;
     if (user.hidden || !nodeHasDimensions(user)) continue;
     const { x, y } = node.internals.positionAbsolute;
     const { width, height } = getNodeDimensions(user);
-    (user.selected ? out.selected : out.nodes).push(`M${x},${y}h${width}v${height}h${-width}z`);
+    const d = `M${x},${y}h${width}v${height}h${-width}z`;
+    if (user.selected) {
+      selected.push(d);
+      continue;
+    }
+    const color = colorOf(user.id);
+    const group = groups.get(color);
+    if (group) group.push(d);
+    else groups.set(color, [d]);
   }
-  return { nodes: out.nodes.join(''), selected: out.selected.join('') };
+  return { groups: [...groups].map(([color, ds]) => ({ color, d: ds.join('') })), selected: selected.join('') };
 }
 
 /** Node positions, sizes, visibility or selection changed: the store's `nodes` array is new then. */
 const selectNodes = (s: ReactFlowState) => s.nodes;
 
+/** Kind colours by node id, built once per document node list (a drag does not change the list). */
+const colorsByList = new WeakMap<readonly FlowNode[], Map<string, string | undefined>>();
+function kindColors(nodes: readonly FlowNode[], registry: NodeRegistry) {
+  let colors = colorsByList.get(nodes);
+  if (!colors) {
+    colors = new Map(nodes.map((n) => [n.id, registry.get(n.kind)?.color]));
+    colorsByList.set(nodes, colors);
+  }
+  return colors;
+}
+
 const MinimapNodes = memo(function MinimapNodes() {
   useStore(selectNodes);
   const store = useStoreApi();
-  const { nodes, selected } = minimapPaths(store.getState().nodeLookup.values());
+  const flowStore = useFlowStoreApi();
+  const colors = kindColors(useFlowStore((st) => st.document.nodes), flowStore.registry);
+  const { groups, selected } = minimapPaths(store.getState().nodeLookup.values(), (id) => colors.get(id));
   return (
     <>
-      <path className="react-flow__minimap-node" d={nodes} shapeRendering="crispEdges" data-testid="minimap-nodes" />
+      {groups.map((g) => (
+        <path key={g.color ?? ''} className="react-flow__minimap-node" d={g.d} style={g.color ? { fill: g.color } : undefined} shapeRendering="crispEdges" data-testid="minimap-nodes" data-color={g.color} />
+      ))}
       {selected && <path className="react-flow__minimap-node selected" d={selected} shapeRendering="crispEdges" />}
     </>
   );

@@ -178,7 +178,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
   const issues = useChecklist((c) => c.counts.get(id) ?? 0);
   const blocking = useChecklist((c) => c.errors.has(id));
   const overview = useReactFlowStore(overviewSelector);
-  // The editor's registry holds plugins with their views (plugins/index.ts).
+  // The editor's registry holds plugins with their views (./builtin-plugins.ts, installed packages).
   const plugin = (node ? store.registry.get(node.kind) : undefined) as AnyEditorNodePlugin | undefined;
   const title = nodeTitle(texts, node, plugin);
   const handles = useMemo(() => (node && plugin ? store.registry.sourceHandlesOf(node) : []), [node, plugin, store]);

@@ -3,6 +3,7 @@ import { useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FlowMode } from '../../../schemas/flow';
 import { NODE_CATEGORIES, type AnyNodePlugin, type NodeCategory, type NodeRegistry } from '../../plugin-sdk';
+import { useFlowStore } from '../react/use-flow-store';
 import { NodeIcon } from './node-icon';
 import { kindDescription, kindTitle } from './plugin-texts';
 import s from './editor.module.css';
@@ -40,9 +41,23 @@ export interface PaletteProps {
   testId?: string;
 }
 
-/** A searchable list of node kinds grouped by category. */
+/**
+ * The one-per-flow kinds (`singleton`, such as start) the flow already has at its top level, as
+ * one string so the palette re-renders only when that changes.
+ */
+function useTakenKinds(registry: NodeRegistry): ReadonlySet<string> {
+  const taken = useFlowStore((st) => {
+    const kinds = new Set<string>();
+    for (const n of st.document.nodes) if (!n.parentId && registry.get(n.kind)?.singleton) kinds.add(n.kind);
+    return [...kinds].sort().join(' ');
+  });
+  return useMemo(() => new Set(taken.split(' ').filter(Boolean)), [taken]);
+}
+
+/** A searchable list of node kinds grouped by category; a one-per-flow kind the flow has is shown disabled, with why. */
 export function Palette({ registry, mode, onPick, draggable, autoFocus, testId = 'palette' }: PaletteProps) {
   const { t } = useTranslation(['editor']);
+  const taken = useTakenKinds(registry);
   const [query, setQuery] = useState('');
   const tt = t as unknown as T;
   const groups = useMemo(() => paletteGroups(registry, mode, query, tt), [registry, mode, query, tt]);
@@ -69,28 +84,40 @@ export function Palette({ registry, mode, onPick, draggable, autoFocus, testId =
         {groups.map((g) => (
           <section key={g.category} className={s.paletteGroup} aria-label={t(`categories.${g.category}`)} data-category={g.category}>
             <h3 className={s.paletteGroupTitle}>{t(`categories.${g.category}`)}</h3>
-            {g.plugins.map((p) => (
-              <button
-                key={p.kind}
-                type="button"
-                role="listitem"
-                className={s.paletteItem}
-                draggable={draggable}
-                title={kindDescription(tt, p)}
-                data-testid={`${testId}-item-${p.kind}`}
-                style={{ ['--kind-color' as string]: p.color ?? 'var(--color-primary)' }}
-                onDragStart={draggable ? (e) => onDragStart(e, p.kind) : undefined}
-                onClick={() => onPick(p.kind)}
-              >
-                <span className={s.icon}>
-                  <NodeIcon icon={p.icon} size={14} />
-                </span>
-                <span className={s.paletteText}>
-                  <span className={s.paletteTitle}>{kindTitle(tt, p)}</span>
-                  <span className={s.paletteDescription}>{kindDescription(tt, p)}</span>
-                </span>
-              </button>
-            ))}
+            {g.plugins.map((p) => {
+              const disabled = taken.has(p.kind);
+              const reasonId = `${testId}-taken-${p.kind}`;
+              return (
+                <button
+                  key={p.kind}
+                  type="button"
+                  role="listitem"
+                  className={s.paletteItem}
+                  draggable={draggable && !disabled}
+                  disabled={disabled}
+                  aria-describedby={disabled ? reasonId : undefined}
+                  title={disabled ? t('palette.singletonTaken') : kindDescription(tt, p)}
+                  data-testid={`${testId}-item-${p.kind}`}
+                  style={{ ['--kind-color' as string]: p.color ?? 'var(--color-primary)' }}
+                  onDragStart={draggable && !disabled ? (e) => onDragStart(e, p.kind) : undefined}
+                  onClick={() => onPick(p.kind)}
+                >
+                  <span className={s.icon}>
+                    <NodeIcon icon={p.icon} size={14} />
+                  </span>
+                  <span className={s.paletteText}>
+                    <span className={s.paletteTitle}>{kindTitle(tt, p)}</span>
+                    {disabled ? (
+                      <span className={s.paletteDescription} id={reasonId}>
+                        {t('palette.singletonTaken')}
+                      </span>
+                    ) : (
+                      <span className={s.paletteDescription}>{kindDescription(tt, p)}</span>
+                    )}
+                  </span>
+                </button>
+              );
+            })}
           </section>
         ))}
       </div>

@@ -107,6 +107,12 @@ export function Toolbar({ canLayout, onExport, onImport, onVariables, onFeatures
   );
 }
 
+/**
+ * How every fit view of the editor frames the flow: never above 1×, or a flow of two nodes would
+ * open (or be fitted) at the canvas's 2× maximum.
+ */
+export const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 } as const;
+
 /** Zoom in/out and fit view, with translated labels. */
 export function ZoomControls() {
   const { t } = useTranslation('editor');
@@ -119,7 +125,7 @@ export function ZoomControls() {
       <ToolButton label={t('toolbar.zoomOut')} testId="zoom-out" onClick={() => void flow.zoomOut()}>
         <Minus aria-hidden="true" />
       </ToolButton>
-      <ToolButton label={t('toolbar.fitView')} testId="fit-view" onClick={() => void flow.fitView({ padding: 0.2, duration: 200 })}>
+      <ToolButton label={t('toolbar.fitView')} testId="fit-view" onClick={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })}>
         <Maximize aria-hidden="true" />
       </ToolButton>
     </div>

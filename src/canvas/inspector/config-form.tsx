@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { NodeConfig } from '../../../schemas/flow';
 import { encodeMessage, renderBuiltinWidget, SchemaForm, useSchemaForm, type ObjectSchema, type WidgetRenderProps } from '../../kit/schema-form';
 import type { AnyNodePlugin, NodeIssue } from '../../plugin-sdk';
+import type { AnyEditorNodePlugin } from '../../plugin-sdk/view';
 import { JsonValueEditor } from '../../kit/widgets/json-editor';
 import { nodeWidgets } from '../widgets';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
@@ -71,12 +72,13 @@ export function ConfigForm({ plugin, nodeId, config, issues, readOnly, include, 
           store.sealHistory();
         },
       };
-      const custom = nodeWidgets[p.field.widget];
+      // The kind's own widgets first (its view's), then the canvas's.
+      const custom = (plugin as AnyEditorNodePlugin).view?.widgets?.[p.field.widget] ?? nodeWidgets[p.field.widget];
       // Node widgets also get the whole config and a setter of sibling fields (a tool and its function).
       if (custom) return custom({ ...q, extra: { ...p.extra, setField, config } });
       return renderBuiltinWidget(q) ?? <JsonValueEditor value={p.value} onChange={q.onChange} readOnly={q.readOnly} disabled={q.disabled} />;
     },
-    [store, nodeId, setField, config],
+    [store, nodeId, setField, config, plugin],
   );
 
   return <SchemaForm form={api} ns={[plugin.ns, 'inspector']} renderWidget={renderWidget} hideFooter readOnly={readOnly} />;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEdge, FlowDocument, type FlowNode } from '../../../schemas/flow';
 import { createNodeRegistry } from '../../plugin-sdk';
-import { runtimePlugins } from '../../../plugins/runtime';
+import { builtinPlugins } from '../builtin-plugins';
 import { createFlowStore } from '../store/create-flow-store';
 import { builtinCommands, createCommandManager } from '../commands';
 import { createLayout, SPECULATE_MIN_NODES } from './create-layout';
@@ -9,7 +9,7 @@ import { buildElkJobs } from './elk-graph';
 import { defaultMeasure } from './measure';
 import type { ClipboardAdapter } from '../clipboard';
 
-const registry = createNodeRegistry(runtimePlugins);
+const registry = createNodeRegistry(builtinPlugins);
 
 const node = (id: string, kind: string, parentId?: string, config: Record<string, unknown> = {}): FlowNode => ({
   id,

@@ -1,16 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { FlowDocument } from '../../../schemas/flow';
 import { echo } from '../../plugin-sdk/samples.fixture';
-import { flow, makeStore, node, registry } from '../plugins.fixture';
+import { canvasPlugins, flow, makeStore, node, registry } from '../plugins.fixture';
+import { z } from 'zod';
 import { createFlowStore } from './create-flow-store';
+import { createNodeRegistry, defineNodePlugin } from '../../plugin-sdk';
 
 const ids = (store: ReturnType<typeof makeStore>) => store.toDocument().nodes.map((n) => n.id);
 
 describe('createFlowStore', () => {
   it('makes an empty flow of its mode and refuses a document of another mode', () => {
     const store = createFlowStore({ registry, mode: 'chatflow' });
-    expect(store.toDocument().nodes.map((n) => n.kind)).toEqual(['start', 'answer']);
+    expect(store.toDocument().nodes.map((n) => n.kind)).toEqual(['start', 'llm', 'answer']);
     expect(() => createFlowStore({ registry, mode: 'chatflow', document: makeStore().toDocument() })).toThrow(/workflow/);
+  });
+
+  it('gives a new node that calls a model the default model, read when the node is added', () => {
+    // A kind holding `model` as the model kinds do (provider, name, mode, parameters).
+    const asks = defineNodePlugin({
+      kind: 'asks',
+      version: 1,
+      category: 'model',
+      icon: { lucide: 'bot' },
+      i18n: { zh: { title: '问', description: '问' }, en: { title: 'Asks', description: 'Asks' } },
+      configSchema: z.object({ model: z.object({ provider: z.string(), name: z.string(), mode: z.string() }).default({ provider: '', name: '', mode: 'chat' }) }),
+    });
+    let choice: { provider: string; name: string } | null = null;
+    const store = createFlowStore({ registry: createNodeRegistry([...canvasPlugins, asks]), mode: 'workflow', defaultModel: () => choice });
+    const before = store.addNode('asks')!;
+    choice = { provider: 'openai', name: 'gpt-4o-mini' };
+    const after = store.addNode('asks')!;
+    const echoed = store.addNode('echo')!;
+    const config = (id: string) => store.toDocument().nodes.find((n) => n.id === id)!.config as { model?: { provider: string; name: string; mode: string } };
+    expect(config(before).model).toEqual({ provider: '', name: '', mode: 'chat' });
+    expect(config(after).model).toEqual({ provider: 'openai', name: 'gpt-4o-mini', mode: 'chat' });
+    expect(config(echoed).model).toBeUndefined();
   });
 
   it('migrates old nodes on load', () => {

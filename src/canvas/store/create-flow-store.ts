@@ -1,6 +1,6 @@
 import { enablePatches, Immer, type Draft, type Patch } from 'immer';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { createEdge, DEFAULT_SOURCE_HANDLE, type FlowDocument, type FlowMode, type Position } from '../../../schemas/flow';
+import { createEdge, DEFAULT_SOURCE_HANDLE, withDefaultModel, type DefaultModelChoice, type FlowDocument, type FlowMode, type Position } from '../../../schemas/flow';
 import type { NodeRegistry } from '../../plugin-sdk';
 import { canConnect, type Connection, type ConnectResult } from '../connection';
 import { canReparent, reparent as reparentDraft, type MoveResult } from '../containers';
@@ -25,6 +25,11 @@ export interface FlowStoreOptions {
    * about 20 times slower, too slow for drags and typing in production.
    */
   freeze?: boolean;
+  /**
+   * The model a new node that calls one starts with (the tenant's default LLM; read at each add, so
+   * it may arrive after the store is made). None: the node's model stays to be chosen.
+   */
+  defaultModel?: () => DefaultModelChoice | null | undefined;
 }
 
 export interface EditOptions {
@@ -188,6 +193,7 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
       parentId,
       title: init.title,
     });
+    node.config = withDefaultModel(node.config, opts.defaultModel?.());
     return batch(() => {
       edit((d) => insert(d, [node, ...children]));
       if (source) connect({ source: source.id, target: id, sourceHandle: init.from?.handleId ?? DEFAULT_SOURCE_HANDLE });

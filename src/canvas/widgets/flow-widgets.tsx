@@ -1,20 +1,17 @@
 import { useMemo } from 'react';
-import { defaultValueFor, VALUE_TYPES, type ValueType } from '../../../schemas/flow';
-import { isSelector } from '../../plugin-sdk';
+import { defaultValueFor } from '../../../schemas/flow';
 import { ConstantInput } from './constant-input';
 import { useNodeWidgetEnv } from './context';
-import { useVariableLabels, useInspectorT } from './labels';
+import { useInspectorT } from './labels';
 import type { NodeWidgetProps } from './list-widgets';
-import { defaultOf, elementShape, enumChoices, maxOf, NativeSelect, RowList, rowsWithIssues } from './rows';
-import { VariablePicker } from './variable-picker';
+import { defaultOf, elementShape, maxOf, NativeSelect, RowList, rowsWithIssues } from './rows';
 import s from './widgets.module.css';
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const sel = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
-const asType = (v: unknown, fallback: ValueType = 'string'): ValueType => ((VALUE_TYPES as readonly string[]).includes(v as string) ? (v as ValueType) : fallback);
 
-function useRows(p: NodeWidgetProps) {
+/** A row widget's list props, its element shape and a blank row from the element's defaults. */
+export function useRows(p: NodeWidgetProps) {
   const env = useNodeWidgetEnv();
   const locked = p.readOnly || p.disabled || env.readOnly;
   const shape = elementShape(p.field);
@@ -44,46 +41,8 @@ function useRows(p: NodeWidgetProps) {
   };
 }
 
-/** Loop variables `[{ name, type, source, value | selector }]`. */
-export function LoopVariablesWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const { typeLabel } = useVariableLabels();
-  const { list, locked, blank } = useRows(p);
-  const types = VALUE_TYPES.map((v) => ({ value: v, label: typeLabel(v) }));
-  return (
-    <RowList
-      {...list}
-      addLabel={t('rows.addVariable')}
-      newRow={() => blank()}
-      renderRow={(row, update) => {
-        const type = asType(row.type);
-        return (
-          <>
-            <NameField row={row} update={update} locked={locked} />
-            <NativeSelect aria-label={t('rows.type')} value={type} options={types} disabled={locked} onChange={(v) => update({ type: v, value: defaultValueFor(asType(v)) })} />
-            <NativeSelect
-              aria-label={t('rows.source')}
-              value={str(row.source) || 'constant'}
-              options={[
-                { value: 'constant', label: t('rows.constant') },
-                { value: 'variable', label: t('rows.variable') },
-              ]}
-              disabled={locked}
-              onChange={(v) => update({ source: v })}
-            />
-            {row.source === 'variable' ? (
-              <VariablePicker aria-label={t('rows.value')} className={s.wide} types={[type]} value={sel(row.selector)} readOnly={locked} onChange={(v) => update({ selector: v })} />
-            ) : (
-              <ConstantInput aria-label={t('rows.value')} className={s.wide} type={type} value={row.value ?? defaultValueFor(type)} readOnly={locked} onChange={(v) => update({ value: v })} />
-            )}
-          </>
-        );
-      }}
-    />
-  );
-}
-
-function NameField({ row, update, locked }: { row: Row; update: (p: Row) => void; locked: boolean }) {
+/** A row's `name` text box (compact). */
+export function NameField({ row, update, locked }: { row: Row; update: (p: Row) => void; locked: boolean }) {
   const { t } = useInspectorT();
   return (
     <input
@@ -93,90 +52,6 @@ function NameField({ row, update, locked }: { row: Row; update: (p: Row) => void
       aria-label={t('rows.name')}
       placeholder={t('rows.name')}
       onChange={(e) => update({ name: e.target.value })}
-    />
-  );
-}
-
-/**
- * Variable-assigner rows: the variable to change (conversation variables, and the loop variables of
- * an enclosing loop), the operation, and the new value (another variable or a constant).
- */
-export function AssignmentsWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const { list, locked, blank, shape, env } = useRows(p);
-  const operations = enumChoices(shape.operation, p.tk, 'operations');
-  const writable = useMemo(() => env.variables.filter((g) => g.kind === 'conversation' || g.kind === 'container'), [env.variables]);
-  return (
-    <RowList
-      {...list}
-      addLabel={t('rows.addAssignment')}
-      newRow={() => blank()}
-      renderRow={(row, update) => {
-        const targetType = isSelector(row.target) ? env.typeOf(row.target) : undefined;
-        const needsValue = !['clear', 'remove-first', 'remove-last'].includes(str(row.operation));
-        return (
-          <>
-            <VariablePicker aria-label={t('rows.target')} groups={writable} value={sel(row.target)} readOnly={locked} onChange={(v) => update({ target: v })} />
-            <NativeSelect aria-label={t('rows.operation')} value={str(row.operation)} options={operations} disabled={locked} onChange={(v) => update({ operation: v })} />
-            {needsValue && (
-              <NativeSelect
-                aria-label={t('rows.source')}
-                value={str(row.source) || 'variable'}
-                options={[
-                  { value: 'variable', label: t('rows.variable') },
-                  { value: 'constant', label: t('rows.constant') },
-                ]}
-                disabled={locked}
-                onChange={(v) => update({ source: v })}
-              />
-            )}
-            {needsValue &&
-              (row.source === 'constant' ? (
-                <ConstantInput aria-label={t('rows.value')} className={s.wide} type={targetType ?? 'string'} value={row.value} readOnly={locked} onChange={(v) => update({ value: v })} />
-              ) : (
-                <VariablePicker aria-label={t('rows.value')} className={s.wide} value={sel(row.selector)} readOnly={locked} onChange={(v) => update({ selector: v })} />
-              ))}
-          </>
-        );
-      }}
-    />
-  );
-}
-
-/** Variable-aggregator groups `[{ name, outputType, selectors }]`. */
-export function VariableGroupsWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const { typeLabel } = useVariableLabels();
-  const { list, locked, blank, shape } = useRows(p);
-  const types = enumChoices(shape.outputType, p.tk, 'types').map((c) => ({ value: c.value, label: c.value === 'auto' ? c.label : typeLabel(c.value as ValueType) }));
-  return (
-    <RowList
-      {...list}
-      addLabel={t('rows.addGroup')}
-      newRow={(rows) => blank({ name: `group${rows.length + 1}` })}
-      renderRow={(row, update) => (
-        <>
-          <NameField row={row} update={update} locked={locked} />
-          <NativeSelect aria-label={t('rows.type')} value={str(row.outputType) || 'auto'} options={types} disabled={locked} onChange={(v) => update({ outputType: v })} />
-          <div className={s.wide}>
-            <RowList<string[]>
-              value={Array.isArray(row.selectors) ? (row.selectors as string[][]) : []}
-              onChange={(v) => update({ selectors: v })}
-              readOnly={locked}
-              addLabel={t('rows.addVariable')}
-              newRow={() => []}
-              renderRow={(selector, _u, i) => (
-                <VariablePicker
-                  aria-label={t('rows.variableN', { index: i + 1 })}
-                  value={selector}
-                  readOnly={locked}
-                  onChange={(v) => update({ selectors: (row.selectors as string[][]).map((x, j) => (j === i ? v : x)) })}
-                />
-              )}
-            />
-          </div>
-        </>
-      )}
     />
   );
 }
@@ -215,28 +90,5 @@ export function DefaultValuesWidget(p: NodeWidgetProps) {
         );
       }}
     />
-  );
-}
-
-/** Other agent nodes of the flow this agent may hand the conversation to (ids). */
-export function AgentNodesWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const env = useNodeWidgetEnv();
-  const locked = p.readOnly || p.disabled || env.readOnly;
-  const chosen = new Set(Array.isArray(p.value) ? (p.value as string[]) : []);
-  const agents = env.graph.nodes.filter((n) => n.kind === env.node.kind && n.id !== env.node.id);
-  const plugin = env.registry.get(env.node.kind);
-  const toggle = (id: string, on: boolean) => p.onChange(on ? [...chosen, id] : [...chosen].filter((x) => x !== id));
-  if (!agents.length) return <p className={s.muted} id={p.id}>{t('agents.empty')}</p>;
-  return (
-    <div className={s.list} id={p.id} role="group" aria-label={p.field.label ? p.tk(p.field.label) : p.field.name}>
-      {agents.map((n) => (
-        <label key={n.id} className={s.check}>
-          <input type="checkbox" checked={chosen.has(n.id)} disabled={locked} onChange={(e) => toggle(n.id, e.target.checked)} />
-          {n.title || (plugin ? t(`${plugin.ns}:${plugin.titleKey}`) : n.id)}
-          <span className={s.muted}>{n.id}</span>
-        </label>
-      ))}
-    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NODE_WIDGETS } from '../../../plugins/shared/widgets';
+import { NODE_WIDGETS } from '../../plugin-sdk';
 import { nodeWidgets } from './index';
 
 describe('nodeWidgets', () => {

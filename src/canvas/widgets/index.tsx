@@ -1,33 +1,24 @@
 /**
- * The flow-aware widgets of the node inspector: what the built-in plugins name in their schema
- * metadata (`plugins/shared/widgets.ts`), rendered inside SchemaForm. Each needs the
- * `NodeWidgetContext` the inspector provides; models and workspace resources come from
- * `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
+ * The flow-aware widgets of the node inspector that any kind may name (the SDK's `NODE_WIDGETS`),
+ * rendered inside SchemaForm; a kind's own widgets come with its view (`NodeView.widgets`, built
+ * from ./kit.ts). Each needs the `NodeWidgetContext` the inspector provides; models and workspace
+ * resources come from `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
  */
-import { createElement, type ComponentType } from 'react';
 import { ariaOf } from '../../kit/widgets/types';
+import { NODE_WIDGETS } from '../../plugin-sdk';
 import type { WidgetRenderer } from '../../kit/schema-form';
 import { ConditionsWidget } from './conditions';
-import { AgentNodesWidget, AssignmentsWidget, DefaultValuesWidget, LoopVariablesWidget, VariableGroupsWidget } from './flow-widgets';
-import {
-  ClassListWidget,
-  FormFieldsWidget,
-  InputVariablesWidget,
-  KeyValuesWidget,
-  OutputVariablesWidget,
-  ToolParamsWidget,
-  VariableListWidget,
-  type NodeWidgetProps,
-} from './list-widgets';
-import { ModelWidget, PromptMessagesWidget } from './model-widgets';
-import { KnowledgeBasesWidget, McpToolWidget, ToolListWidget, ToolWidget } from './resource-widgets';
-import { SandboxTimeoutWidget } from './sandbox-timeout';
+import { DefaultValuesWidget } from './flow-widgets';
+import { asWidget as as } from './kit';
+import { InputVariablesWidget, OutputVariablesWidget, ToolParamsWidget, type NodeWidgetProps } from './list-widgets';
+import { ModelWidget } from './model-widgets';
+import { KnowledgeBasesWidget } from './resource-widgets';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
 
 export * from './context';
 export { ConstantInput, parseConstant } from './constant-input';
-export { nextClassId, type NodeWidgetProps } from './list-widgets';
+export { type NodeWidgetProps } from './list-widgets';
 export { uniqueId } from './conditions';
 export { keepOrFirst, operatorsFor, takesValue, VALUELESS_OPERATORS } from './operators';
 export { findTrigger, insertReference, tokenize, type TemplateSegment, type TemplateTrigger } from './template';
@@ -66,34 +57,18 @@ function TemplateWidget(p: NodeWidgetProps) {
   );
 }
 
-const as = (c: ComponentType<NodeWidgetProps>): WidgetRenderer => (p) => createElement(c, p);
-
 /**
- * Widget name → renderer, for SchemaForm's `widgets`. Keys are the names of `NODE_WIDGETS`
- * (plugins/shared/widgets.ts), written out here because core code does not import plugins.
+ * Widget name → renderer, for SchemaForm's `widgets`: the names are the SDK's `NODE_WIDGETS`.
  * @example <SchemaForm schema={plugin.configSchema} widgets={nodeWidgets} … />
  */
 export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
-  variable: as(VariableWidget),
-  template: as(TemplateWidget),
-  'prompt-messages': as(PromptMessagesWidget),
-  model: as(ModelWidget),
-  'knowledge-bases': as(KnowledgeBasesWidget),
-  tool: as(ToolWidget),
-  'mcp-tool': as(McpToolWidget),
-  'tool-list': as(ToolListWidget),
-  'agent-nodes': as(AgentNodesWidget),
-  'input-variables': as(InputVariablesWidget),
-  'output-variables': as(OutputVariablesWidget),
-  'form-fields': as(FormFieldsWidget),
-  conditions: as(ConditionsWidget),
-  'key-values': as(KeyValuesWidget),
-  'tool-params': as(ToolParamsWidget),
-  'class-list': as(ClassListWidget),
-  'loop-variables': as(LoopVariablesWidget),
-  assignments: as(AssignmentsWidget),
-  'variable-groups': as(VariableGroupsWidget),
-  'variable-list': as(VariableListWidget),
-  'default-values': as(DefaultValuesWidget),
-  'sandbox-timeout': as(SandboxTimeoutWidget),
+  [NODE_WIDGETS.variable]: as(VariableWidget),
+  [NODE_WIDGETS.template]: as(TemplateWidget),
+  [NODE_WIDGETS.model]: as(ModelWidget),
+  [NODE_WIDGETS.knowledgeBases]: as(KnowledgeBasesWidget),
+  [NODE_WIDGETS.inputVariables]: as(InputVariablesWidget),
+  [NODE_WIDGETS.outputVariables]: as(OutputVariablesWidget),
+  [NODE_WIDGETS.conditions]: as(ConditionsWidget),
+  [NODE_WIDGETS.toolParams]: as(ToolParamsWidget),
+  [NODE_WIDGETS.defaultValues]: as(DefaultValuesWidget),
 };

@@ -5,57 +5,13 @@ import { TagInput } from '../../kit/widgets/tag-input';
 import { Switch } from '../../ui/switch';
 import { ModelListContext, useNodeWidgetEnv } from './context';
 import type { NodeWidgetProps } from './list-widgets';
-import { NativeSelect, RowList } from './rows';
-import { TemplateEditor } from './template-editor';
+import { NativeSelect } from './rows';
 import { useInspectorT } from './labels';
 import s from './widgets.module.css';
 
 type Row = Record<string, unknown>;
 type AnySchema = Parameters<typeof unwrap>[0];
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const ROLES = ['system', 'user', 'assistant'] as const;
-
-/** Chat messages `[{ role, text }]`, each a template editor; add, remove and reorder. */
-export function PromptMessagesWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const env = useNodeWidgetEnv();
-  const locked = p.readOnly || p.disabled || env.readOnly;
-  const rows = (Array.isArray(p.value) ? p.value : []) as Row[];
-  return (
-    <RowList
-      id={p.id}
-      label={p.field.label ? p.tk(p.field.label) : p.field.name}
-      value={rows}
-      onChange={(v) => p.onChange(v)}
-      onBlur={p.onBlur}
-      readOnly={locked}
-      reorder
-      max={p.field.checks.maxLength}
-      addLabel={t('prompt.add')}
-      newRow={(list) => ({ role: list.at(-1)?.role === 'user' ? 'assistant' : 'user', text: '' })}
-      renderRow={(row, update, i) => (
-        <>
-          <NativeSelect
-            aria-label={t('prompt.role', { index: i + 1 })}
-            value={str(row.role) || 'user'}
-            options={ROLES.map((r) => ({ value: r, label: t(`prompt.roles.${r}`) }))}
-            disabled={locked}
-            onChange={(v) => update({ role: v })}
-          />
-          <TemplateEditor
-            className={s.wide}
-            rows={row.role === 'system' ? 5 : 3}
-            aria-label={t('prompt.text', { index: i + 1, role: t(`prompt.roles.${str(row.role) || 'user'}`) })}
-            placeholder={t('prompt.placeholder')}
-            value={str(row.text)}
-            readOnly={locked}
-            onChange={(v) => update({ text: v })}
-          />
-        </>
-      )}
-    />
-  );
-}
 
 /** The i18n key of a completion parameter's label (known names; others show as they are). */
 const PARAM_NAMES = ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'max_tokens', 'stop', 'response_format'];

@@ -1,8 +1,7 @@
 import { useContext, useEffect, useState } from 'react';
-import { Switch } from '../../ui/switch';
 import { useNodeWidgetEnv, WorkspaceResourcesContext, type McpServerOption, type ResourceOption, type ToolFunctionOption, type ToolOption } from './context';
 import type { NodeWidgetProps } from './list-widgets';
-import { NativeSelect, RowList } from './rows';
+import { NativeSelect } from './rows';
 import { useInspectorT } from './labels';
 import { paramsFor } from './tool-params';
 import s from './widgets.module.css';
@@ -86,19 +85,11 @@ function MissingRow({ id, locked, onRemove }: { id: string; locked: boolean; onR
 }
 
 /**
- * A workspace tool and one of its functions. The field holds the tool id; the function goes to the
- * config's `functionId` (a hidden field of the same node), and its parameters fill `params`.
+ * A workspace resource and one of its parts in two selects: a tool and its function (`kind` tool)
+ * or an MCP server and its tool (`kind` mcp). The field holds the first; `second` names the config
+ * field of the part, and `paramsField` the one the part's parameters fill.
  */
-export function ToolWidget(p: NodeWidgetProps) {
-  return <PairPicker p={p} kind="tool" second="functionId" paramsField="params" />;
-}
-
-/** An MCP server and one of its tools (`serverId`, then `toolName`; `args` when its parameters are known). */
-export function McpToolWidget(p: NodeWidgetProps) {
-  return <PairPicker p={p} kind="mcp" second="toolName" paramsField="args" />;
-}
-
-function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProps; kind: 'tool' | 'mcp'; second: string; paramsField: string }) {
+export function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProps; kind: 'tool' | 'mcp'; second: string; paramsField: string }) {
   const { t } = useInspectorT();
   const env = useNodeWidgetEnv();
   const res = useContext(WorkspaceResourcesContext);
@@ -153,63 +144,6 @@ function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProps; kind
             </li>
           ))}
         </ul>
-      )}
-    </div>
-  );
-}
-
-/** An agent's tools: functions of workspace tools and tools of MCP servers, each switchable. */
-export function ToolListWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
-  const env = useNodeWidgetEnv();
-  const res = useContext(WorkspaceResourcesContext);
-  const tools = useResourceList(res.tools);
-  const servers = useResourceList(res.mcpServers);
-  const locked = p.readOnly || p.disabled || env.readOnly;
-  const rows = (Array.isArray(p.value) ? p.value : []) as Record<string, unknown>[];
-  const choices = [
-    ...(tools.status === 'ready' ? tools.items.flatMap((x) => x.functions.map((f) => ({ key: `tool:${x.id}:${f.id}`, type: 'tool', providerId: x.id, name: f.id, label: `${x.name} / ${f.name}` }))) : []),
-    ...(servers.status === 'ready' ? servers.items.flatMap((x) => x.tools.map((f) => ({ key: `mcp:${x.id}:${f.id}`, type: 'mcp', providerId: x.id, name: f.id, label: `${x.name} / ${f.name}` }))) : []),
-  ];
-  const keyOf = (r: Record<string, unknown>) => `${str(r.type)}:${str(r.providerId)}:${str(r.name)}`;
-  const labelOf = (r: Record<string, unknown>) => choices.find((c) => c.key === keyOf(r))?.label ?? t('resources.missing', { id: `${str(r.providerId)}/${str(r.name)}` });
-  const free = choices.filter((c) => !rows.some((r) => keyOf(r) === c.key));
-  const loading = tools.status === 'loading' || servers.status === 'loading';
-  return (
-    <div className={s.list} id={p.id} role="group" aria-label={p.field.label ? p.tk(p.field.label) : p.field.name}>
-      {rows.length > 0 && (
-        <RowList<Record<string, unknown>>
-          value={rows}
-          onChange={(v) => p.onChange(v)}
-          readOnly={locked}
-          addLabel=""
-          max={rows.length}
-          newRow={() => ({ enabled: true })}
-          renderRow={(row, update) => (
-            <label className={s.check}>
-              <Switch size="sm" aria-label={t('resources.enable', { name: labelOf(row) })} checked={row.enabled !== false} disabled={locked} onCheckedChange={(v) => update({ enabled: v })} />
-              {labelOf(row)}
-            </label>
-          )}
-        />
-      )}
-      {loading ? (
-        <p className={s.muted}>{t('resources.loading')}</p>
-      ) : choices.length === 0 ? (
-        <p className={s.muted} role="note">{t('resources.toolListEmpty')}</p>
-      ) : (
-        !locked &&
-        free.length > 0 && (
-          <NativeSelect
-            aria-label={t('resources.addTool')}
-            value=""
-            options={[{ value: '', label: t('resources.addTool') }, ...free.map((c) => ({ value: c.key, label: c.label }))]}
-            onChange={(v) => {
-              const c = free.find((x) => x.key === v);
-              if (c) p.onChange([...rows, { type: c.type, providerId: c.providerId, name: c.name, enabled: true }]);
-            }}
-          />
-        )
       )}
     </div>
   );

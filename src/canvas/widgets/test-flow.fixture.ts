@@ -1,5 +1,5 @@
 import { isVisible } from '../../../schemas/ui';
-import { builtinPlugins } from '../../../plugins';
+import { builtinPlugins } from '../builtin-plugins';
 import { describeObject } from '../../kit/schema/fields';
 import { createNodeRegistry } from '../../plugin-sdk';
 import { RUN_SETTINGS_GROUP } from '../inspector/logic';

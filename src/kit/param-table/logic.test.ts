@@ -384,7 +384,7 @@ describe('spec 5: parameter table validation', () => {
     const [issue] = validateRows(params, rows);
     const text = () => tDynamic(`param:${issue.message.key}`, issue.message.params);
     await i18n.changeLanguage('zh');
-    expect(text()).toBe('字段 Key “a-b” 只能包含英文字母、数字和下划线');
+    expect(text()).toBe('字段键“a-b”只能包含英文字母、数字和下划线');
     await i18n.changeLanguage('en');
     expect(text()).toBe('Field key "a-b" may contain only English letters, digits and underscore');
     await i18n.changeLanguage('zh');

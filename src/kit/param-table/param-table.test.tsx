@@ -151,7 +151,7 @@ describe('ParamTable', () => {
     expect(key).toHaveAttribute('aria-invalid', 'true');
     expect(key).toHaveAccessibleDescription('Field key "a-b" may contain only English letters, digits and underscore');
     await act(() => i18n.changeLanguage('zh'));
-    expect(screen.getByText('字段 Key “a-b” 只能包含英文字母、数字和下划线')).toBeInTheDocument();
+    expect(screen.getByText('字段键“a-b”只能包含英文字母、数字和下划线')).toBeInTheDocument();
     await act(() => i18n.changeLanguage('en'));
     await user.clear(key);
     await user.type(key, 'a_b');

@@ -18,6 +18,13 @@ export const CODE_EDITOR_DEFAULTS = {
   minimap: true,
 } as const;
 
+/**
+ * Languages of prose, not code (prompts, templates, plain text): their lines wrap and there is no
+ * minimap (issue 28) — a minimap of sentences says nothing and a long sentence must not scroll away.
+ * Code keeps spec 9's minimap and long lines.
+ */
+export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['prompt', 'plaintext', 'markdown', 'jinja2', 'template']);
+
 let loading: Promise<Monaco> | null = null;
 
 /** Loads Monaco once (a separate chunk with its workers). */
@@ -47,9 +54,10 @@ export interface CodeEditorProps extends WidgetValueProps<string> {
   theme?: string;
   /** Default 16 (spec 9). */
   fontSize?: number;
-  /** Default true (spec 9). */
+  /** Default true (spec 9); false for a prose language ({@link PROSE_LANGUAGES}). */
   minimap?: boolean;
   lineNumbers?: 'on' | 'off';
+  /** Default 'off'; 'on' for a prose language ({@link PROSE_LANGUAGES}). */
   wordWrap?: 'on' | 'off';
   /** More Monaco options. */
   options?: MonacoNs.editor.IStandaloneEditorConstructionOptions;
@@ -79,9 +87,9 @@ export function CodeEditor({
   resizable = true,
   theme = CODE_EDITOR_DEFAULTS.theme,
   fontSize = CODE_EDITOR_DEFAULTS.fontSize,
-  minimap = CODE_EDITOR_DEFAULTS.minimap,
+  minimap = !PROSE_LANGUAGES.has(language) && CODE_EDITOR_DEFAULTS.minimap,
   lineNumbers = 'on',
-  wordWrap = 'off',
+  wordWrap = PROSE_LANGUAGES.has(language) ? 'on' : 'off',
   options,
   onMount,
   placeholder,

@@ -1,4 +1,4 @@
-import { BookOpen, Bot, Check, Database, FileText, Globe, ImageUp, MessageSquare, Pencil, Sparkles, Workflow, Wrench, type LucideIcon } from 'lucide-react';
+import { Check, ImageUp, Pencil } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../ui/cn';
@@ -6,48 +6,13 @@ import { Popover, PopoverContent, PopoverTrigger } from '../../ui/popover';
 import { Spinner } from '../../ui/spinner';
 import { translateMessage } from '../i18n';
 import type { MessageDescriptor } from '../schema-form/messages';
-import { DEFAULT_ICON, ICON_COLORS, ICON_NAMES, iconColors, type IconName, type IconValue } from './icon-presets';
+import { DEFAULT_ICON, ICON_COLORS, ICON_NAMES, type IconName, type IconValue } from './icon-presets';
+import { AppIcon, ICONS } from './app-icon';
 import { ariaOf, type ControlAria } from './types';
 import { ICON_UPLOAD, selectFiles } from './upload-rules';
 import s from './icon-picker.module.css';
 
-const ICONS: Record<IconName, LucideIcon> = {
-  bot: Bot,
-  sparkles: Sparkles,
-  'message-square': MessageSquare,
-  'book-open': BookOpen,
-  workflow: Workflow,
-  wrench: Wrench,
-  database: Database,
-  'file-text': FileText,
-  globe: Globe,
-};
-
-export interface AppIconProps {
-  value: IconValue | null | undefined;
-  /** Square size in px. Default 40. */
-  size?: number;
-  /** Alt text of an image. */
-  name?: string;
-  className?: string;
-}
-
-/**
- * An app, tool or workspace icon: the uploaded image, or the preset icon on its colour.
- * @example <AppIcon value={{ icon: 'bot', iconColor: '#E0E7FF' }} size={32} />
- */
-export function AppIcon({ value, size = 40, name = '', className }: AppIconProps) {
-  const v = value ?? DEFAULT_ICON;
-  const style = { width: size, height: size, borderRadius: Math.round(size / 4) };
-  if (v.iconPath) return <img data-slot="app-icon" src={v.iconPath} alt={name} className={cn(s.icon, className)} style={style} />;
-  const Icon = ICONS[(v.icon as IconName) ?? 'bot'] ?? Bot;
-  const colors = iconColors(v.iconColor);
-  return (
-    <span data-slot="app-icon" className={cn(s.icon, className)} style={{ ...style, ...colors }} role={name ? 'img' : undefined} aria-label={name || undefined}>
-      <Icon aria-hidden="true" style={{ width: size * 0.55, height: size * 0.55 }} />
-    </span>
-  );
-}
+export { AppIcon, type AppIconProps } from './app-icon';
 
 export interface IconPickerProps extends ControlAria {
   value: IconValue | null | undefined;

@@ -78,7 +78,7 @@ export function selectFiles<F extends { name: string; size: number }>(files: rea
     accepted.push(file);
     room--;
   }
-  if (over) rejected.push({ message: { key: 'kit:upload.tooMany', params: { max: limits.maxCount } } });
+  if (over) rejected.push({ message: { key: 'kit:upload.tooMany', params: { count: limits.maxCount } } });
   return { accepted, rejected };
 }
 

@@ -47,6 +47,8 @@ export const datasets = pgTable(
     embedding: jsonb('embedding').$type<{ provider: string; model: string } | null>(),
     embeddingDim: integer('embedding_dim'),
     retrieval: jsonb('retrieval').$type<Record<string, unknown>>().notNull().default({}),
+    /** The store item it was copied from (issue 23), null when made here. */
+    storeOriginId: uuid('store_origin_id'),
     createdBy: uuid('created_by').notNull(),
     ...stamps,
   },

@@ -7,8 +7,8 @@ import { apps, appVersions, tenants, tools, users, workspaces } from './schema';
 /**
  * One app on one distribution platform (schemas/distribution.ts): the published version it serves,
  * its state (`distributed`, or `cancelled`: the row is kept with who and when, and distributing
- * again re-activates it), who distributed it and when. `review_state`/`review_reason` are the store
- * submission's (store only); `tool_id` the workflow tool it made (tool only). A version that a
+ * again re-activates it), who distributed it and when. A `store` row's listing and review are its
+ * store item's (store_items.distribution_id, migration 0020); `tool_id` the workflow tool it made (tool only). A version that a
  * cancelled row names may be deleted later: `version_id` then goes null.
  */
 export const appDistributions = pgTable(
@@ -28,8 +28,6 @@ export const appDistributions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     cancelledBy: uuid('cancelled_by'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-    reviewState: text('review_state', { enum: ['awaiting_release', 'released', 'rejected', 'offline'] }),
-    reviewReason: text('review_reason'),
     toolId: uuid('tool_id').references(() => tools.id, { onDelete: 'set null' }),
   },
   (t) => [

@@ -35,10 +35,21 @@ export const conversations = pgTable(
     persona: text('persona').notNull().default(''),
     versionId: uuid('version_id').references(() => appVersions.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').notNull(),
+    /** Public API conversations: the caller's `user` string (`created_by` is a UUID derived from it and the app). */
+    endUser: text('end_user'),
+    /**
+     * OpenAI-compatible chats: the hash of the turns so far (questions and answers), so the next request,
+     * which repeats them, continues this conversation (public/openai.ts).
+     */
+    historyHash: text('history_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('conversations_app_created').on(t.appId, t.createdAt), index('conversations_creator_source_updated').on(t.createdBy, t.source, t.updatedAt)],
+  (t) => [
+    index('conversations_app_created').on(t.appId, t.createdAt),
+    index('conversations_creator_source_updated').on(t.createdBy, t.source, t.updatedAt),
+    index('conversations_app_history').on(t.appId, t.historyHash),
+  ],
 );
 
 /**
@@ -68,6 +79,8 @@ export const runs = pgTable(
     steps: integer('steps').notNull().default(0),
     elapsedMs: doublePrecision('elapsed_ms').notNull().default(0),
     createdBy: uuid('created_by').notNull(),
+    /** Public API and MCP runs: the caller's end user (`user`), as the log shows it. */
+    endUser: text('end_user'),
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -77,6 +90,8 @@ export const runs = pgTable(
     index('runs_app_status_created').on(t.appId, t.status, t.createdAt),
     index('runs_conversation').on(t.conversationId),
     index('runs_creator_created').on(t.createdBy, t.createdAt),
+    // The overview's p95 (services/overview.ts); migration 0018 adds INCLUDE (created_at, status, source).
+    index('runs_app_elapsed').on(t.appId, t.elapsedMs.desc()),
   ],
 );
 

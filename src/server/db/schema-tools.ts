@@ -26,6 +26,8 @@ export const tools = pgTable(
     mcpEnabled: jsonb('mcp_enabled').$type<string[]>().notNull().default([]),
     workflowAppId: uuid('workflow_app_id').references(() => apps.id, { onDelete: 'set null' }),
     publishedVersion: integer('published_version').notNull().default(0),
+    /** The store item it was copied from (issue 23), null when made here. */
+    storeOriginId: uuid('store_origin_id'),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -210,6 +210,8 @@ export const prompts = pgTable(
     scene: text('scene', { enum: ['llm_chain', 'retrieval_chain', 'extract_chain', 'analysis_chain'] }).notNull(),
     variables: jsonb('variables').$type<{ name: string; description: string; default: string }[]>().notNull().default([]),
     model: jsonb('model').$type<{ provider: string; name: string } | null>(),
+    /** The store item it was copied from (issue 23), null when made here. */
+    storeOriginId: uuid('store_origin_id'),
     createdBy: uuid('created_by').notNull(),
     ...stamps,
   },
@@ -231,6 +233,8 @@ export const apps = pgTable(
     type: text('type', { enum: ['agent', 'chatflow', 'workflow', 'agent_team'] }).notNull(),
     icon: jsonb('icon').$type<{ iconPath?: string; icon?: string; iconColor?: string; iconId?: string }>().notNull(),
     status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    /** The store item it was copied from (issue 23), null when made here. */
+    storeOriginId: uuid('store_origin_id'),
     createdBy: uuid('created_by').notNull(),
     ...stamps,
   },
@@ -327,3 +331,6 @@ export * from './schema-tools';
 export * from './schema-knowledge';
 export * from './schema-apps';
 export * from './schema-portal';
+export * from './schema-store';
+export * from './schema-api';
+export * from './schema-plugins';

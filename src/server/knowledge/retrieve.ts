@@ -19,7 +19,9 @@
  * Then optional rerank (the rerank model's relevance becomes the score), the score threshold, top k,
  * and optional graph neighbours (see {@link graphNeighbours}).
  */
+import { MAX_GRAPH_MIN_RELEVANCE, METADATA_OPERATORS, type KnowledgeQuery, type MetadataCondition as QueryMetadataCondition, type MetadataFilter as QueryMetadataFilter, type RetrievalMode } from '../../../schemas/knowledge';
 import { sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { ServerContext } from '../context';
 import { badRequest } from '../errors';
 import { cosine } from './embed-builtin';
@@ -32,41 +34,20 @@ import { vectorCacheOf, type UnitVersion } from './vector-cache';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
 
-export type RetrievalMode = 'vector' | 'full_text' | 'hybrid';
+export type { RetrievalMode };
+type KnowledgeQueryOut = z.output<typeof KnowledgeQuery>;
 export type HitSource = 'vector' | 'full_text' | 'graph';
 
-/** Operators of metadata conditions (the node's list, plus spelled-out aliases). */
-export const METADATA_FILTER_OPERATORS = [
-  'is',
-  'is not',
-  'contains',
-  'not contains',
-  'start with',
-  'starts with',
-  'end with',
-  'ends with',
-  'empty',
-  'not empty',
-  '=',
-  '≠',
-  '!=',
-  '>',
-  '<',
-  '≥',
-  '>=',
-  '≤',
-  '<=',
-  'before',
-  'after',
-] as const;
+/** Operators of metadata conditions (the knowledge query's list, plus spelled-out aliases). */
+export const METADATA_FILTER_OPERATORS = [...METADATA_OPERATORS, 'starts with', 'ends with', '!=', '>=', '<='] as const;
 
-export interface MetadataCondition {
-  name: string;
+/** A metadata condition as retrieval checks it: the query's, an alias operator allowed (checked at run time). */
+export interface MetadataCondition extends Omit<QueryMetadataCondition, 'operator' | 'value'> {
   operator: string;
   value?: string;
 }
 export interface MetadataFilter {
-  logicalOperator: 'and' | 'or';
+  logicalOperator: QueryMetadataFilter['logicalOperator'];
   conditions: MetadataCondition[];
 }
 
@@ -79,14 +60,12 @@ export interface RetrievalBase {
   embeddingDim: number | null;
 }
 
-export interface RetrieveRequest {
+/**
+ * A search as retrieval runs it: the knowledge query's settings (schemas/knowledge.ts `KnowledgeQuery`,
+ * defaults applied) with the bases, rerank model and graph option resolved by the caller.
+ */
+export interface RetrieveRequest extends Pick<KnowledgeQueryOut, 'mode' | 'topK' | 'scoreThreshold' | 'vectorWeight'> {
   query: string;
-  mode: RetrievalMode;
-  topK: number;
-  /** Results below are dropped (after rerank when it is on). */
-  scoreThreshold?: number;
-  /** Hybrid: the vector part's weight 0..1 (default 0.7). */
-  vectorWeight?: number;
   /** Rerank the candidates with this model (resolve it with rerank.ts resolveRerankModel). */
   rerank?: RerankModelRef | null;
   metadataFilter?: MetadataFilter | null;
@@ -112,7 +91,7 @@ export interface RetrievedHit {
 }
 
 export const DEFAULT_VECTOR_WEIGHT = 0.7;
-export const MAX_GRAPH_MIN_RELEVANCE = 0.5;
+export { MAX_GRAPH_MIN_RELEVANCE };
 /**
  * The partial HNSW index for bases with the built-in embedding (256 dimensions): pgvector indexes
  * only fixed-dimension vectors, hence the cast and the predicate. Migration 0008_knowledge_index

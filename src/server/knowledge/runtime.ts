@@ -5,7 +5,8 @@
  * clear error (a missing base must not look like "nothing relevant").
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { KnowledgeChunk, KnowledgeQuery, KnowledgeService } from '../../plugin-sdk/executor';
+import { KnowledgeQuery } from '../../../schemas/knowledge';
+import type { KnowledgeChunk, KnowledgeService } from '../../plugin-sdk/executor';
 import { NodeExecutionError } from '../../plugin-sdk';
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
@@ -14,19 +15,20 @@ import { AppError } from '../errors';
 import { ModelError, modelNodeCode } from '../providers/errors';
 import { countHits } from './hits';
 import { resolveRerankModel } from './rerank';
-import { DEFAULT_VECTOR_WEIGHT, retrieve, type RetrievalMode } from './retrieve';
+import { DEFAULT_VECTOR_WEIGHT, retrieve } from './retrieve';
 
 export const KNOWLEDGE_RUNTIME_ERRORS = {
   NOT_FOUND: 'KNOWLEDGE-NOT-FOUND',
   INVALID: 'KNOWLEDGE-INVALID',
 } as const;
 
-const modeOf = (m: KnowledgeQuery['mode']): RetrievalMode => (m === 'vector' ? 'vector' : m === 'full-text' ? 'full_text' : 'hybrid');
-
 /** Knowledge retrieval for one run, scoped to its tenant and project space. */
 export function createKnowledgeService(ctx: ServerContext, scope: { tenantId: string; workspaceId: string }): KnowledgeService {
   return {
-    async retrieve(query: KnowledgeQuery, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]> {
+    async retrieve(asked: KnowledgeQuery, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]> {
+      const parsed = KnowledgeQuery.safeParse(asked);
+      if (!parsed.success) throw new NodeExecutionError(KNOWLEDGE_RUNTIME_ERRORS.INVALID, `The knowledge query is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '-'} ${i.message}`).join('; ')}`);
+      const query = parsed.data;
       const ids = [...new Set(query.datasetIds)];
       if (!ids.length) return [];
       const bad = ids.filter((id) => !UUID_RE.test(id));
@@ -44,8 +46,8 @@ export function createKnowledgeService(ctx: ServerContext, scope: { tenantId: st
         const rerank = query.rerank ? await resolveRerankModel(ctx, scope.tenantId, query.rerank) : null;
         const hits = await retrieve(ctx, rows, {
           query: query.text,
-          mode: modeOf(query.mode),
-          topK: query.topK ?? 4,
+          mode: query.mode,
+          topK: query.topK,
           scoreThreshold: query.scoreThreshold,
           vectorWeight: query.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
           rerank,

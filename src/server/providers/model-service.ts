@@ -1,6 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embedMany, generateText, InvalidPromptError, jsonSchema, tool, type EmbeddingModel, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { embedMany, generateText, InvalidPromptError, jsonSchema, tool, type EmbeddingModel, type ImagePart, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice } from 'ai/internal';
 import type { ServerContext } from '../context';
 import * as models from '../services/models';
@@ -9,7 +9,7 @@ import { ModelError, toModelError } from './errors';
 import { createGuardedHttpClient } from '../http/guarded-client';
 import { createPolicyFetch } from '../http/policy-fetch';
 import type { OutboundPolicy } from '../security/outbound-policy';
-import type { ChatEvent, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
+import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
 /**
  * ModelService: the one way server code talks to models. It resolves the tenant's credentials
@@ -112,6 +112,19 @@ function embeddingModel(policy: OutboundPolicy, p: CatalogueProvider, creds: Cre
   return createOpenAICompatible({ name: p.provider, baseURL: creds.base_url, apiKey: creds.api_key || undefined, fetch: outboundOf(policy).fetch }).embeddingModel(model);
 }
 
+/**
+ * One image part. Bytes carry their detail for OpenAI-style providers: the SDK's OpenAI-compatible
+ * provider spreads a part's `openaiCompatible` options over the part it writes, so the whole
+ * `image_url` (the data URL the SDK would write, with `detail`) is given there; Anthropic has no detail.
+ */
+function imagePart(image: string | ChatImage): ImagePart {
+  if (typeof image === 'string') return { type: 'image', image: new URL(image) };
+  const part: ImagePart = { type: 'image', image: image.data, mediaType: image.mediaType };
+  if (!image.detail) return part;
+  const url = `data:${image.mediaType};base64,${Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).toString('base64')}`;
+  return { ...part, providerOptions: { openaiCompatible: { image_url: { url, detail: image.detail } } } };
+}
+
 /** The fetch of the model providers (rerank calls it too): admitted by the policy, kept-alive. */
 export const modelFetch = (policy: OutboundPolicy) => outboundOf(policy).fetch;
 
@@ -123,7 +136,7 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
         return { role: 'system', content: m.content };
       case 'user':
         if (!m.images?.length) return { role: 'user', content: m.content };
-        return { role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map((url) => ({ type: 'image' as const, image: new URL(url) }))] };
+        return { role: 'user', content: [...(m.content ? [{ type: 'text' as const, text: m.content }] : []), ...m.images.map(imagePart)] };
       case 'assistant':
         if (!m.tool_calls?.length) return { role: 'assistant', content: m.content };
         return {

@@ -1,17 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { createEdge, isTeamMemberKind, type FlowDocument, type FlowMode } from '../../../schemas/flow';
-import { compile, type CompileOptions, type ExecutionPlan, type PlanNode } from '../../engine';
-import { createNodeRegistry } from '../../plugin-sdk/registry';
-import { runtimeExecutors } from '../../../plugins/executors';
-import { runtimePlugins } from '../../../plugins/runtime';
+import { compile, type CompileOptions, type EngineRegistries, type ExecutionPlan, type PlanNode } from '../../engine';
 import { requireMembership, UUID_RE, type Caller, type ServerContext } from '../context';
 import { appDrafts, apps, appVersions, workspaceMembers, workspaces } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { draftSecretValues, secretValuesOf } from '../services/apps';
 import { draftRowsGeneration } from '../services/cache-generations';
-
-/** The built-in node kinds and their executors, as runs compile flows against them. */
-export const engineRegistries = { nodes: createNodeRegistry(runtimePlugins), executors: runtimeExecutors };
 
 /** The caller and the app a request is about (the workspace from X-Workspace-Id). */
 export interface AppScope {
@@ -50,9 +44,16 @@ export interface DraftFlow {
   env: Record<string, unknown>;
 }
 
-// Compiling checks the whole flow; a draft is run many times between saves, so keep recent plans.
+// Compiling checks the whole flow; a draft is run many times between saves, so keep recent plans,
+// per set of node kinds (a plugin installed or upgraded gives new registries, and so new plans).
 const PLAN_CACHE_MAX = 200;
-const plans = new Map<string, ExecutionPlan>();
+const planCaches = new WeakMap<EngineRegistries, Map<string, ExecutionPlan>>();
+
+function plansOf(registries: EngineRegistries): Map<string, ExecutionPlan> {
+  let plans = planCaches.get(registries);
+  if (!plans) planCaches.set(registries, (plans = new Map()));
+  return plans;
+}
 
 /**
  * Agent teams: the agents without edges are the team members the entry agent hands off to; they are
@@ -61,8 +62,10 @@ const plans = new Map<string, ExecutionPlan>();
 export const compileOptionsOf = (mode: FlowMode): CompileOptions =>
   mode === 'agent_team' ? { detached: (node) => isTeamMemberKind(mode, node) } : {};
 
-/** The compiled plan of a document, cached under `key` (a draft: app and revision; a version: its id). */
-function planOf(key: string, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
+/** The compiled plan of a document, cached under `key` (a draft: app and revision; a version: its id) per set of kinds. */
+function planOf(ctx: ServerContext, key: string, document: FlowDocument, mode: FlowMode = document.mode): ExecutionPlan {
+  const registries = ctx.plugins.registries();
+  const plans = plansOf(registries);
   const hit = plans.get(key);
   if (hit) {
     // Refresh its place (Map keeps insertion order: the first key is the least recently used).
@@ -70,7 +73,9 @@ function planOf(key: string, document: FlowDocument, mode: FlowMode = document.m
     plans.set(key, hit);
     return hit;
   }
-  const compiled = compile(document, engineRegistries, compileOptionsOf(mode));
+  // Nodes saved by an older version of their kind (a plugin upgraded since) run migrated: published
+  // versions are never rewritten, drafts are rewritten by the upgrade itself.
+  const compiled = compile(registries.nodes.migrateFlow(document).document, registries, compileOptionsOf(mode));
   if (!compiled.ok) {
     const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
     throw badRequest(`The flow cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
@@ -153,7 +158,9 @@ export async function loadDraftNode(ctx: ServerContext, s: AppScope, nodeId: str
   const row = await loadDraftRow(ctx, s);
   const app: AppRef = { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode };
   const document = row.document as unknown as FlowDocument;
-  const { nodes: registry } = engineRegistries;
+  await ctx.plugins.fresh();
+  const registries = ctx.plugins.registries();
+  const { nodes: registry } = registries;
   const source = document.nodes.find((n) => n.id === nodeId);
   const plugin = source && registry.get(source.kind);
   if (!source || !plugin || plugin.category === 'annotation') throw notFoundOrForeign('Node', nodeId);
@@ -179,9 +186,10 @@ export async function loadDraftNode(ctx: ServerContext, s: AppScope, nodeId: str
     edges: entry ? [createEdge(entry.id, nodeId)] : [],
   };
   const key = `${app.id}:${row.revision}:node:${nodeId}`;
+  const plans = plansOf(registries);
   let plan = plans.get(key);
   if (!plan) {
-    const compiled = compile(alone, engineRegistries, { validate: false });
+    const compiled = compile(alone, registries, { validate: false });
     if (!compiled.ok) {
       const issues = compiled.issues.map((i) => ({ path: i.nodeId ? `node/${i.nodeId}` : 'flow', message: i.message, code: i.code, node_id: i.nodeId ?? null }));
       throw badRequest(`The node cannot run: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, issues);
@@ -204,7 +212,9 @@ export async function compileDraft(
   draft: { revision: number; document: Record<string, unknown>; secretEnv: Record<string, string> },
 ): Promise<DraftFlow> {
   const document = draft.document as unknown as FlowDocument;
-  const plan = planOf(`${app.id}:${draft.revision}`, document, app.mode);
+  // Kinds installed through another server process a moment ago run here too.
+  await ctx.plugins.fresh();
+  const plan = planOf(ctx, `${app.id}:${draft.revision}`, document, app.mode);
   return { app, revision: draft.revision, plan, env: await secretEnv(ctx, app.id, document, draft.secretEnv) };
 }
 
@@ -230,7 +240,7 @@ type VersionRow = typeof appVersions.$inferSelect;
  */
 export function compileVersion(ctx: ServerContext, app: AppRef, version: Pick<VersionRow, 'id' | 'version' | 'document' | 'secretEnv'>): VersionFlow {
   const document = version.document as unknown as FlowDocument;
-  const plan = planOf(`version:${version.id}`, document, app.mode);
+  const plan = planOf(ctx, `version:${version.id}`, document, app.mode);
   const env: Record<string, unknown> = {};
   if (Object.keys(version.secretEnv).length) {
     const secrets = secretValuesOf(ctx, app.id, version.secretEnv);

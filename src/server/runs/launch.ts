@@ -11,6 +11,7 @@ import { badRequest, notFoundOrForeign } from '../errors';
 import { checkRunFiles } from '../services/files';
 import { loadDraftFlow, type AppRef, type AppScope } from './app-flow';
 import { RunRecorder } from './recorder';
+import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 
@@ -58,8 +59,10 @@ export interface RunRequest {
   inputs: Record<string, unknown>;
   files: RunFileRef[];
   conversation?: { id: string; variables: Record<string, unknown> };
-  /** Chat without `conversation`: the new conversation's source (draft or portal). */
-  newConversation?: { source: 'draft' | 'portal' };
+  /** Chat without `conversation`: the new conversation's source (draft, portal or api). */
+  newConversation?: { source: 'draft' | 'portal' | 'api' };
+  /** Public API and MCP runs: the caller's end user as they name it (stored with the run and a new conversation). */
+  endUser?: string;
   /** The end user's character for this conversation (`sys.persona`: LLM and agent nodes add it to their instructions). */
   persona?: string;
   /** Collect the knowledge passages of knowledge-retrieval nodes and store them with the message. */
@@ -142,15 +145,18 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   // The embedded database works on this thread, and its insert (1.5 to 2 ms) would sit between the
   // provider's first token and the client: there it waits until the first answer chunk has gone
   // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
+  const startedAt = new Date();
+  const endUser = req.endUser ?? null;
   const parts: SQL[] = [];
-  if (chat && !conversationId) {
+  const newConversation = chat && !conversationId;
+  const source = req.newConversation?.source ?? 'draft';
+  if (newConversation) {
     conversationId = randomUUID();
-    const source = req.newConversation?.source ?? 'draft';
-    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${mask.text(nameOf(query))}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}))`);
+    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by, end_user)
+      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${mask.text(nameOf(query))}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${endUser}))`);
   }
-  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${conversationId ?? null}))`);
+  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, end_user, conversation_id)
+    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${endUser}, ${conversationId ?? null}))`);
   if (conversationId) {
     messageId = randomUUID();
     parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
@@ -160,11 +166,35 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const due = new Promise<void>((r) => (go = r));
   if (ctx.exclusiveDb) setTimeout(go, FIRST_WRITE_WAIT_MS).unref();
   else go();
-  const inserted = due.then(() => new Promise((r) => setImmediate(r))).then(() => ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`));
+  // A run that ended before its first write (a short workflow: a few ms) is written whole at its
+  // end instead, one statement shared with other runs ending then (./whole-run.ts, ./run-writer.ts):
+  // nothing is written twice, and a busy server writes many runs per statement.
+  let ended = false;
+  const inserted = due
+    .then(() => new Promise((r) => setImmediate(r)))
+    .then(async () => {
+      if (ended) return false;
+      await ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      return true;
+    });
+  const whole = wholeRun({
+    runId,
+    app,
+    source: req.source,
+    versionId,
+    query: mask.text(query),
+    inputs: mask.value(inputs),
+    files: mask.value(files),
+    userId,
+    endUser,
+    startedAt,
+    ...(conversationId ? { conversation: { id: conversationId, ...(newConversation ? { created: { source, name: mask.text(nameOf(query)) } } : {}) } } : {}),
+    ...(messageId ? { messageId } : {}),
+  });
 
   const registry = runRegistry(ctx);
   const controller = new AbortController();
-  const recorder = new RunRecorder(ctx.db, runId, log, inserted);
+  const recorder = new RunRecorder(ctx.db, runId, log, inserted, whole);
   const citations: Citation[] = [];
   const collect = req.collectCitations ? citationCollector(citations) : undefined;
   const record = collect
@@ -194,7 +224,10 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
         }
       : record,
   });
-  execution.result.then(go, go);
+  execution.result.then(() => {
+    ended = true;
+    go();
+  }, go);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, controller });
   // Removed from the registry once stored (or its write failed): a server that stops waits for it.
   const stored = execution.result.then(async (result) => {

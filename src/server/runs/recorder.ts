@@ -4,8 +4,13 @@ import type { RunEvent, TokenUsage } from '../../../schemas/run';
 import type { RunResult } from '../../engine';
 import type { Db } from '../db/client';
 import { conversations, messages, nodeExecutions, runs } from '../db/schema';
+import type { RawSql } from './raw-sql';
+import { runWriterOf } from './run-writer';
 
-type NodeRow = typeof nodeExecutions.$inferInsert;
+export type NodeRow = typeof nodeExecutions.$inferInsert;
+
+/** The statements that write a whole run at its end (its rows with their final values, and its node rows). */
+export type WholeRun = (nodes: NodeRow[], result: RunResult, end: RunEnd) => RawSql[];
 
 const excluded = (column: string) => sql.raw(`excluded.${column}`);
 /** What a node's end changes in the row its start wrote. */
@@ -26,7 +31,7 @@ const END_COLUMNS = {
 /** How long finished nodes wait to be written with the next ones (the trace of a running run lags by this much). */
 const FLUSH_DELAY_MS = 100;
 
-const usageColumns = (u: TokenUsage | undefined) => ({
+export const usageColumns = (u: TokenUsage | undefined) => ({
   promptTokens: u?.promptTokens ?? 0,
   completionTokens: u?.completionTokens ?? 0,
   totalTokens: u?.totalTokens ?? 0,
@@ -64,16 +69,25 @@ export class RunRecorder {
 
   /** The run row could not be written: nothing else about the run can be. */
   private lost = false;
+  /** Nothing was written before the run ended: it is written whole, at its end (`whole`). */
+  private wholeMode = false;
 
-  /** `ready`: the write of the run row (node rows and the end wait for it). */
+  /**
+   * `ready`: the write of the run row (node rows and the end wait for it); when it resolves to
+   * `false` the row was not written because the run had already ended, and `whole` gives the
+   * statements that write everything at once (batched with other runs: ./run-writer.ts).
+   */
   constructor(
     private readonly db: Db,
     private readonly runId: string,
     private readonly onError: (e: unknown) => void,
     ready: Promise<unknown> = Promise.resolve(),
+    private readonly whole?: WholeRun,
   ) {
     this.writing = ready.then(
-      () => undefined,
+      (wrote) => {
+        if (wrote === false && whole) this.wholeMode = true;
+      },
       (e) => {
         this.lost = true;
         onError(e);
@@ -184,7 +198,7 @@ export class RunRecorder {
   }
 
   private async drain(): Promise<void> {
-    while (this.pending.length && !this.lost) {
+    while (this.pending.length && !this.lost && !this.wholeMode) {
       const batch = this.pending;
       this.pending = [];
       this.pendingAt = new Map();
@@ -198,8 +212,11 @@ export class RunRecorder {
         this.onError(e);
       }
     }
-    this.pending = [];
-    this.pendingAt = new Map();
+    // A run written whole keeps its rows for its end.
+    if (!this.wholeMode) {
+      this.pending = [];
+      this.pendingAt = new Map();
+    }
     this.busy = false;
   }
 
@@ -210,6 +227,17 @@ export class RunRecorder {
     this.kick();
     await this.writing;
     if (this.lost) return;
+    if (this.wholeMode) {
+      const nodes = this.pending;
+      this.pending = [];
+      this.pendingAt = new Map();
+      try {
+        await runWriterOf(this.db).write(this.whole!(nodes, result, end));
+      } catch (e) {
+        this.onError(e);
+      }
+      return;
+    }
     const finishedAt = new Date();
     const usage = usageColumns(result.usage);
     try {

@@ -44,7 +44,7 @@ function httpClientOf(ctx: ServerContext): GuardedHttpClient {
  */
 export function buildExecutorServices(ctx: ServerContext, scope: RunScope): ExecutorServices {
   const services: ExecutorServices = {
-    models: createRunModelService(ctx, scope.tenantId),
+    models: createRunModelService(ctx, scope.tenantId, scope.userId),
     http: httpClientOf(ctx),
     // The sandbox's scheduler caps concurrent runs per tenant and per user.
     sandbox: createSandboxService(ctx.sandbox, { tenantId: scope.tenantId, userId: scope.userId }),

@@ -67,8 +67,11 @@ function toRun(r: RunRow, creatorName: string | null, version: string | null): R
   };
 }
 
-/** The run with its creator's name and its version's number (null: the draft, or a deleted version). */
-const runColumns = { run: runs, creatorName: displayName, version: appVersions.version };
+/**
+ * The run with its creator's name (public API and MCP runs: the caller's end user) and its
+ * version's number (null: the draft, or a deleted version).
+ */
+const runColumns = { run: runs, creatorName: sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, ${runs.endUser}, '')`, version: appVersions.version };
 
 /** The app's runs, newest first, by period, status, source and keyword (query, answer or inputs). */
 export async function listRuns(ctx: ServerContext, app: AppRef, q: RunListQuery) {

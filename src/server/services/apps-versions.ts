@@ -8,6 +8,7 @@ import { compileDraft } from '../runs/app-flow';
 import type { FlowDocument } from '../../../schemas/flow';
 import type { AppPublishBody, AppVersion, AppVersionDetail, AppVersionListQuery } from '../../../schemas/app';
 import { appView, canonical, displayName } from './apps';
+import { forgetDraftRows } from './cache-generations';
 import { isUniqueViolation, MANAGERS, page, type Scope } from './workspace-resources';
 
 /**
@@ -134,6 +135,8 @@ export async function publishApp(ctx: ServerContext, s: Scope, appId: string, in
     if (isUniqueViolation(e)) throw taken(input.version);
     throw e;
   }
+  // The public API serves the latest version of an app that is not distributed (public/target.ts caches it).
+  forgetDraftRows();
   const row = await versionRow(ctx, s, app.id, id);
   return toVersion(row.v, row.creatorName);
 }
@@ -156,6 +159,7 @@ export async function deleteVersion(ctx: ServerContext, s: Scope, appId: string,
     throw badRequest(`Version '${v.version}' is distributed (${on}): move those distributions to another version or cancel them before deleting it`, { platforms: serving.map((r) => r.platform) });
   }
   await ctx.db.delete(appVersions).where(and(eq(appVersions.id, versionId), ofApp(s, appId)));
+  forgetDraftRows();
 }
 
 /** The newest published version of an app of this workspace (no role check: for runs and tools). */

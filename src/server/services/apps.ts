@@ -22,6 +22,7 @@ import type {
 } from '../../../schemas/app';
 import { contains, isUniqueViolation, lockNames, MANAGERS, nothingToChange, page, type Scope, type Tx } from './workspace-resources';
 import { forgetDraftRows } from './cache-generations';
+import { getDefault } from './models';
 
 /**
  * Apps of a workspace and their draft flow documents (spec 3, 5, 7.5 "apps").
@@ -120,7 +121,10 @@ export async function listApps(ctx: ServerContext, s: Scope, q: AppListQuery) {
   );
 }
 
-/** Any member: a new active app with the empty flow of its type as draft revision 1. */
+/**
+ * Any member: a new active app with the empty flow of its type as draft revision 1, its model nodes
+ * on the tenant's default LLM (when one is set), so it runs as created.
+ */
 export async function createApp(
   ctx: ServerContext,
   s: Scope,
@@ -128,6 +132,8 @@ export async function createApp(
 ): Promise<App> {
   await requireMembership(ctx.db, s.caller, s.workspaceId, BUILDERS);
   const id = randomUUID();
+  const llm = await getDefault(ctx, s.caller.tenantId, 'llm');
+  const document = createEmptyFlow(input.type, { defaultModel: llm && { provider: llm.provider, name: llm.model } });
   await ctx.db
     .transaction(async (tx) => {
       await assertNameFree(tx, s, input.name);
@@ -141,7 +147,7 @@ export async function createApp(
         icon: input.icon,
         createdBy: s.caller.userId,
       });
-      await tx.insert(appDrafts).values({ appId: id, revision: 1, document: createEmptyFlow(input.type), updatedBy: s.caller.userId });
+      await tx.insert(appDrafts).values({ appId: id, revision: 1, document, updatedBy: s.caller.userId });
     })
     .catch(duplicate);
   return appView(ctx, s, id);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE } from '../context';
-import { appDistributions, apps, appVersions, tools, users } from '../db/schema';
+import { appDistributions, apps, appVersions, storeItems, tools, users } from '../db/schema';
 import { badRequest, exists, forbidden, notFoundOrForeign } from '../errors';
 import { insertWorkflowTool } from '../tools/workflow';
 import {
@@ -16,6 +16,7 @@ import {
   type DistributionView,
 } from '../../../schemas/distribution';
 import { forgetDraftRows } from './cache-generations';
+import { submitApp, withdrawApp } from '../store/submit';
 import { isUniqueViolation, type Scope } from './workspace-resources';
 
 /**
@@ -25,7 +26,9 @@ import { isUniqueViolation, type Scope } from './workspace-resources';
  * `cancelled`, who and when) and distributing again re-activates it. A distribution serves a chosen
  * published version of THIS app. `tool` (workflow apps only) makes the space's workflow tool for the
  * app, pinned to the version (tools/workflow-version.ts): moving the distribution moves the tool, a
- * cancel disables it. `store` records the submission as awaiting release (the review: stores issue).
+ * cancel disables it. `store` submits the app to the tenant's app store: its store item (store/submit.ts,
+ * the one record of the listing and its review) takes a snapshot of the version and awaits release;
+ * moving the distribution re-submits, cancelling takes the item offline.
  *
  * Every write drops the cached portal access rows (runs/portal-access.ts) through forgetDraftRows.
  */
@@ -93,8 +96,10 @@ async function viewOf(ctx: ServerContext, app: AppRow, isOwner: boolean): Promis
       byName: sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, '')`,
       cancelledByName: cancelledBy,
       v: { id: appVersions.id, version: appVersions.version, createdAt: appVersions.createdAt },
+      review: { state: storeItems.reviewState, reason: storeItems.reviewReason },
     })
     .from(appDistributions)
+    .leftJoin(storeItems, eq(storeItems.distributionId, appDistributions.id))
     .leftJoin(users, eq(users.id, appDistributions.distributedBy))
     .leftJoin(appVersions, eq(appVersions.id, appDistributions.versionId))
     .where(eq(appDistributions.appId, app.id));
@@ -117,8 +122,8 @@ async function viewOf(ctx: ServerContext, app: AppRow, isOwner: boolean): Promis
         updated_at: d.updatedAt.toISOString(),
         cancelled_by_name: d.cancelledBy ? (r.cancelledByName ?? '') : null,
         cancelled_at: d.cancelledAt ? d.cancelledAt.toISOString() : null,
-        review_state: platform === 'store' ? (d.reviewState ?? null) : null,
-        review_reason: platform === 'store' ? (d.reviewReason ?? null) : null,
+        review_state: platform === 'store' ? (r.review?.state ?? null) : null,
+        review_reason: platform === 'store' ? (r.review?.reason ?? null) : null,
         tool_id: platform === 'tool' ? d.toolId : null,
       },
       newer_version_available: d.state === 'distributed' && !!latest && !!version && latest.id !== version.id && latest.createdAt > r.v!.createdAt!,
@@ -174,10 +179,9 @@ export async function distribute(ctx: ServerContext, s: Scope, appId: string, bo
     updatedAt: now,
     cancelledBy: null,
     cancelledAt: null,
-    reviewState: platform === 'store' ? ('awaiting_release' as const) : null,
-    reviewReason: null,
     toolId: tool?.id ?? null,
   };
+  const distributionId = row?.id ?? randomUUID();
   try {
     if (row) {
       // Only a cancelled row is re-activated: a distribution made meanwhile is not overwritten.
@@ -188,13 +192,14 @@ export async function distribute(ctx: ServerContext, s: Scope, appId: string, bo
         .returning({ id: appDistributions.id });
       if (!updated.length) throw exists(`The app is already distributed on ${platform}`);
     } else {
-      await ctx.db.insert(appDistributions).values({ id: randomUUID(), tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, platform, ...fields });
+      await ctx.db.insert(appDistributions).values({ id: distributionId, tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, platform, ...fields });
     }
   } catch (e) {
     if (tool?.created) await ctx.db.delete(tools).where(eq(tools.id, tool.id));
     if (isUniqueViolation(e)) throw exists(`The app is already distributed on ${platform}`);
     throw e;
   }
+  if (platform === 'store') await submitApp(ctx, s, app.id, version.id, distributionId);
   forgetDraftRows();
   return viewOf(ctx, app, true);
 }
@@ -216,8 +221,10 @@ export async function moveDistribution(ctx: ServerContext, s: Scope, appId: stri
   const version = await versionOf(ctx, app, body.version_id);
   await ctx.db
     .update(appDistributions)
-    .set({ versionId: version.id, updatedAt: new Date(), ...(row.platform === 'store' ? { reviewState: 'awaiting_release' as const, reviewReason: null } : {}) })
+    .set({ versionId: version.id, updatedAt: new Date() })
     .where(and(eq(appDistributions.id, row.id), eq(appDistributions.state, 'distributed')));
+  // Another version is a new submission: a new snapshot, awaiting release again.
+  if (row.platform === 'store') await submitApp(ctx, s, app.id, version.id, row.id);
   forgetDraftRows();
   return viewOf(ctx, app, true);
 }
@@ -232,6 +239,7 @@ export async function cancelDistribution(ctx: ServerContext, s: Scope, appId: st
     .update(appDistributions)
     .set({ state: 'cancelled', cancelledBy: s.caller.userId, cancelledAt: now, updatedAt: now })
     .where(and(eq(appDistributions.id, row.id), eq(appDistributions.state, 'distributed')));
+  if (row.platform === 'store') await withdrawApp(ctx, row.id);
   forgetDraftRows();
   return viewOf(ctx, app, true);
 }

@@ -139,7 +139,7 @@ export async function storeUpload(
  * Anyone else, another tenant, a missing or malformed id: VALIDATION-1000, the same answer (the id
  * page rule: whether it exists is not told).
  */
-export async function readableFile(ctx: ServerContext, caller: Caller, fileId: string): Promise<FileRow> {
+export async function readableFile(ctx: ServerContext, caller: Pick<Caller, 'tenantId' | 'userId'>, fileId: string): Promise<FileRow> {
   if (!UUID_RE.test(fileId)) throw notFoundOrForeign('File', fileId);
   const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, caller.tenantId)));
   if (!row) throw notFoundOrForeign('File', fileId);
@@ -157,7 +157,7 @@ export async function readableFile(ctx: ServerContext, caller: Caller, fileId: s
 }
 
 /** Whether a message of one of the caller's conversations carries the file. */
-async function sentInConversationOf(ctx: ServerContext, caller: Caller, fileId: string): Promise<boolean> {
+async function sentInConversationOf(ctx: ServerContext, caller: Pick<Caller, 'tenantId' | 'userId'>, fileId: string): Promise<boolean> {
   const [hit] = await ctx.db
     .select({ id: messages.id })
     .from(messages)

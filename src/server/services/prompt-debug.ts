@@ -133,11 +133,12 @@ function modelFailure(e: unknown): AppError {
   return new AppError(status, catalogueCodeOf(me), `The model failed (${me.code}): ${me.message}`, { model_error: me.code });
 }
 
-function catalogueCodeOf(e: ModelError) {
+export function catalogueCodeOf(e: ModelError) {
   return ['not_configured', 'model_disabled', 'model_not_found', 'unauthorized', 'bad_request', 'unsupported'].includes(e.code) ? ErrorCode.PARAM : ErrorCode.INTERNAL;
 }
 
-async function complete(ctx: ServerContext, s: Scope, model: ModelChoice, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
+/** The model's whole answer (not streamed); a model failure as an AppError (see modelFailure). */
+export async function complete(ctx: ServerContext, s: Scope, model: ModelChoice, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
   const svc = new ModelService(ctx);
   let text = '';
   try {

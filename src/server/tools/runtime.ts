@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { NodeExecutionError, type McpService, type McpToolResult, type ToolDefinition, type ToolService } from '../../plugin-sdk/executor';
-import { BUILTIN_TOOL_PROVIDER, BUILTIN_TOOLS, runBuiltinTool } from '../../../plugins/tool/builtin';
+import { BUILTIN_TOOL_PROVIDER, createBuiltinToolService } from './builtin';
 import type { ServerContext } from '../context';
 import { UUID_RE } from '../context';
 import { toolFunctions, tools } from '../db/schema';
@@ -89,7 +89,7 @@ export function functionParameters(fn: ToolFunction): Record<string, unknown> {
  * tools run.
  */
 export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller): ToolService {
-  const http = () => createGuardedHttpClient({ policy: ctx.outbound });
+  const builtin = createBuiltinToolService({ http: createGuardedHttpClient({ policy: ctx.outbound }) });
   async function resolve(ref: { provider: string; name: string }) {
     const tool = await findTool(ctx, scope, ref.provider);
     if (!tool) throw notFound(`${ref.provider}/${ref.name}`);
@@ -100,10 +100,7 @@ export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller)
   }
   return {
     async call(ref, args, { signal }) {
-      if (ref.provider === BUILTIN_TOOL_PROVIDER) {
-        const r = await runBuiltinTool(ref.name, args, { http: http(), signal });
-        return { text: r.text, files: [], json: r.json ? [r.json] : [] };
-      }
+      if (ref.provider === BUILTIN_TOOL_PROVIDER) return builtin.call(ref, args, { signal });
       const { tool, fn } = await resolve(ref);
       if (tool.type === 'workflow') return runWorkflowTool(ctx, scope, tool, args, signal);
       const r = await runFunction(ctx, scope, fn, args, { signal });
@@ -120,8 +117,8 @@ export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller)
       const json = parsed && typeof parsed === 'object' ? (Array.isArray(parsed) ? parsed.filter((x) => x && typeof x === 'object') : [parsed]) : [];
       return { text: r.body, files: [], json };
     },
-    async describe(ref): Promise<ToolDefinition | undefined> {
-      if (ref.provider === BUILTIN_TOOL_PROVIDER) return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, ref.name) ? BUILTIN_TOOLS[ref.name].definition : undefined;
+    async describe(ref, opts): Promise<ToolDefinition | undefined> {
+      if (ref.provider === BUILTIN_TOOL_PROVIDER) return builtin.describe!(ref, opts);
       const tool = await findTool(ctx, scope, ref.provider);
       if (!tool || (tool.type !== 'custom' && tool.type !== 'workflow')) return undefined;
       // A model is offered the app's current start form.

@@ -149,7 +149,7 @@ export async function deleteTool(ctx: ServerContext, s: Scope, id: string) {
 export async function publishTool(ctx: ServerContext, s: Scope, id: string, note: string) {
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
   const detail = await getToolDetail(ctx, s, id);
-  if (detail.type === 'custom' && detail.functions.length === 0) throw badRequest('Add at least one function before publishing the tool');
+  if (detail.type === 'custom' && detail.functions.length === 0) throw badRequest('Add at least one function before publishing the tool', { reason: 'tool_no_functions' });
   await ctx.db.transaction(async (tx) => {
     // Row lock: two publishes at once get consecutive numbers.
     const [locked] = await tx.select({ v: tools.publishedVersion }).from(tools).where(eq(tools.id, detail.id)).for('update');

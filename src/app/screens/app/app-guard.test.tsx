@@ -84,7 +84,8 @@ const base: Parameters<TestServer['handle']>[0] = (req, res) => {
 
 async function open(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
-  await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 5000 });
+  // The console's layouts load lazily (console-layout.tsx): the first route of the file waits for them.
+  await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 15000 });
   const { pathname } = router.state.location;
   return { router, at: pathname };
 }

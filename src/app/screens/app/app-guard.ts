@@ -13,7 +13,7 @@ import type { AppDetail } from '../../../../schemas/app';
 import { ErrorCode } from '../../../../schemas/errors';
 import type { Workspace } from '../../../../schemas/workspace';
 import { getApp } from '../../../api/apps';
-import { availableModels } from '../../../api/models';
+import { availableModels, tenantDefaultModel } from '../../../api/models';
 import { describeError, notify } from '../../../api/reactions';
 import { ApiError, isAbortError } from '../../../api/request';
 import { getWorkspace } from '../../../api/workspaces';
@@ -21,7 +21,7 @@ import { loginGuard } from '../../guards';
 import { loginPath, paths } from '../../paths';
 import { useSession } from '../../session';
 import { editorKindOf, editorPath } from '../../workspace/apps/app-modes';
-import { EDITOR_TABS } from './editor-layout';
+import { EDITOR_TABS } from './editor-tabs';
 import { seedDraft } from './draft-prefetch';
 
 /** One LLM the editor can pick (provider and model name). */
@@ -44,12 +44,28 @@ export function setLlmModelLoader(loader: LlmModelLoader | null): void {
   modelLoader = loader ?? apiModels;
 }
 
+/** Loads the tenant's default LLM (GET /api/v1/console/models/tenant-default); null: none set. */
+export type DefaultModelLoader = (ctx: { signal: AbortSignal }) => Promise<LlmModel | null>;
+
+const apiDefaultModel: DefaultModelLoader = async ({ signal }) => {
+  const d = await tenantDefaultModel('llm', { signal, reaction: 'silent' });
+  return d ? { provider: d.provider, model: d.model } : null;
+};
+let defaultModelLoader: DefaultModelLoader = apiDefaultModel;
+
+/** Replaces the default-model loader of the app guard (tests, stories); null: back to the model API. */
+export function setDefaultModelLoader(loader: DefaultModelLoader | null): void {
+  defaultModelLoader = loader ?? apiDefaultModel;
+}
+
 /** What the app guard resolves to: `useRouteLoaderData('app')`, or {@link useAppGuardData}. */
 export interface AppGuardData {
   app: AppDetail;
   workspace: Workspace;
   /** The models the editor offers; null when they could not be loaded (the editor still opens). */
   models: LlmModel[] | null;
+  /** The tenant's default LLM, which new model nodes start with; null when none is set or it could not be loaded. */
+  defaultModel: LlmModel | null;
 }
 
 /** Thrown when the app does not exist or cannot be viewed; shown by the editor's error element. */
@@ -89,6 +105,7 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
   const sessionWorkspace = useSession.getState().workspaceId;
   const early = {
     models: modelLoader({ signal }).catch((e: unknown): Error | null => (isAbortError(e) ? (e as Error) : null)),
+    defaultModel: defaultModelLoader({ signal }).catch((): null => null),
     workspace: sessionWorkspace ? getWorkspace(sessionWorkspace, { signal, reaction: 'silent' }).catch((e: unknown) => e as Error) : null,
   };
   try {
@@ -98,7 +115,7 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
     useSession.getState().setWorkspace(app.workspace_id);
     // The canvas tab needs the draft, which came with the app: it need not ask again.
     if (/\/(agent-flow|agent-team)(\/base)?\/?$/.test(new URL(args.request.url).pathname)) seedDraft(app);
-    const [workspace, models] = await Promise.all([
+    const [workspace, models, defaultModel] = await Promise.all([
       early.workspace && sessionWorkspace === app.workspace_id
         ? early.workspace.then((w) => (w instanceof Error ? getWorkspace(app.workspace_id, { signal, reaction: 'silent' }) : w))
         : getWorkspace(app.workspace_id, { signal, reaction: 'silent' }),
@@ -106,8 +123,9 @@ export async function appGuard(args: GuardArgs): Promise<AppGuardData> {
         if (m instanceof Error) throw m;
         return m;
       }),
+      early.defaultModel,
     ]);
-    return { app, workspace, models };
+    return { app, workspace, models, defaultModel };
   } catch (e) {
     if (e instanceof Response || isAbortError(e)) throw e;
     if (e instanceof ApiError && e.code === ErrorCode.PARAM) throw new AppNotFoundError(id, { cause: e });

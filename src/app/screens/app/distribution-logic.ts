@@ -55,9 +55,8 @@ export function portalPath(app: { id: string; type: FlowMode }): string {
 }
 
 /**
- * The HTML that embeds the app's chat (without the portal's chrome; the user signs in) in a page.
+ * The HTML that embeds the app's chat (without the portal's chrome; the user signs in) in a page: the
+ * one helper the api tab's embed section uses too, so both tabs give the same text.
  * @example embedSnippet('https://weft.example', 'a1') // '<iframe src="https://weft.example/portal/chat/a1" …></iframe>'
  */
-export function embedSnippet(origin: string, appId: string): string {
-  return `<iframe src="${origin}/portal/chat/${encodeURIComponent(appId)}" style="width: 100%; height: 100%; min-height: 700px" frameborder="0" allow="clipboard-write; microphone"></iframe>`;
-}
+export { iframeSnippet as embedSnippet } from './embed-snippets';

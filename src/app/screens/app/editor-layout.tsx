@@ -11,18 +11,10 @@ import { NavTab, NavTabs } from '../../../ui';
 import { SubHeader } from '../../shell/layouts';
 import { useAppGuardData, type AppGuardData } from './app-guard';
 import { EditorHeader } from './editor-header';
+import { EDITOR_TABS, type EditorKind, type EditorTab } from './editor-tabs';
 import type { SaveState } from './save-status';
 
-/** The tabs of each editor, in order (spec 2). */
-export const EDITOR_TABS = {
-  'agent-builder': ['base', 'log', 'api', 'version', 'distribute', 'overview'],
-  'agent-team': ['base', 'api', 'version', 'distribute'],
-  'agent-flow': ['base', 'api', 'version', 'distribute', 'log', 'overview'],
-  'digital-human': [],
-} as const satisfies Record<string, readonly string[]>;
-
-export type EditorKind = keyof typeof EDITOR_TABS;
-export type EditorTab = (typeof EDITOR_TABS)[EditorKind][number];
+export { EDITOR_TABS, type EditorKind, type EditorTab };
 
 /**
  * What an editor tab's page gets from the layout through the outlet context: the guard's data (app,

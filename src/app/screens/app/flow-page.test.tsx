@@ -3,7 +3,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { ErrorCode } from '../../../../schemas/errors';
-import { builtinPlugins } from '../../../../plugins';
+import { builtinPlugins } from '../../../canvas/builtin-plugins';
 import { ApiError } from '../../../api/request';
 import { stubBrowserForReactFlow } from '../../../canvas/editor/test-setup';
 import { initI18n } from '../../../i18n';
@@ -11,6 +11,8 @@ import { createNodeRegistry } from '../../../plugin-sdk';
 
 const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn() }));
 vi.mock('../../../api/apps', () => api);
+// No plugin package is installed: the editor's kinds are the built-ins.
+vi.mock('../../../api/plugins', () => ({ listInstalledForEditor: async () => [], fetchBrowserBundle: vi.fn() }));
 
 const { default: FlowPage } = await import('./flow-page');
 

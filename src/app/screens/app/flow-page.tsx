@@ -7,106 +7,44 @@
  * (./workspace-resources.ts) and which can run the node alone;
  * the toolbar lays out (elk in a worker), exports and imports flow files.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
-import { builtinPlugins } from '../../../../plugins';
-import { getAppDraft, saveAppDraft } from '../../../api/apps';
-import { takeDraft } from './draft-prefetch';
-import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
 import { DebugDock } from '../../../canvas/debug';
 import { FlowEditor } from '../../../canvas/editor';
 import { apiSingleRunApi, NodeInspector, SingleRunApiContext } from '../../../canvas/inspector';
-import { createLayout, type FlowLayout } from '../../../canvas/layout';
 import { ModelListContext, WorkspaceResourcesContext, type ModelList } from '../../../canvas/widgets';
-import { createNodeRegistry } from '../../../plugin-sdk';
-import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
+import type { NodeRegistry } from '../../../plugin-sdk';
 import { useAppGuardData } from './app-guard';
-import { useEditorContext, type EditorContext } from './editor-layout';
+import { ConflictDialog, DraftLoader, openEditor, useAutosaveStatus, useFillWindow } from './editor-session';
+import type { EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
 import { StoredSecretsContext } from '../../../canvas/editor/stored-secrets';
 
-/** The editor's node kinds (one registry for every app: it holds no app state). */
-let registry: ReturnType<typeof createNodeRegistry> | undefined;
-const editorRegistry = () => (registry ??= createNodeRegistry(builtinPlugins));
-
-type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; draft: AppDraft };
-
 export default function FlowPage() {
-  const context = useEditorContext();
-  const { t } = useTranslation('editor');
-  const app = context.app;
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (!app) return;
-    const ctrl = new AbortController();
-    setLoad({ state: 'loading' });
-    (attempt === 0 ? takeDraft(app, { signal: ctrl.signal }) : getAppDraft(app.workspace_id, app.id, { signal: ctrl.signal }))
-      .then((draft) => setLoad({ state: 'ready', draft }))
-      .catch(() => !ctrl.signal.aborted && setLoad({ state: 'failed' }));
-    return () => ctrl.abort();
-  }, [app, attempt]);
-  if (!app || load.state === 'loading') {
-    return (
-      <div className={s.center} data-testid="flow-page-loading">
-        <Spinner label={t('page.loading')} />
-      </div>
-    );
-  }
-  if (load.state === 'failed') {
-    return (
-      <div className={s.center}>
-        <EmptyState title={t('page.loadFailed')} action={<Button onClick={() => setAttempt((n) => n + 1)}>{t('page.retry')}</Button>} />
-      </div>
-    );
-  }
-  return <FlowWorkspace key={app.id} app={app} draft={load.draft} setSaveStatus={context.setSaveStatus} />;
+  return <DraftLoader render={(app, draft, setSaveStatus, registry) => <FlowWorkspace key={app.id} app={app} draft={draft} registry={registry} setSaveStatus={setSaveStatus} />} />;
 }
 
-function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: AppDraft; setSaveStatus: EditorContext['setSaveStatus'] }) {
-  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft));
+function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail; draft: AppDraft; registry: NodeRegistry; setSaveStatus: EditorContext['setSaveStatus'] }) {
+  const guard = useAppGuardData();
+  // New model nodes take the tenant's default LLM (read when a node is added).
+  const defaultModel = useRef(guard?.defaultModel);
+  defaultModel.current = guard?.defaultModel;
+  const [{ store, autosave, layout, secrets }] = useState(() => openEditor(app, draft, registry, () => defaultModel.current));
   const storedSecrets = useSyncExternalStore(secrets.subscribe, secrets.get);
-  const guardModels = useAppGuardData()?.models;
+  const guardModels = guard?.models;
   const models = useMemo<ModelList>(() => ({ models: guardModels ?? [], complete: Array.isArray(guardModels) }), [guardModels]);
   const { t } = useTranslation('editor');
   const builtinTools = t('page.builtinTools');
   const resources = useMemo(() => workspaceResources(app.workspace_id, { builtinTools }), [app.workspace_id, builtinTools]);
   // "Run this node" runs the stored draft: what is pending is saved first.
   const singleRun = useMemo(() => apiSingleRunApi(app.id, app.workspace_id, autosave), [app.id, app.workspace_id, autosave]);
-  const snapshot = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
   const flowFile = useMemo(() => ({ name: app.name, description: app.description ?? '' }), [app.name, app.description]);
   const renderInspector = useCallback((id: string) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />, [store]);
-  const [changed, setChanged] = useState(false);
   const pageRef = useRef<HTMLDivElement>(null);
   const height = useFillWindow(pageRef);
-
-  useEffect(() => {
-    if (snapshot.dirty || snapshot.status !== 'saved') setChanged(true);
-  }, [snapshot]);
-  useEffect(() => {
-    // Nothing is shown before the first change; a change waiting for its save counts as saving.
-    if (!changed) return;
-    setSaveStatus(snapshot.status === 'saved' && snapshot.dirty ? 'saving' : snapshot.status);
-  }, [changed, snapshot, setSaveStatus]);
-
-  useEffect(() => {
-    const beforeUnload = (e: BeforeUnloadEvent) => {
-      const snap = autosave.getSnapshot();
-      if (!snap.dirty && snap.status !== 'saving') return;
-      void autosave.flush();
-      e.preventDefault();
-    };
-    window.addEventListener('beforeunload', beforeUnload);
-    return () => {
-      window.removeEventListener('beforeunload', beforeUnload);
-      layout.dispose();
-      // Leaving the tab or the editor: what waits is saved, then autosave stops.
-      void autosave.flush().finally(() => autosave.dispose());
-      setSaveStatus(null);
-    };
-  }, [autosave, layout, setSaveStatus]);
+  useAutosaveStatus(autosave, layout, setSaveStatus);
 
   return (
     <div ref={pageRef} className={s.page} style={height ? { height } : undefined} data-testid="flow-page">
@@ -128,97 +66,5 @@ function FlowWorkspace({ app, draft, setSaveStatus }: { app: AppDetail; draft: A
       <DebugDock store={store} appId={app.id} workspaceId={app.workspace_id} autosave={autosave} />
       <ConflictDialog autosave={autosave} />
     </div>
-  );
-}
-
-/** The height that takes an element to the bottom of the window (the header above it varies). */
-function useFillWindow(ref: RefObject<HTMLElement | null>): number | undefined {
-  const [height, setHeight] = useState<number>();
-  useLayoutEffect(() => {
-    const measure = () => {
-      const top = ref.current?.getBoundingClientRect().top ?? 0;
-      setHeight(Math.max(480, Math.floor(window.innerHeight - top - window.scrollY)));
-    };
-    measure();
-    window.addEventListener('resize', measure);
-    return () => window.removeEventListener('resize', measure);
-  }, [ref]);
-  return height;
-}
-
-/** The ids of the secrets stored with the draft (its `secrets_set`), as each load and save answers them. */
-function storedSecretsOf(initial: string[]) {
-  let value: ReadonlySet<string> = new Set(initial);
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(ids: string[]) {
-      if (ids.length === value.size && ids.every((id) => value.has(id))) return;
-      value = new Set(ids);
-      for (const l of listeners) l();
-    },
-    subscribe(l: () => void) {
-      listeners.add(l);
-      return () => void listeners.delete(l);
-    },
-  };
-}
-
-function openEditor(app: AppDetail, draft: AppDraft): { store: FlowStore; autosave: AutosaveController; layout: FlowLayout; secrets: ReturnType<typeof storedSecretsOf> } {
-  const secrets = storedSecretsOf(draft.secrets_set);
-  const store = createFlowStore({ registry: editorRegistry(), mode: app.type, document: draft.document });
-  // elk runs in a Web Worker, loaded on the first "tidy up".
-  const layout = createLayout({ registry: store.registry });
-  const autosave = createFlowAutosave(store, {
-    revision: draft.revision,
-    // The autosave reports failures itself (header status, conflict dialog): no error toasts.
-    save: async (document, base_revision) => {
-      const saved = await saveAppDraft(app.workspace_id, { app_id: app.id, base_revision, document }, { reaction: 'silent' });
-      secrets.set(saved.secrets_set);
-      return saved;
-    },
-    load: async () => {
-      const d = await getAppDraft(app.workspace_id, app.id);
-      secrets.set(d.secrets_set);
-      return { document: d.document, revision: d.revision };
-    },
-  });
-  return { store, autosave, layout, secrets };
-}
-
-/** Someone saved the draft since it was loaded: reload theirs or overwrite with ours. */
-function ConflictDialog({ autosave }: { autosave: AutosaveController }) {
-  const { t } = useTranslation(['editor', 'canvas']);
-  const snap = useSyncExternalStore(autosave.subscribe, autosave.getSnapshot);
-  const [busy, setBusy] = useState(false);
-  const open = snap.status === 'conflict';
-  const conflict = snap.conflict;
-  const act = (fn: () => Promise<void>) => {
-    setBusy(true);
-    void fn().finally(() => setBusy(false));
-  };
-  return (
-    <Dialog open={open}>
-      <DialogContent hideClose size="sm" data-testid="conflict-dialog" onEscapeKeyDown={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()}>
-        <DialogHeader>
-          <DialogTitle>{t('page.conflictTitle')}</DialogTitle>
-          <DialogDescription>
-            {t('canvas:autosave.conflict', {
-              name: conflict?.updated_by?.name ?? t('page.someone'),
-              time: conflict?.updated_at ? new Date(conflict.updated_at).toLocaleString() : '',
-            })}
-          </DialogDescription>
-        </DialogHeader>
-        <DialogBody>{t('canvas:autosave.conflictHint')}</DialogBody>
-        <DialogFooter>
-          <Button variant="secondary" disabled={busy} data-testid="conflict-reload" onClick={() => act(autosave.reload)}>
-            {t('canvas:autosave.reload')}
-          </Button>
-          <Button variant="danger" disabled={busy} data-testid="conflict-overwrite" onClick={() => act(autosave.overwrite)}>
-            {t('canvas:autosave.overwrite')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }

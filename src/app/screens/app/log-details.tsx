@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { runtimePlugins } from '../../../../plugins/runtime';
+import { builtinPlugins } from '../../../canvas/builtin-plugins';
 import { registerPluginTexts } from '../../../canvas/editor/plugin-texts';
 import { tDynamic } from '../../../i18n';
 import { createNodeRegistry } from '../../../plugin-sdk';
@@ -25,7 +25,7 @@ let registry: ReturnType<typeof createNodeRegistry> | undefined;
 export function KindTitles({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const [kinds] = useState(() => {
-    registry ??= createNodeRegistry(runtimePlugins);
+    registry ??= createNodeRegistry(builtinPlugins);
     registerPluginTexts(i18n, registry);
     return registry;
   });

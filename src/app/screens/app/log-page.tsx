@@ -220,7 +220,7 @@ export default function LogPage({ app: given }: LogPageProps) {
     </div>
   );
   return (
-    <Page width="full" data-testid="log-page">
+    <Page data-testid="log-page">
       <Tabs value={tab} onValueChange={(v) => setTab(v as 'runs' | 'conversations')}>
         <div className={s.header}>
           <TabsList>

@@ -236,7 +236,7 @@ export default function VersionPage({ app: given, role: givenRole }: VersionPage
 
   if (!app) return null;
   return (
-    <Page width="full" data-testid="version-page">
+    <Page data-testid="version-page">
       <div className={s.header}>
         <div className={s.lead}>
           <p className={s.help}>{t('help')}</p>

@@ -20,6 +20,7 @@ import {
 import { projectTabPath } from '../../shell/project-tabs';
 import { WorkspaceIcon } from '../../shell/workspace-icon';
 import s from './operation.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 export type WorkspaceView = 'cards' | 'table';
 
@@ -90,7 +91,7 @@ export function WorkspaceList({ workspaces, view, onEdit, onDelete }: WorkspaceL
               <TableCell>
                 <Link to={workspaceHome(w.id)} className={s.rowLink} data-testid="workspace-link">
                   <WorkspaceIcon icon={w.icon} name={w.name} size="xs" />
-                  <span className={s.ellipsis}>{w.name}</span>
+                  <span className={s.ellipsis}>{seededName(w.name)}</span>
                 </Link>
               </TableCell>
               <TableCell className={s.descriptionCell}>{w.description || '—'}</TableCell>
@@ -117,7 +118,7 @@ export function WorkspaceList({ workspaces, view, onEdit, onDelete }: WorkspaceL
               <WorkspaceIcon icon={w.icon} name={w.name} size="lg" />
               <div className={s.cardHeading}>
                 <Link to={workspaceHome(w.id)} className={s.cardLink} data-testid="workspace-link">
-                  {w.name}
+                  {seededName(w.name)}
                 </Link>
                 <RoleBadge role={w.role_type} />
               </div>
@@ -125,7 +126,7 @@ export function WorkspaceList({ workspaces, view, onEdit, onDelete }: WorkspaceL
                 <RowActions workspace={w} onEdit={onEdit} onDelete={onDelete} />
               </div>
             </div>
-            <p className={s.cardDescription}>{w.description || t('list.noDescription')}</p>
+            <p className={s.cardDescription}>{seededName(w.description) || t('list.noDescription')}</p>
             <div className={s.cardMeta}>
               <span className={s.metaItem}>
                 <Users aria-hidden="true" />

@@ -1,6 +1,7 @@
 /**
- * /personal/personal-center: the signed-in user's profile (PUT /base/profile) and password
- * (POST /base/update_password; the server then ends every session, so the user signs in again).
+ * /personal/personal-center: the signed-in user's profile (PUT /base/profile), password
+ * (POST /base/update_password; the server then ends every session, so the user signs in again) and
+ * usage records (GET /web/usage-records, 10 a page).
  */
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -12,17 +13,18 @@ import { useSession } from '../../session';
 import { PasswordForm } from '../../shell/change-password-dialog';
 import { Page, PageHeader } from '../../shell/page';
 import { displayName } from '../../shell/user-menu';
+import { UsageRecords } from '../../portal/usage/usage-records';
 import { ProfileForm } from './profile-form';
 import s from './personal.module.css';
 
 export default function PersonalCenter() {
-  const { t } = useTranslation(['auth', 'common', 'errors', 'pages', 'shell']);
+  const { t } = useTranslation(['auth', 'common', 'errors', 'pages', 'shell', 'portal']);
   const navigate = useNavigate();
   const user = useSession((st) => st.user);
   if (!user) return null;
   const name = displayName(user);
   return (
-    <Page width="narrow" data-testid="personal-center">
+    <Page data-testid="personal-center">
       <PageHeader title={t('pages:personal.center')} description={t('profile.subtitle')} />
       <div className={s.stack}>
         <Card>
@@ -69,6 +71,15 @@ export default function PersonalCenter() {
                 navigate('/login', { replace: true });
               }}
             />
+          </CardContent>
+        </Card>
+        <Card data-testid="usage-card">
+          <CardHeader>
+            <CardTitle>{t('portal:usage.title')}</CardTitle>
+            <CardDescription>{t('portal:usage.description')}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <UsageRecords />
           </CardContent>
         </Card>
       </div>

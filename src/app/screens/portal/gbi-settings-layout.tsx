@@ -12,7 +12,7 @@ export default function GbiSettingsLayout() {
   const active = GBI_TABS.find((tab) => pathname.endsWith(`/${tab}`)) ?? GBI_TABS[0];
   return (
     <>
-      <Page width="full" style={{ paddingBottom: 0 }}>
+      <Page style={{ paddingBottom: 0 }}>
         <NavTabs aria-label={t('portal.gbiSettings')}>
           {GBI_TABS.map((tab) => (
             <NavTab key={tab} asChild active={active === tab}>

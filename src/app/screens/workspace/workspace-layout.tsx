@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useRouteLoaderData } from 'react-router';
 import type { Workspace } from '../../../../schemas/workspace';
 import { Badge } from '../../../ui';
+import { PageBand } from '../../shell/page';
 import { ProjectTabs, projectTabOf } from '../../shell/project-tabs';
 import { RouteBreadcrumb } from '../../shell/route-breadcrumb';
 import s from './workspace-layout.module.css';
@@ -22,7 +23,7 @@ export default function WorkspaceLayout() {
   const { pathname } = useLocation();
   return (
     <div className={s.root} data-testid="workspace-layout" data-workspace-id={workspace.id}>
-      <div className={s.header}>
+      <PageBand className={s.header}>
         <div className={s.topRow}>
           <RouteBreadcrumb className={s.crumbs} />
           <Badge variant={workspace.role_type === 'owner' ? 'primary' : 'neutral'} data-testid="workspace-role">
@@ -30,7 +31,7 @@ export default function WorkspaceLayout() {
           </Badge>
         </div>
         <ProjectTabs workspaceId={workspace.id} active={projectTabOf(workspaceSegment(pathname))} />
-      </div>
+      </PageBand>
       <Outlet />
     </div>
   );

@@ -12,7 +12,7 @@ import { usePagedList } from '../../../kit/schema-table';
 import { formatDateTime } from '../../../kit/widgets/datetime';
 import { Badge, Button, ConfirmDialog, EmptyState, Pagination, Select, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, toast } from '../../../ui';
 import { useSession } from '../../session';
-import { Page, PageHeader } from '../../shell/page';
+import { Page, PageHeader, PagePager } from '../../shell/page';
 import { LoadFailed, NoPermission, PAGE_STYLE, reportError, usePaginationLabels } from '../users/admin-kit';
 import { useKnowledgeApi } from '../../workspace/knowledge/knowledge-api';
 import { ProgressBar } from '../../workspace/knowledge/progress-bar';
@@ -26,7 +26,7 @@ export default function DatasetTasksPage() {
   const me = useSession((st) => st.user);
   const allowed = me?.role === 'super_admin' || me?.role === 'tenant_admin';
   return (
-    <Page width="full" style={PAGE_STYLE} data-testid="dataset-tasks-page">
+    <Page style={PAGE_STYLE} data-testid="dataset-tasks-page">
       <PageHeader title={t('tasks.title')} description={t('tasks.description')} />
       {allowed ? <TaskList /> : <NoPermission />}
     </Page>
@@ -114,7 +114,11 @@ function TaskList() {
           </TableBody>
         </Table>
       )}
-      {list.total > 0 && <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />}
+      {list.total > 0 && (
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />
+        </PagePager>
+      )}
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(o) => !o && setPending(null)}

@@ -28,7 +28,7 @@ export default function ModelsPage() {
   const me = useSession((st) => st.user);
   const allowed = me?.role === 'super_admin' || me?.role === 'tenant_admin';
   return (
-    <Page width="full" style={PAGE_STYLE} data-slot="system-models-page">
+    <Page style={PAGE_STYLE} data-slot="system-models-page">
       <PageHeader title={t('page.title')} description={t('page.description')} />
       {allowed ? <ModelsScreen /> : <NoPermission description={t('page.noPermission')} />}
     </Page>

@@ -20,7 +20,7 @@ export default function NetworkPolicyPage() {
   const { t } = useTranslation(['system', 'common']);
   const me = useSession((st) => st.user);
   return (
-    <Page width="default" style={PAGE_STYLE} data-testid="network-policy-page">
+    <Page style={PAGE_STYLE} data-testid="network-policy-page">
       <PageHeader title={t('security.title')} description={t('security.description')} />
       {me?.role === 'super_admin' ? <PolicyEditor /> : <NoPermission description={t('security.superAdminOnly')} />}
     </Page>

@@ -31,7 +31,7 @@ export default function TenantsPage() {
   const { t } = useTranslation(['system', 'common']);
   const me = useSession((st) => st.user);
   return (
-    <Page width="full" style={PAGE_STYLE} data-slot="system-tenants-page">
+    <Page style={PAGE_STYLE} data-slot="system-tenants-page">
       <PageHeader title={t('tenants.title')} />
       {me?.role === 'super_admin' ? <TenantsScreen me={me} /> : <NoPermission />}
     </Page>

@@ -20,7 +20,7 @@ export default function UsersPage() {
   const me = useSession((st) => st.user);
   if (!me || (me.role !== 'super_admin' && me.role !== 'tenant_admin')) {
     return (
-      <Page width="full" style={PAGE_STYLE} data-slot="system-users-page">
+      <Page style={PAGE_STYLE} data-slot="system-users-page">
         <PageHeader title={t('users.title')} />
         <NoPermission description={t('noPermission.adminOnly')} />
       </Page>
@@ -41,7 +41,7 @@ function UsersScreen({ me }: { me: NonNullable<ReturnType<typeof useSession.getS
   );
 
   return (
-    <Page width="full" style={PAGE_STYLE} data-slot="system-users-page">
+    <Page style={PAGE_STYLE} data-slot="system-users-page">
       <PageHeader
         title={t('users.title')}
         actions={

@@ -21,6 +21,7 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { useSystemApi } from './system-api';
 import { UserFormDialog } from './user-form-dialog';
 import s from './system.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 const roleBadge: Record<SystemRole, BadgeVariant> = { super_admin: 'primary', tenant_admin: 'info', user: 'neutral' };
 const COLUMNS = 10;
@@ -281,7 +282,7 @@ function UserRow({ user: u, self, locked, onEdit, onPassword, onToggle }: UserRo
   return (
     <TableRow data-user-id={u.id}>
       <TableCell className={s.nowrap}>{u.username}</TableCell>
-      <TableCell className={s.nowrap}>{u.realName || <span className={s.muted}>-</span>}</TableCell>
+      <TableCell className={s.nowrap}>{seededName(u.realName) || <span className={s.muted}>-</span>}</TableCell>
       <TableCell className={s.nowrap}>{u.nickname || <span className={s.muted}>-</span>}</TableCell>
       <TableCell>{u.email || <span className={s.muted}>-</span>}</TableCell>
       <TableCell className={s.nowrap}>{u.phone || <span className={s.muted}>-</span>}</TableCell>

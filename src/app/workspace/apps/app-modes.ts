@@ -3,12 +3,14 @@
  * an app (spec 2 "App editors") and how a mode looks. Pure; no React.
  */
 import type { App, AppIcon, AppType } from '../../../../schemas/app';
-import { FLOW_MODES } from '../../../../schemas/flow';
 import { ICON_COLORS } from '../../../kit/widgets/icon-presets';
 import type { BadgeVariant } from '../../../ui/badge';
 
-/** The modes in the order the create dialog offers them. */
-export const APP_MODES: readonly AppType[] = FLOW_MODES;
+/**
+ * The modes in the order the create dialog offers them: schemas/flow.ts FLOW_MODES, written out
+ * (that module builds zod schemas, not in the portal's first load; app-modes.test.ts checks they match).
+ */
+export const APP_MODES: readonly AppType[] = ['agent', 'chatflow', 'workflow', 'agent_team'];
 
 /** The editor route of a mode: agent_team has its own editor, the other modes use the flow editor. */
 export type AppEditorKind = 'agent-flow' | 'agent-team';
@@ -16,11 +18,14 @@ export type AppEditorKind = 'agent-flow' | 'agent-team';
 export const editorKindOf = (type: AppType): AppEditorKind => (type === 'agent_team' ? 'agent-team' : 'agent-flow');
 
 /**
- * Where opening an app goes: `/operation/app/:appId/agent-flow` (workflow, chatflow, agent) or
- * `/operation/app/:appId/agent-team` (agent_team).
+ * Where opening an app goes: `/operation/app/:appId/agent-flow` (workflow, chatflow),
+ * `/operation/app/:appId/agent-team` (agent_team), and for an agent the zero-code builder
+ * `/operation/app/:appId/agent-builder`, which opens the canvas (agent-flow) itself when the flow
+ * is not a zero-code agent (schemas/agent-builder.ts zeroCodeNodes).
  * @example editorPath({ id: 'a1', type: 'chatflow' }) // '/operation/app/a1/agent-flow'
  */
-export const editorPath = (app: Pick<App, 'id' | 'type'>) => `/operation/app/${encodeURIComponent(app.id)}/${editorKindOf(app.type)}`;
+export const editorPath = (app: Pick<App, 'id' | 'type'>) =>
+  `/operation/app/${encodeURIComponent(app.id)}/${app.type === 'agent' ? 'agent-builder' : editorKindOf(app.type)}`;
 
 /** The badge colour of each mode (the same in the list and the editor header). */
 export const MODE_BADGE: Readonly<Record<AppType, BadgeVariant>> = {

@@ -5,6 +5,12 @@ import { Dialog, DialogBody, DialogContent, DialogDescription, DialogHeader, Dia
 import { toast } from '../../../ui/toast';
 import { useCredentialApi } from './credential-api';
 
+/**
+ * The edit form: the update body leaves fields out to keep them, but the form always sends them all,
+ * so it marks the same fields required as the new form does (issue 28).
+ */
+const CredentialEditForm = CredentialUpdateBody.extend({ identifier: CredentialCreateBody.shape.identifier, sk: CredentialCreateBody.shape.sk });
+
 export interface CredentialDialogProps {
   workspaceId: string;
   /** null: closed; 'new': create; a row: edit it. */
@@ -32,7 +38,7 @@ export function CredentialDialog({ workspaceId, target, onClose, onSaved }: Cred
           {editing ? (
             <SchemaForm
               key={editing.id}
-              schema={CredentialUpdateBody}
+              schema={CredentialEditForm}
               ns="credential"
               defaultValues={{ id: editing.id, identifier: editing.identifier, ak: editing.ak, sk: editing.sk, cred_id: editing.cred_id, description: editing.description }}
               widgetProps={{ sk: { onReveal: () => api.secret(workspaceId, editing.id) } }}

@@ -67,6 +67,21 @@ describe('CredentialsPage', () => {
     expect(within(created).getByTestId('credential-sk')).toHaveTextContent('******');
   });
 
+  it('marks the same fields required on the edit form as on the new form', async () => {
+    const { user } = setup();
+    await row('payments');
+    const required = (d: HTMLElement) => Array.from(d.querySelectorAll('[aria-required="true"]')).map((el) => el.getAttribute('name') ?? el.closest('[data-slot="field"]')?.textContent ?? '');
+    await user.click(screen.getByRole('button', { name: 'New credential' }));
+    const create = required(await screen.findByRole('dialog', { name: 'New credential' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(within(await row('payments')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit credential' });
+    expect(create.length).toBeGreaterThan(0);
+    expect(required(dialog)).toEqual(create);
+    expect(within(dialog).getByRole('textbox', { name: /^Identifier/ })).toHaveAttribute('aria-required', 'true');
+  });
+
   it('edits with the SK masked; a mask sent back keeps the stored SK', async () => {
     const { api, user } = setup();
     await user.click(within(await row('payments')).getByRole('button', { name: 'Edit' }));

@@ -15,6 +15,7 @@ import { SearchInput } from '../../../kit/widgets/search-input';
 import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toast';
+import { Tooltip } from '../../../ui/tooltip';
 import { Page, PageHeader } from '../../shell/page';
 import { reportError } from '../members/report-error';
 import { CredentialDialog } from './credential-dialog';
@@ -129,17 +130,19 @@ export default function CredentialsPage({ workspaceId: given }: CredentialsPageP
                   {plain ?? text}
                 </code>
                 {canChange && row.sk !== '' && (
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    iconOnly
-                    aria-label={plain !== undefined ? t('actions.hide') : t('actions.reveal')}
-                    aria-pressed={plain !== undefined}
-                    disabled={revealing === row.id}
-                    onClick={() => void toggleSecret(row)}
-                  >
-                    {revealing === row.id ? <Spinner size={12} label="" /> : plain !== undefined ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-                  </Button>
+                  <Tooltip content={plain !== undefined ? t('actions.hide') : t('actions.reveal')}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      iconOnly
+                      aria-label={plain !== undefined ? t('actions.hide') : t('actions.reveal')}
+                      aria-pressed={plain !== undefined}
+                      disabled={revealing === row.id}
+                      onClick={() => void toggleSecret(row)}
+                    >
+                      {revealing === row.id ? <Spinner size={12} label="" /> : plain !== undefined ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+                    </Button>
+                  </Tooltip>
                 )}
               </span>
             );

@@ -33,6 +33,17 @@ registerMessageKeys({
   'Database query upper limit 1 to 1000': 'database:messages.queryLimit',
 });
 
+/**
+ * The edit form: the update body leaves fields out to keep them, but the form always sends them all,
+ * so it marks required and offers no clear button where the new form does not (issue 28).
+ */
+const DatabaseEditForm = DatabaseUpdateBody.extend({
+  name: DatabaseCreateBody.shape.name,
+  type: DatabaseCreateBody.shape.type,
+  host: DatabaseCreateBody.shape.host,
+  account: DatabaseCreateBody.shape.account,
+});
+
 /** The fields a connection check reads. */
 const CONNECTION = ['type', 'host', 'port', 'account', 'password', 'database', 'sid'] as const;
 
@@ -64,7 +75,7 @@ export function DatabaseDialog({ workspaceId, target, onClose, onSaved }: Databa
 function DatabaseForm({ workspaceId, editing, onClose, onSaved }: { workspaceId: string; editing: Database | null } & Pick<DatabaseDialogProps, 'onClose' | 'onSaved'>) {
   const { t } = useTranslation(['database', 'common', 'kit']);
   const api = useDatabaseApi();
-  const schema: ObjectSchema = editing ? DatabaseUpdateBody : DatabaseCreateBody;
+  const schema: ObjectSchema = editing ? DatabaseEditForm : DatabaseCreateBody;
   const form = useSchemaForm(schema, {
     defaultValues: editing
       ? {

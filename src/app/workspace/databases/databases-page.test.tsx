@@ -94,6 +94,20 @@ describe('DatabasesPage', () => {
     await waitFor(() => expect(within(screen.getByRole('row', { name: /analytics/ })).getByText('Success')).toBeInTheDocument(), { timeout: 2000 });
   });
 
+  it('marks the same fields required on the edit form as on the new one, with no clear button on them', async () => {
+    const { user } = setup();
+    const required = (d: HTMLElement) => Array.from(d.querySelectorAll('[aria-required="true"]')).map((el) => el.closest('[data-slot="field"]')?.querySelector('label')?.textContent ?? '');
+    await user.click(within(await row('orders')).getByRole('button', { name: 'Edit' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit database' });
+    const editing = { required: required(edit), clears: within(edit).queryAllByRole('button', { name: 'Clear' }).length };
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Add database' }));
+    const create = await screen.findByRole('dialog', { name: 'Add database' });
+    expect(editing).toEqual({ required: required(create), clears: within(create).queryAllByRole('button', { name: 'Clear' }).length });
+    expect(editing.required.length).toBeGreaterThan(0);
+  });
+
   it('edits with the password masked and fetched only on reveal', async () => {
     const { api, user } = setup();
     await user.click(within(await row('orders')).getByRole('button', { name: 'Edit' }));

@@ -24,6 +24,7 @@ import type {
 } from '../../../api/datasets-contract';
 import * as ds from '../../../api/datasets';
 import { uploadFile } from '../../../api/files';
+import { availableModels } from '../../../api/models';
 import type { PagedAnswer } from '../../../kit/schema-table';
 import { separatorsOf, type SegmentationForm } from './segmentation';
 import { BIZ_TYPE } from './upload-rules';
@@ -78,6 +79,8 @@ export interface KnowledgeApi {
   /** The unit's latest Q&A generation by the default chat model (null: never started). */
   qaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration | null>;
   startQaGeneration(ws: string, datasetId: string, documentId: string): Promise<QaGeneration>;
+  /** Whether a chat model is configured (Q&A generation needs one; issue 28). */
+  hasChatModel(): Promise<boolean>;
 
   hitTest(ws: string, datasetId: string, body: HitTestBody): Promise<HitTestResult>;
   listHitHistory(ws: string, datasetId: string, q: ListQuery): Promise<PagedAnswer<HitHistory>>;
@@ -109,14 +112,17 @@ const silent = (workspaceId: string) => ({ workspaceId, reaction: 'silent' as co
 
 export const apiKnowledgeApi: KnowledgeApi = {
   listDatasets: (ws, q) => ds.listDatasets({ ...q, keyword: q.keyword || undefined }, w(ws)),
-  getDataset: (ws, id) => ds.getDataset(id, w(ws)),
+  // Silent: the pages load their knowledge base and unit as an id page's own record and tell the
+  // user themselves (spec 6, one message); the breadcrumb's lookup says nothing.
+  getDataset: (ws, id) => ds.getDataset(id, silent(ws)),
   checkName: (ws, name, excludeId) => ds.checkDatasetName(name, excludeId, silent(ws)).then((r) => r.exists),
   createDataset: (ws, body) => ds.createDataset(body, silent(ws)),
   updateDataset: (ws, id, body) => ds.updateDataset(id, body, silent(ws)),
   deleteDataset: (ws, id) => ds.deleteDataset(id, w(ws)),
 
-  listDocuments: (ws, datasetId, q) => ds.listDocuments(datasetId, { ...q, keyword: q.keyword || undefined }, w(ws)),
-  getDocument: (ws, datasetId, id) => ds.getDocument(datasetId, id, w(ws)),
+  // Silent: both screens report a failure themselves (the unit list leaves a missing base to its own load).
+  listDocuments: (ws, datasetId, q) => ds.listDocuments(datasetId, { ...q, keyword: q.keyword || undefined }, silent(ws)),
+  getDocument: (ws, datasetId, id) => ds.getDocument(datasetId, id, silent(ws)),
   deleteDocument: (ws, datasetId, id) => ds.deleteDocument(datasetId, id, w(ws)),
   toggleEnable: (ws, datasetId, id, enabled) => ds.toggleEnable(datasetId, id, enabled, w(ws)),
   toggleGraph: (ws, datasetId, id, enabled) => ds.toggleGraph(datasetId, id, enabled, w(ws)),
@@ -152,6 +158,7 @@ export const apiKnowledgeApi: KnowledgeApi = {
   deleteQa: (ws, datasetId, documentId, id) => ds.deleteQaPair(datasetId, documentId, id, w(ws)),
   qaGeneration: (ws, datasetId, documentId) => ds.qaGeneration(datasetId, documentId, w(ws)),
   startQaGeneration: (ws, datasetId, documentId) => ds.startQaGeneration(datasetId, documentId, silent(ws)),
+  hasChatModel: () => availableModels('llm', { reaction: 'silent' }).then((list) => list.some((p) => p.models.length > 0)),
 
   hitTest: (ws, datasetId, body) => ds.hitTest(datasetId, body, w(ws)),
   listHitHistory: (ws, datasetId, q) => ds.listHitHistory(datasetId, q, w(ws)),

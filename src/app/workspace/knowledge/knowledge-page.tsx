@@ -13,7 +13,7 @@ import { usePagedList } from '../../../kit/schema-table';
 import { formatBytes } from '../../../kit/widgets/upload-rules';
 import { SearchInput } from '../../../kit/widgets/search-input';
 import { Button, Card, ConfirmDialog, EmptyState, Pagination, Skeleton, toast } from '../../../ui';
-import { Page, PageHeader } from '../../shell/page';
+import { Page, PageHeader, PagePager } from '../../shell/page';
 import { reportError } from '../members/report-error';
 import { KnowledgeDialog } from './knowledge-dialog';
 import { useKnowledgeApi } from './knowledge-api';
@@ -131,7 +131,9 @@ export default function KnowledgePage({ workspaceId: given }: KnowledgePageProps
       </div>
       {body}
       {showPager && (
-        <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        </PagePager>
       )}
       <KnowledgeDialog
         workspaceId={workspaceId}

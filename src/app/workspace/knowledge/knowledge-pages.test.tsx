@@ -130,6 +130,29 @@ describe('knowledge screens', () => {
     expect(await screen.findByText('example.org/faq')).toBeInTheDocument();
   });
 
+  it('disables Q&A generation before the click when no chat model is configured, saying what is missing', async () => {
+    const { api } = setup({ noModel: true }, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'qa'));
+    const generate = await screen.findByTestId('qa-generate');
+    await waitFor(() => expect(generate).toBeDisabled());
+    expect(within(screen.getByTestId('qa-generation')).getByTestId('no-model-notice')).toHaveTextContent('No chat model is configured.');
+    expect(api.calls.some((c) => c.method === 'startQaGeneration')).toBe(false);
+  });
+
+  it('offers Q&A generation when a chat model exists', async () => {
+    setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'qa'));
+    const generate = await screen.findByTestId('qa-generate');
+    await waitFor(() => expect(generate).toBeEnabled());
+    expect(screen.queryByTestId('no-model-notice')).toBeNull();
+  });
+
+  it('says a missing knowledge base does not exist and offers no add buttons', async () => {
+    setup({}, (a) => knowledgePaths.units(a.workspaceId, '0f000000-0000-4000-8000-0000000000b0'));
+    expect(await screen.findByText('The knowledge base does not exist or you have no permission')).toBeInTheDocument();
+    expect(screen.queryByTestId('unit-add-text')).toBeNull();
+    expect(screen.queryByTestId('unit-add-url')).toBeNull();
+    expect(screen.queryByTestId('unit-add-table')).toBeNull();
+  });
+
   it('runs a hit test on the details page and keeps it in the history', async () => {
     const { api, user } = setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'hit'));
     await user.type(await screen.findByTestId('hit-query'), 'segments retrieval');

@@ -21,6 +21,7 @@ import type { SliceState } from './knowledge-unit-add-page';
 import { SEGMENTATION_DEFAULTS, segmentationErrors, type SegmentationForm } from './segmentation';
 import { SliceSettings } from './slice-settings';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
 
 /** Wait this long after the last change before asking for a new preview. */
 export const PREVIEW_DEBOUNCE_MS = 500;
@@ -38,6 +39,7 @@ function SliceMethodConfigPageScreen({ workspaceId: given }: { workspaceId?: str
   const location = useLocation();
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
+  useDatasetCrumb(workspaceId, q.datasetId);
   const stateFiles = (location.state as SliceState | null)?.files;
 
   const sources = useMemo<DocumentSource[]>(() => {
@@ -92,7 +94,7 @@ function SliceMethodConfigPageScreen({ workspaceId: given }: { workspaceId?: str
   const back = q.kind === 'table' ? knowledgePaths.addTable(workspaceId, q.datasetId) : knowledgePaths.add(workspaceId, q.datasetId, q.kind === 'url' ? 'url' : 'text');
 
   return (
-    <Page width="full" data-testid="knowledge-slice-page">
+    <Page data-testid="knowledge-slice-page">
       <PageHeader title={t('slice.title')} description={t('slice.description')} />
       {sources.length === 0 ? (
         <EmptyState title={t('slice.noSource')} action={<Button asChild><Link to={back}>{t('common:actions.back')}</Link></Button>} />

@@ -20,6 +20,7 @@ import { NoDataset } from './no-dataset';
 import { UploadQueue, type QueuedFile } from './upload-queue';
 import { checkDocumentName, checkUrl, DOCUMENT_NAME_MAX, nameFromUrl } from './upload-rules';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
 
 /** What the add pages hand to the segmentation page besides the query (names of the stored files). */
 export interface SliceState {
@@ -51,6 +52,7 @@ function UnitAddPageScreen({ workspaceId: given }: { workspaceId?: string }) {
   const navigate = useNavigate();
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
+  useDatasetCrumb(workspaceId, q.datasetId);
   const [source, setSource] = useState<'text' | 'url'>(q.source === 'url' ? 'url' : 'text');
   const [queue, setQueue] = useState<QueuedFile[]>([]);
   const [url, setUrl] = useState('');
@@ -78,7 +80,7 @@ function UnitAddPageScreen({ workspaceId: given }: { workspaceId?: string }) {
   };
 
   return (
-    <Page width="narrow" data-testid="knowledge-unit-add-page">
+    <Page data-testid="knowledge-unit-add-page">
       <PageHeader title={t('add.title')} description={t('add.description')} />
       <Tabs value={source} onValueChange={(v) => setSource(v as 'text' | 'url')}>
         <TabsList variant="segmented" aria-label={t('add.source')}>

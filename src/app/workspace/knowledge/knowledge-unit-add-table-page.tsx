@@ -18,6 +18,7 @@ import { NoDataset } from './no-dataset';
 import { useTakenNames, type SliceState } from './knowledge-unit-add-page';
 import { UploadQueue, type QueuedFile } from './upload-queue';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
 
 export const HEADER_ROW_MAX = 100;
 
@@ -33,6 +34,7 @@ function UnitAddTablePageScreen({ workspaceId: given }: { workspaceId?: string }
   const navigate = useNavigate();
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
+  useDatasetCrumb(workspaceId, q.datasetId);
   const taken = useTakenNames(workspaceId, q.datasetId);
   const [queue, setQueue] = useState<QueuedFile[]>([]);
   const [sheets, setSheets] = useState<string[] | null>(null);
@@ -82,7 +84,7 @@ function UnitAddTablePageScreen({ workspaceId: given }: { workspaceId?: string }
   };
 
   return (
-    <Page width="narrow" data-testid="knowledge-unit-add-table-page">
+    <Page data-testid="knowledge-unit-add-table-page">
       <PageHeader title={t('addTable.title')} description={t('addTable.description')} />
       <div className={s.panel}>
         <UploadQueue kind="table" disabled={!taken.loaded} maxCount={1} taken={taken.names} value={queue} onChange={setQueue} upload={(file, o) => api.uploadFile(file, o)} />

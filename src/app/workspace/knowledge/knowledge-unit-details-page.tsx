@@ -6,19 +6,22 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { DatasetDocument } from '../../../api/datasets-contract';
 import { formatBytes } from '../../../kit/widgets/upload-rules';
-import { Badge, Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui';
+import { Badge, Button, EmptyState, Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui';
 import { Page, PageHeader } from '../../shell/page';
 import { reportError } from '../members/report-error';
 import { GraphPanel } from './graph-panel';
 import { HitTestPanel } from './hit-test-panel';
 import { useKnowledgeApi } from './knowledge-api';
-import { useKnowledgeQuery } from './knowledge-nav';
+import { knowledgePaths, useKnowledgeQuery } from './knowledge-nav';
 import { NoDataset } from './no-dataset';
 import { QaPanel, SegmentsPanel } from './segments-panel';
 import { unitView } from './unit-status';
+import { useDatasetCrumb } from './dataset-crumb';
+import { missingText } from '../../../api/reactions';
+import { isApiError } from '../../../api/request';
 
 const TABS = ['segments', 'qa', 'hit', 'graph'] as const;
 type Tab = (typeof TABS)[number];
@@ -36,6 +39,12 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
   const workspaceId = given ?? params.workspace_id ?? '';
   const q = useKnowledgeQuery();
   const [doc, setDoc] = useState<DatasetDocument | null>(null);
+  /**
+   * The unit (or its knowledge base) is missing: said once. The panels wait for the unit, as they
+   * would fail too (a second message).
+   */
+  const [missing, setMissing] = useState<string | null>(null);
+  useDatasetCrumb(workspaceId, q.datasetId);
   // Bumped when a panel changes the unit, so the header's counts follow.
   const [version, setVersion] = useState(0);
   const changed = useCallback(() => setVersion((n) => n + 1), []);
@@ -43,13 +52,17 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
   const ref = { workspaceId, datasetId: q.datasetId, documentId: q.documentId };
 
   useEffect(() => {
-    api.getDocument(workspaceId, q.datasetId, q.documentId).then(setDoc, reportError);
+    api.getDocument(workspaceId, q.datasetId, q.documentId).then(setDoc, (e: unknown) => {
+      const text = isApiError(e) ? missingText(e.data) : undefined;
+      if (text) setMissing(text);
+      reportError(e, 'page');
+    });
   }, [api, workspaceId, q.datasetId, q.documentId, version]);
 
   const v = doc ? unitView(doc) : null;
 
   return (
-    <Page width="full" data-testid="knowledge-unit-details-page">
+    <Page data-testid="knowledge-unit-details-page">
       <PageHeader
         title={doc?.name ?? t('details.title')}
         description={
@@ -61,6 +74,16 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
           ) : undefined
         }
       />
+      {missing ? (
+        <EmptyState
+          title={missing}
+          action={
+            <Button size="sm" asChild>
+              <Link to={knowledgePaths.units(workspaceId, q.datasetId)}>{t('common:actions.back')}</Link>
+            </Button>
+          }
+        />
+      ) : !doc ? null : (
       <Tabs
         value={tab}
         onValueChange={(next) =>
@@ -93,6 +116,7 @@ function UnitDetails({ workspaceId: given }: { workspaceId?: string }) {
           <GraphPanel {...ref} enabled={doc?.graph_status === 'enabled'} />
         </TabsContent>
       </Tabs>
+      )}
     </Page>
   );
 }

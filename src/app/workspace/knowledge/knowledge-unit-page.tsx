@@ -7,7 +7,7 @@
  * while any unit is moving. Buttons add text files, table files or a URL.
  */
 import { FileSpreadsheet, FileText, Globe, Network, ScrollText, Square, Trash2, XCircle } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Dataset, DatasetDocument } from '../../../api/datasets-contract';
@@ -17,8 +17,9 @@ import { SearchInput } from '../../../kit/widgets/search-input';
 import { StatusBadge } from '../../../kit/widgets/status-badge';
 import { formatBytes } from '../../../kit/widgets/upload-rules';
 import { Button, ConfirmDialog, EmptyState, Pagination, Switch, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, toast, Tooltip } from '../../../ui';
-import { Page, PageHeader } from '../../shell/page';
+import { Page, PageHeader, PagePager } from '../../shell/page';
 import { usePaginationLabels } from '../../system/users/admin-kit';
+import { PublishToStore } from '../../store/publish-to-store';
 import { reportError } from '../members/report-error';
 import { useKnowledgeApi } from './knowledge-api';
 import { knowledgePaths, useKnowledgeQuery } from './knowledge-nav';
@@ -27,6 +28,9 @@ import { ProgressBar } from './progress-bar';
 import { TaskLogDialog } from './task-log-dialog';
 import { anyInProgress, graphView, POLL_MS, unitView } from './unit-status';
 import s from './knowledge.module.css';
+import { useDatasetCrumb } from './dataset-crumb';
+import { missingText } from '../../../api/reactions';
+import { isApiError } from '../../../api/request';
 
 type Pending = { kind: 'delete' | 'stop' | 'cancel'; doc: DatasetDocument } | null;
 
@@ -59,14 +63,26 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
   const workspaceId = given ?? params.workspace_id ?? '';
   const { datasetId } = useKnowledgeQuery();
   const [dataset, setDataset] = useState<Dataset | null>(null);
+  useDatasetCrumb(workspaceId, datasetId, dataset?.name ?? '');
   const [pending, setPending] = useState<Pending>(null);
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [logsOf, setLogsOf] = useState<DatasetDocument | null>(null);
-  const list = usePagedList((q) => api.listDocuments(workspaceId, datasetId, q), { keyword: '' }, [api, workspaceId, datasetId], reportError);
+  /** The knowledge base is missing (or foreign): said once, by its own load, instead of "load failed, retry". */
+  const [missing, setMissing] = useState<string | null>(null);
+  // A missing knowledge base fails the list too; its load tells the user (one toast), the list does not.
+  const listError = useCallback((e: unknown) => {
+    if (!(isApiError(e) && missingText(e.data))) reportError(e);
+  }, []);
+  const list = usePagedList((q) => api.listDocuments(workspaceId, datasetId, q), { keyword: '' }, [api, workspaceId, datasetId], listError);
   const pagerLabels = usePaginationLabels();
 
   useEffect(() => {
-    api.getDataset(workspaceId, datasetId).then(setDataset, reportError);
+    setMissing(null);
+    api.getDataset(workspaceId, datasetId).then(setDataset, (e: unknown) => {
+      const text = isApiError(e) ? missingText(e.data) : undefined;
+      if (text) setMissing(text);
+      reportError(e, 'page');
+    });
   }, [api, workspaceId, datasetId]);
 
   // Refresh while anything moves (uploading, queued, segmenting, graph analysing).
@@ -95,6 +111,7 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
   const filtered = list.filters.keyword !== '';
   const addButtons = (
     <>
+      {dataset && <PublishToStore workspaceId={workspaceId} type="dataset" sourceId={datasetId} name={dataset.name} description={dataset.description ?? ''} />}
       <Button asChild>
         <Link to={knowledgePaths.add(workspaceId, datasetId, 'url')} data-testid="unit-add-url">
           <Globe aria-hidden="true" />
@@ -121,14 +138,23 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
     : '';
 
   return (
-    <Page width="full" className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
-      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={addButtons} />
+    <Page className={list.total > 0 ? s.withPager : undefined} data-testid="knowledge-unit-page">
+      <PageHeader title={dataset?.name ?? t('units.title')} description={dataset?.description || t('units.description')} actions={missing ? undefined : addButtons} />
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('units.search')} aria-label={t('units.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
         <span className={s.spacer} />
         {moving && <span className={s.muted}>{t('units.autoRefresh')}</span>}
       </div>
-      {list.status === 'error' ? (
+      {missing ? (
+        <EmptyState
+          title={missing}
+          action={
+            <Button size="sm" asChild>
+              <Link to={knowledgePaths.list(workspaceId)}>{t('list.title')}</Link>
+            </Button>
+          }
+        />
+      ) : list.status === 'error' ? (
         <EmptyState title={t('units.loadFailed')} action={<Button size="sm" onClick={list.reload}>{t('common:actions.retry')}</Button>} />
       ) : list.rows !== null && rows.length === 0 ? (
         <EmptyState title={filtered ? t('units.noMatch') : t('units.empty')} description={filtered ? undefined : t('units.emptyHint')} data-testid="unit-empty" />
@@ -193,39 +219,49 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
                         <StatusBadge value={doc.graph_status} label={t(g.labelKey as 'graph.disabled')} tones={{ [doc.graph_status ?? '']: g.tone }} />
                       )}
                       {g.canAnalyse && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          iconOnly
-                          disabled={busy}
-                          aria-label={t('units.graphAnalyse', { name: doc.name })}
-                          onClick={() => void act(doc, () => api.toggleGraph(workspaceId, datasetId, doc.id, true), t('units.graphStarted')).catch(() => {})}
-                        >
-                          <Network aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.graphAnalyse', { name: doc.name })}>
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            iconOnly
+                            disabled={busy}
+                            aria-label={t('units.graphAnalyse', { name: doc.name })}
+                            onClick={() => void act(doc, () => api.toggleGraph(workspaceId, datasetId, doc.id, true), t('units.graphStarted')).catch(() => {})}
+                          >
+                            <Network aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                     </span>
                   </TableCell>
                   <TableCell>
                     <span className={s.inline}>
                       {v.canStop && (
-                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.stop', { name: doc.name })} onClick={() => setPending({ kind: 'stop', doc })}>
-                          <Square aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.stop', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.stop', { name: doc.name })} onClick={() => setPending({ kind: 'stop', doc })}>
+                            <Square aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                       {v.canCancelQueue && (
-                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.cancelQueue', { name: doc.name })} onClick={() => setPending({ kind: 'cancel', doc })}>
-                          <XCircle aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.cancelQueue', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.cancelQueue', { name: doc.name })} onClick={() => setPending({ kind: 'cancel', doc })}>
+                            <XCircle aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
                       {doc.task_id && (
-                        <Button size="sm" variant="ghost" iconOnly aria-label={t('units.logs', { name: doc.name })} onClick={() => setLogsOf(doc)}>
-                          <ScrollText aria-hidden="true" />
-                        </Button>
+                        <Tooltip content={t('units.logs', { name: doc.name })}>
+                          <Button size="sm" variant="ghost" iconOnly aria-label={t('units.logs', { name: doc.name })} onClick={() => setLogsOf(doc)}>
+                            <ScrollText aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
                       )}
-                      <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.delete', { name: doc.name })} onClick={() => setPending({ kind: 'delete', doc })}>
-                        <Trash2 aria-hidden="true" />
-                      </Button>
+                      <Tooltip content={t('units.delete', { name: doc.name })}>
+                        <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.delete', { name: doc.name })} onClick={() => setPending({ kind: 'delete', doc })}>
+                          <Trash2 aria-hidden="true" />
+                        </Button>
+                      </Tooltip>
                     </span>
                   </TableCell>
                 </TableRow>
@@ -235,7 +271,9 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
         </Table>
       )}
       {list.total > 0 && list.status !== 'error' && (
-        <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={pagerLabels} />
+        </PagePager>
       )}
       <TaskLogDialog workspaceId={workspaceId} datasetId={datasetId} doc={logsOf} onClose={() => setLogsOf(null)} />
       <ConfirmDialog

@@ -17,6 +17,8 @@ export interface MemoryKnowledgeOptions {
   listFails?: boolean;
   /** Every list call moves processing units one step (default true). */
   advance?: boolean;
+  /** No chat model is configured (the AI features are off). */
+  noModel?: boolean;
 }
 
 export interface MemoryKnowledgeApi extends KnowledgeApi {
@@ -31,6 +33,7 @@ export interface MemoryKnowledgeApi extends KnowledgeApi {
 const WS = '0c000000-0000-4000-8000-0000000000d1';
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bad = (msg = 'Parameter error') => new ApiError({ status: 400, code: 'VALIDATION-1000', msg });
+const missingDs = (id: string) => new ApiError({ status: 400, code: 'VALIDATION-1000', msg: 'Knowledge base does not exist or you have no permission', data: { id, resource: 'knowledge_base' } });
 const at = (n: number) => new Date(Date.parse('2025-05-01T08:00:00Z') + n * 3_600_000).toISOString();
 
 const SAMPLE = `Weft keeps knowledge in bases. Each base holds units.\n\nA unit is cut into segments! Segments are vectorised for retrieval.\n\nHit tests show what a question retrieves? They list scores and sources.`;
@@ -124,7 +127,8 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
       document_name: d.name,
       created_at: d.created_at,
     }));
-  const findDs = (dsId: string) => datasets.find((d) => d.id === dsId) ?? (() => { throw bad(); })();
+  // A missing base is told as the server does: VALIDATION-1000 naming the resource.
+  const findDs = (dsId: string) => datasets.find((d) => d.id === dsId) ?? (() => { throw missingDs(dsId); })();
   const findDoc = (docId: string) => documents.find((d) => d.id === docId) ?? (() => { throw bad(); })();
   // Q&A generation per unit: queued → running → completed (two pairs from its first segments), one step per read.
   const generations = new Map<string, QaGeneration>();
@@ -310,6 +314,10 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
       const x = qa.find((y) => y.id === qaId);
       if (!x) throw bad();
       return Object.assign(x, body);
+    },
+    async hasChatModel() {
+      await step('hasChatModel', []);
+      return !opts.noModel;
     },
     async qaGeneration(_ws, _dsId, docId) {
       await step('qaGeneration', [docId]);

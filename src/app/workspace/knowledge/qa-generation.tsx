@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { QaGeneration } from '../../../api/datasets-contract';
 import { StatusBadge } from '../../../kit/widgets/status-badge';
 import { Button, toast, Tooltip } from '../../../ui';
+import { NoModelNotice } from '../../shell/no-model-notice';
 import { reportError } from '../members/report-error';
 import { useKnowledgeApi } from './knowledge-api';
 import type { UnitRef } from './segments-panel';
@@ -37,6 +38,8 @@ export function QaGenerationControl({ workspaceId, datasetId, documentId, onDone
   const label = useLabel();
   const [gen, setGen] = useState<QaGeneration | null>(null);
   const [starting, setStarting] = useState(false);
+  // No chat model: the button is off before the click and the notice says what is missing (issue 28).
+  const [noModel, setNoModel] = useState(false);
   const done = useRef(onDone);
   done.current = onDone;
   const active = gen !== null && ACTIVE.includes(gen.status);
@@ -66,6 +69,17 @@ export function QaGenerationControl({ workspaceId, datasetId, documentId, onDone
   }, [read]);
 
   useEffect(() => {
+    let live = true;
+    api.hasChatModel().then(
+      (has) => live && setNoModel(!has),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  useEffect(() => {
     if (!active) return;
     const timer = setTimeout(() => void read(), QA_GENERATION_POLL_MS);
     return () => clearTimeout(timer);
@@ -84,7 +98,8 @@ export function QaGenerationControl({ workspaceId, datasetId, documentId, onDone
   };
 
   return (
-    <span className={s.inline} data-testid="qa-generation">
+    <div className={s.inline} data-testid="qa-generation">
+      {noModel && <NoModelNotice />}
       {gen && (
         <Tooltip content={gen.error || undefined}>
           <span data-testid="qa-generation-state" data-status={gen.status}>
@@ -92,9 +107,9 @@ export function QaGenerationControl({ workspaceId, datasetId, documentId, onDone
           </span>
         </Tooltip>
       )}
-      <Button size="sm" icon={<Sparkles aria-hidden="true" />} loading={starting} disabled={active} onClick={() => void start()} data-testid="qa-generate">
+      <Button size="sm" icon={<Sparkles aria-hidden="true" />} loading={starting} disabled={active || noModel} onClick={() => void start()} data-testid="qa-generate">
         {t('qaGen.start')}
       </Button>
-    </span>
+    </div>
   );
 }

@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { QA_ANSWER_MAX, QA_QUESTION_MAX, SEGMENT_CONTENT_MAX, type QaPair, type Segment } from '../../../api/datasets-contract';
 import { usePagedList } from '../../../kit/schema-table';
 import { SearchInput } from '../../../kit/widgets/search-input';
-import { Button, ConfirmDialog, EmptyState, Pagination, Spinner, Switch, toast } from '../../../ui';
+import { Button, ConfirmDialog, EmptyState, Pagination, Spinner, Switch, toast, Tooltip } from '../../../ui';
 import { usePaginationLabels } from '../../system/users/admin-kit';
 import { reportError } from '../members/report-error';
+import { PagePager } from '../../shell/page';
 import { useKnowledgeApi } from './knowledge-api';
 import { TextDialog } from './text-dialog';
 import { QaGenerationControl } from './qa-generation';
@@ -60,16 +61,22 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
                 <span>{t('segments.hits', { count: seg.hit_count })}</span>
                 <span className={s.spacer} />
                 <Switch size="sm" checked={seg.enabled} aria-label={t('segments.enable', { n: seg.position })} onCheckedChange={(on) => void toggle(seg, on)} />
-                <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.edit', { n: seg.position })} onClick={() => setEditing(seg)}>
-                  <Pencil aria-hidden="true" />
-                </Button>
+                <Tooltip content={t('segments.edit', { n: seg.position })}>
+                  <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.edit', { n: seg.position })} onClick={() => setEditing(seg)}>
+                    <Pencil aria-hidden="true" />
+                  </Button>
+                </Tooltip>
               </span>
               <p className={s.segmentText}>{seg.content}</p>
             </li>
           ))}
         </ol>
       )}
-      {list.total > 0 && <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />}
+      {list.total > 0 && (
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />
+        </PagePager>
+      )}
       <TextDialog
         open={editing !== null}
         title={editing === 'new' ? t('segments.add') : t('segments.editTitle')}
@@ -142,7 +149,11 @@ export function QaPanel({ workspaceId, datasetId, documentId, onChanged }: UnitR
           ))}
         </ul>
       )}
-      {list.total > 0 && <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />}
+      {list.total > 0 && (
+        <PagePager>
+          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} onPageChange={list.setPage} onPageSizeChange={list.setPageSize} labels={labels} />
+        </PagePager>
+      )}
       <TextDialog
         open={editing !== null}
         title={editing === 'new' ? t('qa.add') : t('qa.editTitle')}

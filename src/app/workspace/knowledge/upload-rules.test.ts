@@ -35,7 +35,7 @@ describe('knowledge upload rules (spec 5)', () => {
   it('keeps to the count limit, counting files already in the list', () => {
     const r = pickKnowledgeFiles([f('a.txt'), f('b.txt'), f('c.txt')], { taken: [], inList: 2, limits: limits('text', 3) });
     expect(r.accepted.map((x) => x.name)).toEqual(['a.txt']);
-    expect(r.rejected).toEqual([{ key: 'kit:upload.tooMany', params: { max: 3 } }]);
+    expect(r.rejected).toEqual([{ key: 'kit:upload.tooMany', params: { count: 3 } }]);
   });
 
   it('checks a URL source: required, http(s), not already present', () => {

@@ -11,6 +11,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import type { AssignableRole } from './member-api';
 import { formatDateTime } from './report-error';
 import s from './member-page.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 const roleVariant: Record<MemberRole, BadgeVariant> = { owner: 'warning', admin: 'info', ordinary_member: 'neutral' };
 
@@ -84,7 +85,7 @@ export function MemberTable({ members, myRole, meId, skeletonRows = 5, placehold
                 <TableCell>
                   <span className={s.person}>
                     <Avatar name={m.name} src={m.avatar || null} size="sm" colorSeed={m.user_id} />
-                    <span className={s.personName}>{m.name}</span>
+                    <span className={s.personName}>{seededName(m.name)}</span>
                     {isMe && (
                       <Badge appearance="outline" className={s.you}>
                         {t('you')}

@@ -3,11 +3,12 @@ import { toast } from '../../../ui/toast';
 
 /**
  * Tells the user about a failure unless the request layer already did (its toast reaction): local
- * rejections and in-memory fakes still get a message.
+ * rejections and in-memory fakes still get a message. `reaction: 'page'` for the load of an id page's
+ * own record (spec 6: "unauthorized operation", naming what is missing).
  */
-export function reportError(e: unknown): void {
+export function reportError(e: unknown, reaction: 'toast' | 'page' = 'toast'): void {
   if (wasReported(e)) return;
-  const m = describeError(e);
+  const m = describeError(e, reaction);
   if (m) toast.error(m.text, m.detail ? { description: m.detail } : undefined);
 }
 

@@ -17,11 +17,24 @@ import { EmptyState } from '../../../ui/empty-state';
 import { Skeleton } from '../../../ui/skeleton';
 import { toast } from '../../../ui/toast';
 import { Page, PageHeader } from '../../shell/page';
+import { PublishToStore } from '../../store/publish-to-store';
 import { reportError } from '../members/report-error';
 import { usePromptApi } from './prompt-api';
 import { PromptDebugPanel } from './prompt-debug-panel';
 import { VariablesWidget } from './variables-widget';
 import s from './prompts-page.module.css';
+import { useCrumbName } from '../../shell/route-handle';
+
+/**
+ * The edit form: the update body leaves fields out to keep them, but the form always sends them all,
+ * so it marks required and offers no clear button where the new form does not (issue 28).
+ */
+const PromptEditForm = PromptUpdateBody.extend({
+  name: PromptCreateBody.shape.name,
+  content: PromptCreateBody.shape.content,
+  template_type: PromptCreateBody.shape.template_type,
+  scene: PromptCreateBody.shape.scene,
+});
 
 registerMessageKeys({
   'Variable names start with a letter or underscore and hold letters, digits and underscores': 'prompt:messages.variableName',
@@ -85,6 +98,7 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
   const workspaceId = givenWs ?? params.workspace_id ?? '';
   const promptId = givenId ?? params.promptId;
   const [prompt, setPrompt] = useState<Prompt | null>(null);
+  useCrumbName('prompt', prompt && { label: prompt.name });
   const [status, setStatus] = useState<'loading' | 'ready' | 'missing'>(promptId ? 'loading' : 'ready');
   const listPath = `/operation/workspace/${encodeURIComponent(workspaceId)}/prompt`;
 
@@ -124,7 +138,14 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
 
   return (
     <Page data-testid="prompt-add-page">
-      <PageHeader title={promptId ? t('editor.edit') : t('editor.create')} description={t('page.description')} actions={back} />
+      <PageHeader title={promptId ? t('editor.edit') : t('editor.create')} description={t('page.description')} actions={
+          <>
+            {/* A saved prompt can be shared through the tenant's prompt store. */}
+            {prompt && <PublishToStore workspaceId={workspaceId} type="prompt" sourceId={prompt.id} name={prompt.name} description={prompt.description} tags={prompt.tags} />}
+            {back}
+          </>
+        }
+      />
       {status === 'loading' ? (
         <div className={s.editor} aria-busy="true">
           <Skeleton height={32} />
@@ -134,7 +155,7 @@ export default function PromptAddPage({ workspaceId: givenWs, promptId: givenId 
         <EmptyState title={t('editor.notFound')} action={back} />
       ) : prompt ? (
         <PromptEditor
-          schema={PromptUpdateBody as ObjectSchema}
+          schema={PromptEditForm as ObjectSchema}
           workspaceId={workspaceId}
           promptId={prompt.id}
           model={prompt.model}

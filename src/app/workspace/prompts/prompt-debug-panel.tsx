@@ -19,6 +19,7 @@ import { Spinner } from '../../../ui/spinner';
 import { Textarea } from '../../../ui/textarea';
 import { usePromptApi } from './prompt-api';
 import s from './prompt-debug-panel.module.css';
+import { NoModelNotice } from '../../shell/no-model-notice';
 
 export interface PromptDebugPanelProps {
   workspaceId: string;
@@ -72,6 +73,8 @@ export function PromptDebugPanel({ workspaceId, promptId, content, templateType,
     };
   }, [api]);
 
+  // Models loaded and none there: every AI action is off before the click, with what is missing.
+  const noModel = providers !== null && providers.every((p) => p.models.length === 0);
   const options = useMemo(
     () => (providers ?? []).flatMap((p) => p.models.map((m) => ({ value: `${p.provider}${SEP}${m.model}`, label: `${p.label} / ${m.label || m.model}` }))),
     [providers],
@@ -170,10 +173,10 @@ export function PromptDebugPanel({ workspaceId, promptId, content, templateType,
       <header className={s.head}>
         <h2 className={s.title}>{t('debug.title')}</h2>
         <div className={s.headActions}>
-          <Button size="sm" variant="ghost" loading={optimizing} icon={<Sparkles aria-hidden="true" />} disabled={!hasContent} onClick={optimize}>
+          <Button size="sm" variant="ghost" loading={optimizing} icon={<Sparkles aria-hidden="true" />} disabled={!hasContent || noModel} onClick={optimize}>
             {t('debug.optimize')}
           </Button>
-          <Button size="sm" variant="ghost" loading={generating} icon={<Lightbulb aria-hidden="true" />} disabled={!hasContent} onClick={generate}>
+          <Button size="sm" variant="ghost" loading={generating} icon={<Lightbulb aria-hidden="true" />} disabled={!hasContent || noModel} onClick={generate}>
             {t('debug.generateQuestions')}
           </Button>
         </div>
@@ -209,7 +212,7 @@ export function PromptDebugPanel({ workspaceId, promptId, content, templateType,
 
       <Field label={t('debug.model')}>
         {providers && options.length === 0 ? (
-          <p className={s.hint}>{t('debug.noModels')}</p>
+          <NoModelNotice />
         ) : (
           <Select aria-label={t('debug.model')} size="sm" options={options} value={picked} onValueChange={setPicked} placeholder={providers ? t('debug.pickModel') : t('debug.loadingModels')} />
         )}
@@ -267,7 +270,7 @@ export function PromptDebugPanel({ workspaceId, promptId, content, templateType,
             {t('debug.stop')}
           </Button>
         ) : (
-          <Button variant="primary" icon={<Play aria-hidden="true" />} onClick={() => run()} disabled={!hasContent || !picked}>
+          <Button variant="primary" icon={<Play aria-hidden="true" />} onClick={() => run()} disabled={!hasContent || !picked || noModel}>
             {t('debug.run')}
           </Button>
         )}

@@ -117,6 +117,19 @@ describe('PromptsPage', () => {
     expect(api.stored[0].id).toBe(id);
   });
 
+  it('marks the same fields required on the edit form as on the new one, with no clear button on them', async () => {
+    const required = () => Array.from(document.querySelectorAll('main [aria-required="true"], [data-testid="prompt-add-page"] [aria-required="true"]')).map((el) => el.closest('[data-slot="field"]')?.querySelector('label')?.textContent ?? '');
+    const clears = () => screen.queryAllByRole('button', { name: 'Clear' }).length;
+    const { api } = setup({}, 'prompt-add');
+    await screen.findByRole('heading', { name: 'New prompt' });
+    const create = { required: required(), clears: clears() };
+    cleanup();
+    setup({}, `prompt-add/${api.stored[0].id}`);
+    await screen.findByRole('textbox', { name: /^Content/ });
+    expect(create.required.length).toBeGreaterThan(0);
+    expect({ required: required(), clears: clears() }).toEqual(create);
+  });
+
   it('shows "not found" for a prompt that does not exist', async () => {
     setup({}, 'prompt-add/0a000000-0000-4000-8000-00000000ffff');
     expect(await screen.findByText('The prompt does not exist or was deleted')).toBeInTheDocument();

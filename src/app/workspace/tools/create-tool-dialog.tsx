@@ -79,6 +79,12 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
     app: mode === 'workflow' && !appId,
   };
 
+  // A new document makes the old error about the previous one stale (issue 28): it goes with it.
+  const changeText = (value: string) => {
+    setText(value);
+    setError('');
+  };
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSubmitted(true);
@@ -142,7 +148,7 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
             data-testid="openapi-file"
             onChange={async (e) => {
               const f = e.target.files?.[0];
-              if (f) setText(await f.text());
+              if (f) changeText(await f.text());
             }}
           />
           <Button type="button" size="sm" variant="secondary" icon={<FileUp aria-hidden="true" />} onClick={() => file.current?.click()}>
@@ -150,7 +156,7 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
           </Button>
         </div>
         <Field label={t('create.openapiDocument')} required error={submitted && missing.text ? required : undefined}>
-          <Textarea className={s.code} rows={14} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+          <Textarea className={s.code} rows={14} value={text} onChange={(e) => changeText(e.target.value)} spellCheck={false} />
         </Field>
       </>
     );
@@ -158,7 +164,7 @@ export function CreateToolDialog({ workspaceId, mode, onClose, onCreated }: Crea
     body = (
       <>
         <Field label="JSON" required error={submitted && missing.text ? required : undefined}>
-          <Textarea className={s.code} rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-label={t('create.mcpTitle')} />
+          <Textarea className={s.code} rows={12} value={text} onChange={(e) => changeText(e.target.value)} spellCheck={false} aria-label={t('create.mcpTitle')} />
         </Field>
         <Field label={t('fields.intro')}>
           <Input value={intro} maxLength={500} onChange={(e) => setIntro(e.target.value)} />

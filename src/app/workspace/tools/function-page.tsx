@@ -15,6 +15,7 @@ import { isApiError } from '../../../api/request';
 import { ParamTable, type ParamIssue } from '../../../kit/param-table';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
+import { cn } from '../../../ui/cn';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { Field } from '../../../ui/field';
 import { Input } from '../../../ui/input';
@@ -29,6 +30,8 @@ import { reportError } from '../members/report-error';
 import { FunctionTestPanel } from './function-test-panel';
 import { useToolApi, type Choice } from './tool-api';
 import s from './tools.module.css';
+import { useCrumbName } from '../../shell/route-handle';
+import { missingText } from '../../../api/reactions';
 
 type Draft = Omit<ToolFunction, 'id' | 'tool_id' | 'created_at' | 'updated_at'>;
 type Tables = 'params' | 'headers' | 'body' | 'response';
@@ -48,7 +51,7 @@ export interface FunctionPageProps {
 }
 
 export default function FunctionPage(props: FunctionPageProps) {
-  const { t } = useTranslation(['tools', 'common']);
+  const { t } = useTranslation(['tools', 'common', 'errors']);
   const api = useToolApi();
   const params = useParams();
   const navigate = useNavigate();
@@ -58,8 +61,11 @@ export default function FunctionPage(props: FunctionPageProps) {
   const isNew = functionId === 'new';
   const [tool, setTool] = useState<ToolDetail | null>(null);
   const [saved, setSaved] = useState<ToolFunction | null>(null);
+  useCrumbName('tool', tool && { label: tool.name });
+  useCrumbName('function', saved && { label: saved.name });
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [failed, setFailed] = useState(false);
+  /** Why the function could not be loaded (shown instead of the editor), null while fine. */
+  const [failed, setFailed] = useState<string | null>(null);
   const [role, setRole] = useState<MemberRole | null>(null);
   const [credentials, setCredentials] = useState<Choice[]>([]);
   const [issues, setIssues] = useState<Partial<Record<Tables, ParamIssue[]>>>({});
@@ -74,18 +80,23 @@ export default function FunctionPage(props: FunctionPageProps) {
       (d) => {
         setTool(d);
         const fn = isNew ? null : d.functions.find((x) => x.id === functionId);
-        if (!isNew && !fn) setFailed(true);
+        if (!isNew && !fn) {
+          // Found missing here, not by the server: told the way an id page tells a missing record (spec 6).
+          const missing = t('errors:missing.function');
+          setFailed(missing);
+          toast.error(t('errors:unauthorizedOperation'), { description: missing });
+        }
         setSaved(fn ?? null);
         setDraft(fn ? draftOf(fn) : { ...EMPTY, auth: d.auth });
       },
       (e: unknown) => {
-        setFailed(true);
-        reportError(e);
+        setFailed((isApiError(e) && missingText(e.data)) || t('notFound'));
+        reportError(e, 'page');
       },
     );
     api.getWorkspace(workspaceId).then((w) => setRole(w.role_type), reportError);
     api.credentials(workspaceId).then(setCredentials, () => setCredentials([]));
-  }, [api, workspaceId, toolId, functionId, isNew]);
+  }, [api, workspaceId, toolId, functionId, isNew, t]);
 
   const canChange = role === 'owner' || role === 'admin';
   const workflow = tool?.type === 'workflow';
@@ -129,7 +140,7 @@ export default function FunctionPage(props: FunctionPageProps) {
     }
   }
 
-  if (failed) return <Page><EmptyState title={t('notFound')} action={<Button onClick={() => navigate(`/operation/workspace/${workspaceId}/tool/${toolId}`)}>{t('actions.back')}</Button>} /></Page>;
+  if (failed) return <Page><EmptyState title={failed} action={<Button onClick={() => navigate(`/operation/workspace/${workspaceId}/tool/${toolId}`)}>{t('actions.back')}</Button>} /></Page>;
   if (!tool) return <Page><Spinner label={t('common:states.loading')} /></Page>;
 
   const auth = draft.auth;
@@ -154,7 +165,7 @@ export default function FunctionPage(props: FunctionPageProps) {
   );
 
   return (
-    <Page width="full" data-testid="function-page">
+    <Page data-testid="function-page">
       <PageHeader
         title={isNew ? t('fn.newTitle') : (saved?.name ?? '')}
         description={`${tool.name}${workflow ? ` · ${t('fn.readOnlyWorkflow')}` : ''}`}
@@ -173,64 +184,64 @@ export default function FunctionPage(props: FunctionPageProps) {
           )
         }
       />
-      <div className={s.fnLayout}>
-        <div className={s.sections}>
-          <Card className={s.section}>
-            <h2 className={s.sectionTitle}>{t('fn.basics')}</h2>
-            <Field label={t('fields.name')} required error={errors.name}>
-              <Input value={draft.name} maxLength={64} readOnly={locked} onChange={(e) => set('name', e.target.value)} />
+      {/* The test panel sits beside the basics; the parameter tables get the page's whole width, so
+          they fit at 1280 px (issue 28) and scroll visibly only in narrower windows. */}
+      <div className={s.fnLayout} data-single={workflow || undefined}>
+        <Card className={s.section}>
+          <h2 className={s.sectionTitle}>{t('fn.basics')}</h2>
+          <Field label={t('fields.name')} required error={errors.name}>
+            <Input value={draft.name} maxLength={64} readOnly={locked} onChange={(e) => set('name', e.target.value)} />
+          </Field>
+          <Field label={t('fields.description')} error={errors.description}>
+            <Textarea value={draft.description} maxLength={1000} readOnly={!canChange} onChange={(e) => set('description', e.target.value)} />
+          </Field>
+          <div className={s.authRow}>
+            <Field label={t('fields.method')}>
+              <Select value={draft.method} disabled={locked} onValueChange={(v) => set('method', v as Draft['method'])} options={HTTP_METHODS.map((m) => ({ value: m, label: m }))} />
             </Field>
-            <Field label={t('fields.description')} error={errors.description}>
-              <Textarea value={draft.description} maxLength={1000} readOnly={!canChange} onChange={(e) => set('description', e.target.value)} />
+            <Field label={t('fields.url')} required error={errors.url} style={{ flex: 1 }}>
+              <Input value={draft.url} readOnly={locked} placeholder="https://api.example.com/items/{id}" onChange={(e) => set('url', e.target.value)} />
             </Field>
-            <div className={s.authRow}>
-              <Field label={t('fields.method')}>
-                <Select value={draft.method} disabled={locked} onValueChange={(v) => set('method', v as Draft['method'])} options={HTTP_METHODS.map((m) => ({ value: m, label: m }))} />
-              </Field>
-              <Field label={t('fields.url')} required error={errors.url} style={{ flex: 1 }}>
-                <Input value={draft.url} readOnly={locked} placeholder="https://api.example.com/items/{id}" onChange={(e) => set('url', e.target.value)} />
-              </Field>
-            </div>
-            <div className={s.authRow}>
-              <Field label={t('fields.auth')}>
-                <Select value={auth.type} disabled={locked} onValueChange={(v) => setAuth(v as ToolAuth['type'])} options={AUTH_TYPES.map((a) => ({ value: a, label: t(`auth.${a}`) }))} />
-              </Field>
-              {auth.type === 'api_key' && (
-                <>
-                  <Field label={t('fields.authLocation')}>
-                    <Select value={auth.location} disabled={locked} onValueChange={(v) => set('auth', { ...auth, location: v as 'header' | 'query' })} options={[{ value: 'header', label: t('auth.header') }, { value: 'query', label: t('auth.query') }]} />
-                  </Field>
-                  <Field label={t('fields.authKey')} required>
-                    <Input value={auth.key} readOnly={locked} onChange={(e) => set('auth', { ...auth, key: e.target.value })} />
-                  </Field>
-                </>
-              )}
-              {auth.type !== 'none' && (
-                <Field label={t('fields.credential')} required error={errors.auth} help={credentials.length === 0 ? t('auth.noCredentials') : undefined}>
-                  <Select
-                    value={auth.credential_id || undefined}
-                    disabled={locked}
-                    placeholder={t('auth.pickCredential')}
-                    onValueChange={(v) => set('auth', { ...auth, credential_id: v })}
-                    options={credentials.map((c) => ({ value: c.id, label: c.name }))}
-                  />
+          </div>
+          <div className={s.authRow}>
+            <Field label={t('fields.auth')}>
+              <Select value={auth.type} disabled={locked} onValueChange={(v) => setAuth(v as ToolAuth['type'])} options={AUTH_TYPES.map((a) => ({ value: a, label: t(`auth.${a}`) }))} />
+            </Field>
+            {auth.type === 'api_key' && (
+              <>
+                <Field label={t('fields.authLocation')}>
+                  <Select value={auth.location} disabled={locked} onValueChange={(v) => set('auth', { ...auth, location: v as 'header' | 'query' })} options={[{ value: 'header', label: t('auth.header') }, { value: 'query', label: t('auth.query') }]} />
                 </Field>
-              )}
-              <Field label={t('fields.enabled')}>
-                <Switch checked={draft.enabled} disabled={!canChange} onCheckedChange={(v) => set('enabled', v)} />
+                <Field label={t('fields.authKey')} required>
+                  <Input value={auth.key} readOnly={locked} onChange={(e) => set('auth', { ...auth, key: e.target.value })} />
+                </Field>
+              </>
+            )}
+            {auth.type !== 'none' && (
+              <Field label={t('fields.credential')} required error={errors.auth} help={credentials.length === 0 ? t('auth.noCredentials') : undefined}>
+                <Select
+                  value={auth.credential_id || undefined}
+                  disabled={locked}
+                  placeholder={t('auth.pickCredential')}
+                  onValueChange={(v) => set('auth', { ...auth, credential_id: v })}
+                  options={credentials.map((c) => ({ value: c.id, label: c.name }))}
+                />
               </Field>
-            </div>
-          </Card>
-          <Card className={s.section}>
-            <h2 className={s.sectionTitle}>{t('fn.request')}</h2>
-            {table('params', draft.params, t('fields.params'))}
-            {!workflow && table('headers', draft.headers, t('fields.headers'))}
-            {!workflow && table('body', draft.body, t('fields.body'))}
-            {!workflow && table('response', draft.response, t('fields.response'))}
-          </Card>
-        </div>
+            )}
+            <Field label={t('fields.enabled')}>
+              <Switch checked={draft.enabled} disabled={!canChange} onCheckedChange={(v) => set('enabled', v)} />
+            </Field>
+          </div>
+        </Card>
         {!workflow && <FunctionTestPanel workspaceId={workspaceId} toolId={toolId} fn={saved} dirty={dirty} />}
       </div>
+      <Card className={cn(s.section, s.requestSection)}>
+        <h2 className={s.sectionTitle}>{t('fn.request')}</h2>
+        {table('params', draft.params, t('fields.params'))}
+        {!workflow && table('headers', draft.headers, t('fields.headers'))}
+        {!workflow && table('body', draft.body, t('fields.body'))}
+        {!workflow && table('response', draft.response, t('fields.response'))}
+      </Card>
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}

@@ -84,7 +84,8 @@ export const apiToolApi: ToolApi = {
   credentials: async (workspaceId) => (await listCredentials({ page_size: 1000 }, { workspaceId })).items.map((c) => ({ id: c.id, name: c.identifier })),
   publish: (workspaceId, id, note) => api.publishTool(id, note, { workspaceId }),
   unpublish: (workspaceId, id) => api.unpublishTool(id, { workspaceId }),
-  versions: (workspaceId, id) => api.listToolVersions(id, { workspaceId }),
+  // Silent: a side list of the detail page, whose own load already reports a missing tool (one toast).
+  versions: (workspaceId, id) => api.listToolVersions(id, { workspaceId, reaction: 'silent' }),
   getFunction: (workspaceId, toolId, id) => api.getFunction(toolId, id, { workspaceId, reaction: 'silent' }),
   createFunction: (workspaceId, toolId, body) => api.createFunction(toolId, body, { workspaceId, reaction: 'silent' }),
   updateFunction: (workspaceId, toolId, body) => api.updateFunction(toolId, body, { workspaceId, reaction: 'silent' }),

@@ -22,11 +22,16 @@ import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
 import { Textarea } from '../../../ui/textarea';
 import { toast } from '../../../ui/toast';
+import { Tooltip } from '../../../ui/tooltip';
 import { Page, PageHeader } from '../../shell/page';
 import { formatDateTime, reportError } from '../members/report-error';
+import { PublishToStore } from '../../store/publish-to-store';
 import { McpToolsPanel } from './mcp-tools-panel';
 import { useToolApi } from './tool-api';
 import s from './tools.module.css';
+import { useCrumbName } from '../../shell/route-handle';
+import { isApiError } from '../../../api/request';
+import { missingText } from '../../../api/reactions';
 
 export interface ToolDetailPageProps {
   workspaceId?: string;
@@ -41,7 +46,9 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
   const workspaceId = props.workspaceId ?? params.workspace_id ?? '';
   const toolId = props.toolId ?? params.toolId ?? '';
   const [tool, setTool] = useState<ToolDetail | null>(null);
-  const [failed, setFailed] = useState(false);
+  useCrumbName('tool', tool && { label: tool.name });
+  /** Why the tool could not be loaded (shown instead of the page), null while it loads or once loaded. */
+  const [failed, setFailed] = useState<string | null>(null);
   const [versions, setVersions] = useState<ToolVersion[]>([]);
   const [role, setRole] = useState<MemberRole | null>(null);
   const [dialog, setDialog] = useState<'publish' | 'edit' | 'delete' | null>(null);
@@ -54,15 +61,15 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
     api.get(workspaceId, toolId).then(
       (d) => {
         setTool(d);
-        setFailed(false);
+        setFailed(null);
       },
       (e: unknown) => {
-        setFailed(true);
-        reportError(e);
+        setFailed((isApiError(e) && missingText(e.data)) || t('notFound'));
+        reportError(e, 'page');
       },
     );
     api.versions(workspaceId, toolId).then(setVersions, () => setVersions([]));
-  }, [api, workspaceId, toolId]);
+  }, [api, workspaceId, toolId, t]);
   useEffect(load, [load]);
   useEffect(() => {
     api.getWorkspace(workspaceId).then((w) => setRole(w.role_type), reportError);
@@ -84,7 +91,7 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
     }
   }
 
-  if (failed && !tool) return <Page><EmptyState title={t('notFound')} action={<Button onClick={() => navigate(base)}>{t('actions.back')}</Button>} /></Page>;
+  if (failed && !tool) return <Page><EmptyState title={failed} action={<Button onClick={() => navigate(base)}>{t('actions.back')}</Button>} /></Page>;
   if (!tool) return <Page><Spinner label={t('common:states.loading')} /></Page>;
 
   const functions = tool.type === 'mcp' ? null : tool.functions;
@@ -114,9 +121,13 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
               <Button variant="primary" icon={<CloudUpload aria-hidden="true" />} onClick={() => { setNote(''); setDialog('publish'); }}>
                 {t('actions.publish')}
               </Button>
-              <Button variant="danger" iconOnly aria-label={t('actions.delete')} onClick={() => setDialog('delete')}>
-                <Trash2 aria-hidden="true" />
-              </Button>
+              {/* The store takes the published version; a workflow tool is shared as its app. */}
+              {tool.status === 'published' && tool.type !== 'workflow' && <PublishToStore workspaceId={workspaceId} type="tool" sourceId={tool.id} name={tool.name} description={tool.intro} />}
+              <Tooltip content={t('actions.delete')}>
+                <Button variant="danger" iconOnly aria-label={t('actions.delete')} onClick={() => setDialog('delete')}>
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </Tooltip>
             </div>
           )
         }

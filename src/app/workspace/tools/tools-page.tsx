@@ -174,7 +174,7 @@ export default function ToolsPage({ workspaceId: given }: ToolsPageProps) {
                 <Badge variant="neutral">{t('types.inner')}</Badge>
                 <div className={s.listMain}>
                   <span className={s.listTitle}>{b.name}</span>
-                  <span className={s.muted}>{b.description}</span>
+                  <span className={s.muted}>{t(`builtin.descriptions.${b.name}` as 'builtin.descriptions.calculator', { defaultValue: b.description })}</span>
                 </div>
               </li>
             ))}

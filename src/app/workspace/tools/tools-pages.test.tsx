@@ -73,6 +73,21 @@ describe('tool screens', () => {
     await waitFor(() => expect(api.calls.find((c) => c.method === 'createWorkflow')).toMatchObject({ args: [{ app_id: '0a000000-0000-4000-8000-000000000001' }] }));
   });
 
+  it('drops an old OpenAPI parse error once a new document is loaded from a file', async () => {
+    const { user } = setup('/operation/workspace/:ws/tool');
+    await screen.findByRole('row', { name: /Weather API/ }, { timeout: 4000 });
+    await user.click(screen.getByRole('button', { name: /New tool/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Import OpenAPI' }));
+    const dialog = await screen.findByTestId('create-tool-dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: /Document/ }), 'this is not a document');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toBeInTheDocument();
+    const doc = JSON.stringify({ openapi: '3.0.0', info: { title: 'Pets', version: '1' }, paths: {} });
+    await user.upload(within(dialog).getByTestId('openapi-file'), new File([doc], 'pets.json', { type: 'application/json' }));
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /Document/ })).toHaveValue(doc));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
   it('lists tools with type, status and counts, filters by name, and adds an MCP server from its config JSON', async () => {
     const { api, user, router } = setup('/operation/workspace/:ws/tool');
     const row = await screen.findByRole('row', { name: /Weather API/ }, { timeout: 4000 });

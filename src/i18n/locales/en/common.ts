@@ -41,6 +41,20 @@ const common: typeof zh = {
   startup: {
     configFailed: 'The app configuration could not be loaded. Check the network or try again later.',
   },
+  /** The names the first start gives (stored in English by the seed; shown in the user's language). */
+  seeded: {
+    workspace: 'Default project space',
+    workspaceDescription: 'Created on first start',
+    tenant: 'Default tenant',
+    admin: 'Administrator',
+  },
+  /** An AI feature with no chat model configured (issue 28): what is missing, and where to add one. */
+  noModel: {
+    missing: 'No chat model is configured.',
+    goTo: 'Add a model provider in',
+    link: 'System › Models',
+    ask: 'Please ask an administrator to add a model provider.',
+  },
 };
 
 export default common;

@@ -96,6 +96,11 @@ const debug: typeof zh = {
     failed: 'The run failed',
     stopped: 'The run was stopped',
   },
+  /** A run the checklist blocks (the server refused the draft): the entries, each leading to its node. */
+  blocked: {
+    title: 'The checklist has problems that stop the flow from running. Fix these first:',
+    flow: 'The flow',
+  },
   elapsed: {
     ms: '{{value}} ms',
     s: '{{value}} s',

@@ -22,6 +22,8 @@ export default {
     empty: 'No node matches',
     close: 'Close',
     dragHint: 'Click to add at the centre, or drag onto the canvas',
+    /** A one-per-flow kind (start) the flow already has. */
+    singletonTaken: 'The flow already has one; only one is allowed',
   },
   categories: {
     basic: 'Basic',

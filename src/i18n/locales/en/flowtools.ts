@@ -59,5 +59,7 @@ export default {
     show: 'Show {{node}}',
     confirm: 'Delete anyway',
     cancel: 'Cancel',
+    /** One broken reference: the referencing node's field and what it reads (node title / output). */
+    uses: '{{field}} uses {{source}}',
   },
 } satisfies typeof zh;

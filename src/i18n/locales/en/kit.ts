@@ -92,11 +92,14 @@ const kit: typeof zh = {
   upload: {
     drop: 'Drop files here, or',
     browse: 'browse',
-    hint: '{{types}}; up to {{max}} MB each, {{count}} files at most',
-    hintNoTypes: 'Up to {{max}} MB each, {{count}} files at most',
+    hint_one: '{{types}}; up to {{max}} MB each, {{count}} file at most',
+    hint_other: '{{types}}; up to {{max}} MB each, {{count}} files at most',
+    hintNoTypes_one: 'Up to {{max}} MB each, {{count}} file at most',
+    hintNoTypes_other: 'Up to {{max}} MB each, {{count}} files at most',
     tooLarge: 'The file size cannot exceed {{max}} MB',
     unsupportedType: 'Unsupported file type; allowed: {{types}}',
-    tooMany: 'At most {{max}} files can be uploaded',
+    tooMany_one: 'At most {{count}} file can be uploaded',
+    tooMany_other: 'At most {{count}} files can be uploaded',
     duplicate: 'The file {{name}} is already in the list',
     uploading: 'Uploading…',
     failed: 'Upload failed',
@@ -140,6 +143,11 @@ const kit: typeof zh = {
   search: {
     placeholder: 'Search',
     clear: 'Clear search',
+  },
+  copy: {
+    copy: 'Copy',
+    copied: 'Copied',
+    failed: 'Could not write to the clipboard: select the text and copy it yourself',
   },
   status: {
     success: 'Success',

@@ -48,6 +48,7 @@ const pages: typeof zh = {
     certificate: 'Credential Management',
     prompt: 'Prompt Management',
     promptAdd: 'Edit prompt',
+    promptNew: 'New prompt',
   },
   store: {
     root: 'Store',
@@ -60,6 +61,7 @@ const pages: typeof zh = {
     tool: 'Tool store',
     toolDetail: 'Tool detail',
     plugin: 'Plugin store',
+    pluginDetail: 'Plugin detail',
   },
   system: {
     root: 'System admin',

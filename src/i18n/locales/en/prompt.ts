@@ -40,7 +40,6 @@ const prompt: typeof zh = {
     model: 'Model',
     pickModel: 'Pick a model',
     loadingModels: 'Loading models…',
-    noModels: 'No model is available: ask an administrator to configure a model provider (System > Models)',
     values: 'Variable values',
     noVariables: 'The content has no variables',
     query: 'User question',

@@ -28,7 +28,16 @@ const tools: typeof zh = {
   statuses: { draft: 'Unpublished', published: 'Published' },
   auth: { none: 'None', api_key: 'API key', bearer: 'Bearer token', basic: 'Basic auth', header: 'Header', query: 'Query', pickCredential: 'Choose a credential', noCredentials: 'This project space has no credentials yet' },
   page: { title: 'Tools', description: 'Custom HTTP tools, MCP servers and workflow tools for the tool nodes and agents of your apps' },
-  builtin: { title: 'Built-in tools', help: 'Every project space has them; pick them as “Built-in” in a tool node' },
+  builtin: {
+    title: 'Built-in tools',
+    help: 'Every project space has them; pick them as “Built-in” in a tool node',
+    // By tool name: the server's own description (English) is shown only for a tool not listed here.
+    descriptions: {
+      current_time: 'The current date and time in a time zone',
+      calculator: 'Evaluates an arithmetic expression: + - * / % ^, parentheses, sqrt, abs, round, floor, ceil, sin, cos, tan, ln, log, exp, min, max, pi, e',
+      webpage_reader: 'Fetches a web page and returns its readable text',
+    },
+  },
   search: 'Search tool names',
   allTypes: 'All types',
   empty: 'No tools yet',

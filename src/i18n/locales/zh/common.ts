@@ -43,6 +43,20 @@ const common = {
   startup: {
     configFailed: '无法加载应用配置，请检查网络或稍后重试。',
   },
+  /** 首次启动时创建的名称（种子数据以英文保存，按界面语言显示）。 */
+  seeded: {
+    workspace: '默认项目空间',
+    workspaceDescription: '首次启动时创建',
+    tenant: '默认租户',
+    admin: '管理员',
+  },
+  /** 未配置对话模型时的 AI 功能（issue 28）：缺什么、去哪里配置。 */
+  noModel: {
+    missing: '未配置对话模型。',
+    goTo: '请在此添加模型供应商：',
+    link: '系统 › 模型',
+    ask: '请联系管理员添加模型供应商。',
+  },
 };
 
 export default common;

@@ -95,6 +95,11 @@ export default {
     failed: '运行失败',
     stopped: '运行已停止',
   },
+  /** A run the checklist blocks (the server refused the draft): the entries, each leading to its node. */
+  blocked: {
+    title: '检查清单中有问题，流程无法运行。请先处理以下各项：',
+    flow: '整个流程',
+  },
   elapsed: {
     ms: '{{value}} 毫秒',
     s: '{{value}} 秒',

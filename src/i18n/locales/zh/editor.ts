@@ -21,6 +21,8 @@ export default {
     empty: '没有匹配的节点',
     close: '关闭',
     dragHint: '点击添加到画布中央，或拖到画布上',
+    /** A one-per-flow kind (start) the flow already has. */
+    singletonTaken: '流程中已有一个，只能有一个',
   },
   categories: {
     basic: '基础',

@@ -58,5 +58,7 @@ export default {
     show: '查看 {{node}}',
     confirm: '仍然删除',
     cancel: '取消',
+    /** One broken reference: the referencing node's field and what it reads (node title / output). */
+    uses: '{{field}} 引用了 {{source}}',
   },
 };

@@ -94,11 +94,14 @@ const kit = {
   upload: {
     drop: '将文件拖到此处，或',
     browse: '点击上传',
-    hint: '支持 {{types}}，单个文件不超过 {{max}} MB，最多 {{count}} 个',
-    hintNoTypes: '单个文件不超过 {{max}} MB，最多 {{count}} 个',
+    hint_one: '支持 {{types}}，单个文件不超过 {{max}} MB，最多 {{count}} 个',
+    hint_other: '支持 {{types}}，单个文件不超过 {{max}} MB，最多 {{count}} 个',
+    hintNoTypes_one: '单个文件不超过 {{max}} MB，最多 {{count}} 个',
+    hintNoTypes_other: '单个文件不超过 {{max}} MB，最多 {{count}} 个',
     tooLarge: '文件大小不能超过 {{max}} MB',
     unsupportedType: '不支持的文件类型，仅支持 {{types}}',
-    tooMany: '最多上传 {{max}} 个文件',
+    tooMany_one: '最多上传 {{count}} 个文件',
+    tooMany_other: '最多上传 {{count}} 个文件',
     duplicate: '文件 {{name}} 已存在',
     uploading: '上传中…',
     failed: '上传失败',
@@ -142,6 +145,11 @@ const kit = {
   search: {
     placeholder: '搜索',
     clear: '清空搜索',
+  },
+  copy: {
+    copy: '复制',
+    copied: '已复制',
+    failed: '无法写入剪贴板，请手动选中文本复制',
   },
   status: {
     success: '成功',

@@ -50,6 +50,7 @@ const pages = {
     certificate: '凭证管理',
     prompt: '提示词管理',
     promptAdd: '编辑提示词',
+    promptNew: '新建提示词',
   },
   store: {
     root: '商店',
@@ -62,6 +63,7 @@ const pages = {
     tool: '工具商店',
     toolDetail: '工具详情',
     plugin: '插件商店',
+    pluginDetail: '插件详情',
   },
   system: {
     root: '系统管理',

@@ -11,7 +11,7 @@ const param = {
   },
   columns: {
     param_name: '参数名称',
-    param_key: '字段 Key',
+    param_key: '字段键',
     request_type: '参数位置',
     data_type: '字段类型',
     is_array: '数组',
@@ -35,8 +35,8 @@ const param = {
     data_type: '选择类型',
   },
   requestTypes: {
-    query_params: 'Query',
-    query_path: 'Path',
+    query_params: '查询',
+    query_path: '路径',
   },
   dataTypes: {
     string: 'string',
@@ -74,8 +74,8 @@ const param = {
   errors: {
     typeRequired: '字段类型不能为空',
     typeNotAllowed: '此处不支持字段类型 {{type}}',
-    keyRequired: '字段 Key 不能为空',
-    keyPattern: '字段 Key “{{key}}” 只能包含英文字母、数字和下划线',
+    keyRequired: '字段键不能为空',
+    keyPattern: '字段键“{{key}}”只能包含英文字母、数字和下划线',
     headerTypeRequired: '类型不能为空',
     valueRequired: '值不能为空',
   },

@@ -39,7 +39,6 @@ const prompt = {
     model: '模型',
     pickModel: '选择模型',
     loadingModels: '正在加载模型…',
-    noModels: '没有可用的模型：请管理员在“系统 > 模型”中配置模型供应商',
     values: '变量值',
     noVariables: '内容中没有变量',
     query: '用户问题',

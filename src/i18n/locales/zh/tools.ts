@@ -26,7 +26,15 @@ const tools = {
   statuses: { draft: '未发布', published: '已发布' },
   auth: { none: '无', api_key: 'API Key', bearer: 'Bearer Token', basic: 'Basic 认证', header: '请求头', query: '查询参数', pickCredential: '选择凭证', noCredentials: '此项目空间还没有凭证' },
   page: { title: '工具', description: '自定义 HTTP 工具、MCP 服务与工作流工具，供应用中的工具节点和智能体调用' },
-  builtin: { title: '内置工具', help: '每个项目空间都可直接使用，在工具节点中选择“内置”即可调用' },
+  builtin: {
+    title: '内置工具',
+    help: '每个项目空间都可直接使用，在工具节点中选择“内置”即可调用',
+    descriptions: {
+      current_time: '返回某个时区的当前日期和时间',
+      calculator: '计算算术表达式：支持 + - * / % ^、括号，以及 sqrt、abs、round、floor、ceil、sin、cos、tan、ln、log、exp、min、max、pi、e',
+      webpage_reader: '读取网页并返回其中的正文',
+    },
+  },
   search: '搜索工具名称',
   allTypes: '全部类型',
   empty: '还没有工具',

@@ -24,7 +24,7 @@ import {
   ToolVersion,
   WorkflowToolCreateBody,
 } from '../../../../schemas/tool';
-import { BUILTIN_TOOL_PROVIDER, BUILTIN_TOOLS } from '../../../../plugins/tool/builtin';
+import { BUILTIN_TOOL_PROVIDER, BUILTIN_TOOLS } from '../../tools/builtin';
 import type { ServerContext } from '../../context';
 import { requireMembership } from '../../context';
 import { scopeOf } from '../../services/workspace-resources';

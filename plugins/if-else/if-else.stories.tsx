@@ -1,0 +1,12 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { inspectorStory } from '../../stories/canvas/inspector-story';
+
+/** The if-else node's inspector: its panel rendered from the config schema, with its widgets. */
+const meta = {
+  title: 'Plugins/if-else',
+  parameters: { layout: 'padded' },
+  globals: { locale: 'en' },
+} satisfies Meta;
+export default meta;
+
+export const Inspector: StoryObj = inspectorStory('if-else');

@@ -1,0 +1,83 @@
+import type { NodeConfig } from '../../src/plugin-sdk';
+import { bool, clamp, list, num, oneOf, providerName, rec, sel, str, text, type DifyImportContext } from '../../src/plugin-sdk/dify';
+
+/**
+ * Dify's shared config parts → the built-in kinds' shared fields (./model.ts, ./run-settings.ts,
+ * ./conditions.ts, ./variables.ts), for the kinds' Dify hooks (plugins/<kind>/dify.ts).
+ */
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** Dify's `model` → our ModelRef (parameters clamped to the ranges our schema allows). */
+export function model(v: unknown): NodeConfig {
+  const m = rec(v);
+  const p = rec(m.completion_params);
+  const params: NodeConfig = { stop: list(p.stop).filter((s): s is string => typeof s === 'string' && s.length > 0 && s.length <= 100).slice(0, 4) };
+  const ranges: [string, number, number, boolean][] = [
+    ['temperature', 0, 2, false],
+    ['top_p', 0, 1, false],
+    ['presence_penalty', -2, 2, false],
+    ['frequency_penalty', -2, 2, false],
+    ['max_tokens', 1, 1_000_000, true],
+  ];
+  for (const [key, min, max, int] of ranges) if (num(p[key]) !== undefined) params[key] = round(clamp(p[key], min, max, min, int));
+  params.response_format = oneOf(p.response_format, ['text', 'json_object', 'json_schema'] as const, 'text');
+  return { provider: providerName(m.provider).slice(0, 100), name: str(m.name).slice(0, 200), mode: oneOf(m.mode, ['chat', 'completion'] as const, 'chat'), params };
+}
+
+/** Dify's `memory` → our memory fields. */
+export function memory(v: unknown): NodeConfig {
+  if (!isRecord(v)) return { memoryEnabled: false };
+  const w = rec(v.window);
+  return { memoryEnabled: true, memoryWindowEnabled: bool(w.enabled, false), memoryWindow: clamp(w.size, 1, 100, 10) };
+}
+
+/** Dify's `vision` → our vision fields. */
+export function vision(v: unknown, ctx: DifyImportContext): NodeConfig {
+  const o = rec(v);
+  if (!bool(o.enabled)) return { visionEnabled: false };
+  const c = rec(o.configs);
+  return { visionEnabled: true, visionFiles: sel(c.variable_selector, ctx), visionDetail: oneOf(c.detail, ['high', 'low'] as const, 'high') };
+}
+
+/** Dify's error strategy, default values and retry → our run settings. */
+export function runSettings(data: Record<string, unknown>): NodeConfig {
+  const retry = rec(data.retry_config);
+  const defaults = list(data.default_value).map((d) => {
+    const o = rec(d);
+    const type = str(o.type);
+    const value = type === 'number' ? (num(o.value) ?? o.value) : type === 'object' && typeof o.value === 'string' ? parseJson(o.value) : o.value;
+    return { name: str(o.key).slice(0, 64), value };
+  });
+  return {
+    errorStrategy: oneOf(data.error_strategy, ['none', 'fail-branch', 'default-value'] as const, 'none'),
+    defaultValues: defaults,
+    retryEnabled: bool(retry.enabled),
+    maxRetries: clamp(retry.max_retries, 1, 10, 3),
+    retryIntervalMs: clamp(retry.retry_interval, 100, 5000, 1000),
+  };
+}
+
+function parseJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}
+
+const OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'in', 'not in', 'all of', 'null', 'not null', 'exists', 'not exists'] as const;
+
+/** A Dify condition (if-else case, loop break) → ours; file sub-conditions cannot be kept. */
+export function condition(v: unknown, ctx: DifyImportContext): NodeConfig {
+  const c = rec(v);
+  if (list(rec(c.sub_variable_condition).conditions).length) ctx.warn('fileConditionDropped', { node: ctx.node });
+  const value = Array.isArray(c.value) ? c.value.map((x) => str(x)).join(',') : str(c.value);
+  return { id: str(c.id).slice(0, 64), selector: sel(c.variable_selector, ctx), operator: oneOf(c.comparison_operator, OPERATORS, 'is'), value: text(value, ctx) };
+}
+
+/** `[{ variable, value_selector }]` → our `[{ name, selector }]` rows. */
+export const namedSelectors = (v: unknown, ctx: DifyImportContext) =>
+  list(v).map((x) => ({ name: str(rec(x).variable).slice(0, 64), selector: sel(rec(x).value_selector, ctx) }));

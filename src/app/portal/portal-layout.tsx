@@ -1,0 +1,52 @@
+/**
+ * /portal/** (except the embedded chat): the top bar, the portal's own navigation (discover, the
+ * user's conversations) and the page. Pages whose route says `fullHeight` (the chat) fill the window
+ * below the bars and scroll inside themselves; the others scroll with the window. Loaded with the
+ * portal's routes, not in the app's entry.
+ */
+import { Compass, MessagesSquare } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useMatches } from 'react-router';
+import { DocumentTitle, NavigationProgress } from '../shell/layouts';
+import type { RouteHandle } from '../shell/route-handle';
+import { ShellTopBar } from '../shell/shell-top-bar';
+import { portalPaths } from './paths';
+import s from './portal-layout.module.css';
+
+/** What a portal route may tell its layout. */
+export interface PortalRouteHandle extends RouteHandle {
+  /** The page fills the window and scrolls inside (the chat). */
+  fullHeight?: boolean;
+}
+
+/** Discover and My conversations, as links. */
+export function PortalNav() {
+  const { t } = useTranslation('portal');
+  return (
+    <nav className={s.nav} aria-label={t('nav.label')} data-testid="portal-nav">
+      <NavLink to={portalPaths.discover} className={s.navLink}>
+        <Compass aria-hidden="true" />
+        {t('nav.discover')}
+      </NavLink>
+      <NavLink to={portalPaths.sessions} className={s.navLink}>
+        <MessagesSquare aria-hidden="true" />
+        {t('nav.sessions')}
+      </NavLink>
+    </nav>
+  );
+}
+
+export default function PortalLayout() {
+  const fullHeight = useMatches().some((m) => (m.handle as PortalRouteHandle | undefined)?.fullHeight);
+  return (
+    <div className={s.shell} data-full-height={fullHeight || undefined} data-testid="portal-layout">
+      <NavigationProgress />
+      <DocumentTitle />
+      <ShellTopBar area="portal" />
+      <PortalNav />
+      <main className={s.main} id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { conversations, nodeExecutions } from '../db/schema';
+import { combine, insertRows, updateRow } from './raw-sql';
+
+const at = new Date('2026-11-27T08:00:00.000Z');
+
+describe('raw statements of whole runs', () => {
+  it('inserts the columns the rows set, each value mapped as drizzle maps it (jsonb as JSON text, times as ISO)', () => {
+    const q = insertRows(conversations, [
+      { id: 'c1', tenantId: 't', workspaceId: 'w', appId: 'a', source: 'api', name: 'Hi', variables: { n: [1, 2] }, versionId: null, createdBy: 'u', endUser: 'alice', createdAt: at, updatedAt: at },
+    ]);
+    expect(q.text).toBe(
+      'INSERT INTO "conversations" ("id", "tenant_id", "workspace_id", "app_id", "source", "name", "variables", "version_id", "created_by", "end_user", "created_at", "updated_at") ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
+    );
+    expect(q.params).toEqual(['c1', 't', 'w', 'a', 'api', 'Hi', '{"n":[1,2]}', null, 'u', 'alice', at.toISOString(), at.toISOString()]);
+  });
+
+  it('gives a row the database default for a column only another row sets, and can skip conflicts', () => {
+    const base = { runId: 'r', seq: 1, nodeId: 'n', kind: 'code', status: 'succeeded' as const, startedAt: at };
+    const q = insertRows(nodeExecutions, [{ ...base, id: 'e1', executionId: 'x1' }, { ...base, id: 'e2', executionId: 'x2', error: { code: 'E', message: 'm' } }], { onConflictDoNothing: true });
+    expect(q.text).toBe(
+      'INSERT INTO "node_executions" ("id", "run_id", "execution_id", "seq", "node_id", "kind", "status", "error", "started_at") ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, DEFAULT, $8), ($9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING',
+    );
+    expect(q.params.slice(-2)).toEqual(['{"code":"E","message":"m"}', at.toISOString()]);
+    expect(q.text.match(/\$\d+/g)).toHaveLength(q.params.length);
+  });
+
+  it('updates one row by its key', () => {
+    expect(updateRow(conversations, { variables: { a: 1 }, updatedAt: at }, ['id', 'c1'])).toEqual({
+      text: 'UPDATE "conversations" SET "variables" = $1, "updated_at" = $2 WHERE "id" = $3',
+      params: ['{"a":1}', at.toISOString(), 'c1'],
+    });
+  });
+
+  it('joins statements as data-modifying CTEs, numbering the parameters on (two digits too)', () => {
+    const ten = { text: `SELECT ${Array.from({ length: 10 }, (_, i) => `$${i + 1}`).join(', ')}`, params: Array.from({ length: 10 }, (_, i) => i) };
+    const q = combine([ten, { text: 'DELETE FROM t WHERE a = $1 AND b = $2', params: ['a', 'b'] }, ten]);
+    expect(q.text).toBe(
+      'WITH w0 AS (SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10), w1 AS (DELETE FROM t WHERE a = $11 AND b = $12), ' +
+        'w2 AS (SELECT $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) SELECT 1',
+    );
+    expect(q.params).toEqual([...ten.params, 'a', 'b', ...ten.params]);
+  });
+});

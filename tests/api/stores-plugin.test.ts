@@ -1,0 +1,113 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { packPlugin } from '../../scripts/plugin-pack';
+import { storePluginVersions } from '../../src/server/db/schema';
+import { rowsOf } from '../../src/server/knowledge/queue';
+import { createUser } from '../../src/server/services/users';
+import { DEFAULT_TENANT_ID, useStudio } from './harness';
+import { multipartBody, useTempDataDir } from './knowledge-kit';
+import { expectCode, expectOk, PASSWORD, setUpWorkspaces, type Fixture } from './workspace-fixture';
+
+// The plugin store (issue 23): a super admin publishes an installed package (its bytes kept with the
+// listing), a store manager releases it, every user of the tenant sees it, and a super admin installs
+// it from the store through the same checks as an upload. Another tenant sees nothing.
+
+const h = useStudio();
+useTempDataDir(h);
+let f: Fixture;
+let tenantAdmin = '';
+let tenantAdminB = '';
+let v1: Buffer;
+let v2: Buffer;
+let itemId = '';
+const PLUGINS = '/api/v1/admin/plugins';
+const STORE = '/api/v1/console/store/plugins';
+const ADMIN_STORE = '/api/v1/admin/store';
+const superAdmin = () => ({ token: h.adminToken });
+
+const send = async (token: string, url: string, fields: Record<string, string>, bytes?: Buffer) => {
+  const { payload, contentType } = await multipartBody(fields, bytes ? { name: 'plugin.tgz', bytes } : undefined);
+  return h.call('POST', url, { token, body: payload, headers: { 'content-type': contentType } });
+};
+const publish = (token: string, body: unknown) => h.call('POST', `${ADMIN_STORE}/plugins/publish`, { token, body });
+
+beforeAll(async () => {
+  v1 = (await packPlugin('plugins/examples/text-stats')).bytes;
+  v2 = (await packPlugin('tests/fixtures/plugins/text-stats-v2')).bytes;
+  f = await setUpWorkspaces(h, 'pstore');
+  await createUser(h.studio.ctx.db, { tenantId: DEFAULT_TENANT_ID, username: 'pstore_tadmin', password: PASSWORD, role: 'tenant_admin' });
+  tenantAdmin = await h.login('pstore_tadmin', PASSWORD);
+  const tid = rowsOf<{ tenant_id: string }>((await h.studio.ctx.db.execute(sql`select tenant_id from users where id = ${f.u.foreign.id}::uuid`)) as unknown)[0].tenant_id;
+  await createUser(h.studio.ctx.db, { tenantId: tid, username: 'pstore_tadmin_b', password: PASSWORD, role: 'tenant_admin' });
+  tenantAdminB = await h.login('pstore_tadmin_b', PASSWORD, tid);
+  expectOk(await send(h.adminToken, `${PLUGINS}/install`, {}, v1));
+}, 60_000);
+
+describe('the plugin store', () => {
+  it('is published by a super admin only, from an installed package, and refuses bad input', async () => {
+    for (const token of [tenantAdmin, f.u.owner.token]) expectCode(await publish(token, { plugin_id: 'weft.text-stats' }), 403, 'PERMISSION-1000');
+    expectCode(await publish(h.adminToken, { plugin_id: 'weft.not-installed' }), 400, 'VALIDATION-1000');
+    expect((await publish(h.adminToken, { plugin_id: 'weft.text-stats', extra: 1 })).status).toBe(400);
+    expect((await publish(h.adminToken, { plugin_id: 'weft.text-stats', tags: ['x'.repeat(21)] })).status).toBe(400);
+    const admin = expectOk(await h.call('GET', ADMIN_STORE, { ...superAdmin(), query: { type: 'plugin' } }));
+    expect(admin.total).toBe(0);
+  });
+
+  it('waits for release out of the gallery, then lists name, icon, version, author, kinds', async () => {
+    const item = expectOk(await publish(h.adminToken, { plugin_id: 'weft.text-stats', tags: ['text'] }));
+    expect(item).toMatchObject({ type: 'plugin', name: expect.any(String), version: '1.0.0', review_state: 'awaiting_release', tags: ['text'], source_workspace_name: '' });
+    itemId = item.id;
+    expect(expectOk(await h.call('GET', STORE, { token: f.u.member.token })).items).toEqual([]);
+    expectCode(await h.call('GET', `${STORE}/${itemId}`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
+    // Installing a listing that is not released: as if it did not exist.
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 400, 'VALIDATION-1000');
+    // Another tenant's manager cannot see it; this tenant's can release it.
+    expectCode(await h.call('POST', `${ADMIN_STORE}/plugin/${itemId}/release`, { token: tenantAdminB }), 400, 'VALIDATION-1000');
+    expect(expectOk(await h.call('POST', `${ADMIN_STORE}/plugin/${itemId}/release`, { token: tenantAdmin }))).toMatchObject({ review_state: 'released' });
+
+    const gallery = expectOk(await h.call('GET', STORE, { token: f.u.member.token, query: { keyword: 'text' } }));
+    expect(gallery.items.map((i: { id: string }) => i.id)).toEqual([itemId]);
+    expect(gallery.tags).toEqual(['text']);
+    const detail = expectOk(await h.call('GET', `${STORE}/${itemId}`, { token: f.u.member.token }));
+    expect(detail.icon).toEqual({ icon: expect.any(String) });
+    expect(detail.snapshot).toMatchObject({ type: 'plugin', plugin_id: 'weft.text-stats', kinds: [{ kind: 'text-stats' }], versions: [{ version: '1.0.0' }] });
+    expect(detail.snapshot.author).toEqual(expect.any(String));
+    // The other tenant sees nothing of it.
+    expect(expectOk(await h.call('GET', STORE, { token: f.u.foreign.token })).items).toEqual([]);
+    expectCode(await h.call('GET', `${STORE}/${itemId}`, { token: f.u.foreign.token }), 400, 'VALIDATION-1000');
+    // Another kind's route does not answer it.
+    expectCode(await h.call('GET', `/api/v1/console/store/tools/${itemId}`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
+  });
+
+  it('installs from the store for a super admin only, with the same checks as an upload', async () => {
+    expectOk(await h.call('DELETE', `${PLUGINS}/weft.text-stats`, { ...superAdmin(), query: { force: 'true' } }));
+    expectCode(await send(tenantAdmin, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 403, 'PERMISSION-1000');
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'elsewhere' }), 400, 'VALIDATION-1000');
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store' }), 400, 'VALIDATION-1000');
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId, version: '9.9.9' }), 400, 'VALIDATION-1000');
+    // Bytes damaged in the store are refused as a damaged upload is, and nothing is installed.
+    const [kept] = await h.studio.ctx.db.select().from(storePluginVersions).where(eq(storePluginVersions.storeItemId, itemId));
+    const other = (await packPlugin('tests/fixtures/plugins/text-stats-v2')).bytes.toString('base64');
+    await h.studio.ctx.db.update(storePluginVersions).set({ archive: other }).where(eq(storePluginVersions.id, kept.id));
+    const wrong = expectOk(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }));
+    expect(wrong.version).toBe('2.0.0');
+    expectOk(await h.call('DELETE', `${PLUGINS}/weft.text-stats`, { ...superAdmin(), query: { force: 'true' } }));
+    await h.studio.ctx.db.update(storePluginVersions).set({ archive: Buffer.from('not a package').toString('base64') }).where(eq(storePluginVersions.id, kept.id));
+    expectCode(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }), 400, 'PLUGIN-1000');
+    expect(expectOk(await h.call('GET', PLUGINS, superAdmin()))).toEqual([]);
+    await h.studio.ctx.db.update(storePluginVersions).set({ archive: kept.archive }).where(eq(storePluginVersions.id, kept.id));
+
+    const installed = expectOk(await send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId }));
+    expect(installed).toMatchObject({ id: 'weft.text-stats', version: '1.0.0', state: 'active' });
+  });
+
+  it('keeps every published version; a new one awaits release again', async () => {
+    expectOk(await send(h.adminToken, `${PLUGINS}/weft.text-stats/upgrade`, {}, v2));
+    const again = expectOk(await publish(h.adminToken, { plugin_id: 'weft.text-stats' }));
+    expect(again).toMatchObject({ id: itemId, version: '2.0.0', review_state: 'awaiting_release', tags: ['text'] });
+    expect(expectOk(await h.call('GET', STORE, { token: f.u.member.token })).items).toEqual([]);
+    const detail = expectOk(await h.call('GET', `${ADMIN_STORE}/plugin/${itemId}`, superAdmin()));
+    expect(detail.snapshot.versions.map((v: { version: string }) => v.version).sort()).toEqual(['1.0.0', '2.0.0']);
+    expect(v1.equals(v2)).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Finding one's way in the console (issue 28), in Chromium against the real server, in Chinese and
+ * English: the breadcrumb names the knowledge base (a link back) on its unit and segmentation pages,
+ * the tool and the function on their pages, "New prompt" on a new prompt and the prompt's name on an
+ * existing one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { snap, startStudio, type RunningStudio } from './server';
+import { consolePages, launchWithScrollbars, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
+
+let studio: RunningStudio;
+let browser: Browser;
+let seeded: Seeded;
+
+beforeAll(async () => {
+  studio = await startStudio();
+  browser = await launchWithScrollbars();
+  const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+  await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
+  await page.waitForURL((u) => /\/app$/.test(u.pathname));
+  seeded = await seedConsole(page);
+  await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await studio?.stop();
+});
+
+const crumbs = async (page: Page) => (await page.getByTestId('breadcrumb').locator('li').allInnerTexts()).map((x) => x.trim()).filter(Boolean);
+
+describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
+  it('name the knowledge base, the tool and a new prompt, with links back', async () => {
+    const { context, page } = await signInAs(browser, studio.url, lang, { width: 1280, height: 900 });
+    const pages = consolePages(seeded);
+    const ws = `/operation/workspace/${seeded.workspaceId}`;
+
+    for (const p of [pages.unitDetails, pages.units, `${ws}/knowledge-slice-method-config?dataset_id=${seeded.datasetId}`]) {
+      await openPage(page, studio.url, p);
+      await expect.poll(() => crumbs(page)).toContain('Product handbook');
+    }
+    await openPage(page, studio.url, pages.unitDetails);
+    await snap(page, `console-navigation-${lang}-unit-details`);
+    await page.getByTestId('breadcrumb').getByRole('link', { name: 'Product handbook' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/knowledge-unit') && u.searchParams.get('dataset_id') === seeded.datasetId);
+
+    const toolName = 'Order service for the shop front (v2)';
+    await openPage(page, studio.url, pages.toolDetail);
+    await expect.poll(() => crumbs(page)).toContain(toolName);
+    expect(await crumbs(page)).not.toContain(lang === 'zh' ? '工具详情' : 'Tool detail');
+    await openPage(page, studio.url, pages.function);
+    await expect.poll(() => crumbs(page)).toEqual(expect.arrayContaining([toolName, 'create_order']));
+    await page.getByTestId('breadcrumb').getByRole('link', { name: toolName }).click();
+    await page.waitForURL((u) => u.pathname === `${ws}/tool/${seeded.toolId}`);
+
+    await openPage(page, studio.url, pages.promptNew);
+    await expect.poll(async () => (await crumbs(page)).at(-1)).toBe(lang === 'zh' ? '新建提示词' : 'New prompt');
+    await openPage(page, studio.url, pages.promptEdit);
+    await expect.poll(async () => (await crumbs(page)).at(-1)).toBe('Support reply');
+    await context.close();
+  });
+});
+
+describe('the screens’ details', () => {
+  it('shows the whole role label, tooltips on icon-only buttons and truncated names, and counts files as plurals', async () => {
+    const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const pages = consolePages(seeded);
+    await openPage(page, studio.url, pages.members);
+    const role = page.getByTestId('member-page').getByRole('combobox').filter({ hasText: 'Ordinary member' }).first();
+    await role.waitFor();
+    // Nothing inside the select is cut short ("Ordinary mem…").
+    expect(await role.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].every((n) => n.scrollWidth <= n.clientWidth + 1))).toBe(true);
+    await snap(page, 'console-navigation-members');
+
+    const problems: string[] = [];
+    for (const name of ['tools', 'toolDetail', 'units', 'unitDetails', 'prompts', 'certificate', 'database', 'members']) {
+      await openPage(page, studio.url, pages[name]!);
+      // Every visible icon-only button says what it does on hover.
+      const buttons = page.locator('main button[data-slot="button"]:visible:not([disabled])');
+      for (let i = 0; i < (await buttons.count()); i++) {
+        const b = buttons.nth(i);
+        if ((await b.innerText()).trim() !== '') continue;
+        const label = await b.getAttribute('aria-label');
+        if (await b.getAttribute('title')) continue;
+        await b.hover();
+        const shown = await page.locator('[data-slot="tooltip-content"]').filter({ hasText: label ?? '' }).first().waitFor({ timeout: 1500 }).then(() => true, () => false);
+        if (!shown) problems.push(`${name}: icon-only button "${label}" has no tooltip`);
+        await page.mouse.move(0, 0);
+      }
+      // Every name cut short with an ellipsis can be read whole on hover.
+      const cut = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('main *'))
+          .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && (el as HTMLElement).offsetParent !== null)
+          .filter((el) => !el.closest('[title]'))
+          .map((el) => (el as HTMLElement).innerText.slice(0, 40)),
+      );
+      for (const c of cut) problems.push(`${name}: "${c}" is cut short with no tooltip`);
+    }
+    expect(problems).toEqual([]);
+
+    await openPage(page, studio.url, pages.unitAddTable);
+    const hint = await page.locator('[data-slot="page"]').innerText();
+    expect(hint).toContain('1 file at most');
+    expect(hint).not.toContain('1 files');
+    await context.close();
+  });
+});

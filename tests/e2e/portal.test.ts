@@ -1,0 +1,318 @@
+/**
+ * The portal in Chromium against the real server and the local fake OpenAI-compatible provider.
+ * The distribution is set up through the API (the owner publishes a chatflow and a workflow and
+ * distributes them to the tenant's portal); then a second user signs in, finds the chatflow in
+ * discover, chats with it (the answer streamed from the fake provider), sees the conversation in
+ * the sessions page, renames it, puts it in a group and deletes it; runs the workflow; uses the chat
+ * at phone width; and after the owner cancels the chatflow's distribution sees the clear state, the
+ * past conversation still readable. Screenshots go to test-results/ (portal-*.png).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AppFeatures, type FlowDocument } from '../../schemas/flow';
+import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
+import { launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+
+let studio: RunningStudio;
+let browser: Browser;
+let fake: FakeServer;
+let owner: { context: BrowserContext; page: Page };
+const USER = { username: 'pat', password: 'Patricia12345' };
+const ANSWER = ANSWER_CHUNKS.join('');
+const ids = { chat: '', workflow: '' };
+
+const chatDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'chatflow',
+  nodes: [
+    { id: 'start', kind: 'start', kindVersion: 1, title: '', position: { x: 80, y: 200 }, config: { variables: [] } },
+    {
+      id: 'llm',
+      kind: 'llm',
+      kindVersion: 1,
+      title: '',
+      position: { x: 420, y: 200 },
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o-mini', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } },
+        prompts: [
+          { role: 'system', text: 'Be brief.' },
+          { role: 'user', text: '{{#sys.query#}}' },
+        ],
+      },
+    },
+    { id: 'answer', kind: 'answer', kindVersion: 1, title: '', position: { x: 760, y: 200 }, config: { answer: '{{#llm.text#}}' } },
+  ],
+  edges: [
+    { id: 'start-source-llm-target', source: 'start', sourceHandle: 'source', target: 'llm', targetHandle: 'target' },
+    { id: 'llm-source-answer-target', source: 'llm', sourceHandle: 'source', target: 'answer', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+  features: AppFeatures.parse({
+    opening_statement: 'Hi! I answer questions about **Weft**.',
+    suggested_questions: ['What is Weft?', 'How do I start?', 'Who builds the apps?', 'Is it free?'],
+    suggested_questions_random_count: 2,
+  }),
+});
+
+/** A workflow without a model: start (text) → template → end. */
+const workflowDoc = (): FlowDocument => ({
+  schemaVersion: 1,
+  mode: 'workflow',
+  nodes: [
+    { id: 's', kind: 'start', kindVersion: 1, title: 'Start', position: { x: 80, y: 200 }, config: { variables: [{ name: 'word', label: 'Word', type: 'text', required: true, options: [], allowed_extensions: [] }] } },
+    { id: 't', kind: 'template-transform', kindVersion: 1, title: 'Shout it', position: { x: 400, y: 200 }, config: { inputs: [{ name: 'word', selector: ['s', 'word'] }], template: '**{{ word | upper }}!**' } },
+    { id: 'e', kind: 'end', kindVersion: 1, title: 'End', position: { x: 720, y: 200 }, config: { outputs: [{ name: 'said', selector: ['t', 'output'] }] } },
+  ],
+  edges: [
+    { id: 's-source-t-target', source: 's', sourceHandle: 'source', target: 't', targetHandle: 'target' },
+    { id: 't-source-e-target', source: 't', sourceHandle: 'source', target: 'e', targetHandle: 'target' },
+  ],
+  variables: { env: [], conversation: [] },
+  notes: '',
+});
+
+/** The owner (the seeded admin, owner of the first project space) makes an app, publishes it and distributes it to the portal. */
+async function distributedApp(page: Page, name: string, document: FlowDocument): Promise<string> {
+  const ok = (r: { status: number; data: Record<string, unknown> }) => {
+    expect(r.status, JSON.stringify(r.data).slice(0, 400)).toBe(200);
+    return r.data;
+  };
+  const app = ok(await sessionApi(page, 'POST', '/api/v1/console/apps', { name, description: `${name}, distributed to the portal`, type: document.mode, icon: { icon: document.mode === 'workflow' ? 'workflow' : 'bot' } }));
+  const id = app.id as string;
+  const draft = ok(await sessionApi(page, 'GET', `/api/v1/console/apps/${id}/workflow`));
+  ok(await sessionApi(page, 'PUT', '/api/v1/console/apps/workflow', { app_id: id, base_revision: draft.revision, document }));
+  ok(await sessionApi(page, 'POST', `/api/v1/console/apps/${id}/publish`, { version: '1.0.0' }));
+  ok(await sessionApi(page, 'POST', `/api/v1/console/apps/${id}/distribution`, { platform: 'portal' }));
+  return id;
+}
+
+async function userPage(viewport = { width: 1400, height: 900 }, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${studio.url}/login`);
+  await page.getByTestId('login-username').fill(USER.username);
+  await page.getByTestId('login-password').fill(USER.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => u.pathname === '/operation');
+  return { context, page };
+}
+
+beforeAll(async () => {
+  fake = await fakeOpenAi();
+  // The studio's outbound policy is closed: open exactly the fake provider.
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: new URL(fake.baseUrl).host });
+  browser = await launchBrowser();
+  owner = await signIn(browser, studio.url, { width: 1400, height: 900 });
+  expect((await sessionApi(owner.page, 'POST', '/api/v1/admin/models/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
+  expect((await sessionApi(owner.page, 'POST', '/api/v1/admin/users', { ...USER, realName: 'Pat Lee' })).status).toBe(200);
+  await openFirstWorkspaceApps(owner.page);
+  ids.chat = await distributedApp(owner.page, 'Weft helper', chatDoc());
+  ids.workflow = await distributedApp(owner.page, 'Shouter', workflowDoc());
+});
+
+afterAll(async () => {
+  await owner?.context.close();
+  await browser?.close();
+  await studio?.stop();
+  await fake?.close();
+});
+
+describe('the portal', () => {
+  it('a second user finds the app in discover, chats with it, manages the conversation in the sessions page, runs a workflow', async () => {
+    const { context, page } = await userPage();
+
+    // Discover: both apps, one card each; the mode filter narrows to the workflow.
+    await page.goto(`${studio.url}/portal/sessions/discover`);
+    const cards = page.getByTestId('portal-app-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.getByTestId('portal-mode-filter').getByRole('button', { name: 'Workflow' }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    await page.getByTestId('portal-mode-filter').getByRole('button', { name: 'All' }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    await snap(page, 'portal-01-discover');
+
+    // The chat (opened in the page, not by loading it again): the opening statement, two of the four
+    // suggested questions, a streamed answer.
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await cards.filter({ hasText: 'Weft helper' }).getByTestId('portal-app-open').click();
+    await page.waitForURL((u) => u.pathname === `/portal/sessions/chat/${ids.chat}`);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    await expect.poll(() => page.getByTestId('chat-opening').textContent()).toContain('I answer questions about Weft');
+    expect(await page.getByTestId('chat-suggested').getByRole('button').count()).toBe(2);
+    await page.getByTestId('chat-input').fill('Say hello');
+    await page.getByTestId('chat-input').press('Enter');
+    const answer = page.getByTestId('chat-answer').last();
+    await expect.poll(async () => (await answer.textContent())?.trim(), { timeout: 30_000 }).toBe(ANSWER);
+    await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status')).toBe('succeeded');
+    expect(JSON.stringify(fake.requests.find((r) => r.path === '/v1/chat/completions')?.body)).toContain('Say hello');
+    // The conversation is in the URL and the side list; the answer can be rated.
+    await page.waitForURL((u) => u.searchParams.has('conversation'));
+    await expect.poll(() => page.getByTestId('chat-conversation').count()).toBe(1);
+    await page.getByTestId('chat-like').click();
+    await expect.poll(() => page.getByTestId('chat-like').getAttribute('aria-pressed')).toBe('true');
+    await snap(page, 'portal-02-chat');
+    // A second conversation, to keep after the first is deleted.
+    await page.getByTestId('chat-new').click();
+    await page.getByTestId('chat-input').fill('Second question');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect.poll(() => page.getByTestId('chat-conversation').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+
+    // The sessions page: rename the first conversation, group it, delete it.
+    await page.getByTestId('portal-nav').getByRole('link', { name: 'My conversations' }).click();
+    await page.waitForURL((u) => u.pathname === '/portal/sessions/sessions-page');
+    const items = page.getByTestId('session-item');
+    await expect.poll(() => items.count()).toBe(2);
+    const first = items.filter({ hasText: 'Say hello' });
+    await first.getByTestId('session-actions').click();
+    await page.getByRole('menuitem', { name: 'Session settings' }).click();
+    const settings = page.getByTestId('session-settings-dialog');
+    await settings.getByRole('textbox').fill('Greetings');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    const renamed = items.filter({ hasText: 'Greetings' });
+    await expect.poll(() => renamed.count()).toBe(1);
+
+    await page.getByTestId('sessions-manage-groups').click();
+    const groups = page.getByTestId('group-manager-dialog');
+    await groups.getByTestId('group-name').fill('Daily');
+    await groups.getByRole('button', { name: 'Add group' }).click();
+    await expect.poll(() => groups.getByTestId('group-row').count()).toBe(1);
+    await snap(page, 'portal-03-sessions-groups');
+    await page.keyboard.press('Escape');
+    await renamed.getByTestId('session-actions').click();
+    await page.getByRole('menuitem', { name: 'Move to group' }).click();
+    const move = page.getByTestId('move-group-dialog');
+    await move.getByRole('combobox').click();
+    await page.getByRole('option', { name: 'Daily' }).click();
+    await move.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => renamed.getByTestId('session-group').textContent()).toBe('Daily');
+    await page.getByTestId('sessions-groups').getByRole('button', { name: /Daily/ }).click();
+    await expect.poll(() => items.count()).toBe(1);
+    await snap(page, 'portal-04-sessions');
+
+    await renamed.getByTestId('session-actions').click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => items.count()).toBe(0);
+    await page.getByTestId('sessions-groups').getByRole('button', { name: /All conversations/ }).click();
+    await expect.poll(() => items.count()).toBe(1);
+
+    // The workflow page: the form from the start node, a run, its steps and result, the history.
+    await page.goto(`${studio.url}/portal/sessions/workflow/${ids.workflow}`);
+    await page.getByRole('textbox', { name: /Word/ }).fill('hello');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const result = page.getByTestId('workflow-result');
+    await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+    expect(await result.locator('strong').textContent()).toBe('HELLO!');
+    expect(await page.getByTestId('workflow-step').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('workflow-history-run').count()).toBe(1);
+    await snap(page, 'portal-05-workflow');
+    await context.close();
+  });
+
+  it('the chat works at phone width: the conversation list is a drawer, the box stays usable', async () => {
+    const { context, page } = await userPage({ width: 390, height: 844 });
+    await page.goto(`${studio.url}/portal/sessions/chat/${ids.chat}`);
+    await expect.poll(() => page.getByTestId('chat-opening').isVisible()).toBe(true);
+    expect(await page.getByTestId('chat-conversations').isVisible()).toBe(false);
+    const box = await page.getByTestId('chat-input').boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(844);
+    expect(box!.width).toBeGreaterThan(200);
+    await page.getByTestId('chat-input').fill('From my phone');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+    await snap(page, 'portal-06-chat-phone');
+    await page.getByTestId('chat-open-list').click();
+    await expect.poll(() => page.getByTestId('chat-conversations').isVisible()).toBe(true);
+    // The drawer slides in (160 ms); the picture after it.
+    await expect.poll(async () => (await page.getByTestId('chat-conversations').boundingBox())?.x).toBe(0);
+    await snap(page, 'portal-07-chat-phone-drawer');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('chat-conversations').isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('every portal page fits 1280 px and 390 px in Chinese and English (screenshots to look at)', async () => {
+    const texts = { zh: { nav: '我的会话', run: '运行' }, en: { nav: 'My conversations', run: 'Run' } };
+    for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']] as const) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const { context, page } = await userPage(viewport, locale);
+        const where = (name: string) => `${name} ${lang} ${viewport.width}px`;
+        /** The page's language and no sideways scrolling, then its picture. */
+        const check = async (name: string) => {
+          expect(await page.evaluate(() => document.documentElement.lang), where(name)).toMatch(new RegExp(`^${lang}`));
+          expect(await page.getByTestId('portal-nav').textContent(), where(name)).toContain(texts[lang].nav);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${where(name)} scrolls sideways`).toBeLessThanOrEqual(0);
+          // Headings are whole, not cut short by the buttons beside them.
+          const cut = await page.locator('h1').evaluateAll((hs) => hs.filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent));
+          expect(cut, `${where(name)} cut headings`).toEqual([]);
+          await snap(page, `portal-lang-${lang}-${viewport.width}-${name}`);
+        };
+
+        await page.goto(`${studio.url}/portal/sessions/discover`);
+        await expect.poll(() => page.getByTestId('portal-app-card').count(), { message: where('discover') }).toBe(2);
+        await check('discover');
+
+        // The chat with a streamed answer in it.
+        await page.goto(`${studio.url}/portal/sessions/chat/${ids.chat}`);
+        await expect.poll(() => page.getByTestId('chat-opening').isVisible(), { message: where('chat') }).toBe(true);
+        await page.getByTestId('chat-input').fill(`A question in ${lang}`);
+        await page.getByTestId('chat-input').press('Enter');
+        await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        // Its end came: the conversation is in the URL and the side list, the answer can be rated.
+        await page.waitForURL((u) => u.searchParams.has('conversation'));
+        await expect.poll(() => page.getByTestId('chat-like').count()).toBe(1);
+        if (viewport.width > 640) {
+          await expect.poll(() => page.getByTestId('chat-conversation').filter({ hasText: `A question in ${lang}` }).count()).toBe(1);
+          // The opening statement lines up with the answer (beside the app's icon).
+          const opening = await page.getByTestId('chat-opening').boundingBox();
+          const answer = await page.getByTestId('chat-answer').last().boundingBox();
+          expect(Math.abs(opening!.x - answer!.x)).toBeLessThanOrEqual(20);
+        }
+        await check('chat');
+
+        await page.goto(`${studio.url}/portal/sessions/sessions-page`);
+        await expect.poll(() => page.getByTestId('session-item').count(), { message: where('sessions') }).toBeGreaterThan(0);
+        await check('sessions');
+
+        // The workflow with a finished run.
+        await page.goto(`${studio.url}/portal/sessions/workflow/${ids.workflow}`);
+        await page.getByRole('textbox', { name: /Word/ }).fill('hello');
+        await page.getByRole('button', { name: texts[lang].run, exact: true }).click();
+        await expect.poll(() => page.getByTestId('workflow-result').getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+        await expect.poll(() => page.getByTestId('workflow-history-run').count()).toBeGreaterThan(0);
+        // A step of a few milliseconds reads "<0.01", never "0.00".
+        expect(await page.getByTestId('workflow-steps').textContent()).not.toContain('0.00');
+        await check('workflow');
+        await context.close();
+      }
+    }
+  });
+
+  it('after the owner cancels the distribution the user sees the clear state, the past conversation read-only', async () => {
+    const list = await sessionApi(owner.page, 'GET', `/api/v1/console/apps/${ids.chat}/distribution`);
+    const portal = (list.data.platforms as { platform: string; distribution: { id: string } | null }[]).find((p) => p.platform === 'portal')!;
+    expect((await sessionApi(owner.page, 'DELETE', `/api/v1/console/apps/${ids.chat}/distribution/${portal.distribution!.id}`)).status).toBe(200);
+
+    const { context, page } = await userPage();
+    await page.goto(`${studio.url}/portal/sessions/discover`);
+    await expect.poll(() => page.getByTestId('portal-app-card').count()).toBe(1);
+    await page.goto(`${studio.url}/portal/sessions/chat/${ids.chat}`);
+    await expect.poll(() => page.getByTestId('lost-access-banner').textContent()).toContain('You can no longer use this app');
+    await expect.poll(() => page.getByTestId('chat-answer').first().isVisible()).toBe(true);
+    expect(await page.getByTestId('chat-input').isDisabled()).toBe(true);
+    expect(await page.getByTestId('chat-input').getAttribute('placeholder')).toBe('You can no longer use this app: past conversations are read-only');
+    await snap(page, 'portal-08-lost-access');
+    // The sessions page marks its conversations as no longer available.
+    await page.goto(`${studio.url}/portal/sessions/sessions-page`);
+    await expect.poll(() => page.getByTestId('session-unavailable').count()).toBeGreaterThan(0);
+    // The embedded chat shows the same clear state without the portal's chrome.
+    await page.goto(`${studio.url}/portal/chat/${ids.chat}`);
+    await expect.poll(() => page.getByTestId('lost-access-banner').count()).toBe(1);
+    expect(await page.getByTestId('portal-nav').count()).toBe(0);
+    await context.close();
+  });
+});
