@@ -6,7 +6,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { weftClientBuild } from './scripts/vite-client-build';
+import { weftClientBuild } from './scripts/vite-client-build.mjs';
 
 const alias = {
   '@schemas': path.resolve(import.meta.dirname, 'schemas'),
@@ -48,8 +48,8 @@ export default defineConfig({
     sourcemap: true,
     // Above Vite's 500 kB are only chunks that load in the editor, never on a first load: Monaco's
     // TypeScript worker (6.9 MB) and editor API (2.7 MB), single modules that cannot be split, and
-    // ELK's layout (1.5 MB). What the first load carries is printed by scripts/vite-client-build.ts
-    // on every build and measured page by page by `npm run bench:client-size`.
+    // ELK's layout (1.5 MB). What the first load carries is printed by scripts/vite-client-build.mjs
+    // on every build and measured page by page by `npm run bench:portal-size`.
     chunkSizeWarningLimit: 7500,
     rolldownOptions: {
       // Rolldown's "plugins took n s" notice: on a loaded machine it fires on every build, about

@@ -1,7 +1,7 @@
 // Whether the client build (dist/) and the server build (dist-server/) are up to date with their
 // sources, without building anything: `npm start` builds only what this finds stale. Each build
 // writes the list of source files it was made from (the client: dist/.vite/weft-client.json, written
-// by scripts/vite-client-build.ts; the server: dist-server/build.json, by scripts/build-server.mjs)
+// by scripts/vite-client-build.mjs; the server: dist-server/build.json, by scripts/build-server.mjs)
 // and the time it started; a part is stale when its record is missing, or one of its files is gone
 // or was changed since. A file a build did not use can only matter once a used file imports it, and
 // that file's time then changes; so the check stats a thousand-odd files instead of walking the tree.

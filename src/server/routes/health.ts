@@ -31,17 +31,20 @@ async function databaseAnswers(ctx: ServerContext): Promise<boolean> {
 }
 
 /**
- * `GET /healthz` and `GET /readyz` (public, outside /api), and the refusal of every other request
- * once a shutdown began: `503 SYSTEM-1503` with `Connection: close`, so a client or proxy retries
- * elsewhere while the runs in progress are stopped and stored.
+ * Once a shutdown began, every request but the probes is refused: `503 SYSTEM-1503` with
+ * `Connection: close`, so a client or proxy retries elsewhere while the runs in progress are
+ * stopped and stored.
  */
-export function registerHealth(app: FastifyInstance, ctx: ServerContext, state: ServerState) {
+export function refuseWhileStopping(app: FastifyInstance, state: ServerState) {
   app.addHook('onRequest', async (req, reply) => {
     if (!state.stopping || PROBES.has(req.url.split('?')[0]!)) return;
     reply.header('connection', 'close');
     return reply.status(503).send({ code: ErrorCode.NOT_READY, msg: 'The server is stopping', data: null });
   });
+}
 
+/** `GET /healthz` and `GET /readyz` (public, outside /api). */
+export function registerHealth(app: FastifyInstance, ctx: ServerContext, state: ServerState) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/healthz',
