@@ -33,12 +33,19 @@ function newestJournalMillis(): number {
  * up-to-date database need not pay for.
  */
 async function needsMigration(db: Db): Promise<boolean> {
-  const { newest } = firstRow<{ newest: string | number | null }>(
-    await db.execute(sql`
-      SELECT CASE WHEN to_regclass('drizzle.__drizzle_migrations') IS NULL THEN NULL
-        ELSE (SELECT max(created_at) FROM drizzle.__drizzle_migrations) END AS newest`),
-  );
-  return newest === null || newest === undefined || Number(newest) < newestJournalMillis();
+  const newest = await newestApplied(db);
+  return newest === null || newest < newestJournalMillis();
+}
+
+/**
+ * The newest applied migration's time, or null before the first migration. Two statements: one
+ * naming the table when it does not exist fails to parse, even in a branch that is never taken.
+ */
+async function newestApplied(db: Db): Promise<number | null> {
+  const { exists } = firstRow<{ exists: boolean }>(await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`));
+  if (!exists) return null;
+  const { newest } = firstRow<{ newest: string | number | null }>(await db.execute(sql`SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations`));
+  return newest === null || newest === undefined ? null : Number(newest);
 }
 
 /** The first row of db.execute's answer (both drivers answer `{ rows }`). */
@@ -117,12 +124,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /** Runs the migrator; answers how many migrations it applied. */
 async function migrateCounting(db: Db, run: () => Promise<void>): Promise<number> {
-  const count = async () =>
-    Number(
-      firstRow<{ n: number }>(
-        await db.execute(sql`SELECT CASE WHEN to_regclass('drizzle.__drizzle_migrations') IS NULL THEN 0 ELSE (SELECT count(*)::int FROM drizzle.__drizzle_migrations) END AS n`),
-      ).n ?? 0,
-    );
+  const count = async () => {
+    const { exists } = firstRow<{ exists: boolean }>(await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`));
+    if (!exists) return 0;
+    return Number(firstRow<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`)).n ?? 0);
+  };
   const before = await count();
   await run();
   return (await count()) - before;
