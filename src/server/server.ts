@@ -18,7 +18,6 @@ import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
 import { startOverviewKeeper } from './services/overview-keeper';
 import type { ServerState } from './routes/health';
-import { warmRuns } from './runs/warm';
 
 /** How a start spent its time, in ms (printed by main.ts; `npm run bench:start` reads it). */
 export interface StartupPhases {
@@ -40,11 +39,6 @@ export interface Studio {
   ctx: ServerContext;
   seeded: SeedResult;
   phases: StartupPhases;
-  /**
-   * Resolves once the code sandbox has a worker ready and the first run's code paths have run once
-   * (./runs/warm.ts); started with the studio, never rejects. /readyz waits for the sandbox.
-   */
-  warm: Promise<void>;
   /**
    * Stops cleanly: refuses new requests (503 SYSTEM-1503), stops the runs in progress and stores
    * them, hands running knowledge tasks back to the queue, ends the workers, closes the database.
@@ -114,14 +108,12 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
-  const warm = sandboxWarm.then(() => warmRuns()).catch((e) => console.error('[weft] warming up failed:', e));
   return {
     app,
     database,
     ctx,
     seeded,
     phases,
-    warm,
     async close() {
       state.stopping = true;
       sweeper.stop();

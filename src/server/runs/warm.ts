@@ -1,2 +1,0 @@
-/** Placeholder: filled after measuring. */
-export async function warmRuns(): Promise<void> {}
