@@ -8,8 +8,10 @@ import { staleReason } from '../../scripts/build-check.mjs';
 import { buildServer } from '../../scripts/build-server.mjs';
 import { ADMIN, serverDatabaseUrl } from './harness';
 
-// `npm start` is one process (scripts/start.mjs runs the built server in itself): SIGTERM reaches the
-// server, which stops cleanly and exits 0, the port closed and no process left behind.
+// `npm start` is one server process (scripts/start.mjs runs the built server in itself, and the npm
+// script execs it, so no shell stands between): SIGTERM to npm's process reaches the server, which
+// stops cleanly and exits 0, the port closed and no process left behind (before `exec`, npm's shell
+// took the signal and the server went on running, orphaned).
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-start-'));
@@ -18,7 +20,9 @@ const clientDir = path.join(dataDir, 'client');
 fs.mkdirSync(clientDir);
 fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Weft</title>');
 
+/** npm's process, and the server's (its one child). */
 let child: ChildProcess;
+let server = 0;
 let out = '';
 let drop: (() => Promise<void>) | undefined;
 let port = 0;
@@ -36,7 +40,7 @@ beforeAll(async () => {
   if (staleReason(root, 'server')) await buildServer(root);
   let databaseUrl: string | undefined;
   if (process.env.DATABASE_URL) ({ url: databaseUrl, drop } = await serverDatabaseUrl(process.env.DATABASE_URL));
-  child = spawn(process.execPath, ['scripts/start.mjs'], {
+  child = spawn('npm', ['start', '--silent'], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -62,9 +66,26 @@ beforeAll(async () => {
     }, 50);
   });
   port = started;
+  server = Number(childrenOf(child.pid!)[0]?.split(/\s+/)[0]);
 }, 300_000);
 
+/** `pid command` lines of a process's children. */
+const childrenOf = (pid: number) =>
+  spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 afterAll(async () => {
+  if (server && alive(server)) process.kill(server, 'SIGKILL');
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await drop?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -74,20 +95,21 @@ describe('npm start and SIGTERM', () => {
   it('runs the server in the one process it started, which answers', async () => {
     const r = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(r.status).toBe(200);
-    // No second Node process under npm start's (the builds ended before the server started).
-    const children = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
-    expect(children).toBe('');
+    // npm's one child is the server itself (no shell), and the server has none (the builds ended before it started).
+    expect(childrenOf(child.pid!)).toEqual([`${server} node scripts/start.mjs`]);
+    expect(childrenOf(server)).toEqual([]);
     expect(out).toMatch(/Started in \d+\.\d\d s: .*database open .*migrations .*listen/);
   });
 
-  it('stops on SIGTERM: exit 0, port closed, process gone within a few seconds', async () => {
+  it('stops on SIGTERM to npm start: exit 0, port closed, process gone within a few seconds', async () => {
     const t0 = Date.now();
     const exit = exited();
     child.kill('SIGTERM');
     expect(await exit).toEqual({ code: 0, signal: null });
+    while (alive(server) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(server)).toBe(false);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(await portOpen(port)).toBe(false);
-    expect(() => process.kill(child.pid!, 0)).toThrow();
     expect(out).toContain('SIGTERM: stopping');
     expect(out).toContain('Stopped.');
   });
