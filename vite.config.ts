@@ -6,6 +6,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
+import { weftClientBuild } from './scripts/vite-client-build.mjs';
 
 const alias = {
   '@schemas': path.resolve(import.meta.dirname, 'schemas'),
@@ -36,13 +37,26 @@ const isolated = unitFiles.filter((f) => /vi\.mock\(|unit-isolated/.test(fs.read
 const inDom = (f: string) => f.endsWith('.tsx') || domUnitTests.includes(f);
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), weftClientBuild()],
   resolve: { alias },
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000', '/config.json': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    // Above Vite's 500 kB are only chunks that load in the editor, never on a first load: Monaco's
+    // TypeScript worker (6.9 MB) and editor API (2.7 MB), single modules that cannot be split, and
+    // ELK's layout (1.5 MB). What the first load carries is printed by scripts/vite-client-build.mjs
+    // on every build and measured page by page by `npm run bench:portal-size`.
+    chunkSizeWarningLimit: 7500,
+    rolldownOptions: {
+      // Rolldown's "plugins took n s" notice: on a loaded machine it fires on every build, about
+      // callbacks that only waited for the CPU.
+      checks: { bundlerTimings: false },
+    },
+  },
   worker: { format: 'es' },
   // Pre-bundled up front: discovered late (inside lazy routes and stories), a cold-cache browser test
   // run would re-optimise mid-run, reload the page and fail the stories that were loading.

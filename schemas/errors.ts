@@ -94,6 +94,12 @@ export const ErrorCode = {
   METHOD_NOT_ALLOWED: 'SYSTEM-1405',
   /** Unexpected server fault (500). */
   INTERNAL: 'SYSTEM-1500',
+  /**
+   * The server is starting or stopping (503): `GET /readyz` before its database and code sandbox are
+   * ready, and every request after a shutdown began (`Connection: close`; try again, another server
+   * may take it).
+   */
+  NOT_READY: 'SYSTEM-1503',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

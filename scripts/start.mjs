@@ -1,34 +1,41 @@
-// `npm start`: builds the client when dist/ is missing or older than the sources, then runs the
-// one server process (Fastify + embedded PostgreSQL unless DATABASE_URL is set).
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+// `npm start`: builds what is missing or older than its sources (the client into dist/, the server
+// into dist-server/; scripts/build-check.mjs decides), then runs the server in this same process,
+// so a signal reaches it directly and no second Node process stays around. The builds run as
+// child processes that end before the server starts (vite and esbuild keep their memory, and
+// esbuild a service process, to themselves).
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { staleReason } from './build-check.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'dist', 'index.html');
+// The data directory (./.weft) and the client (./dist) are the project folder's, wherever npm is run from.
+process.chdir(root);
+const clientDir = path.join(root, 'dist');
+// The client is built only when it is the one served (WEFT_CLIENT_DIR may name another build).
+const servesOwnClient = !process.env.WEFT_CLIENT_DIR || path.resolve(process.env.WEFT_CLIENT_DIR) === clientDir;
 
-function newest(dir) {
-  let t = 0;
-  if (!fs.existsSync(dir)) return t;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+function build(what, script, args) {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [path.join(root, script), ...args], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`Building the ${what} failed (exit ${r.status ?? r.signal}).`);
+    process.exit(r.status || 1);
   }
-  return t;
+  console.log(`Built the ${what} in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }
 
-const sourcesTime = Math.max(...['src', 'schemas', 'plugins', 'public'].map((d) => newest(path.join(root, d))), fs.statSync(path.join(root, 'index.html')).mtimeMs);
-if (!fs.existsSync(dist) || fs.statSync(dist).mtimeMs < sourcesTime) {
-  console.log('Building the client (vite build)…');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+const client = servesOwnClient ? staleReason(root, 'client') : null;
+if (client) {
+  console.log(`Building the client (${client}); on a first start this takes a minute or more…`);
+  build('client', 'node_modules/vite/bin/vite.js', ['build', '--logLevel', 'warn']);
 }
+const server = staleReason(root, 'server');
+if (server) {
+  console.log(`Building the server (${server})…`);
+  build('server', 'scripts/build-server.mjs', []);
+}
+performance.mark('weft:build-checked');
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'server', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, WEFT_CLIENT_DIR: process.env.WEFT_CLIENT_DIR || path.join(root, 'dist') },
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+process.env.WEFT_CLIENT_DIR ||= clientDir;
+await import(pathToFileURL(path.join(root, 'dist-server', 'main.mjs')).href);

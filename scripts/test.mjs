@@ -45,7 +45,10 @@ const steps = {
   unit: () => vitest('unit', ['unit', 'unit-dom', 'unit-isolated']),
   api: () => vitest('api (embedded PostgreSQL)', ['api']),
   'api-pg': () => withPostgres((url) => vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url })),
-  build: () => run('client build', process.execPath, [bin('vite', 'bin/vite.js'), 'build', '--logLevel', 'warn']),
+  // Both builds `npm start` runs: the client (precompressed, with its first-load figures) and the server bundle.
+  build: () =>
+    run('client build', process.execPath, [bin('vite', 'bin/vite.js'), 'build', '--logLevel', 'warn']) &&
+    run('server build', process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]),
   stories: () => vitest('stories (Chromium)', ['storybook'], { CHROMIUM_PATH: findChromium() }),
   e2e: () => vitest('end-to-end (Chromium)', ['e2e'], { CHROMIUM_PATH: findChromium() }),
 };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
@@ -13,10 +13,14 @@ import { routeTree } from './routes';
 import { publicApiRoutes } from './routes/public';
 import { IMMUTABLE_CACHE } from './http/cache';
 import { registerInputRule } from './http/input-rule';
+import { registerRequestLog } from './http/request-log';
+import { refuseWhileStopping, registerHealth, type ServerState } from './routes/health';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
   logger?: boolean | object;
+  /** The studio's state the health probes report (server.ts sets `stopping` when it shuts down). */
+  state?: ServerState;
 }
 
 /** WEFT_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (proxy-addr's reading). */
@@ -36,12 +40,20 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     // kept-alive connections open (up to the 72 s keep-alive timeout), holding the close: close ends
     // them all, after the preClose hooks have stopped the streams.
     forceCloseConnections: true,
+    // Fastify logs two lines per request ("incoming request", "request completed") with the request
+    // and response objects; ./http/request-log.ts writes one short line instead.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
   registerInputRule(app);
+  // No hook at all when nothing is logged (the tests, WEFT_LOG_LEVEL=silent).
+  if (opts.logger) registerRequestLog(app);
+  const state = opts.state ?? { stopping: false };
+  // Before auth: once stopping, requests are refused before they read anything.
+  refuseWhileStopping(app, state);
 
   await app.register(swagger, {
     openapi: {
@@ -63,6 +75,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     },
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // After swagger, which documents only the routes declared after it.
+  registerHealth(app, ctx, state);
 
   registerAuth(app, ctx);
 
@@ -85,6 +99,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
     const assetsDir = path.join(clientDir, 'assets') + path.sep;
+    const page = path.join(clientDir, 'index.html');
+    const pageFiles = new Set([page, `${page}.br`, `${page}.gz`]);
     await app.register(fastifyStatic, {
       root: clientDir,
       prefix: '/',
@@ -92,10 +108,16 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       index: false,
       // The page itself goes through the not-found handler below, which decides its framing headers.
       allowedPath: (pathName) => pathName !== '/index.html',
+      // The build writes a brotli (.br) and a gzip (.gz) variant beside each text file
+      // (scripts/vite-client-build.mjs): sent as they are, with Content-Encoding and Vary, to a
+      // browser that accepts them; no compression at run time.
+      preCompressed: true,
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good
-      // (the editor's layout worker, 1.4 MB, is then not fetched again on each open).
+      // (the editor's layout worker, 1.4 MB, is then not fetched again on each open). The page
+      // names the current hashes: asked for again each time (a 304 when unchanged).
       setHeaders: (reply, file) => {
         if (file.startsWith(assetsDir)) reply.header('cache-control', IMMUTABLE_CACHE);
+        else if (pageFiles.has(file)) reply.header('cache-control', 'no-cache');
       },
     });
   }

@@ -17,23 +17,42 @@ import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
 import { startOverviewKeeper } from './services/overview-keeper';
+import type { ServerState } from './routes/health';
+
+/** How a start spent its time, in ms (printed by main.ts; `npm run bench:start` reads it). */
+export interface StartupPhases {
+  /** Opening the database: PGlite's WASM start and data directory, or the server's pool. */
+  databaseOpen: number;
+  /** Comparing the journal with the database, and migrating when it lags. */
+  migrations: number;
+  /** How many migrations this start applied (0 on an up-to-date database). */
+  migrated: number;
+  /** The first start's seed, the keys, ending interrupted runs. */
+  data: number;
+  /** Building the server: Fastify, its plugins and every route (the API's schemas, OpenAPI). */
+  routes: number;
+}
 
 export interface Studio {
   app: FastifyInstance;
   database: Database;
   ctx: ServerContext;
   seeded: SeedResult;
+  phases: StartupPhases;
+  /**
+   * Stops cleanly: refuses new requests (503 SYSTEM-1503), stops the runs in progress and stores
+   * them, hands running knowledge tasks back to the queue, ends the workers, closes the database.
+   */
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), seeds the first start, and builds the server. */
+/** Opens the database (migrating it when it lags), seeds the first start, and builds the server. */
 export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
-  // Workers start on first use, so a server that runs no code node pays nothing for them; one
-  // worker and its QuickJS module are started now, alongside the database's start, and ready by
+  // One worker and its QuickJS module are started now, alongside the database's start, and ready by
   // the time the server listens: the first code node after a start would otherwise wait hundreds of
-  // milliseconds for them (an idle worker ends after a minute).
+  // milliseconds for them. The sandbox keeps that worker (`keepWarm`), so a quiet spell does not undo it.
   const sandbox = createCodeSandbox(sandboxOptions(settings));
-  const sandboxWarm = sandbox.run({ language: 'javascript', code: 'function main() { return {} }', inputs: {} }).catch(() => undefined);
+  const sandboxWarm = sandbox.warm();
   const database = await openDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
@@ -44,6 +63,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     throw e;
   });
   const db = database.db;
+  const dataStart = performance.now();
   configureVectorCache(db, settings.vectorCacheMb);
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);
   const jwtSecret = await ensureKey(db, 'jwt_secret');
@@ -51,6 +71,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Runs a stopped server left `running` end as interrupted before anyone reads the log.
   const sweeper = startRunSweeper(database, (e) => console.error('[weft] ending interrupted runs failed:', e));
   await sweeper.first;
+  const routesStart = performance.now();
   const ctx: ServerContext = {
     db,
     settings,
@@ -62,7 +83,15 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     // Installed packages: this process sees another's install within 5 s (the table's stamp).
     plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
   };
-  const app = await buildApp(ctx, { logger: opts.logger });
+  const state: ServerState = { stopping: false };
+  const app = await buildApp(ctx, { logger: opts.logger, state });
+  const phases: StartupPhases = {
+    databaseOpen: database.timings.openMs,
+    migrations: database.timings.migrationsMs,
+    migrated: database.timings.migrated,
+    data: routesStart - dataStart,
+    routes: performance.now() - routesStart,
+  };
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.
   const outboundLog = app.log.child({ module: 'outbound' });
   ctx.outbound.setLogger((detail) => outboundLog.warn(detail, 'outbound connection failed or refused'));
@@ -84,7 +113,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     database,
     ctx,
     seeded,
+    phases,
     async close() {
+      state.stopping = true;
       sweeper.stop();
       refresher.stop();
       ctx.plugins.close();

@@ -16,9 +16,11 @@ export const Settings = z.object({
   /**
    * The embedded database's shared buffers (PostgreSQL's shared_buffers: a number and kB, MB or GB),
    * taken by the process at start. Searches of a large knowledge base read its indexes through
-   * them: what does not fit is read from the data directory again on every search.
+   * them: what does not fit is read from the data directory again on every search. 32MB sizes an
+   * idle studio (issue 32: `npm run bench:start` measured 305 MB idle for the process at 32MB,
+   * 405 MB at 128MB); the README says when to raise it.
    */
-  pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('128MB'),
+  pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('32MB'),
   /**
    * Memory, in MB, that vector search may keep: each searched unit's segment vectors, quantised (the
    * built-in embedding's take 276 bytes a segment). Searches whose vectors outgrow it, or all with

@@ -2,6 +2,7 @@ import { DropdownMenu as Radix } from 'radix-ui';
 import { Check, ChevronRight } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from './cn';
+import popup from './popup.module.css';
 import s from './dropdown-menu.module.css';
 
 export const DropdownMenu = Radix.Root;
@@ -26,7 +27,7 @@ export function DropdownMenuContent({ className, sideOffset = 4, align = 'start'
         data-slot="dropdown-menu-content"
         sideOffset={sideOffset}
         align={align}
-        className={cn(s.content, className)}
+        className={cn(popup.popup, s.content, className)}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
           if (!event.defaultPrevented) keepDialogFocus(event);
@@ -48,7 +49,7 @@ export interface DropdownMenuItemProps extends ComponentProps<typeof Radix.Item>
 /** A menu item; `onSelect` runs on click or Enter. */
 export function DropdownMenuItem({ variant = 'default', icon, shortcut, className, children, ...props }: DropdownMenuItemProps) {
   return (
-    <Radix.Item data-slot="dropdown-menu-item" data-variant={variant} className={cn(s.item, className)} {...props}>
+    <Radix.Item data-slot="dropdown-menu-item" data-variant={variant} className={cn(popup.item, s.item, className)} {...props}>
       {icon}
       <span className={s.text}>{children}</span>
       {shortcut != null && <span className={s.shortcut}>{shortcut}</span>}
@@ -58,7 +59,7 @@ export function DropdownMenuItem({ variant = 'default', icon, shortcut, classNam
 
 export function DropdownMenuCheckboxItem({ className, children, ...props }: ComponentProps<typeof Radix.CheckboxItem>) {
   return (
-    <Radix.CheckboxItem data-slot="dropdown-menu-checkbox-item" className={cn(s.item, s.inset, className)} {...props}>
+    <Radix.CheckboxItem data-slot="dropdown-menu-checkbox-item" className={cn(popup.item, s.item, s.inset, className)} {...props}>
       <Radix.ItemIndicator className={s.indicator}>
         <Check aria-hidden="true" />
       </Radix.ItemIndicator>
@@ -69,7 +70,7 @@ export function DropdownMenuCheckboxItem({ className, children, ...props }: Comp
 
 export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof Radix.RadioItem>) {
   return (
-    <Radix.RadioItem data-slot="dropdown-menu-radio-item" className={cn(s.item, s.inset, className)} {...props}>
+    <Radix.RadioItem data-slot="dropdown-menu-radio-item" className={cn(popup.item, s.item, s.inset, className)} {...props}>
       <Radix.ItemIndicator className={s.indicator}>
         <span className={s.dot} />
       </Radix.ItemIndicator>
@@ -79,16 +80,16 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
 }
 
 export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof Radix.Label>) {
-  return <Radix.Label data-slot="dropdown-menu-label" className={cn(s.groupLabel, className)} {...props} />;
+  return <Radix.Label data-slot="dropdown-menu-label" className={cn(popup.groupLabel, className)} {...props} />;
 }
 
 export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof Radix.Separator>) {
-  return <Radix.Separator data-slot="dropdown-menu-separator" className={cn(s.separator, className)} {...props} />;
+  return <Radix.Separator data-slot="dropdown-menu-separator" className={cn(popup.separator, className)} {...props} />;
 }
 
 export function DropdownMenuSubTrigger({ icon, className, children, ...props }: ComponentProps<typeof Radix.SubTrigger> & { icon?: ReactNode }) {
   return (
-    <Radix.SubTrigger data-slot="dropdown-menu-sub-trigger" className={cn(s.item, className)} {...props}>
+    <Radix.SubTrigger data-slot="dropdown-menu-sub-trigger" className={cn(popup.item, s.item, className)} {...props}>
       {icon}
       <span className={s.text}>{children}</span>
       <ChevronRight aria-hidden="true" className={s.chevron} />
@@ -99,7 +100,7 @@ export function DropdownMenuSubTrigger({ icon, className, children, ...props }: 
 export function DropdownMenuSubContent({ className, ...props }: ComponentProps<typeof Radix.SubContent>) {
   return (
     <Radix.Portal>
-      <Radix.SubContent data-slot="dropdown-menu-sub-content" className={cn(s.content, className)} {...props} />
+      <Radix.SubContent data-slot="dropdown-menu-sub-content" className={cn(popup.popup, s.content, className)} {...props} />
     </Radix.Portal>
   );
 }

@@ -1,6 +1,7 @@
 import { Popover as Radix } from 'radix-ui';
 import type { ComponentProps } from 'react';
 import { cn } from './cn';
+import popup from './popup.module.css';
 import s from './popover.module.css';
 
 export const Popover = Radix.Root;
@@ -19,7 +20,7 @@ export function PopoverContent({ className, sideOffset = 6, align = 'start', ...
         data-slot="popover-content"
         sideOffset={sideOffset}
         align={align}
-        className={cn(s.content, className)}
+        className={cn(popup.popup, s.content, className)}
         {...props}
       />
     </Radix.Portal>

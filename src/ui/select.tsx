@@ -2,6 +2,7 @@ import { Select as RadixSelect } from 'radix-ui';
 import { Check, ChevronDown } from 'lucide-react';
 import type { ComponentProps, ReactNode, Ref } from 'react';
 import { cn } from './cn';
+import popup from './popup.module.css';
 import s from './select.module.css';
 
 export const SelectRoot = RadixSelect.Root;
@@ -37,7 +38,7 @@ export function SelectContent({ className, children, position = 'popper', ...pro
         data-slot="select-content"
         position={position}
         sideOffset={4}
-        className={cn(s.content, className)}
+        className={cn(popup.popup, s.content, className)}
         {...props}
       >
         <RadixSelect.Viewport className={s.viewport}>{children}</RadixSelect.Viewport>
@@ -48,7 +49,7 @@ export function SelectContent({ className, children, position = 'popper', ...pro
 
 export function SelectItem({ className, children, ...props }: ComponentProps<typeof RadixSelect.Item>) {
   return (
-    <RadixSelect.Item data-slot="select-item" className={cn(s.item, className)} {...props}>
+    <RadixSelect.Item data-slot="select-item" className={cn(popup.item, s.item, className)} {...props}>
       <RadixSelect.ItemText>{children}</RadixSelect.ItemText>
       <RadixSelect.ItemIndicator className={s.check}>
         <Check aria-hidden="true" />
@@ -58,11 +59,11 @@ export function SelectItem({ className, children, ...props }: ComponentProps<typ
 }
 
 export function SelectLabel({ className, ...props }: ComponentProps<typeof RadixSelect.Label>) {
-  return <RadixSelect.Label data-slot="select-label" className={cn(s.groupLabel, className)} {...props} />;
+  return <RadixSelect.Label data-slot="select-label" className={cn(popup.groupLabel, className)} {...props} />;
 }
 
 export function SelectSeparator({ className, ...props }: ComponentProps<typeof RadixSelect.Separator>) {
-  return <RadixSelect.Separator data-slot="select-separator" className={cn(s.separator, className)} {...props} />;
+  return <RadixSelect.Separator data-slot="select-separator" className={cn(popup.separator, className)} {...props} />;
 }
 
 export interface SelectOption {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStudio, type Studio } from '../../src/server/server';
 import { IMMUTABLE_CACHE } from '../../src/server/http/cache';
@@ -15,6 +16,11 @@ fs.mkdirSync(path.join(clientDir, 'assets'));
 fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Weft</title><div id="root"></div>');
 fs.writeFileSync(path.join(clientDir, 'assets', 'index-Ab12Cd34.js'), 'export const hello = 1;\n');
 fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+// A hashed chunk with the variants the build writes beside it (scripts/vite-client-build.mjs).
+const chunk = `export const words = ${JSON.stringify('lorem ipsum '.repeat(400))};\n`;
+fs.writeFileSync(path.join(clientDir, 'assets', 'editor-Zz98Yy76.js'), chunk);
+fs.writeFileSync(path.join(clientDir, 'assets', 'editor-Zz98Yy76.js.br'), zlib.brotliCompressSync(chunk));
+fs.writeFileSync(path.join(clientDir, 'assets', 'editor-Zz98Yy76.js.gz'), zlib.gzipSync(chunk));
 
 let studio: Studio;
 let drop: (() => Promise<void>) | undefined;
@@ -50,6 +56,34 @@ describe('the built client', () => {
     const page = await studio.app.inject({ method: 'GET', url: '/login' });
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<div id="root">');
+  });
+
+  it('sends the precompressed variant a browser accepts, still immutable', async () => {
+    const url = '/assets/editor-Zz98Yy76.js';
+    const br = await studio.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe(IMMUTABLE_CACHE);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(String(br.headers.vary ?? '')).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(chunk);
+    expect(br.rawPayload.length).toBeLessThan(chunk.length / 10);
+
+    const gz = await studio.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(chunk);
+
+    const plain = await studio.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(chunk);
+  });
+
+  it('has the page asked for again each time (no-cache), on every client route', async () => {
+    for (const url of ['/', '/login', '/operation/app/123/agent-flow/base']) {
+      const r = await studio.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.headers['cache-control'], url).toBe('no-cache');
+    }
   });
 
   it('answers an API path with the error envelope, not the page', async () => {

@@ -12,10 +12,44 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** How the start spent its time here (the start line and `npm run bench:start` print it). */
+  timings: { openMs: number; migrationsMs: number; migrated: number };
   close(): Promise<void>;
 }
 
+// Beside this file in sources; beside the bundle in dist-server/ (scripts/build-server.mjs copies it).
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The newest migration's time in the journal (drizzle's `folderMillis`). */
+function newestJournalMillis(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  return Math.max(0, ...journal.entries.map((e) => e.when));
+}
+
+/**
+ * Whether the database lacks a migration of the journal. drizzle's migrator applies exactly the
+ * migrations newer than the newest one recorded in drizzle.__drizzle_migrations; it also reads and
+ * hashes every migration file and creates its schema and table first, which a start of an
+ * up-to-date database need not pay for.
+ */
+async function needsMigration(db: Db): Promise<boolean> {
+  const newest = await newestApplied(db);
+  return newest === null || newest < newestJournalMillis();
+}
+
+/**
+ * The newest applied migration's time, or null before the first migration. Two statements: one
+ * naming the table when it does not exist fails to parse, even in a branch that is never taken.
+ */
+async function newestApplied(db: Db): Promise<number | null> {
+  const { exists } = firstRow<{ exists: boolean }>(await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`));
+  if (!exists) return null;
+  const { newest } = firstRow<{ newest: string | number | null }>(await db.execute(sql`SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations`));
+  return newest === null || newest === undefined ? null : Number(newest);
+}
+
+/** The first row of db.execute's answer (both drivers answer `{ rows }`). */
+const firstRow = <T>(r: unknown): T => ((r as { rows: T[] }).rows[0] ?? {}) as T;
 
 export interface OpenOptions {
   /** postgres://… selects a real server; otherwise PGlite. */
@@ -30,6 +64,7 @@ export interface OpenOptions {
 
 /** Opens the database and runs the migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const t0 = performance.now();
   if (opts.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -43,10 +78,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (!closing) console.error('[weft] an idle database connection was closed by the server; the pool replaces it:', err.message);
     });
     const db = drizzle(pool, { schema }) as unknown as Db;
-    await migrate(db as never, { migrationsFolder });
+    const opened = performance.now();
+    const migrated = (await needsMigration(db)) ? await migrateCounting(db, () => migrate(db as never, { migrationsFolder })) : 0;
     return {
       db,
       kind: 'postgres',
+      timings: { openMs: opened - t0, migrationsMs: performance.now() - opened, migrated },
       close: () => {
         // pool.end() resolves before its connections' sockets have closed: the server may still end them.
         closing = true;
@@ -67,16 +104,34 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // directory's postgresql.conf (time zone, locale and date style lines included).
     ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
   });
-  await client.exec('CREATE EXTENSION IF NOT EXISTS vector;');
   const db = drizzle(client, { schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder });
+  const opened = performance.now();
+  const migrated = (await needsMigration(db))
+    ? await migrateCounting(db, async () => {
+        await client.exec('CREATE EXTENSION IF NOT EXISTS vector;');
+        await migrate(db as never, { migrationsFolder });
+      })
+    : 0;
   return {
     db,
     kind: 'pglite',
+    timings: { openMs: opened - t0, migrationsMs: performance.now() - opened, migrated },
     close: async () => {
       await client.close();
     },
   };
+}
+
+/** Runs the migrator; answers how many migrations it applied. */
+async function migrateCounting(db: Db, run: () => Promise<void>): Promise<number> {
+  const count = async () => {
+    const { exists } = firstRow<{ exists: boolean }>(await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`));
+    if (!exists) return 0;
+    return Number(firstRow<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`)).n ?? 0);
+  };
+  const before = await count();
+  await run();
+  return (await count()) - before;
 }
 
 /** A cheap liveness query. */

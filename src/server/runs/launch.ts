@@ -229,9 +229,13 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     go();
   }, go);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, controller });
+  // Removed from the registry once stored (or its write failed): a server that stops waits for it.
   const stored = execution.result.then(async (result) => {
-    await recorder.finish(result, { messageId, conversationId, ...(collect ? { citations } : {}) });
-    registry.remove(runId);
+    try {
+      await recorder.finish(result, { messageId, conversationId, ...(collect ? { citations } : {}) });
+    } finally {
+      registry.remove(runId);
+    }
     return result;
   });
   const created: RunCreatedEvent = { type: 'run_created', runId, ...(conversationId ? { conversationId } : {}), ...(messageId ? { messageId } : {}) };

@@ -17,13 +17,20 @@ export interface ActiveRun {
  */
 export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();
+  /** Called when the last run is removed (stopAll waits on these). */
+  private emptied: (() => void)[] = [];
 
   add(run: ActiveRun): void {
     this.runs.set(run.runId, run);
   }
 
+  /** The run ended and is stored (its final state written). */
   remove(runId: string): void {
     this.runs.delete(runId);
+    if (this.runs.size) return;
+    const waiting = this.emptied;
+    this.emptied = [];
+    for (const w of waiting) w();
   }
 
   has(runId: string): boolean {
@@ -46,9 +53,20 @@ export class RunRegistry {
     return true;
   }
 
-  /** Server shutdown: every run ends as stopped. */
-  stopAll(): void {
+  /**
+   * Server shutdown: every run ends as stopped. Resolves once they are stored (each is removed
+   * after its final state is written), or after `timeoutMs` for a run whose write hangs: the
+   * sweep of the next start ends that one as interrupted.
+   */
+  async stopAll(timeoutMs = 5000): Promise<void> {
     for (const r of this.runs.values()) r.controller.abort();
+    if (!this.runs.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.emptied.push(resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
   }
 }
 

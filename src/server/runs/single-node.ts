@@ -102,45 +102,48 @@ export async function runSingleNode(
   const controller = new AbortController();
   const registry = runRegistry(ctx);
   registry.add({ runId, tenantId: app.tenantId, appId: app.id, controller });
-  const t0 = performance.now();
-
-  let traceInputs: Record<string, unknown> = {};
-  let result: NodeExecutionResult | undefined;
-  let error: RunError | undefined;
-  let status: NodeRunResult['status'] = 'succeeded';
+  // Removed from the registry only once stored: a server that stops waits for the final write.
   try {
-    traceInputs = resolveInputs(node, pool);
-    result = await execute(node, pool, root, {
-      runId,
-      mode: plan.mode,
-      inputs: traceInputs,
-      signal: controller.signal,
-      services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
+    const t0 = performance.now();
+
+    let traceInputs: Record<string, unknown> = {};
+    let result: NodeExecutionResult | undefined;
+    let error: RunError | undefined;
+    let status: NodeRunResult['status'] = 'succeeded';
+    try {
+      traceInputs = resolveInputs(node, pool);
+      result = await execute(node, pool, root, {
+        runId,
+        mode: plan.mode,
+        inputs: traceInputs,
+        signal: controller.signal,
+        services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(flow.env) }),
+      });
+    } catch (e) {
+      const stopped = controller.signal.aborted;
+      status = stopped ? 'stopped' : 'failed';
+      error = stopped ? { code: RUN_ERRORS.CANCELLED, message: 'The run was stopped', nodeId } : toRunError(e, nodeId);
+    }
+    const elapsedMs = performance.now() - t0;
+    const usage = result?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const outputs = mask.value(result?.outputs ?? {});
+    traceInputs = mask.value(traceInputs);
+    if (error) error = { ...error, message: mask.text(error.message) };
+    const finishedAt = new Date();
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(nodeExecutions)
+        .set({ status, inputs: traceInputs, outputs, handle: result ? (result.handle ?? 'source') : null, error: error ?? null, elapsedMs, ...usage, finishedAt })
+        .where(eq(nodeExecutions.id, nodeRowId));
+      await tx
+        .update(runs)
+        .set({ status, outputs, error: error ?? null, ...usage, steps: 1, elapsedMs, finishedAt })
+        .where(eq(runs.id, runId));
     });
-  } catch (e) {
-    const stopped = controller.signal.aborted;
-    status = stopped ? 'stopped' : 'failed';
-    error = stopped ? { code: RUN_ERRORS.CANCELLED, message: 'The run was stopped', nodeId } : toRunError(e, nodeId);
+    return { runId, status, inputs: traceInputs, outputs, ...(error ? { error } : {}), elapsedMs, usage };
   } finally {
     registry.remove(runId);
   }
-  const elapsedMs = performance.now() - t0;
-  const usage = result?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  const outputs = mask.value(result?.outputs ?? {});
-  traceInputs = mask.value(traceInputs);
-  if (error) error = { ...error, message: mask.text(error.message) };
-  const finishedAt = new Date();
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(nodeExecutions)
-      .set({ status, inputs: traceInputs, outputs, handle: result ? (result.handle ?? 'source') : null, error: error ?? null, elapsedMs, ...usage, finishedAt })
-      .where(eq(nodeExecutions.id, nodeRowId));
-    await tx
-      .update(runs)
-      .set({ status, outputs, error: error ?? null, ...usage, steps: 1, elapsedMs, finishedAt })
-      .where(eq(runs.id, runId));
-  });
-  return { runId, status, inputs: traceInputs, outputs, ...(error ? { error } : {}), elapsedMs, usage };
 }
 
 function resolveInputs(node: PlanNode, pool: VariablePool): Record<string, unknown> {

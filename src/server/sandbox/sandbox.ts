@@ -95,6 +95,12 @@ export interface CodeSandboxOptions {
   killGraceMs?: number;
   /** An idle worker is ended after this long (default 60 s). */
   idleMs?: number;
+  /**
+   * Idle workers kept however long they wait, each with its QuickJS module ready (default 0): the
+   * first code node after a quiet spell then skips starting a thread and compiling QuickJS (seconds
+   * on a loaded machine). {@link CodeSandbox.warm} starts them.
+   */
+  keepWarm?: number;
 }
 
 /** A running code sandbox (one per server). */
@@ -102,6 +108,13 @@ export interface CodeSandbox {
   run(job: SandboxJob, opts?: SandboxRunOptions): Promise<SandboxOutcome>;
   /** Ends every worker; queued and running jobs finish as aborted. */
   close(): Promise<void>;
+  /**
+   * Starts the workers kept warm (`keepWarm`, at least one) and runs a trivial job in each, so
+   * their QuickJS module is compiled and instantiated; true once they are ready. Never throws.
+   */
+  warm(): Promise<boolean>;
+  /** True once {@link warm} has readied its workers (the server's /readyz). */
+  readonly warmed: boolean;
   /** Jobs on a worker and jobs waiting for one, now. */
   readonly load: { running: number; waiting: number };
   /** The limits in force (the inspector shows the time cap). */
@@ -163,11 +176,13 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     maxLogChars: options.maxLogChars ?? 64 * 1024,
     killGraceMs: options.killGraceMs ?? 1000,
     idleMs: options.idleMs ?? 60_000,
+    keepWarm: Math.max(0, Math.min(options.keepWarm ?? 0, maxWorkers)),
   };
   const slots = new Set<Slot>();
   const scheduler = createSandboxScheduler({ slots: o.maxWorkers, perTenant: o.maxPerTenant, perUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs });
   let nextId = 1;
   let closed = false;
+  let warmed = false;
 
   function spawn(): Slot {
     const worker = new Worker(WORKER_URL, {
@@ -192,7 +207,11 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   function release(slot: Slot) {
     slot.busy = false;
     slot.worker.unref();
-    slot.idleTimer = setTimeout(() => retire(slot), o.idleMs);
+    slot.idleTimer = setTimeout(() => {
+      // The workers kept warm stay; a worker that ends (a failed job) is replaced by the next warm().
+      if ([...slots].filter((s) => !s.busy).length > o.keepWarm) retire(slot);
+      else slot.idleTimer = undefined;
+    }, o.idleMs);
     slot.idleTimer.unref();
   }
 
@@ -322,8 +341,19 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     return { ok: true, outputs: outputs as Record<string, unknown>, logs: outcome.logs, ...extra, elapsedMs: elapsed(), queuedMs };
   }
 
+  /** The job a warm-up runs: it makes the worker compile and instantiate its QuickJS module. */
+  const WARM_JOB: SandboxJob = { language: 'javascript', code: 'function main() { return {} }', inputs: {} };
+
+  async function warm(): Promise<boolean> {
+    // Jobs at once, each on a worker of its own as far as the scheduler's caps allow.
+    const outcomes = await Promise.all(Array.from({ length: Math.max(1, o.keepWarm) }, () => run(WARM_JOB)));
+    warmed = !closed && outcomes.every((r) => r.ok);
+    return warmed;
+  }
+
   async function close() {
     closed = true;
+    warmed = false;
     scheduler.close();
     await Promise.all([...slots].map((s) => s.worker.terminate()));
     slots.clear();
@@ -333,6 +363,10 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   return {
     run,
     close,
+    warm,
+    get warmed() {
+      return warmed;
+    },
     limits,
     get load() {
       return { running: scheduler.running, waiting: scheduler.waiting };

@@ -44,6 +44,7 @@ const errors: typeof zh = {
     'SYSTEM-1404': 'The requested API does not exist',
     'SYSTEM-1405': 'The current HTTP request method is disabled',
     'SYSTEM-1500': 'The server ran into a small problem; our engineers are fixing it',
+    'SYSTEM-1503': 'The server is starting or stopping; try again in a moment',
     // Plugin packages (src/server/plugins).
     'PLUGIN-1000': 'The plugin package cannot be read: it must be a .tgz made by "npm run plugin:pack" holding manifest.json, server.mjs and browser.mjs',
     'PLUGIN-1001': 'The plugin package is damaged: its bundles do not match the checksum in its manifest',

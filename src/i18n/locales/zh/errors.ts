@@ -48,6 +48,7 @@ const errors = {
     'SYSTEM-1404': '请求的接口不存在',
     'SYSTEM-1405': '当前 HTTP 请求方法已被禁用',
     'SYSTEM-1500': '服务器开了个小差，工程师正在紧急修复',
+    'SYSTEM-1503': '服务正在启动或停止，请稍后重试',
     // 插件包（src/server/plugins）。
     'PLUGIN-1000': '无法读取插件包：须为 "npm run plugin:pack" 生成的 .tgz，包含 manifest.json、server.mjs 和 browser.mjs',
     'PLUGIN-1001': '插件包已损坏：代码包与清单中的校验和不符',

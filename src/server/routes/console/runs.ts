@@ -49,7 +49,7 @@ const appScope = (req: FastifyRequest & { params: { app_id: string } }): AppScop
  */
 export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const registry = runRegistry(ctx);
-  // On shutdown runs are stopped; the server's close then cuts their streams.
+  // On shutdown runs are stopped and stored (before the database closes); the server's close then cuts their streams.
   app.addHook('preClose', async () => registry.stopAll());
 
   async function stream(req: FastifyRequest & { params: { app_id: string } }, reply: FastifyReply, run: DraftRunRequest) {

@@ -38,6 +38,7 @@ const sse = {
  */
 export const webPortalRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const registry = runRegistry(ctx);
+  // On shutdown runs are stopped and stored (before the database closes).
   app.addHook('preClose', async () => registry.stopAll());
 
   async function stream(req: FastifyRequest, reply: FastifyReply, run: PortalRun) {
