@@ -93,7 +93,7 @@ describe('python sandbox: Dify contract', () => {
     await sandbox.run(py('import json\njson.leaked = "from A"\nshared = 1\ndef main():\n    return {}\n'));
     const other = await sandbox.run(py('import json\ndef main():\n    return {"seen": getattr(json, "leaked", None), "g": "shared" in globals()}\n', {}, { caller: { tenantId: 'tenant-b', userId: 'u2' } }));
     expect(other).toMatchObject({ ok: true, outputs: { seen: null, g: false } });
-  });
+  }, 120_000);
 });
 
 describe('python sandbox: no way out', () => {
@@ -123,7 +123,7 @@ describe('python sandbox: no way out', () => {
       '    o = _pyodide_core.to_js({"a": 1})',
       '    return {"v": str(o.constructor.constructor("return process")().pid)}',
     ].join('\n');
-    await refused(code, /not available in the sandbox|Code generation is not available/);
+    await refused(code, /Code generation is not available in the sandbox/);
     await expectHealthy();
   });
 
