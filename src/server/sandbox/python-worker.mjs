@@ -19,6 +19,8 @@
 //   malloc fails and Python raises MemoryError (the parent then recycles the worker);
 // - time: the parent writes 2 (SIGINT) into the shared interrupt buffer at the deadline, Python raises
 //   KeyboardInterrupt; a job that swallows it is terminated with the worker after a grace period.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const MAX_MESSAGE = 4000;
@@ -151,6 +153,9 @@ let sink = () => {};
 async function load() {
   const { loadPyodide } = await import('pyodide');
   const py = await loadPyodide({
+    // Named, not guessed: Pyodide finds its files from a stack trace, which a source-map loader (tsx
+    // in the server) rewrites to the package's original sources (src/js/…), where nothing is.
+    indexURL: path.dirname(createRequire(import.meta.url).resolve('pyodide')) + path.sep,
     jsglobals: Object.create(null),
     env: { HOME: '/home/user' },
     stdin: () => null,
