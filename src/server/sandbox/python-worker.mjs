@@ -64,9 +64,20 @@ for _name in list(sys.modules):
         del sys.modules[_name]
 def _refused(*a, **k):
     raise PermissionError('Starting processes is not available in the sandbox')
-for _k in ('system', 'popen', 'execv', 'execve', 'execl', 'execvp', 'fork', 'forkpty', 'kill', 'killpg', 'spawnv', 'spawnve', 'posix_spawn', 'posix_spawnp'):
-    if hasattr(os, _k):
-        setattr(os, _k, _refused)
+_process_calls = tuple(k for k in ('system', 'popen', 'execv', 'execve', 'execl', 'execvp', 'fork', 'forkpty', 'kill', 'killpg', 'spawnv', 'spawnve', 'posix_spawn', 'posix_spawnp') if hasattr(os, k))
+for _k in _process_calls:
+    setattr(os, _k, _refused)
+_import = builtins.__import__
+
+def _intact():
+    # A job that took the guard apart leaves its worker unfit for the next job (of the same tenant):
+    # the parent then ends the worker and the next job gets a fresh interpreter.
+    return (
+        sys.meta_path[:1] == [_Guard]
+        and builtins.__import__ is _import
+        and all(getattr(os, k) is _refused for k in _process_calls)
+        and not any(n.split('.')[0] in _blocked for n in sys.modules)
+    )
 os.environ.clear()
 os.environ['HOME'] = '/home/user'
 
@@ -91,6 +102,12 @@ def _user_traceback(exc, limit=8):
     return '\\n'.join(text[-limit:]), line
 
 def _run(code, inputs_json, max_chars):
+    answer = _answer(code, inputs_json, max_chars)
+    if not _intact():
+        answer['tampered'] = True
+    return json.dumps(answer)
+
+def _answer(code, inputs_json, max_chars):
     g = {'__name__': '__main__', '__builtins__': builtins}
     try:
         exec(compile(code, 'main.py', 'exec'), g)
@@ -106,20 +123,19 @@ def _run(code, inputs_json, max_chars):
             raise _Output(f'The output cannot be turned into JSON: {e}')
         if len(out) > max_chars:
             raise _Output(f'The output is larger than {max_chars} bytes as JSON')
-        return json.dumps({'ok': True, 'json': out})
+        return {'ok': True, 'json': out}
     except _Output as e:
-        return json.dumps({'ok': False, 'code': 'SANDBOX-OUTPUT', 'message': str(e)})
+        return {'ok': False, 'code': 'SANDBOX-OUTPUT', 'message': str(e)}
     except KeyboardInterrupt:
-        return json.dumps({'ok': False, 'code': 'SANDBOX-TIMEOUT', 'message': 'The code ran past its time limit'})
+        return {'ok': False, 'code': 'SANDBOX-TIMEOUT', 'message': 'The code ran past its time limit'}
     except MemoryError:
-        return json.dumps({'ok': False, 'code': 'SANDBOX-MEMORY', 'message': 'The code ran out of memory'})
+        return {'ok': False, 'code': 'SANDBOX-MEMORY', 'message': 'The code ran out of memory'}
     except BaseException as e:
         text, line = _user_traceback(e)
-        return json.dumps({'ok': False, 'code': 'SANDBOX-ERROR', 'message': text, 'line': line})
+        return {'ok': False, 'code': 'SANDBOX-ERROR', 'message': text, 'line': line}
 
 sys.modules['__weft_runner__'] = type(sys)('__weft_runner__')
 sys.modules['__weft_runner__'].run = _run
-del _Guard, _name, _k, _refused
 `;
 
 /** Takes away what would let a JavaScript object lead anywhere (see the top of the file). */
@@ -197,9 +213,11 @@ async function execute(job, onStarted) {
   onStarted();
   try {
     const answer = JSON.parse(runtime.run(job.code, job.inputsJson, job.maxOutputChars));
-    if (answer.ok) return done({ ok: true, json: answer.json });
+    // The guard was taken apart: the job's answer stands, the worker is not used again.
+    const recycle = answer.tampered ? { recycle: true } : {};
+    if (answer.ok) return done({ ok: true, json: answer.json, ...recycle });
     const message = answer.message.length > MAX_MESSAGE ? `…${answer.message.slice(-MAX_MESSAGE)}` : answer.message;
-    return done({ ok: false, error: { code: answer.code, message, ...(typeof answer.line === 'number' ? { line: answer.line } : {}) } });
+    return done({ ok: false, error: { code: answer.code, message, ...(typeof answer.line === 'number' ? { line: answer.line } : {}) }, ...recycle });
   } catch (e) {
     // The interpreter itself failed (a fatal error, the WASM stack): the parent recycles the worker.
     const text = e instanceof Error ? e.message : String(e);

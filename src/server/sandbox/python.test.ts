@@ -114,18 +114,42 @@ describe('python sandbox: no way out', () => {
     await expectHealthy();
   });
 
-  it('leads nowhere even past the import guard: a JS object cannot make code or find globals', async () => {
-    const code = [
-      'import sys',
-      'def main():',
-      '    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_Guard"]',
-      '    import _pyodide_core',
-      '    o = _pyodide_core.to_js({"a": 1})',
-      '    return {"v": str(o.constructor.constructor("return process")().pid)}',
-    ].join('\n');
-    await refused(code, /Code generation is not available in the sandbox/);
+  it('leads nowhere even past the import guard, and a worker whose guard was taken apart is not used again', async () => {
+    const marker = path.join(secretDir, 'past-guard.txt');
+    // Each attempt's outcome as text: a value would mean it got through.
+    const code = `import sys
+def attempt(f):
+    try:
+        return "GOT " + repr(f())
+    except BaseException as e:
+        return type(e).__name__ + ": " + str(e)
+
+def main():
+    sys.meta_path[:] = [f for f in sys.meta_path if "_Guard" not in repr(f)]
+    import _pyodide_core, socket, subprocess, ctypes
+    o = _pyodide_core.to_js({"a": 1})
+    return {
+        "code": attempt(lambda: o.constructor.constructor("return process")().pid),
+        "proto": attempt(lambda: o.constructor.getPrototypeOf(o)),
+        "socket": attempt(lambda: socket.create_connection(("127.0.0.1", ${port}), timeout=2)),
+        "process": attempt(lambda: subprocess.run(["touch", ${JSON.stringify(marker)}])),
+    }
+`;
+    const out = await sandbox.run(py(code));
+    if (!out.ok) throw new Error(JSON.stringify(out.error));
+    const results = out.outputs as Record<string, string>;
+    expect(results.code).toMatch(/Code generation is not available in the sandbox|Function is not defined/);
+    expect(results.proto).toMatch(/Error/);
+    expect(results.socket).toMatch(/^OSError/);
+    expect(results.process).toMatch(/^OSError: .*does not support processes/);
+    for (const r of Object.values(results)) expect(r).not.toMatch(/^GOT/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(connections).toBe(0);
+    expect(fs.existsSync(marker)).toBe(false);
+    // The next job of the tenant gets a fresh interpreter, guard and all.
+    await refused('import socket\ndef main():\n    return {}\n', notAvailable);
     await expectHealthy();
-  });
+  }, 120_000);
 
   it('sees only the in-memory file system', async () => {
     const listed = await sandbox.run(py('import os\ndef main():\n    return {"root": sorted(os.listdir("/")), "env": dict(os.environ)}\n'));
@@ -164,7 +188,7 @@ describe('python sandbox: no way out', () => {
     expect(err).toMatchObject({ code: 'SANDBOX-TIMEOUT' });
     expect(performance.now() - started).toBeLessThan(10_000);
     await expectHealthy();
-  });
+  }, 60_000);
 
   it('ends a loop that swallows the interrupt', async () => {
     const code = 'def main():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n';

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { NodeExecutionError, type SandboxService } from '../../plugin-sdk/executor';
 import { createSandboxScheduler, type QueuePosition, type SandboxCaller } from './scheduler';
 
 export type { QueuePosition, SandboxCaller } from './scheduler';
@@ -128,15 +127,16 @@ interface WorkerJob {
   maxLogChars: number;
 }
 
+/** `fatal`: the interpreter itself failed; `recycle`: the job tampered with the sandbox. Either way the worker is not used again. */
 type WorkerOutcome =
-  | { ok: true; json: string; logs: SandboxLog[]; droppedLogs?: number }
+  | { ok: true; json: string; logs: SandboxLog[]; droppedLogs?: number; recycle?: true }
   | {
       ok: false;
       error: { code: SandboxErrorCode; message: string; line?: number };
       logs: SandboxLog[];
       droppedLogs?: number;
-      /** The interpreter itself failed: the worker is not used again. */
       fatal?: true;
+      recycle?: true;
     };
 
 interface Slot {
@@ -282,7 +282,8 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
         }
         if (!msg.outcome) return;
         // A worker whose module ran out of memory holds a large WASM heap until it is collected: end it.
-        finish(msg.outcome, msg.outcome.ok || (msg.outcome.error.code !== SANDBOX_ERRORS.MEMORY && !msg.outcome.fatal));
+        const out = msg.outcome;
+        finish(out, !out.recycle && (out.ok || (out.error.code !== SANDBOX_ERRORS.MEMORY && !out.fatal)));
       };
       const onError = (e: Error & { code?: string }) =>
         finish(
@@ -388,25 +389,6 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     limits,
     get load() {
       return { running: scheduler.running, waiting: scheduler.waiting };
-    },
-  };
-}
-
-/**
- * The executors' view of the sandbox (`services.sandbox`), bound to the run's caller (the executor
- * never names a tenant or user): outputs on success, a {@link NodeExecutionError} with the
- * sandbox's code otherwise (detail: line and console logs).
- */
-export function createSandboxService(sandbox: CodeSandbox, caller?: SandboxCaller): SandboxService {
-  return {
-    async run(job, { signal, onQueue }) {
-      const outcome = await sandbox.run({ ...job, ...(caller ? { caller } : {}) }, { signal, ...(onQueue ? { onQueue } : {}) });
-      if (outcome.ok) return outcome.outputs;
-      const { code, message, line } = outcome.error;
-      throw new NodeExecutionError(code, line !== undefined ? `${message} (line ${line})` : message, {
-        ...(line !== undefined ? { line } : {}),
-        logs: outcome.logs,
-      });
     },
   };
 }
