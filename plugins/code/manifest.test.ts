@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flow, handlesOf, issueKeys, node, outputsOf, registry } from '../../tests/plugins/helpers';
-import { DEFAULT_CODE } from './manifest';
+import { DEFAULT_CODE, DEFAULT_PYTHON_CODE, hasMain } from './manifest';
 
 describe('code', () => {
   it('starts with two inputs, one string output and a main function that uses them', () => {
@@ -41,5 +41,17 @@ describe('code', () => {
     ]);
     expect(issueKeys(doc, 'code1')).toEqual(['sdk:issues.referenceNotUpstream']);
     expect(registry.referencesOf(doc.nodes[1]).map((r) => r.path.join('.'))).toEqual(['inputs.0.selector']);
+  });
+
+  it('understands Python: def main is the main function, a JavaScript one is not', () => {
+    expect(DEFAULT_PYTHON_CODE).toMatch(/^def main\(arg1: str, arg2: str\) -> dict:/);
+    expect(hasMain('python3', DEFAULT_PYTHON_CODE)).toBe(true);
+    expect(hasMain('python3', 'import json\n\nasync def main(x):\n    return {}\n')).toBe(true);
+    expect(hasMain('python3', 'function main() { return {} }')).toBe(false);
+    expect(hasMain('python3', '    def main(self):\n        pass\n')).toBe(false);
+    const py = (code: string) => flow('workflow', [node('code1', 'code', { language: 'python3', inputs: [], code })]);
+    expect(issueKeys(py(DEFAULT_PYTHON_CODE), 'code1')).toEqual([]);
+    expect(issueKeys(py('def helper(x):\n    return x\n'), 'code1')).toEqual(['issues.mainMissingPython']);
+    expect(issueKeys(py('function main() { return {} }'), 'code1')).toEqual(['issues.mainMissingPython']);
   });
 });

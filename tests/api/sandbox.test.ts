@@ -95,7 +95,8 @@ describe('code sandbox: user errors', () => {
   });
 
   it('refuses other languages', async () => {
-    expect(failure(await sandbox.run({ language: 'python3', code: 'def main(): return {}', inputs: {} }))).toMatchObject({ code: 'SANDBOX-LANGUAGE' });
+    // JavaScript and Python 3 run (Python: src/server/sandbox/python.test.ts); anything else is refused.
+    expect(failure(await sandbox.run({ language: 'ruby', code: 'def main; {}; end', inputs: {} }))).toMatchObject({ code: 'SANDBOX-LANGUAGE', message: 'The sandbox runs JavaScript and Python 3, not ruby' });
   });
 });
 

@@ -86,7 +86,7 @@ describe('a built-in kind', () => {
 
   it('keeps its widgets in its folder: the canvas renders only the widgets every kind may use', async () => {
     const own = sources('plugins').filter((f) => f.endsWith('/manifest.ts')).flatMap((f) => [...read(f).matchAll(/export const \w+_WIDGETS = \{([\s\S]*?)\} as const;/g)].flatMap((m) => [...m[1].matchAll(/^\s+\w+: '([a-z-]+)',$/gm)].map((n) => n[1])));
-    expect(own).toHaveLength(13);
+    expect(own).toHaveLength(15);
     const { nodeWidgets } = await import('../../src/canvas/widgets');
     expect(own.filter((name) => name in nodeWidgets)).toEqual([]);
     expect(Object.keys(nodeWidgets).sort()).toEqual(Object.values(NODE_WIDGETS).sort());

@@ -212,8 +212,14 @@ describe('importDifyDsl: a workflow with node types we do not have', () => {
 
   it('warns about what it kept only in part', () => {
     const keys = r.warnings.map((w) => w.key);
-    expect(keys).toEqual(expect.arrayContaining(['warnings.jinjaPrompt', 'warnings.toolNeedsSetup', 'warnings.codeLanguage']));
-    expect(r.warnings).toContainEqual({ key: 'warnings.codeLanguage', params: { node: 'Clean up', language: 'python3' } });
+    expect(keys).toEqual(expect.arrayContaining(['warnings.jinjaPrompt', 'warnings.toolNeedsSetup']));
+  });
+
+  it('keeps a python3 code node as Python, its body unchanged and its main found', () => {
+    expect(r.warnings.map((w) => w.key)).not.toContain('warnings.codeLanguage');
+    const code = node(doc, '1720000000005');
+    expect(code.config).toMatchObject({ language: 'python3', code: 'def main(text: str) -> dict:\n    return {"result": text.strip()}' });
+    expect(registry.validateFlow(doc).filter((i) => i.nodeId === code.id).map((i) => i.key)).not.toContain('issues.mainMissingPython');
   });
 
   it('validates, and the only broken references point at the dropped node', () => {

@@ -1,2 +1,3 @@
 export * from './sandbox';
 export { sandboxOptions } from './options';
+export { createSandboxService } from './service';

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import { NodeExecutionError, type SandboxService } from '../../plugin-sdk/executor';
 import { createSandboxScheduler, type QueuePosition, type SandboxCaller } from './scheduler';
 
 export type { QueuePosition, SandboxCaller } from './scheduler';
 
 /**
- * The code sandbox: user JavaScript runs in QuickJS (WASM) inside worker threads, never in the
- * server's own JS context. Each run gets a fresh QuickJS runtime in its worker's warm module (see
+ * The code sandbox: user JavaScript runs in QuickJS (WASM) and user Python in Pyodide (CPython in
+ * WASM, python-worker.mjs) inside worker threads, never in the server's own JS context. Both
+ * languages share the scheduler and the limits; a Python worker loads its interpreter on its first
+ * job (never at server start), serves one tenant only, and the last idle one is kept warm. Each run gets a fresh QuickJS runtime in its worker's warm module (see
  * worker.mjs: the module is replaced after a run that failed hard); limits are enforced
  * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
  * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
@@ -34,9 +35,16 @@ export interface SandboxLog {
   text: string;
 }
 
+/** The languages the sandbox runs. */
+export const SANDBOX_LANGUAGES = ['javascript', 'python3'] as const;
+export type SandboxLanguage = (typeof SANDBOX_LANGUAGES)[number];
+
 export interface SandboxJob {
   language: string;
-  /** A script defining `function main(inputs) { return {...} }` (sync or async). */
+  /**
+   * JavaScript: a script defining `function main(inputs) { return {...} }` (sync or async).
+   * Python 3: a module defining `def main(arg1, ...) -> dict`, called with the inputs as keywords.
+   */
   code: string;
   inputs: Record<string, unknown>;
   timeoutMs?: number;
@@ -132,23 +140,45 @@ interface WorkerJob {
   maxLogChars: number;
 }
 
+/** `fatal`: the interpreter itself failed; `recycle`: the job tampered with the sandbox. Either way the worker is not used again. */
 type WorkerOutcome =
-  | { ok: true; json: string; logs: SandboxLog[]; droppedLogs?: number }
-  | { ok: false; error: { code: SandboxErrorCode; message: string; line?: number }; logs: SandboxLog[]; droppedLogs?: number };
+  | { ok: true; json: string; logs: SandboxLog[]; droppedLogs?: number; recycle?: true }
+  | {
+      ok: false;
+      error: { code: SandboxErrorCode; message: string; line?: number };
+      logs: SandboxLog[];
+      droppedLogs?: number;
+      fatal?: true;
+      recycle?: true;
+    };
 
 interface Slot {
+  language: SandboxLanguage;
   worker: Worker;
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
+  /** Python: the tenant this worker serves (module state a job leaves is never seen by another tenant). */
+  tenantId?: string;
+  /** Python: the interpreter's interrupt buffer; 2 (SIGINT) makes the running code raise KeyboardInterrupt. */
+  interrupt?: Int32Array;
 }
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
-/** Starting a worker and its QuickJS module takes milliseconds; this only bounds one that never gets going. */
-const STARTUP_ALLOWANCE_MS = 15_000;
+const WORKER_URLS: Record<SandboxLanguage, URL> = {
+  javascript: new URL('./worker.mjs', import.meta.url),
+  python3: new URL('./python-worker.mjs', import.meta.url),
+};
+/**
+ * Bounds a worker that never gets going: QuickJS starts in milliseconds, Pyodide loads its
+ * interpreter on a worker's first job (≈2 s alone, much more on a loaded machine).
+ */
+const STARTUP_ALLOWANCE_MS: Record<SandboxLanguage, number> = { javascript: 15_000, python3: 90_000 };
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 /** The QuickJS build's WASM memory starts at 16 MB: no ceiling can be lower. */
 const MIN_MEMORY_MB = 16;
+/** Pyodide's heap holds ≈30 MB after loading: a Python job gets at least this much in all. */
+const MIN_PYTHON_MEMORY_MB = 64;
+const isLanguage = (l: string): l is SandboxLanguage => (SANDBOX_LANGUAGES as readonly string[]).includes(l);
 const ANONYMOUS: SandboxCaller = { tenantId: '', userId: '' };
 
 /**
@@ -184,13 +214,18 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   let closed = false;
   let warmed = false;
 
-  function spawn(): Slot {
-    const worker = new Worker(WORKER_URL, {
+  function spawn(language: SandboxLanguage, tenantId: string): Slot {
+    const python = language === 'python3';
+    const interrupt = python ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+    const worker = new Worker(WORKER_URLS[language], {
       // The WASM heap lies outside these; they bound the worker's own JS side and its native stack,
-      // which deep QuickJS recursion uses.
-      resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 8 },
+      // which deep QuickJS recursion uses (Pyodide's JS side is larger).
+      resourceLimits: { maxOldGenerationSizeMb: python ? 256 : 128, stackSizeMb: 8 },
+      ...(interrupt ? { workerData: { interrupt: interrupt.buffer } } : {}),
+      // A worker gets no copy of the server's environment (secrets): Pyodide is given its own.
+      env: {},
     });
-    const slot: Slot = { worker, busy: false };
+    const slot: Slot = { language, worker, busy: false, ...(python ? { tenantId, interrupt } : {}) };
     worker.on('exit', () => slots.delete(slot));
     // Errors reach the job listening; this keeps an idle worker's failure from crashing the server.
     worker.on('error', () => slots.delete(slot));
@@ -208,16 +243,27 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     slot.busy = false;
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => {
-      // The workers kept warm stay; a worker that ends (a failed job) is replaced by the next warm().
-      if ([...slots].filter((s) => !s.busy).length > o.keepWarm) retire(slot);
+      // Loading Python takes seconds: the last Python worker stays warm (its tenant keeps it).
+      // JavaScript: the workers kept warm stay; one that ends (a failed job) is replaced by the next warm().
+      if (slot.language === 'python3') {
+        if ([...slots].some((s) => s !== slot && s.language === 'python3')) retire(slot);
+        else slot.idleTimer = undefined;
+      } else if ([...slots].filter((s) => !s.busy && s.language !== 'python3').length > o.keepWarm) retire(slot);
       else slot.idleTimer = undefined;
     }, o.idleMs);
     slot.idleTimer.unref();
   }
 
-  /** A worker for a job the scheduler admitted: leases never outnumber the workers allowed. */
-  function acquire(): Slot {
-    const slot = [...slots].find((s) => !s.busy) ?? spawn();
+  /**
+   * A worker for a job the scheduler admitted: an idle one of the job's language (Python: of its
+   * tenant), else a new one. Leases never outnumber the workers allowed; idle workers that would
+   * make more than that are ended, the other language's first (a Python worker costs seconds).
+   */
+  function acquire(language: SandboxLanguage, tenantId: string): Slot {
+    const fits = (s: Slot) => !s.busy && s.language === language && (language !== 'python3' || s.tenantId === tenantId);
+    const slot = [...slots].find(fits) ?? spawn(language, tenantId);
+    const idle = [...slots].filter((s) => !s.busy && s !== slot).sort((a, b) => Number(a.language === language) - Number(b.language === language));
+    while (slots.size > o.maxWorkers && idle.length) retire(idle.shift()!);
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     slot.busy = true;
@@ -233,6 +279,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
         if (settled) return;
         settled = true;
         clearTimeout(killTimer);
+        clearTimeout(interruptTimer);
         slot.worker.off('message', onMessage);
         slot.worker.off('error', onError);
         slot.worker.off('exit', onExit);
@@ -245,14 +292,17 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
       const onMessage = (msg: { id: number; started?: true; outcome?: WorkerOutcome }) => {
         if (msg.id !== id) return;
         if (msg.started) {
-          // QuickJS is ready and its own clock runs from now: the backstop counts from here too.
+          // The interpreter is ready and the job's clock runs from now: the backstop counts from here too.
           clearTimeout(killTimer);
           killTimer = setTimeout(onOverdue, job.timeoutMs + o.killGraceMs);
+          // Python cannot watch its own clock: at the limit it is interrupted from here.
+          if (slot.interrupt) interruptTimer = setTimeout(() => slot.interrupt && Atomics.store(slot.interrupt, 0, 2), job.timeoutMs);
           return;
         }
         if (!msg.outcome) return;
         // A worker whose module ran out of memory holds a large WASM heap until it is collected: end it.
-        finish(msg.outcome, msg.outcome.ok || msg.outcome.error.code !== SANDBOX_ERRORS.MEMORY);
+        const out = msg.outcome;
+        finish(out, !out.recycle && (out.ok || (out.error.code !== SANDBOX_ERRORS.MEMORY && !out.fatal)));
       };
       const onError = (e: Error & { code?: string }) =>
         finish(
@@ -266,7 +316,8 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
       // The backstop: QuickJS interrupts itself at the limit; a worker still busy after the grace
       // period (stuck outside the interpreter) is terminated.
       const onOverdue = () => finish(fail(SANDBOX_ERRORS.TIMEOUT, `The code ran past its time limit of ${job.timeoutMs} ms`), false);
-      let killTimer = setTimeout(onOverdue, STARTUP_ALLOWANCE_MS + job.timeoutMs + o.killGraceMs);
+      let killTimer = setTimeout(onOverdue, STARTUP_ALLOWANCE_MS[slot.language] + job.timeoutMs + o.killGraceMs);
+      let interruptTimer: NodeJS.Timeout | undefined;
       slot.worker.on('message', onMessage);
       slot.worker.on('error', onError);
       slot.worker.on('exit', onExit);
@@ -286,7 +337,8 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
       elapsedMs: elapsed(),
       queuedMs,
     });
-    if (job.language !== 'javascript') return failed(SANDBOX_ERRORS.LANGUAGE, `The sandbox runs JavaScript, not ${job.language}`);
+    const language = job.language;
+    if (!isLanguage(language)) return failed(SANDBOX_ERRORS.LANGUAGE, `The sandbox runs JavaScript and Python 3, not ${language}`);
     let inputsJson: string;
     try {
       inputsJson = JSON.stringify(job.inputs ?? {});
@@ -303,12 +355,13 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     }
     const asked = Math.round(job.timeoutMs ?? o.defaultTimeoutMs);
     const timeoutMs = clamp(asked, 1, o.maxTimeoutMs);
-    const memoryMb = clamp(job.memoryMb ?? o.defaultMemoryMb, MIN_MEMORY_MB, Math.max(MIN_MEMORY_MB, o.maxMemoryMb));
+    const floor = language === 'python3' ? MIN_PYTHON_MEMORY_MB : MIN_MEMORY_MB;
+    const memoryMb = clamp(job.memoryMb ?? o.defaultMemoryMb, floor, Math.max(floor, o.maxMemoryMb));
     let outcome: WorkerOutcome;
     try {
       if (closed) return failed(SANDBOX_ERRORS.ABORTED, 'The run was stopped');
       outcome = await execute(
-        acquire(),
+        acquire(language, (job.caller ?? ANONYMOUS).tenantId),
         {
           code: job.code,
           inputsJson,
@@ -370,25 +423,6 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     limits,
     get load() {
       return { running: scheduler.running, waiting: scheduler.waiting };
-    },
-  };
-}
-
-/**
- * The executors' view of the sandbox (`services.sandbox`), bound to the run's caller (the executor
- * never names a tenant or user): outputs on success, a {@link NodeExecutionError} with the
- * sandbox's code otherwise (detail: line and console logs).
- */
-export function createSandboxService(sandbox: CodeSandbox, caller?: SandboxCaller): SandboxService {
-  return {
-    async run(job, { signal, onQueue }) {
-      const outcome = await sandbox.run({ ...job, ...(caller ? { caller } : {}) }, { signal, ...(onQueue ? { onQueue } : {}) });
-      if (outcome.ok) return outcome.outputs;
-      const { code, message, line } = outcome.error;
-      throw new NodeExecutionError(code, line !== undefined ? `${message} (line ${line})` : message, {
-        ...(line !== undefined ? { line } : {}),
-        logs: outcome.logs,
-      });
     },
   };
 }

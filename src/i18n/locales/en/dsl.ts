@@ -22,7 +22,7 @@ export default {
     edgeHandleUnknown: 'Node {{node}} has no branch {{handle}}; its connection was removed',
     fieldDropped: 'The setting {{field}} of node {{node}} was not understood; its default is used',
     idChanged: 'The node id {{from}} is not allowed here and became {{to}}',
-    codeLanguage: 'Node {{node}} is written in {{language}}, but only JavaScript runs here: rewrite the code',
+    codeLanguage: 'Node {{node}} is written in {{language}}, but only JavaScript and Python 3 run here: rewrite the code',
     jinjaPrompt: 'The prompt of node {{node}} is a Jinja2 template; it was imported as plain text',
     sysVariableUnknown: 'Node {{node}} uses the unsupported system variable sys.{{name}}',
     toolNeedsSetup: 'Choose the tool {{tool}} of node {{node}} again in this workspace',

@@ -21,7 +21,7 @@ export default {
     edgeHandleUnknown: '节点 {{node}} 没有出口 {{handle}}，该连线已移除',
     fieldDropped: '节点 {{node}} 的配置项 {{field}} 无法识别，已使用默认值',
     idChanged: '节点标识 {{from}} 不合规，已改为 {{to}}',
-    codeLanguage: '节点 {{node}} 的代码语言是 {{language}}，这里只能运行 JavaScript，请改写代码',
+    codeLanguage: '节点 {{node}} 的代码语言是 {{language}}，这里只能运行 JavaScript 和 Python 3，请改写代码',
     jinjaPrompt: '节点 {{node}} 的提示词使用了 Jinja2 模板，已按普通文本导入',
     sysVariableUnknown: '节点 {{node}} 引用了不支持的系统变量 sys.{{name}}',
     toolNeedsSetup: '节点 {{node}} 的工具 {{tool}} 需要在本工作空间重新选择',
