@@ -43,7 +43,8 @@ describe('importDifyDsl: chatflow with a classifier, knowledge retrieval, llm an
     expect(doc.mode).toBe('chatflow');
     expect(r.app).toMatchObject({ name: 'Help centre assistant', mode: 'chatflow' });
     expect(r.unmapped).toEqual([]);
-    expect(r.warnings).toEqual([]);
+    // Only the knowledge bases to pick again (their ids name the Dify installation's bases).
+    expect(r.warnings).toEqual([{ key: 'warnings.knowledgeBaseToPick', params: { node: 'Help centre', nodeId: '1711528915811' } }]);
     expect(doc.nodes.map((n) => n.kind).sort()).toEqual(['answer', 'answer', 'knowledge-retrieval', 'llm', 'llm', 'note', 'question-classifier', 'start', 'variable-assigner']);
     expect(referenceIssues(doc)).toEqual([]);
     expectValidAndRoundTrips(doc);
@@ -213,7 +214,7 @@ describe('importDifyDsl: a workflow with node types we do not have', () => {
   it('warns about what it kept only in part', () => {
     const keys = r.warnings.map((w) => w.key);
     expect(keys).toEqual(expect.arrayContaining(['warnings.jinjaPrompt', 'warnings.toolNeedsSetup', 'warnings.codeLanguage']));
-    expect(r.warnings).toContainEqual({ key: 'warnings.codeLanguage', params: { node: 'Clean up', language: 'python3' } });
+    expect(r.warnings).toContainEqual({ key: 'warnings.codeLanguage', params: { node: 'Clean up', language: 'python3', nodeId: '1720000000005' } });
   });
 
   it('validates, and the only broken references point at the dropped node', () => {
@@ -321,8 +322,8 @@ workflow:
     const r = imported(text);
     expect(node(r.document, 'call').config).toMatchObject({ method: 'get', url: 'https://example.com/{{#sys.workflow_id#}}' });
     expect(r.warnings).toEqual([
-      { key: 'warnings.sysVariableUnknown', params: { node: 'Call', name: 'workflow_id' } },
-      { key: 'warnings.fieldDropped', params: { node: 'Call', field: 'method' } },
+      { key: 'warnings.sysVariableUnknown', params: { node: 'Call', name: 'workflow_id', nodeId: 'call' } },
+      { key: 'warnings.fieldDropped', params: { node: 'Call', field: 'method', nodeId: 'call' } },
     ]);
   });
 

@@ -38,6 +38,9 @@ export const DSL_WARNING_KEYS = [
   'metadataAutomatic',
   'rerankWeighted',
   'insideUnmapped',
+  'visionFilesAssumed',
+  'knowledgeBaseToPick',
+  'agentStrategy',
 ] as const;
 export type DslWarningKey = (typeof DSL_WARNING_KEYS)[number];
 

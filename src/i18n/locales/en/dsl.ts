@@ -34,6 +34,9 @@ export default {
     metadataAutomatic: 'The automatic metadata filter of node {{node}} cannot be imported and was turned off',
     rerankWeighted: 'The weighted rerank of node {{node}} became the semantic weight of hybrid retrieval',
     insideUnmapped: 'Node {{node}} sits in a container that could not be imported, so it was removed too',
+    visionFilesAssumed: 'Vision in node {{node}} had no file variable; it now looks at the files the user sends (sys.files)',
+    knowledgeBaseToPick: 'Node {{node}} names knowledge bases of the Dify installation: pick this workspace’s bases in it',
+    agentStrategy: 'Node {{node}} used the Dify agent strategy {{strategy}}; it now runs as this studio’s agent (check its instructions and tools)',
   },
   summary: {
     imported: '{{count}} nodes imported',

@@ -33,6 +33,9 @@ export default {
     metadataAutomatic: '节点 {{node}} 的自动元数据过滤无法导入，已关闭',
     rerankWeighted: '节点 {{node}} 的权重重排已改为混合检索的语义权重',
     insideUnmapped: '节点 {{node}} 所在的容器未能导入，该节点一并移除',
+    visionFilesAssumed: '节点 {{node}} 开启了视觉但未指定文件变量，现读取用户发送的文件（sys.files）',
+    knowledgeBaseToPick: '节点 {{node}} 引用的是 Dify 中的知识库，请在节点中重新选择本工作空间的知识库',
+    agentStrategy: '节点 {{node}} 使用了 Dify 的 Agent 策略 {{strategy}}，现按本平台的 Agent 运行（请检查其指令与工具）',
   },
   summary: {
     imported: '已导入 {{count}} 个节点',
