@@ -99,3 +99,16 @@ describe('knowledge-base ids from Dify', () => {
     expect(computeChecklist(picked, registry, undefined, { knowledgeBases: [{ id: 'kb-1' }] }).filter((e) => e.key === 'checklist.knowledgeUnknown')).toEqual([]);
   });
 });
+
+describe("Dify's list operator and document extractor", () => {
+  it('map to our kinds with their filters, limit and file variable', async () => {
+    const kimi = (await import('./fixtures/dify-real/simple-kimi.yml?raw')).default;
+    const r = imported(kimi);
+    expect(r.unmapped).toEqual([]);
+    expect(node(r.document, '1729777763543')).toMatchObject({
+      kind: 'list-operator',
+      config: { variable: ['sys', 'files'], filterEnabled: true, filters: [{ key: 'type', operator: 'in', value: 'document' }], limitEnabled: true, limit: 2, sortEnabled: false },
+    });
+    expect(node(r.document, '1729777092216')).toMatchObject({ kind: 'document-extractor', config: { variable: ['1729777763543', 'first_record'] } });
+  });
+});

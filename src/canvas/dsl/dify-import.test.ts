@@ -203,7 +203,7 @@ describe('importDifyDsl: a workflow with node types we do not have', () => {
 
   it('lists the unmapped nodes and drops them with their edges', () => {
     expect(r.unmapped).toEqual([
-      { id: '1720000000002', type: 'document-extractor', title: 'Read the report' },
+      { id: '1720000000002', type: 'datasource', title: 'Read the report' },
       { id: '1720000000009', type: 'loop-end', title: 'Stop' },
     ]);
     expect(doc.nodes.map((n) => n.id)).not.toContain('1720000000002');
