@@ -255,6 +255,10 @@ export function importDifyDsl(text: string, registry: NodeRegistry, opts: Import
     edges.push({ id, source: source.id, sourceHandle: handle, target: target.id, targetHandle: DEFAULT_TARGET_HANDLE });
   }
   if (dropped) warn('edgesDropped', { count: dropped });
+  // Dify writes edges before nodes: connections to nodes that are nowhere in the file mean it was cut off.
+  const inFile = new Set(nodes.map((n) => n.difyId));
+  const dangling = list(graph.edges).map(rec).filter((e) => !inFile.has(str(e.source)) || !inFile.has(str(e.target))).length;
+  if (dangling) warn('fileCut', { count: dangling });
 
   const conversation = mode === 'chatflow' ? conversationVariables(workflow.conversation_variables, warn) : [];
   const ignored = list(workflow.conversation_variables).length;

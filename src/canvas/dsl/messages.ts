@@ -18,6 +18,7 @@ export const DSL_ERROR_KEYS = [
   'kindUnknown',
   'versionTooNew',
   'migrationFailed',
+  'flowTooLarge',
 ] as const;
 export type DslErrorKey = (typeof DSL_ERROR_KEYS)[number];
 
@@ -41,6 +42,7 @@ export const DSL_WARNING_KEYS = [
   'visionFilesAssumed',
   'knowledgeBaseToPick',
   'agentStrategy',
+  'fileCut',
 ] as const;
 export type DslWarningKey = (typeof DSL_WARNING_KEYS)[number];
 
