@@ -23,6 +23,8 @@ export const BUILTIN_KINDS = [
   'loop-start',
   'code',
   'template-transform',
+  'list-operator',
+  'document-extractor',
   'variable-aggregator',
   'variable-assigner',
   'tool',

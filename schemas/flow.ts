@@ -271,6 +271,8 @@ export const SYSTEM_VARIABLES: readonly SystemVariable[] = [
   { name: 'query', type: 'string', modes: CHAT_MODES },
   { name: 'files', type: 'array[file]', modes: FLOW_MODES },
   { name: 'conversation_id', type: 'string', modes: CHAT_MODES },
+  /** The turn of the conversation this run answers: 1 for the first message (Dify's sys.dialogue_count). */
+  { name: 'dialogue_count', type: 'number', modes: CHAT_MODES },
   { name: 'user_id', type: 'string', modes: FLOW_MODES },
   { name: 'app_id', type: 'string', modes: FLOW_MODES },
   { name: 'workflow_run_id', type: 'string', modes: FLOW_MODES },

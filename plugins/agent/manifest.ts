@@ -4,6 +4,7 @@ import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, ty
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
+import { dify } from './dify';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const AGENT_WIDGETS = {
@@ -95,6 +96,7 @@ function validate(node: FlowNode<AgentConfig>, graph: FlowGraph): PluginIssue[] 
 /** An agent: a model with instructions and tools, reasoning in steps; in a team it can hand off to other agents. */
 export const agentPlugin = defineNodePlugin({
   kind: 'agent',
+  dify,
   // 2: knowledge bases (knowledgeIds, knowledgeTopK, knowledgeMinScore). 3: vision (off, the user's files).
   version: 3,
   migrations: [

@@ -7,6 +7,8 @@ function fromDify(data: Record<string, unknown>, ctx: DifyImportContext) {
     datasetIds: list(data.dataset_ids).map((d) => str(d)).filter((d) => d && d.length <= 64),
     ...runSettings(data),
   };
+  // Dify's dataset ids name bases of another installation: the builder picks ours (the checklist insists).
+  if ((config.datasetIds as string[]).length) ctx.warn('knowledgeBaseToPick', { node: ctx.node });
   if (data.retrieval_mode === 'single') ctx.warn('retrievalSingle', { node: ctx.node });
   const multi = rec(data.multiple_retrieval_config);
   if (num(multi.top_k) !== undefined) config.topK = clamp(multi.top_k, 1, 50, 4);

@@ -9,6 +9,8 @@ function fromDify(data: Record<string, unknown>, ctx: DifyImportContext) {
     if (jinja) ctx.warn('jinjaPrompt', { node: ctx.node });
     return { role: oneOf(m.role, ['system', 'user', 'assistant'] as const, 'user'), text: text(jinja ? (m.jinja2_text ?? m.text) : m.text, ctx) };
   });
+  const question = askedQuestion(data.memory, messages, ctx);
+  if (question !== undefined) messages.push({ role: 'user', text: question });
   const context = rec(data.context);
   const schema = rec(rec(data.structured_output).schema);
   const required = list(schema.required);
@@ -29,6 +31,20 @@ function fromDify(data: Record<string, unknown>, ctx: DifyImportContext) {
     structuredOutput,
     ...runSettings(data),
   };
+}
+
+/**
+ * With memory on, Dify sends the user's turn after the remembered ones: `memory.query_prompt_template`,
+ * or `{{#sys.query#}}` in a chatflow when the template is empty. Our prompts hold every message, so that
+ * turn becomes the last user prompt (unless the prompts already ask `{{#sys.query#}}` and there is no
+ * template: that file asked the question itself).
+ */
+function askedQuestion(v: unknown, messages: readonly { text: string }[], ctx: DifyImportContext): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const template = text(rec(v).query_prompt_template, ctx);
+  if (template.trim()) return template;
+  if (ctx.mode !== 'chatflow' || messages.some((m) => m.text.includes('{{#sys.query#}}'))) return undefined;
+  return '{{#sys.query#}}';
 }
 
 /** A JSON Schema property → one of the types a model can be asked for. */

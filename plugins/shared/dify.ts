@@ -39,7 +39,13 @@ export function vision(v: unknown, ctx: DifyImportContext): NodeConfig {
   const o = rec(v);
   if (!bool(o.enabled)) return { visionEnabled: false };
   const c = rec(o.configs);
-  return { visionEnabled: true, visionFiles: sel(c.variable_selector, ctx), visionDetail: oneOf(c.detail, ['high', 'low'] as const, 'high') };
+  let files = sel(c.variable_selector, ctx);
+  // Dify's default selector is the user's files; older exports leave it out.
+  if (!files.length) {
+    files = ['sys', 'files'];
+    ctx.warn('visionFilesAssumed', { node: ctx.node });
+  }
+  return { visionEnabled: true, visionFiles: files, visionDetail: oneOf(c.detail, ['high', 'low'] as const, 'high') };
 }
 
 /** Dify's error strategy, default values and retry → our run settings. */

@@ -15,6 +15,7 @@ import {
   type AppStatus,
   type DraftSaveInput,
 } from '../../schemas/app';
+import { AppImportResult, type AppImportBody } from '../../schemas/app-import';
 import { call, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -33,6 +34,7 @@ export const appEndpoints = {
   publish: { method: 'POST', url: `${base}/:app_id/publish`, name: 'apps.publish' },
   version: { method: 'GET', url: `${base}/:app_id/publish/:version_id`, name: 'apps.version' },
   removeVersion: { method: 'DELETE', url: `${base}/:app_id/publish/:version_id`, name: 'apps.removeVersion' },
+  import: { method: 'POST', url: `${base}/import`, name: 'apps.import' },
 } as const satisfies Record<string, Endpoint>;
 
 export type AppListParams = Partial<z.input<typeof AppListQuery>>;
@@ -49,6 +51,12 @@ export const listApps = (workspace_id: string, q: AppListParams = {}, opts?: Opt
 /** Creates an app (any member); name, description, type and icon are required (spec 5). */
 export const createApp = (workspace_id: string, body: AppCreateInput, opts?: Opts) =>
   call(App, appEndpoints.create, body, { workspaceId: workspace_id, ...opts });
+
+/**
+ * A new app from a flow file's text (a Dify DSL file or one exported here), with the import's report.
+ * A file that cannot be imported: VALIDATION-1000 with `data.errors` (keys of the `dsl` namespace).
+ */
+export const importApp = (workspace_id: string, body: AppImportBody, opts?: Opts) => call(AppImportResult, appEndpoints.import, body, { workspaceId: workspace_id, ...opts });
 
 /** Changes name, description or icon (any member); `id` plus the fields to change. The type never changes. */
 export const updateApp = (workspace_id: string, body: AppUpdateInput, opts?: Opts) =>

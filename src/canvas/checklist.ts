@@ -109,10 +109,32 @@ function unavailableModels(graph: FlowGraph, models: readonly ModelOption[]): Om
   return out;
 }
 
+/**
+ * Knowledge bases a node names (`config.datasetIds` of retrieval, `config.knowledgeIds` of agents) that
+ * the workspace does not have: ids from an imported Dify file, or a base deleted since. An error: the
+ * run would fail with KNOWLEDGE-NOT-FOUND, and the builder must pick a base.
+ */
+function unknownKnowledgeBases(graph: FlowGraph, bases: readonly { id: string }[]): Omit<ChecklistEntry, 'id'>[] {
+  const known = new Set(bases.map((b) => b.id));
+  const out: Omit<ChecklistEntry, 'id'>[] = [];
+  for (const n of graph.nodes) {
+    for (const field of ['datasetIds', 'knowledgeIds'] as const) {
+      const ids = (n.config as Record<string, unknown>)[field];
+      if (!Array.isArray(ids)) continue;
+      ids.forEach((id, i) => {
+        if (typeof id === 'string' && !known.has(id)) out.push({ nodeId: n.id, ns: CANVAS_NAMESPACE, key: 'checklist.knowledgeUnknown', params: { node: n.title || n.id, id }, severity: 'error', path: [field, i] });
+      });
+    }
+  }
+  return out;
+}
+
 /** What the checklist knows besides the flow. */
 export interface ChecklistContext {
   /** The workspace's chat models; absent when not known (no model check then). */
   models?: readonly ModelOption[];
+  /** The workspace's knowledge bases; absent when not known (no knowledge check then). */
+  knowledgeBases?: readonly { id: string }[];
 }
 
 /**
@@ -131,6 +153,7 @@ export function computeChecklist(doc: FlowDocument, registry: NodeRegistry, grap
     ...connectionEntries(graph, registry),
     ...unknownKindReferences(graph, registry),
     ...(context.models ? unavailableModels(graph, context.models) : []),
+    ...(context.knowledgeBases ? unknownKnowledgeBases(graph, context.knowledgeBases) : []),
   ];
   const order = new Map(doc.nodes.map((n, i) => [n.id, i]));
   return found

@@ -25,6 +25,8 @@ export interface SystemInputs {
   query?: string;
   files?: unknown[];
   conversation_id?: string;
+  /** The turn of the conversation this run answers (1 for the first message). */
+  dialogue_count?: number;
   user_id?: string;
   app_id?: string;
   workflow_run_id?: string;

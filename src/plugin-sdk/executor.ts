@@ -170,6 +170,16 @@ export interface KnowledgeChunk {
 /** One knowledge search: the zod schema `KnowledgeQuery` of schemas/knowledge.ts (the server parses it). */
 export type { KnowledgeQuery };
 
+/**
+ * Text of files a run was given (document extractor): the server reads the file as the run's user
+ * may (the same rule as downloads) and parses it with the knowledge parsers. Fails with an Error
+ * whose message names the file and why.
+ */
+export interface FileTextService {
+  /** `file` is a file value of the run (`{ file_id | id, name? }`). */
+  text(file: unknown, opts: { signal: AbortSignal }): Promise<string>;
+}
+
 /** Knowledge retrieval. */
 export interface KnowledgeService {
   retrieve(query: KnowledgeQuery, opts: { signal: AbortSignal }): Promise<KnowledgeChunk[]>;
@@ -196,6 +206,7 @@ export interface ExecutorServices {
   knowledge?: KnowledgeService;
   sandbox?: SandboxService;
   memory?: ConversationMemory;
+  files?: FileTextService;
 }
 
 // ------------------------------------------------------------------ containers

@@ -43,7 +43,8 @@ describe('importDifyDsl: chatflow with a classifier, knowledge retrieval, llm an
     expect(doc.mode).toBe('chatflow');
     expect(r.app).toMatchObject({ name: 'Help centre assistant', mode: 'chatflow' });
     expect(r.unmapped).toEqual([]);
-    expect(r.warnings).toEqual([]);
+    // Only the knowledge bases to pick again (their ids name the Dify installation's bases).
+    expect(r.warnings).toEqual([{ key: 'warnings.knowledgeBaseToPick', params: { node: 'Help centre', nodeId: '1711528915811' } }]);
     expect(doc.nodes.map((n) => n.kind).sort()).toEqual(['answer', 'answer', 'knowledge-retrieval', 'llm', 'llm', 'note', 'question-classifier', 'start', 'variable-assigner']);
     expect(referenceIssues(doc)).toEqual([]);
     expectValidAndRoundTrips(doc);
@@ -202,7 +203,7 @@ describe('importDifyDsl: a workflow with node types we do not have', () => {
 
   it('lists the unmapped nodes and drops them with their edges', () => {
     expect(r.unmapped).toEqual([
-      { id: '1720000000002', type: 'document-extractor', title: 'Read the report' },
+      { id: '1720000000002', type: 'datasource', title: 'Read the report' },
       { id: '1720000000009', type: 'loop-end', title: 'Stop' },
     ]);
     expect(doc.nodes.map((n) => n.id)).not.toContain('1720000000002');
@@ -327,8 +328,8 @@ workflow:
     const r = imported(text);
     expect(node(r.document, 'call').config).toMatchObject({ method: 'get', url: 'https://example.com/{{#sys.workflow_id#}}' });
     expect(r.warnings).toEqual([
-      { key: 'warnings.sysVariableUnknown', params: { node: 'Call', name: 'workflow_id' } },
-      { key: 'warnings.fieldDropped', params: { node: 'Call', field: 'method' } },
+      { key: 'warnings.sysVariableUnknown', params: { node: 'Call', name: 'workflow_id', nodeId: 'call' } },
+      { key: 'warnings.fieldDropped', params: { node: 'Call', field: 'method', nodeId: 'call' } },
     ]);
   });
 

@@ -109,6 +109,31 @@ function conversationVariables(v: unknown, warn: (k: DslWarningKey, p: Record<st
 }
 
 /**
+ * Old Dify exports (before its iteration-start and loop-start nodes) mark a container's first step
+ * with `start_node_id` and `isIterationStart` / `isLoopStart`, with no edge into it. Such a container
+ * gets its start node here (added to `out`) and an edge from it to that step.
+ */
+function containerStarts(registry: NodeRegistry, nodes: readonly DifyNode[], out: FlowNode[]): FlowEdge[] {
+  const edges: FlowEdge[] = [];
+  const taken = new Set(out.map((n) => n.id));
+  for (const d of nodes) {
+    const container = out.find((n) => n.id === d.id);
+    const spec = container && registry.get(container.kind)?.container;
+    const startPlugin = spec && registry.get(spec.startKind);
+    if (!container || !spec || !startPlugin || out.some((n) => n.parentId === container.id && n.kind === spec.startKind)) continue;
+    const marked = nodes.find((c) => c.parent === d.difyId && (c.data.isIterationStart === true || c.data.isLoopStart === true));
+    const firstDify = str(d.data.start_node_id) || marked?.difyId;
+    const first = out.find((n) => n.parentId === container.id && n.id === nodes.find((c) => c.difyId === firstDify)?.id);
+    let id = `${container.id}start`.slice(0, 64);
+    for (let i = 2; taken.has(id); i++) id = `${container.id.slice(0, 56)}start${i}`;
+    taken.add(id);
+    out.push({ id, kind: startPlugin.kind, kindVersion: startPlugin.version, title: '', position: { x: 24, y: 68 }, config: startPlugin.configSchema.parse({}) as NodeConfig, parentId: container.id });
+    if (first) edges.push({ id: edgeId(id, 'source', first.id, DEFAULT_TARGET_HANDLE), source: id, sourceHandle: 'source', target: first.id, targetHandle: DEFAULT_TARGET_HANDLE });
+  }
+  return edges;
+}
+
+/**
  * Reads a Dify DSL file (app modes `workflow` and `advanced-chat`) into a flow document. Node types
  * both products have are mapped to our kinds and configs (references kept, Dify's system-variable
  * selectors rewritten, positions, branches, environment and conversation variables kept). Nodes it
@@ -163,7 +188,8 @@ export function importDifyDsl(text: string, registry: NodeRegistry, opts: Import
   // Map every node on its own first; whether it stays also depends on its container.
   const mapped = new Map<string, FlowNode>();
   for (const n of nodes) {
-    const ctx: DifyContext = { mode, ids, startIds, type: n.type, node: n.title || n.difyId, warn: (key, params) => warn(key as DslWarningKey, params) };
+    // The node's id goes with its warnings: two nodes of one title are two warnings, and the dialog can point at each.
+    const ctx: DifyContext = { mode, ids, startIds, type: n.type, node: n.title || n.difyId, warn: (key, params) => warn(key as DslWarningKey, params && 'node' in params ? { ...params, nodeId: n.id } : params) };
     const found = fromDify(registry, n.type, n.data, ctx);
     if (!found) continue;
     const { plugin, config } = found;
@@ -203,9 +229,13 @@ export function importDifyDsl(text: string, registry: NodeRegistry, opts: Import
     if (mapped.has(n.difyId)) warn('insideUnmapped', { node: n.title || n.difyId });
   }
 
-  const byId = new Map(out.map((n) => [n.id, n]));
   const edges: FlowEdge[] = [];
   const edgeIds = new Set<string>();
+  for (const e of containerStarts(registry, nodes, out)) {
+    edgeIds.add(e.id);
+    edges.push(e);
+  }
+  const byId = new Map(out.map((n) => [n.id, n]));
   let dropped = 0;
   for (const e of list(graph.edges).map(rec)) {
     const source = byId.get(ids.get(str(e.source)) ?? '');
@@ -225,6 +255,10 @@ export function importDifyDsl(text: string, registry: NodeRegistry, opts: Import
     edges.push({ id, source: source.id, sourceHandle: handle, target: target.id, targetHandle: DEFAULT_TARGET_HANDLE });
   }
   if (dropped) warn('edgesDropped', { count: dropped });
+  // Dify writes edges before nodes: connections to nodes that are nowhere in the file mean it was cut off.
+  const inFile = new Set(nodes.map((n) => n.difyId));
+  const dangling = list(graph.edges).map(rec).filter((e) => !inFile.has(str(e.source)) || !inFile.has(str(e.target))).length;
+  if (dangling) warn('fileCut', { count: dangling });
 
   const conversation = mode === 'chatflow' ? conversationVariables(workflow.conversation_variables, warn) : [];
   const ignored = list(workflow.conversation_variables).length;

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { FlowDocument, FlowMode } from '../../../schemas/flow';
+import { FLOW_LIMITS, FlowDocument, FlowMode } from '../../../schemas/flow';
 import type { NodeRegistry } from '../../plugin-sdk';
 import { dslError, type DslError } from './messages';
 import { detectFlowFormat, parseYamlObject, WEFT_FLOW_KIND } from './yaml-file';
@@ -65,6 +65,8 @@ export function checkImportedDocument(input: unknown, registry: NodeRegistry, op
     };
   }
   const doc = parsed.data;
+  // The saved flow's limit (the server refuses larger drafts): a larger file could never be saved.
+  if (new TextEncoder().encode(JSON.stringify(doc)).length > FLOW_LIMITS.maxBytes) return { ok: false, errors: [dslError('flowTooLarge', { max: FLOW_LIMITS.maxBytes / 1024 / 1024 })] };
   if (opts.mode && doc.mode !== opts.mode) return { ok: false, errors: [dslError('modeMismatch', { mode: doc.mode, expected: opts.mode })] };
   const errors: DslError[] = [];
   for (const n of doc.nodes) {

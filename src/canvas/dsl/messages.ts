@@ -18,6 +18,7 @@ export const DSL_ERROR_KEYS = [
   'kindUnknown',
   'versionTooNew',
   'migrationFailed',
+  'flowTooLarge',
 ] as const;
 export type DslErrorKey = (typeof DSL_ERROR_KEYS)[number];
 
@@ -38,6 +39,10 @@ export const DSL_WARNING_KEYS = [
   'metadataAutomatic',
   'rerankWeighted',
   'insideUnmapped',
+  'visionFilesAssumed',
+  'knowledgeBaseToPick',
+  'agentStrategy',
+  'fileCut',
 ] as const;
 export type DslWarningKey = (typeof DSL_WARNING_KEYS)[number];
 

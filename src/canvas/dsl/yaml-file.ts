@@ -15,10 +15,12 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
  */
 export function parseYamlObject(text: string): ParsedYaml {
   if (text.length > MAX_FILE_BYTES) return { ok: false, errors: [dslError('tooLarge', { max: MAX_FILE_BYTES / 1024 / 1024 })] };
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+  // prettyErrors: the parser fills each error's line (without it every error said "line 1").
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
   const first = doc.errors[0];
   if (first) {
-    return { ok: false, errors: [dslError('yamlInvalid', { line: first.linePos?.[0]?.line ?? 1, message: first.message.split('\n')[0] })] };
+    const message = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    return { ok: false, errors: [dslError('yamlInvalid', { line: first.linePos?.[0]?.line ?? 1, message })] };
   }
   let value: unknown;
   try {
@@ -38,5 +40,7 @@ export function detectFlowFormat(value: Record<string, unknown>): FlowFileFormat
   if (value.kind === WEFT_FLOW_KIND) return 'weft';
   const workflow = value.workflow;
   if ((value.kind === 'app' || isRecord(value.app)) && isRecord(workflow) && 'graph' in workflow) return 'dify';
+  // Dify's chat, agent-chat and completion exports have no workflow: still Dify files (their mode is refused by name).
+  if (value.kind === 'app' && isRecord(value.app) && typeof value.app.mode === 'string') return 'dify';
   return undefined;
 }

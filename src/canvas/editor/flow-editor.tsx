@@ -28,6 +28,7 @@ import { registerPluginTexts } from './plugin-texts';
 import { FIT_VIEW_OPTIONS, Toolbar, ZoomControls } from './toolbar';
 import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 import { useChecklistSync } from './use-checklist-sync';
+import { useKnowledgeBaseList } from './use-knowledge-base-list';
 import { useEditorKeys } from './use-editor-keys';
 import { VariablesDialog } from './variables-dialog';
 import { defaultMeasure } from '../layout/measure';
@@ -239,7 +240,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const drag = useDragHandlers(store, cache, services);
   const modelList = useContext(ModelListContext);
   const checklistModels = modelList.complete ? modelList.models : undefined;
-  useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels);
+  useChecklistSync(store, services.checklist, checklistDelayMs, checklistModels, useKnowledgeBaseList());
   // React Flow's key listeners are all off (its key props are null below): they took Space from
   // whatever was not an input by tag (Monaco's EditContext div, so spaces never reached the code),
   // and the canvas's keys come from one handler with one test of what is a field's. Its held keys

@@ -12,14 +12,14 @@ export const CHECKLIST_DELAY_MS = 300;
 /**
  * Keeps the checklist store up to date: at once when the editor opens, then a moment after each
  * change of the document (not on every frame of a drag), and again when the workspace's model list
- * (`models`: the chat models it offers, absent when unknown) changes.
+ * (`models`: the chat models it offers, absent when unknown) or knowledge bases change.
  */
-export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS, models?: readonly ModelOption[]) {
+export function useChecklistSync(store: FlowStore, checklist: StoreApi<ChecklistState>, delayMs = CHECKLIST_DELAY_MS, models?: readonly ModelOption[], knowledgeBases?: readonly { id: string }[]) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () => {
       const doc = store.getState().document;
-      const entries = computeChecklist(doc, store.registry, undefined, { models });
+      const entries = computeChecklist(doc, store.registry, undefined, { models, knowledgeBases });
       const counts = new Map<string, number>();
       const errors = new Set<string>();
       for (const e of entries) {
@@ -43,5 +43,5 @@ export function useChecklistSync(store: FlowStore, checklist: StoreApi<Checklist
       clearTimeout(timer);
       unsubscribe();
     };
-  }, [store, checklist, delayMs, models]);
+  }, [store, checklist, delayMs, models, knowledgeBases]);
 }

@@ -14,6 +14,7 @@ import { RunRecorder } from './recorder';
 import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
+import { dialogueCount } from './dialogue-count';
 
 /** Longest wait of a run's first write on the embedded database (see startDraftRun). */
 const FIRST_WRITE_WAIT_MS = 100;
@@ -203,11 +204,13 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
         recorder.onEvent(e);
       }
     : recorder.onEvent;
+  const turn = chat && conversationId ? await dialogueCount(ctx, req.flow.plan, { id: conversationId, isNew: newConversation, messageId }) : undefined;
   const execution = run(req.flow.plan, {
     runId,
     inputs,
     sys: {
       ...(chat ? { query, conversation_id: conversationId } : {}),
+      ...(turn !== undefined ? { dialogue_count: turn } : {}),
       files,
       user_id: userId,
       app_id: app.id,

@@ -5,6 +5,7 @@ import { createGuardedHttpClient, type GuardedHttpClient } from '../http';
 import { createSandboxService } from '../sandbox';
 import { createMcpService, createToolService } from '../tools/runtime';
 import { createKnowledgeService } from '../knowledge/runtime';
+import { createFileTextService } from './file-text';
 import { createConversationMemory } from './memory';
 import { createRunModelService } from './model-adapter';
 
@@ -55,5 +56,7 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
   services.mcp = createMcpService(ctx, scope);
   // Knowledge bases of the run's workspace (knowledge-retrieval node).
   services.knowledge = createKnowledgeService(ctx, scope);
+  // Files the run was given, as text (document-extractor node).
+  services.files = createFileTextService(ctx, scope);
   return services;
 }

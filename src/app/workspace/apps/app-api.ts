@@ -5,7 +5,8 @@
 import { createContext, useContext } from 'react';
 import type { App, AppIcon, AppStatus, AppType } from '../../../../schemas/app';
 import type { Workspace } from '../../../../schemas/workspace';
-import { createApp, deleteApp, listApps, setAppStatus, updateApp, type AppListParams } from '../../../api/apps';
+import type { AppImportResult } from '../../../../schemas/app-import';
+import { createApp, deleteApp, importApp, listApps, setAppStatus, updateApp, type AppListParams } from '../../../api/apps';
 import { uploadFile } from '../../../api/files';
 import { getWorkspace } from '../../../api/workspaces';
 
@@ -30,6 +31,8 @@ export interface AppApi {
   updateApp(workspaceId: string, id: string, body: Partial<AppFields>): Promise<App>;
   deleteApp(workspaceId: string, id: string): Promise<unknown>;
   setStatus(workspaceId: string, id: string, status: AppStatus): Promise<App>;
+  /** A new app from a flow file's text (Dify DSL or ours). Absent: no "Create from file". */
+  importApp?: (workspaceId: string, content: string) => Promise<AppImportResult>;
   /**
    * Stores an uploaded icon image. Absent: the icon picker offers only the 7 colours and 9 icons.
    * The real API stores it as an 'icon' file, shown through the public icon route (an <img> sends no bearer).
@@ -45,6 +48,8 @@ export const apiAppApi: AppApi = {
   updateApp: (id, appId, body) => updateApp(id, { id: appId, ...body }, { reaction: 'silent' }),
   deleteApp: (id, appId) => deleteApp(id, appId),
   setStatus: (id, appId, status) => setAppStatus(id, appId, status),
+  // The dialog shows why a file cannot be imported.
+  importApp: (id, content) => importApp(id, { content }, { reaction: 'silent' }),
   uploadIcon: async (file) => {
     const f = await uploadFile(file, 'icon');
     return { iconPath: iconUrl(f.id), iconId: f.id };

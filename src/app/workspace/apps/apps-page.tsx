@@ -6,7 +6,7 @@
  *
  * Data comes through {@link AppApiContext} (the real API by default).
  */
-import { Plus } from 'lucide-react';
+import { FileUp, Plus } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -20,6 +20,7 @@ import { reportError } from '../members/report-error';
 import { useAppApi, type AppFields, type AppPage } from './app-api';
 import { AppCards } from './app-cards';
 import { AppDialog } from './app-dialog';
+import { ImportAppDialog } from './import-app-dialog';
 import { APP_MODES } from './app-modes';
 import s from './apps-page.module.css';
 
@@ -47,6 +48,7 @@ export default function AppsPage({ workspaceId: given }: AppsPageProps) {
   const [nonce, setNonce] = useState(0);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<{ open: boolean; app: App | null }>({ open: false, app: null });
+  const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<App | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const seq = useRef(0);
@@ -184,9 +186,16 @@ export default function AppsPage({ workspaceId: given }: AppsPageProps) {
         title={t('title')}
         description={t('description')}
         actions={
-          <Button variant="primary" icon={<Plus aria-hidden="true" />} onClick={openCreate} data-testid="app-create">
-            {t('create')}
-          </Button>
+          <div className={s.headerActions}>
+            {api.importApp && (
+              <Button icon={<FileUp aria-hidden="true" />} onClick={() => setImporting(true)} data-testid="app-import">
+                {t('importApp.button')}
+              </Button>
+            )}
+            <Button variant="primary" icon={<Plus aria-hidden="true" />} onClick={openCreate} data-testid="app-create">
+              {t('create')}
+            </Button>
+          </div>
         }
       />
       <div className={s.toolbar}>
@@ -232,6 +241,9 @@ export default function AppsPage({ workspaceId: given }: AppsPageProps) {
             }}
           />
         </div>
+      )}
+      {api.importApp && (
+        <ImportAppDialog open={importing} onOpenChange={setImporting} importApp={(content) => api.importApp!(workspaceId, content)} onImported={reload} />
       )}
       <AppDialog
         open={dialog.open}

@@ -4,6 +4,17 @@ const apps: typeof zh = {
   title: 'Applications',
   description: 'Build agents, chatflows, workflows and agent teams in this project space',
   create: 'Create app',
+  importApp: {
+    button: 'Create from file',
+    title: 'Create an app from a file',
+    hint: 'A Dify DSL file (workflow or chatflow) or a flow exported here. The app takes the file’s name and type; nodes that cannot be mapped are listed.',
+    pick: 'Choose a YAML file…',
+    busy: 'Importing…',
+    failed: 'The file cannot be imported:',
+    created: 'Created “{{name}}”:',
+    open: 'Open in the editor',
+    close: 'Close',
+  },
   filters: {
     search: 'Search app name',
     type: 'Filter by type',

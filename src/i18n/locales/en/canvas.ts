@@ -48,6 +48,7 @@ export default {
     entryNotConnected: 'The start node leads nowhere',
     referenceBroken: 'The referenced variable {{reference}} does not exist',
     modelUnavailable: 'The model {{model}} ({{provider}}) is not available in this workspace: set up the provider or enable the model',
+    knowledgeUnknown: 'Node {{node}} names the knowledge base {{id}}, which this workspace does not have: pick one of its bases',
   },
   autosave: {
     saved: 'Saved',

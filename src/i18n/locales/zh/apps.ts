@@ -3,6 +3,17 @@ const apps = {
   title: '应用',
   description: '在项目空间中构建智能体、对话流、工作流和智能体团队',
   create: '创建应用',
+  importApp: {
+    button: '从文件创建',
+    title: '从文件创建应用',
+    hint: '支持 Dify DSL 文件（工作流或对话流）或从本平台导出的流程。应用沿用文件中的名称与类型；无法映射的节点会列出。',
+    pick: '选择 YAML 文件…',
+    busy: '正在导入…',
+    failed: '该文件无法导入：',
+    created: '已创建「{{name}}」：',
+    open: '在编辑器中打开',
+    close: '关闭',
+  },
   filters: {
     search: '搜索应用名称',
     type: '按类型筛选',

@@ -47,6 +47,7 @@ export default {
     entryNotConnected: '开始节点没有连接后续节点',
     referenceBroken: '引用的变量 {{reference}} 不存在',
     modelUnavailable: '模型 {{model}}（{{provider}}）在当前项目空间不可用：请配置该供应商或启用该模型',
+    knowledgeUnknown: '节点 {{node}} 引用的知识库 {{id}} 不在当前项目空间中：请选择本空间的知识库',
   },
   autosave: {
     saved: '已保存',

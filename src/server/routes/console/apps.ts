@@ -21,6 +21,7 @@ import {
 import type { ServerContext } from '../../context';
 import { requireCaller, workspaceIdFromHeader } from '../../context';
 import * as svc from '../../services/apps';
+import { appImportRoutes } from './apps-import';
 import * as versions from '../../services/apps-versions';
 import { scopeOf } from '../../services/workspace-resources';
 
@@ -40,6 +41,8 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  * A missing, foreign or other workspace's app id answers VALIDATION-1000.
  */
 export const appRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
+  // Its own scope: the multipart parser serves the import only.
+  await app.register(appImportRoutes(ctx));
   app.get(
     '/',
     {
