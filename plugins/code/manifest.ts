@@ -4,6 +4,7 @@ import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs,
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, isValidName, NamedSelector, TypedName, validPorts } from '../shared/variables';
 import { dify } from './dify';
+import { firstLines } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const CODE_WIDGETS = {
@@ -101,6 +102,7 @@ export const codePlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, outputs(config)),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => firstLines(config.code),
   validate,
 });
 

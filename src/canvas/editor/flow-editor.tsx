@@ -20,6 +20,7 @@ import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE }
 import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
+import { SummaryNamesProvider } from './node-summary';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
@@ -148,7 +149,9 @@ export function FlowEditor(props: FlowEditorProps) {
       <EditorServicesContext.Provider value={services}>
         <ReactFlowProvider>
           <NodeTextsProvider>
-            <EditorCanvas {...props} pointer={pointer} />
+            <SummaryNamesProvider>
+              <EditorCanvas {...props} pointer={pointer} />
+            </SummaryNamesProvider>
           </NodeTextsProvider>
         </ReactFlowProvider>
       </EditorServicesContext.Provider>
