@@ -1,5 +1,5 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type EdgeTypes, type Viewport } from '@xyflow/react';
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -21,13 +21,15 @@ import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
 import { SummaryNamesProvider } from './node-summary';
+import { InsertableEdge } from './insertable-edge';
+import { useKeepInView } from './use-keep-in-view';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
 import { Palette } from './palette';
 import { registerPluginTexts } from './plugin-texts';
 import { FIT_VIEW_OPTIONS, Toolbar, ZoomControls } from './toolbar';
-import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
+import { freePlacementAt, measuredSizes, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 import { useChecklistSync } from './use-checklist-sync';
 import { useEditorKeys } from './use-editor-keys';
 import { VariablesDialog } from './variables-dialog';
@@ -36,6 +38,8 @@ import { ModelListContext } from '../widgets/context';
 import s from './editor.module.css';
 
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
+// Every edge has the hover "+" that inserts a node into it.
+const edgeTypes: EdgeTypes = { default: InsertableEdge };
 
 const MIN_ZOOM = 0.1;
 const PRO_OPTIONS = { hideAttribution: true };
@@ -226,6 +230,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const selEdges = useFlowStore((st) => st.view.selection.edges);
   const readOnly = useFlowStore((st) => st.readOnly);
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
+  useKeepInView(renderInspector ? inspected : null, area);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
@@ -295,12 +300,10 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
       const r = root.current?.querySelector('.react-flow')?.getBoundingClientRect();
       const c = r ? flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
       at = { x: c.x - 120, y: c.y - 30 };
-      // Clicking twice must not stack nodes exactly on top of each other.
-      const taken = new Set(store.getState().document.nodes.map((n) => `${n.position.x},${n.position.y}`));
-      while (taken.has(`${at.x},${at.y}`)) at = { x: at.x + 32, y: at.y + 32 };
     }
     ui.setState({ paletteAt: null });
-    void manager.execute('addNode', { kind, ...placementAt(store, kind, at) });
+    // In free space near that point: never on top of another node.
+    void manager.execute('addNode', { kind, ...freePlacementAt(store, kind, at, measuredSizes(flow.getNodes())) });
   };
 
   return (
@@ -311,6 +314,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             nodes={nodes as never}
             edges={edges}
             nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
             onNodesChange={onNodesChange}
             onEdgesChange={onEdgesChange}
             {...connection}

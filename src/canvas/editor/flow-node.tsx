@@ -50,6 +50,8 @@ interface NodeTexts {
   /** The issue badge's tooltip (cached per count). */
   issues(count: number): string;
   addNext: string;
+  /** The "+" on an edge. */
+  insertHere: string;
   rename: string;
   renameHint: string;
 }
@@ -76,6 +78,7 @@ export function NodeTextsProvider({ children }: { children: ReactNode }) {
         return text;
       },
       addNext: tx('editor:node.addNext'),
+      insertHere: tx('editor:node.insertHere'),
       rename: tx('editor:node.rename'),
       renameHint: tx('editor:node.renameHint'),
     };
@@ -83,7 +86,7 @@ export function NodeTextsProvider({ children }: { children: ReactNode }) {
   return <NodeTextsContext.Provider value={texts}>{children}</NodeTextsContext.Provider>;
 }
 
-function useNodeTexts(): NodeTexts {
+export function useNodeTexts(): NodeTexts {
   const texts = useContext(NodeTextsContext);
   if (!texts) throw new Error('Nodes must be rendered inside <FlowEditor>');
   return texts;
