@@ -134,4 +134,26 @@ describe('the canvas, the rest of issue 27', () => {
     await snap(page, 'canvas-rest-add-after-in-view');
     await context.close();
   });
+
+  it('a blocked run\'s checklist entry centres the canvas on its node', async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
+    await openFlow(page, doc([node('start', 'start', 0, 0), node('end', 'end', 400, 0), node('llm_1', 'llm', 2400, 900, {}, 'Far away')], [edge('start', 'end')]));
+    const editor = page.getByTestId('flow-editor');
+    // Zoomed in on the start: the LLM is far off screen.
+    for (let i = 0; i < 4; i++) await page.getByTestId('zoom-in').click();
+    await page.getByTestId('debug-open').click();
+    await page.getByTestId('workflow-run').click();
+    const blocked = page.getByTestId('debug-checklist-blocked');
+    await expect.poll(() => blocked.count(), { timeout: 20_000 }).toBe(1);
+    await blocked.getByTestId('debug-checklist-llm_1').first().click();
+    const pane = (await editor.locator('.react-flow__pane').boundingBox())!;
+    await expect
+      .poll(async () => {
+        const b = (await editor.locator('.react-flow__node[data-id="llm_1"]').boundingBox()) ?? { x: -1e4, y: -1e4, width: 0, height: 0 };
+        return Math.hypot(b.x + b.width / 2 - (pane.x + pane.width / 2), b.y + b.height / 2 - (pane.y + pane.height / 2)) < 40;
+      })
+      .toBe(true);
+    await snap(page, 'canvas-rest-blocked-centred');
+    await context.close();
+  });
 });

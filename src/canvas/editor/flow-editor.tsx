@@ -13,7 +13,7 @@ import { FlowStoreProvider } from '../react/flow-store-context';
 import { useFlowStore } from '../react/use-flow-store';
 import type { FlowStore } from '../store/create-flow-store';
 import { animatedLayout } from './animated-layout';
-import { ChecklistPanel } from './checklist-panel';
+import { ChecklistPanel, useFocusRequests } from './checklist-panel';
 import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
@@ -230,7 +230,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const selEdges = useFlowStore((st) => st.view.selection.edges);
   const readOnly = useFlowStore((st) => st.readOnly);
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
-  useKeepInView(renderInspector ? inspected : null, area);
+  const centred = useFocusRequests();
+  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);

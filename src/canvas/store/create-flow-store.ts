@@ -95,6 +95,10 @@ export interface FlowStore {
   setSelection(selection: Partial<Selection>): void;
   selectAll(): void;
   setHoveredNode(id: string | null): void;
+  /** Selects a node and asks the canvas to centre on it (callers outside the canvas: the debug pane). */
+  focusNode(id: string): void;
+  /** The canvas centred on the requested node. */
+  clearFocus(): void;
   setRunStatus(status: Readonly<Record<string, NodeRunStatus>>): void;
   setViewport(viewport: Viewport): void;
   /** Switches editing off (viewing a published version) or back on. */
@@ -318,6 +322,11 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
     setSelection,
     selectAll: () => setSelection({ nodes: doc().nodes.map((n) => n.id), edges: doc().edges.map((e) => e.id) }),
     setHoveredNode: (id) => setView({ hoveredNodeId: id }),
+    focusNode(id) {
+      setSelection({ nodes: [id], edges: [] });
+      setView({ focus: { nodeId: id, seq: (api.getState().view.focus?.seq ?? 0) + 1 } });
+    },
+    clearFocus: () => setView({ focus: null }),
     setRunStatus: (runStatus) => setView({ runStatus }),
     setViewport: (viewport) => setView({ viewport }),
     setReadOnly: (readOnly) => api.setState({ readOnly }),
