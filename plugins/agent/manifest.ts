@@ -5,6 +5,7 @@ import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, 
 import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs, withFailBranch } from '../shared/run-settings';
 import { mergeTexts } from '../shared/texts';
 import { dify } from './dify';
+import { modelSummary } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const AGENT_WIDGETS = {
@@ -183,6 +184,8 @@ export const agentPlugin = defineNodePlugin({
   modes: ['agent', 'agent_team'],
   outputs: (config, ctx) => withErrorOutputs(config, ctx.graph?.mode === 'agent_team' ? TEAM_OUTPUTS : OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  // The model, and how many tools it may call.
+  summary: (config) => [...modelSummary(config.model), ...(config.tools.length ? [{ labelKey: 'fields.tools', text: String(config.tools.filter((x) => x.enabled).length) }] : [])],
   validate,
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineNodePlugin, NODE_WIDGETS, Template } from '../../src/plugin-sdk';
 import { text } from '../../src/plugin-sdk/dify';
+import { firstLines } from '../shared/summary';
 
 const configSchema = z.object({
   answer: Template.default('').meta({ label: 'fields.answer', placeholder: 'fields.answerPlaceholder', widget: NODE_WIDGETS.template, rows: 6 }),
@@ -31,6 +32,7 @@ export const answerPlugin = defineNodePlugin({
   },
   configSchema,
   modes: ['chatflow', 'agent', 'agent_team'],
+  summary: (config) => firstLines(config.answer, 1).map((r) => ({ text: r.text })),
   validate: (node) => (node.config.answer.trim() ? [] : [{ key: 'issues.answerEmpty', path: ['answer'] }]),
 });
 

@@ -7,6 +7,7 @@ import { dify } from './dify';
 import { CODE_LANGUAGES, type CodeLanguage } from './languages';
 
 export { CODE_LANGUAGES, type CodeLanguage } from './languages';
+import { firstLines } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const CODE_WIDGETS = {
@@ -127,6 +128,7 @@ export const codePlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, outputs(config)),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => firstLines(config.code),
   validate,
 });
 

@@ -3,6 +3,7 @@ import { defineNodePlugin, NODE_WIDGETS } from '../../src/plugin-sdk';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { namedSelectors } from '../shared/dify';
+import { namesSummary } from '../shared/summary';
 
 const configSchema = z.object({
   outputs: z.array(NamedSelector).max(100).default([]).meta({ label: 'fields.outputs', widget: NODE_WIDGETS.inputVariables }),
@@ -25,6 +26,7 @@ export const endPlugin = defineNodePlugin({
   // Chat modes reply with answer nodes; only a workflow returns named results.
   modes: ['workflow'],
   sourceHandles: [],
+  summary: (config) => namesSummary(config.outputs.map((o) => o.name)),
   validate: (node) => [
     ...(node.config.outputs.length ? [] : [{ key: 'issues.outputsEmpty', path: ['outputs'], severity: 'warning' as const }]),
     ...checkNames(node.config.outputs, 'outputs'),

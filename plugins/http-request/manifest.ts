@@ -216,6 +216,7 @@ export const httpRequestPlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => (config.url.trim() ? [{ text: `${config.method.toUpperCase()} ${config.url.trim()}`, mono: true }] : []),
   validate,
 });
 

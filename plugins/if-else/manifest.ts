@@ -69,6 +69,8 @@ export const ifElsePlugin = defineNodePlugin({
   }),
   configSchema,
   sourceHandles,
+  // How many conditions the branches test (the branches themselves show as handles).
+  summary: (config) => [{ labelKey: 'fields.cases', text: String(config.cases.reduce((n, c) => n + c.conditions.length, 0)) }],
   validate,
 });
 

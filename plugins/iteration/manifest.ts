@@ -6,7 +6,7 @@ import { dify } from './dify';
 export const ITERATION_ERROR_MODES = ['terminated', 'remove-abnormal-output', 'continue-on-error'] as const;
 
 const configSchema = z.object({
-  iterator: MaybeSelector.default([]).meta({ label: 'fields.iterator', help: 'fields.iteratorHelp', widget: NODE_WIDGETS.variable, order: 0 }),
+  iterator: MaybeSelector.default([]).meta({ label: 'fields.iterator', help: 'fields.iteratorHelp', widget: NODE_WIDGETS.arrayVariable, order: 0 }),
   /** An output of a node inside the iteration, collected from each round. */
   output: MaybeSelector.default([]).meta({ label: 'fields.output', help: 'fields.outputHelp', widget: NODE_WIDGETS.variable, order: 1 }),
   parallel: z.boolean().default(false).meta({ label: 'fields.parallel', order: 2 }),

@@ -151,6 +151,7 @@ export const knowledgeRetrievalPlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => (config.datasetIds.length ? [{ refs: { resource: 'knowledgeBases', ids: config.datasetIds } }] : []),
   validate,
   migrations: [
     // Version 1 spelled the full-text mode 'full-text'; the knowledge query (and the API) say 'full_text'.

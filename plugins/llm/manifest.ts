@@ -5,6 +5,7 @@ import { checkRunSettings, runSettingsShape, runSettingsTexts, withErrorOutputs,
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
 import { dify } from './dify';
+import { modelSummary } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const LLM_WIDGETS = {
@@ -134,6 +135,7 @@ export const llmPlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, outputs(config)),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => modelSummary(config.model),
   validate,
 });
 

@@ -51,6 +51,7 @@ export const mcpPlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, toolOutputs()),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => (config.serverId ? [{ refs: { resource: 'mcpServers', ids: [config.serverId] } }, ...(config.toolName ? [{ text: config.toolName, mono: true }] : [])] : []),
   validate,
 });
 

@@ -4,6 +4,7 @@ import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, 
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, ParamDef, validPorts } from '../shared/variables';
 import { dify } from './dify';
+import { modelSummary } from '../shared/summary';
 
 const configSchema = z.object({
   model: modelField(0),
@@ -99,6 +100,7 @@ export const parameterExtractorPlugin = defineNodePlugin({
   }),
   configSchema,
   outputs,
+  summary: (config) => modelSummary(config.model),
   validate,
 });
 

@@ -4,6 +4,7 @@ import { HandleId } from '../../schemas/flow';
 import { checkMemoryAndVision, checkModel, memoryShape, modelField, modelTexts, usagePort, visionShape } from '../shared/model';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { dify } from './dify';
+import { modelSummary } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const CLASSIFIER_WIDGETS = {
@@ -102,6 +103,7 @@ export const questionClassifierPlugin = defineNodePlugin({
   configSchema,
   outputs: OUTPUTS,
   sourceHandles: (config) => config.classes.map((k, i) => ({ id: k.id, label: k.name.trim() || `#${i + 1}` })),
+  summary: (config) => modelSummary(config.model),
   validate,
 });
 

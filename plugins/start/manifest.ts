@@ -3,6 +3,7 @@ import { defineNodePlugin, type PluginIssue, type ValueType } from '../../src/pl
 import { checkNames, validPorts, VariableNameField } from '../shared/variables';
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { dify } from './dify';
+import { namesSummary } from '../shared/summary';
 
 /** Widgets only this kind uses (rendered by its view.tsx). */
 export const START_WIDGETS = {
@@ -88,6 +89,7 @@ export const startPlugin = defineNodePlugin({
   singleton: true,
   deletable: false,
   parents: ['root'],
+  summary: (config) => namesSummary(config.variables.map((v) => v.name)),
   validate: (node) => validate(node.config),
 });
 

@@ -3,6 +3,7 @@ import { defineNodePlugin, NODE_WIDGETS, type FlowNode, type PluginIssue } from 
 import { commonTexts, mergeTexts } from '../shared/texts';
 import { checkNames, checkSelectors, NamedSelector } from '../shared/variables';
 import { dify } from './dify';
+import { firstLines } from '../shared/summary';
 
 const configSchema = z.object({
   inputs: z.array(NamedSelector).max(50).default([{ name: 'arg1', selector: [] }]).meta({ label: 'fields.inputs', widget: NODE_WIDGETS.inputVariables, order: 0 }),
@@ -47,6 +48,7 @@ export const templateTransformPlugin = defineNodePlugin({
   }),
   configSchema,
   outputs: [{ name: 'output', type: 'string', labelKey: 'outputs.output' }],
+  summary: (config) => firstLines(config.template),
   validate,
 });
 

@@ -54,6 +54,7 @@ export const toolPlugin = defineNodePlugin({
   configSchema,
   outputs: (config) => withErrorOutputs(config, toolOutputs()),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
+  summary: (config) => (config.toolId ? [{ refs: { resource: 'tools', ids: [config.toolId] } }, ...(config.functionId ? [{ text: config.functionId, mono: true }] : [])] : []),
   validate,
 });
 

@@ -114,6 +114,19 @@ describe('runPluginContract', () => {
     expect(runPluginContract(p)).toEqual([{ check: 'validate', message: 'validate throws in chatflow: bad graph' }]);
   });
 
+  it('reports a summary that throws or names keys without texts', () => {
+    const throws = defineNodePlugin({
+      ...base,
+      kind: 'summary-throws',
+      summary: () => {
+        throw new Error('no model');
+      },
+    });
+    expect(runPluginContract(throws)).toEqual([{ check: 'summary', message: 'summary throws for the defaults: no model' }]);
+    const untranslated = defineNodePlugin({ ...base, kind: 'summary-keys', summary: () => [{ labelKey: 'summary.url', text: 'x' }, { textKey: 'title' }] });
+    expect(runPluginContract(untranslated)).toEqual([{ check: 'i18n', message: 'summary key "summary.url" has no zh and en text' }]);
+  });
+
   it('reports a bad icon and category', () => {
     const p = defineNodePlugin({ ...base, kind: 'iconic', icon: { svg: '<div/>' }, category: 'nope' as 'basic' });
     expect(runPluginContract(p).map((x) => x.message)).toEqual([

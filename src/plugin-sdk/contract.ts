@@ -16,7 +16,7 @@ import { NODE_CATEGORIES, type AnyNodePlugin, type PluginMessages, type Port } f
 
 /** One broken rule of the plugin contract. */
 export interface ContractProblem {
-  check: 'definition' | 'i18n' | 'defaults' | 'migrations' | 'ports' | 'handles' | 'validate' | 'container';
+  check: 'definition' | 'i18n' | 'defaults' | 'migrations' | 'ports' | 'handles' | 'validate' | 'container' | 'summary';
   message: string;
 }
 
@@ -80,7 +80,8 @@ function minimalFlow(registry: NodeRegistry, plugin: AnyNodePlugin, mode: FlowMo
  *   (default `{}`) migrates to a config the schema accepts;
  * - ports and handles compute from the defaults without throwing, with valid, unique names;
  * - validate runs on the default node in a minimal flow of each of its modes without throwing, and
- *   every issue key it returns has zh and en texts.
+ *   every issue key it returns has zh and en texts;
+ * - summary returns a list of rows for the defaults, and its label and text keys have zh and en texts.
  *
  * @example
  * // plugins/acme-weather/manifest.test.ts
@@ -194,6 +195,19 @@ export function runPluginContract(plugin: AnyNodePlugin, opts: ContractOptions =
       registry.validateNode(flow.node, graph);
     } catch (e) {
       fail('validate', `validate throws in ${mode}: ${(e as Error).message}`);
+    }
+  }
+  // summary
+  if (defaults) {
+    try {
+      const rows = plugin.summary(defaults);
+      if (!Array.isArray(rows)) fail('summary', 'summary returned no list for the defaults');
+      else
+        for (const key of rows.flatMap((r) => [r.labelKey, r.textKey]).filter((k): k is string => !!k)) {
+          if (!zh.has(key) || !en.has(key)) fail('i18n', `summary key "${key}" has no zh and en text`);
+        }
+    } catch (e) {
+      fail('summary', `summary throws for the defaults: ${(e as Error).message}`);
     }
   }
   return problems;

@@ -1,6 +1,6 @@
 import { DEFAULT_SOURCE_HANDLE, FLOW_MODES, NODE_KIND_RE, type NodeConfig } from '../../schemas/flow';
 import { pluginNamespace } from './messages';
-import type { Computed, HandleSpec, NodePlugin, NodePluginDefinition, Port, PortContext } from './types';
+import type { Computed, HandleSpec, NodeSummaryRow, NodePlugin, NodePluginDefinition, Port, PortContext } from './types';
 
 /** A plugin definition that cannot work (bad kind or version). Thrown when the module loads. */
 export class PluginDefinitionError extends Error {
@@ -13,6 +13,7 @@ export class PluginDefinitionError extends Error {
 }
 
 const NO_PORTS: readonly Port[] = Object.freeze([]);
+const NO_SUMMARY: readonly NodeSummaryRow[] = Object.freeze([]);
 const DEFAULT_HANDLES: readonly HandleSpec[] = Object.freeze([{ id: DEFAULT_SOURCE_HANDLE }]);
 
 function computed<C, R>(value: Computed<C, R> | undefined, fallback: R): (config: C, ctx: PortContext) => R {
@@ -63,6 +64,7 @@ export function defineNodePlugin<C extends NodeConfig>(def: NodePluginDefinition
     throw new PluginDefinitionError(def.kind, `version must be an integer >= 1 (got ${def.version})`);
   }
   const validate = def.validate;
+  const summary = def.summary;
   return Object.freeze({
     kind: def.kind,
     version: def.version,
@@ -88,5 +90,6 @@ export function defineNodePlugin<C extends NodeConfig>(def: NodePluginDefinition
     innerOutputs: computed<C, Port[]>(def.innerOutputs, NO_PORTS as Port[]),
     sourceHandles: computed<C, HandleSpec[]>(def.sourceHandles, DEFAULT_HANDLES as HandleSpec[]),
     validate: validate ? (node, graph) => validate.call(def, node, graph) : () => [],
+    summary: summary ? (config) => summary.call(def, config) : () => NO_SUMMARY as NodeSummaryRow[],
   } satisfies NodePlugin<C>);
 }

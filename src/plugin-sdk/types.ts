@@ -59,6 +59,28 @@ export interface HandleSpec {
   label?: string;
 }
 
+/** Workspace resources a summary row may name by id (shown by name once the editor knows it). */
+export type SummaryResource = 'knowledgeBases' | 'tools' | 'mcpServers';
+
+/**
+ * One line of a node's summary on the canvas (what Dify shows under a node's title: its model, its
+ * knowledge bases, its condition count, the first line of its code). Plain data: the node shell
+ * translates the keys (the plugin's namespace) and resolves the resources.
+ */
+export interface NodeSummaryRow {
+  /** An i18n key of a short label before the text (`'summary.url'`). */
+  labelKey?: string;
+  /** Literal text: a model name, a URL, a line of code (cut to one line by the canvas). */
+  text?: string;
+  /** An i18n key instead of `text`, with its params (`'summary.conditions'`, `{ count: 3 }`). */
+  textKey?: string;
+  params?: Record<string, string | number>;
+  /** Workspace resources by id, joined by name (the id while the name is unknown). */
+  refs?: { resource: SummaryResource; ids: readonly string[] };
+  /** Monospaced (code, URLs). */
+  mono?: boolean;
+}
+
 /** Iteration and loop: a container with its own start node inside. */
 export interface ContainerSpec {
   /** Kind of the child start node created inside a new container (e.g. `'iteration-start'`). */
@@ -181,6 +203,13 @@ export interface NodePluginDefinition<C extends NodeConfig> {
   targetHandle?: boolean;
   /** Extra checks against the graph (config already parsed with the schema). */
   validate?(node: FlowNode<C>, graph: FlowGraph): PluginIssue[];
+  /**
+   * What the node shows under its title on the canvas (a few short rows; none by default). Called
+   * with the parsed config, once per config change (the canvas memoises it), so keep it cheap and
+   * pure: no graph, no I/O.
+   * @example summary: (c) => (c.url ? [{ text: `${c.method.toUpperCase()} ${c.url}`, mono: true }] : [])
+   */
+  summary?(config: C): NodeSummaryRow[];
   /** Steps from each older version (`from` 1 … `version - 1`). */
   migrations?: readonly NodeMigration[];
   /** Present on iteration and loop. */
@@ -224,6 +253,7 @@ export interface NodePlugin<C extends NodeConfig = NodeConfig> {
   innerOutputs(config: C, ctx: PortContext): Port[];
   sourceHandles(config: C, ctx: PortContext): HandleSpec[];
   validate(node: FlowNode<C>, graph: FlowGraph): PluginIssue[];
+  summary(config: C): NodeSummaryRow[];
 }
 
 /** Any plugin, whatever its config type (what lists and the registry hold). */

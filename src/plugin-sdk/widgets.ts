@@ -9,6 +9,11 @@
 export const NODE_WIDGETS = {
   /** A selector field: the variable picker over upstream outputs and sys/env/conversation variables. */
   variable: 'variable',
+  /**
+   * A container's input list (an iteration's `iterator`): the variable picker offering only arrays,
+   * and only from outside the container (never its inner nodes' outputs).
+   */
+  arrayVariable: 'array-variable',
   /** A text field with `{{#nodeId.path#}}` autocompletion. */
   template: 'template',
   /** Provider + model + completion parameters (the workspace's LLM list). */

@@ -56,6 +56,8 @@ describe('DebugPane, a run blocked by the checklist', () => {
     expect(item).toHaveTextContent(/LLM/);
     fireEvent.click(item);
     expect(store.getState().view.selection.nodes).toEqual([llm]);
+    // The canvas is asked to centre on it (the editor clears the request once centred).
+    expect(store.getState().view.focus?.nodeId).toBe(llm);
     await waitFor(() => expect(document.activeElement).toBe(input));
     field.remove();
   });

@@ -51,7 +51,7 @@ interface Line {
 /**
  * Replaces "Parameter error" when the checklist blocks a run: the checklist's errors as the canvas
  * computes them (they name the field), or the server's issues when the canvas finds none; each line
- * selects its node (the inspector opens) and focuses the field it names.
+ * selects its node (the inspector opens), centres the canvas on it and focuses the field it names.
  */
 export function ChecklistBlocked({ store, issues }: { store: FlowStore; issues: RunIssue[] }) {
   const { t, i18n } = useTranslation(['debug', 'editor']);
@@ -71,7 +71,8 @@ export function ChecklistBlocked({ store, issues }: { store: FlowStore; issues: 
   };
   const open = (line: Line) => {
     if (!line.nodeId || !store.getState().document.nodes.some((n) => n.id === line.nodeId)) return;
-    store.setSelection({ nodes: [line.nodeId], edges: [] });
+    // Selected, and the canvas centred on it (the editor honours the request).
+    store.focusNode(line.nodeId);
     focusField(line.path);
   };
   return (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { isTypingTarget, keyTargetOf } from '../commands';
 import { absolutePosition } from '../store/operations';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
+import { useFlowStore } from '../react/use-flow-store';
 import type { ChecklistEntry } from '../checklist';
 import { useChecklist, useEditorServices, useEditorUi } from './editor-context';
 import s from './editor.module.css';
@@ -28,6 +29,31 @@ export function useFocusNode() {
     void flow.setCenter(at.x + w / 2, at.y + h / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
     return true;
   };
+}
+
+/**
+ * Centres the canvas on the node the store was asked to focus (from outside the canvas), then clears
+ * the request. Two frames later: the selection opens the inspector, which narrows the canvas first.
+ * Returns the node last centred, which keep-in-view leaves alone (it would cut the glide short).
+ */
+export function useFocusRequests(): RefObject<string | null> {
+  const store = useFlowStoreApi();
+  const focus = useFocusNode();
+  const request = useFlowStore((st) => st.view.focus);
+  const centred = useRef<string | null>(null);
+  useEffect(() => {
+    if (!request) return;
+    centred.current = request.nodeId;
+    let frame = requestAnimationFrame(
+      () =>
+        (frame = requestAnimationFrame(() => {
+          focus(request.nodeId);
+          store.clearFocus();
+        })),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [request]); // eslint-disable-line react-hooks/exhaustive-deps
+  return centred;
 }
 
 /** The toolbar's checklist button toggles the panel by its own click. */

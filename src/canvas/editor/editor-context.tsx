@@ -27,6 +27,8 @@ export interface AddFromTarget {
   handleId: string;
   x: number;
   y: number;
+  /** The "+" of an edge: the chosen node goes into this edge, near `at` (canvas coordinates). */
+  edge?: { id: string; at: Position };
 }
 
 export interface ContextMenuTarget {

@@ -1,5 +1,5 @@
 import type { FlowDocument } from '../../../schemas/flow';
-import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type Viewport } from '@xyflow/react';
+import { Background, getViewportForBounds, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi, type Node, type NodeTypes, type EdgeTypes, type Viewport } from '@xyflow/react';
 import { FlowMinimap } from './flow-minimap';
 import '@xyflow/react/dist/style.css';
 import { X } from 'lucide-react';
@@ -13,20 +13,23 @@ import { FlowStoreProvider } from '../react/flow-store-context';
 import { useFlowStore } from '../react/use-flow-store';
 import type { FlowStore } from '../store/create-flow-store';
 import { animatedLayout } from './animated-layout';
-import { ChecklistPanel } from './checklist-panel';
+import { ChecklistPanel, useFocusRequests } from './checklist-panel';
 import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
 import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
+import { SummaryNamesProvider } from './node-summary';
+import { InsertableEdge } from './insertable-edge';
+import { useKeepInView } from './use-keep-in-view';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
 import { Palette } from './palette';
 import { registerPluginTexts } from './plugin-texts';
 import { FIT_VIEW_OPTIONS, Toolbar, ZoomControls } from './toolbar';
-import { placementAt, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
+import { freePlacementAt, measuredSizes, useChangeHandlers, useConnectionHandlers, useDragHandlers } from './use-canvas-handlers';
 import { useChecklistSync } from './use-checklist-sync';
 import { useKnowledgeBaseList } from './use-knowledge-base-list';
 import { useEditorKeys } from './use-editor-keys';
@@ -36,6 +39,8 @@ import { ModelListContext } from '../widgets/context';
 import s from './editor.module.css';
 
 const nodeTypes: NodeTypes = { shell: ShellNode, container: ContainerNode, note: NoteNode };
+// Every edge has the hover "+" that inserts a node into it.
+const edgeTypes: EdgeTypes = { default: InsertableEdge };
 
 const MIN_ZOOM = 0.1;
 const PRO_OPTIONS = { hideAttribution: true };
@@ -149,7 +154,9 @@ export function FlowEditor(props: FlowEditorProps) {
       <EditorServicesContext.Provider value={services}>
         <ReactFlowProvider>
           <NodeTextsProvider>
-            <EditorCanvas {...props} pointer={pointer} />
+            <SummaryNamesProvider>
+              <EditorCanvas {...props} pointer={pointer} />
+            </SummaryNamesProvider>
           </NodeTextsProvider>
         </ReactFlowProvider>
       </EditorServicesContext.Provider>
@@ -224,6 +231,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const selEdges = useFlowStore((st) => st.view.selection.edges);
   const readOnly = useFlowStore((st) => st.readOnly);
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
+  const centred = useFocusRequests();
+  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
@@ -293,12 +302,10 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
       const r = root.current?.querySelector('.react-flow')?.getBoundingClientRect();
       const c = r ? flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
       at = { x: c.x - 120, y: c.y - 30 };
-      // Clicking twice must not stack nodes exactly on top of each other.
-      const taken = new Set(store.getState().document.nodes.map((n) => `${n.position.x},${n.position.y}`));
-      while (taken.has(`${at.x},${at.y}`)) at = { x: at.x + 32, y: at.y + 32 };
     }
     ui.setState({ paletteAt: null });
-    void manager.execute('addNode', { kind, ...placementAt(store, kind, at) });
+    // In free space near that point: never on top of another node.
+    void manager.execute('addNode', { kind, ...freePlacementAt(store, kind, at, measuredSizes(flow.getNodes())) });
   };
 
   return (
@@ -309,6 +316,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
             nodes={nodes as never}
             edges={edges}
             nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
             onNodesChange={onNodesChange}
             onEdgesChange={onEdgesChange}
             {...connection}

@@ -11,6 +11,7 @@ import { selectIsSelected, selectNode } from '../store/selectors';
 import { NodeRunBadge, useNodeRunStatus } from '../debug/node-run-badge';
 import { useChecklist, useEditorServices } from './editor-context';
 import { NodeIcon } from './node-icon';
+import { NodeSummary, summaryRows } from './node-summary';
 import { countNodeRender } from './render-probe';
 import { kindTitle } from './plugin-texts';
 import { keepFieldKeys } from './use-editor-keys';
@@ -49,6 +50,8 @@ interface NodeTexts {
   /** The issue badge's tooltip (cached per count). */
   issues(count: number): string;
   addNext: string;
+  /** The "+" on an edge. */
+  insertHere: string;
   rename: string;
   renameHint: string;
 }
@@ -75,6 +78,7 @@ export function NodeTextsProvider({ children }: { children: ReactNode }) {
         return text;
       },
       addNext: tx('editor:node.addNext'),
+      insertHere: tx('editor:node.insertHere'),
       rename: tx('editor:node.rename'),
       renameHint: tx('editor:node.renameHint'),
     };
@@ -82,7 +86,7 @@ export function NodeTextsProvider({ children }: { children: ReactNode }) {
   return <NodeTextsContext.Provider value={texts}>{children}</NodeTextsContext.Provider>;
 }
 
-function useNodeTexts(): NodeTexts {
+export function useNodeTexts(): NodeTexts {
   const texts = useContext(NodeTextsContext);
   if (!texts) throw new Error('Nodes must be rendered inside <FlowEditor>');
   return texts;
@@ -184,6 +188,8 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
   const handles = useMemo(() => (node && plugin ? store.registry.sourceHandlesOf(node) : []), [node, plugin, store]);
   const Body = overview ? undefined : plugin?.view?.Body;
   const config = useMemo(() => (node && Body ? store.registry.normalizeNode(node).config : undefined), [node, Body, store]);
+  // Not in the overview (unreadable there); memoised per config object inside summaryRows.
+  const summary = useMemo(() => (node && plugin && !overview ? summaryRows(store.registry, plugin, node) : undefined), [node, plugin, overview, store]);
   if (!node) return null;
   const handleLabel = (h: HandleSpec) => h.label ?? (h.labelKey && plugin ? texts.t(`${plugin.ns}:${h.labelKey}`) : undefined);
   const single = handles.length === 1 && handles[0].id === DEFAULT_SOURCE_HANDLE && !handleLabel(handles[0]);
@@ -219,6 +225,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
         )}
         {single && <SourceHandle texts={texts} nodeId={id} spec={handles[0]} readOnly={readOnly} overview={overview} />}
       </div>
+      {summary && summary.length > 0 && <NodeSummary rows={summary} ns={plugin!.ns} t={texts.t} nodeId={id} />}
       {Body && config && (
         <div className={s.body}>
           <Body node={node} config={config} selected={selected} readOnly={readOnly} />

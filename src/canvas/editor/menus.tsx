@@ -7,6 +7,7 @@ import { useFlowStoreApi } from '../react/use-flow-store-api';
 import { useEditorServices, useEditorUi, type ContextMenuTarget } from './editor-context';
 import { Palette } from './palette';
 import { freeSpotAfter } from './placement';
+import { freePlacementAt, measuredSizes } from './use-canvas-handlers';
 import s from './editor.module.css';
 
 /** A box fixed at a screen point that closes on Escape or a press outside it. */
@@ -48,8 +49,14 @@ export function AddFromPopover() {
   const close = () => ui.setState({ addFrom: null });
   const pick = (kind: string) => {
     close();
-    const sizes = new Map(flow.getNodes().map((n) => [n.id, n.measured?.width && n.measured.height ? { width: n.measured.width, height: n.measured.height } : undefined]));
-    const position = freeSpotAfter(store.getState().document, target.nodeId, (id) => sizes.get(id));
+    const sizes = measuredSizes(flow.getNodes());
+    if (target.edge) {
+      // The edge's "+": into the edge, in free space near its middle.
+      const at = { x: target.edge.at.x - 120, y: target.edge.at.y - 30 };
+      void manager.execute('addNode', { kind, ...freePlacementAt(store, kind, at, sizes), intoEdge: target.edge.id });
+      return;
+    }
+    const position = freeSpotAfter(store.getState().document, target.nodeId, sizes);
     void manager.execute('addNode', { kind, from: { nodeId: target.nodeId, handleId: target.handleId }, ...(position ? { position } : {}) });
   };
   return (

@@ -9,6 +9,7 @@ import type { FlowStore } from '../store/create-flow-store';
 import type { EditorServices } from './editor-context';
 import type { FlowElementCache } from './flow-elements';
 import { PALETTE_DRAG_TYPE } from './palette';
+import { freeSpotNear } from './placement';
 
 const graphs = new WeakMap<FlowDocument, FlowGraph>();
 /** One graph per document: `isValidConnection` runs on every pointer move while connecting. */
@@ -159,6 +160,28 @@ export function placementAt(store: FlowStore, kind: string, point: Position): { 
   return { position: point };
 }
 
+/** The measured size of each node React Flow knows (for placement). */
+export function measuredSizes(nodes: readonly Node[]): (id: string) => { width: number; height: number } | undefined {
+  const sizes = new Map(nodes.map((n) => [n.id, n.measured?.width && n.measured.height ? { width: n.measured.width, height: n.measured.height } : undefined]));
+  return (id) => sizes.get(id);
+}
+
+/** {@link placementAt}, moved to the nearest free spot of its container: a new node never lands on another. */
+export function freePlacementAt(store: FlowStore, kind: string, point: Position, sizeOf: (id: string) => { width: number; height: number } | undefined) {
+  const p = placementAt(store, kind, point);
+  return { ...p, position: freeSpotNear(store.getState().document, p.position, p.parentId, sizeOf) };
+}
+
+/** The edge under a screen point (its group, or its wide invisible hit path), if any. */
+export function edgeAt(x: number, y: number): string | undefined {
+  if (typeof document === 'undefined' || !document.elementsFromPoint) return undefined;
+  for (const el of document.elementsFromPoint(x, y)) {
+    const id = el.closest('.react-flow__edge')?.getAttribute('data-id');
+    if (id) return id;
+  }
+  return undefined;
+}
+
 /** Dragging nodes (one undo step, moving into or out of containers on drop) and dropping palette items. */
 export function useDragHandlers(store: FlowStore, cache: FlowElementCache, services: Pick<EditorServices, 'manager' | 'notify'>) {
   const flow = useReactFlow();
@@ -185,6 +208,10 @@ export function useDragHandlers(store: FlowStore, cache: FlowElementCache, servi
         if (moving.length) {
           const r = store.reparent(moving, target);
           if (!r.ok) services.notify({ key: `move.${r.reason}`, severity: 'warning' });
+        } else if (ids.length === 1 && !doc.edges.some((e) => e.source === ids[0] || e.target === ids[0])) {
+          // A lone node dropped on an edge goes into it (part of the drag's undo step).
+          const edgeId = edgeAt(at?.clientX ?? -1, at?.clientY ?? -1);
+          if (edgeId) store.splitEdge(ids[0]!, edgeId);
         }
       } finally {
         store.endGesture();
@@ -203,7 +230,10 @@ export function useDragHandlers(store: FlowStore, cache: FlowElementCache, servi
       if (!kind) return;
       e.preventDefault();
       const point = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-      void services.manager.execute('addNode', { kind, ...placementAt(store, kind, point) });
+      // Dropped on an edge: into it, where it was dropped; elsewhere: the nearest free spot.
+      const intoEdge = edgeAt(e.clientX, e.clientY);
+      const placed = intoEdge ? placementAt(store, kind, point) : freePlacementAt(store, kind, point, measuredSizes(flow.getNodes()));
+      void services.manager.execute('addNode', { kind, ...placed, ...(intoEdge ? { intoEdge } : {}) });
     },
     [flow, store, services],
   );

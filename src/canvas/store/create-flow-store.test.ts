@@ -138,3 +138,31 @@ describe('createFlowStore', () => {
     expect(store.toDocument().nodes[1].config.tags).toEqual(['x']);
   });
 });
+
+describe('inserting into an edge', () => {
+  it('adds a node into an edge as one undo step: source → node → target', () => {
+    const store = makeStore();
+    const id = store.addNode('echo', { position: { x: 450, y: 0 }, intoEdge: 'a-source-b-target' })!;
+    const pairs = () => store.getState().document.edges.map((e) => `${e.source}>${e.target}`);
+    expect(pairs()).toEqual(expect.arrayContaining(['a>' + id, id + '>b']));
+    expect(pairs()).not.toContain('a>b');
+    store.undo();
+    expect(pairs()).toContain('a>b');
+    expect(store.getState().document.nodes.some((n) => n.id === id)).toBe(false);
+  });
+
+  it('splits an edge with an existing node, and refuses (changing nothing) what cannot take both ends', () => {
+    const store = makeStore();
+    const id = store.addNode('echo', { position: { x: 0, y: 400 } })!;
+    expect(store.splitEdge(id, 'b-source-end-target')).toBe(true);
+    const pairs = () => store.getState().document.edges.map((e) => `${e.source}>${e.target}`);
+    expect(pairs()).toEqual(expect.arrayContaining(['b>' + id, id + '>end']));
+    store.undo();
+    expect(pairs()).toContain('b>end');
+    // start takes no incoming edge; a node inside the loop cannot join top-level nodes.
+    const before = store.getState().document;
+    expect(store.splitEdge('start', 'a-source-b-target')).toBe(false);
+    expect(store.splitEdge('inner', 'a-source-b-target')).toBe(false);
+    expect(store.getState().document).toBe(before);
+  });
+});

@@ -1,6 +1,6 @@
 import { enablePatches, Immer, type Draft, type Patch } from 'immer';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { createEdge, DEFAULT_SOURCE_HANDLE, withDefaultModel, type DefaultModelChoice, type FlowDocument, type FlowMode, type Position } from '../../../schemas/flow';
+import { createEdge, DEFAULT_SOURCE_HANDLE, DEFAULT_TARGET_HANDLE, withDefaultModel, type DefaultModelChoice, type FlowDocument, type FlowMode, type Position } from '../../../schemas/flow';
 import type { NodeRegistry } from '../../plugin-sdk';
 import { canConnect, type Connection, type ConnectResult } from '../connection';
 import { canReparent, reparent as reparentDraft, type MoveResult } from '../containers';
@@ -44,6 +44,8 @@ export interface AddNodeInit {
   title?: string;
   /** Connect from this node's handle (the "+" on a handle): the new node goes to its right. */
   from?: { nodeId: string; handleId?: string };
+  /** Insert it into this edge (dropped on it, or its hover "+"): source → new node → target. */
+  intoEdge?: string;
 }
 
 /** The editor's store: state for the views, actions for everything that edits it. One per editor. */
@@ -78,6 +80,11 @@ export interface FlowStore {
   connect(connection: Connection): ConnectResult;
   deleteNodes(ids: Iterable<string>): string[];
   deleteEdges(ids: Iterable<string>): void;
+  /**
+   * Puts a node into an edge: the edge's source → the node → its target, one undo step (inside a
+   * gesture or batch, part of it). False, changing nothing, when the node cannot take both ends.
+   */
+  splitEdge(nodeId: string, edgeId: string): boolean;
   /** Positions as stored (relative to each node's container). */
   moveNodes(moves: Readonly<Record<string, Position>>): void;
   /** One config field; consecutive calls for the same node and path merge while typing. */
@@ -88,6 +95,10 @@ export interface FlowStore {
   setSelection(selection: Partial<Selection>): void;
   selectAll(): void;
   setHoveredNode(id: string | null): void;
+  /** Selects a node and asks the canvas to centre on it (callers outside the canvas: the debug pane). */
+  focusNode(id: string): void;
+  /** The canvas centred on the requested node. */
+  clearFocus(): void;
   setRunStatus(status: Readonly<Record<string, NodeRunStatus>>): void;
   setViewport(viewport: Viewport): void;
   /** Switches editing off (viewing a published version) or back on. */
@@ -177,6 +188,30 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
     return result;
   }
 
+  function splitEdge(nodeId: string, edgeId: string): boolean {
+    if (api.getState().readOnly) return false;
+    const d = doc();
+    const e = d.edges.find((x) => x.id === edgeId);
+    const n = findNode(d, nodeId);
+    if (!e || !n || e.source === nodeId || e.target === nodeId) return false;
+    const handles = registry.sourceHandlesOf(n);
+    const out = handles.find((h) => h.id === DEFAULT_SOURCE_HANDLE) ?? handles[0];
+    if (!out) return false;
+    const into: Connection = { source: e.source, sourceHandle: e.sourceHandle, target: nodeId, targetHandle: DEFAULT_TARGET_HANDLE };
+    const onward: Connection = { source: nodeId, sourceHandle: out.id, target: e.target, targetHandle: e.targetHandle };
+    // Both ends checked on the document as it will be, before anything changes.
+    const without = { ...d, edges: d.edges.filter((x) => x.id !== edgeId) };
+    if (!canConnect(without, registry, into).ok) return false;
+    const withInto = { ...without, edges: [...without.edges, createEdge(into.source, into.target, into.sourceHandle ?? undefined, into.targetHandle ?? undefined)] };
+    if (!canConnect(withInto, registry, onward).ok) return false;
+    batch(() => {
+      edit((dr) => void removeEdges(dr, [edgeId]));
+      connect(into);
+      connect(onward);
+    });
+    return true;
+  }
+
   function addNode(kind: string, init: AddNodeInit = {}): string | undefined {
     if (api.getState().readOnly || !registry.has(kind)) return undefined;
     const current = doc();
@@ -197,6 +232,7 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
     return batch(() => {
       edit((d) => insert(d, [node, ...children]));
       if (source) connect({ source: source.id, target: id, sourceHandle: init.from?.handleId ?? DEFAULT_SOURCE_HANDLE });
+      if (init.intoEdge) splitEdge(id, init.intoEdge);
       setSelection({ nodes: [id], edges: [] });
       return id;
     });
@@ -264,6 +300,7 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
       return removed;
     },
     deleteEdges: (ids) => void edit((d) => removeEdges(d, ids)),
+    splitEdge,
     moveNodes: (moves) => void edit((d) => moveNodes(d, moves)),
     updateConfig(nodeId, path, value, uo = {}) {
       edit((d) => void setConfigValue(d, nodeId, path, value), uo.merge === false ? {} : { mergeKey: `${nodeId}:${path.join('.')}` });
@@ -285,6 +322,11 @@ export function createFlowStore(opts: FlowStoreOptions): FlowStore {
     setSelection,
     selectAll: () => setSelection({ nodes: doc().nodes.map((n) => n.id), edges: doc().edges.map((e) => e.id) }),
     setHoveredNode: (id) => setView({ hoveredNodeId: id }),
+    focusNode(id) {
+      setSelection({ nodes: [id], edges: [] });
+      setView({ focus: { nodeId: id, seq: (api.getState().view.focus?.seq ?? 0) + 1 } });
+    },
+    clearFocus: () => setView({ focus: null }),
     setRunStatus: (runStatus) => setView({ runStatus }),
     setViewport: (viewport) => setView({ viewport }),
     setReadOnly: (readOnly) => api.setState({ readOnly }),

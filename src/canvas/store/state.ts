@@ -25,6 +25,11 @@ export interface ViewState {
   hoveredNodeId: string | null;
   runStatus: Readonly<Record<string, NodeRunStatus>>;
   viewport: Viewport;
+  /**
+   * A request to centre the canvas on a node, from outside the canvas (the debug pane's blocked-run
+   * list): the editor centres on it and clears the request. `seq` tells two requests for one node apart.
+   */
+  focus: { nodeId: string; seq: number } | null;
 }
 
 export interface HistoryFlags {
@@ -48,4 +53,5 @@ export const initialView = (): ViewState => ({
   hoveredNodeId: null,
   runStatus: {},
   viewport: { x: 0, y: 0, zoom: 1 },
+  focus: null,
 });

@@ -4,6 +4,8 @@
  * from ./kit.ts). Each needs the `NodeWidgetContext` the inspector provides; models and workspace
  * resources come from `ModelListContext` and `WorkspaceResourcesContext`, which the editor route fills.
  */
+import { useMemo } from 'react';
+import { VALUE_TYPES } from '../../../schemas/flow';
 import { ariaOf } from '../../kit/widgets/types';
 import { NODE_WIDGETS } from '../../plugin-sdk';
 import type { WidgetRenderer } from '../../kit/schema-form';
@@ -15,6 +17,8 @@ import { ModelWidget } from './model-widgets';
 import { KnowledgeBasesWidget } from './resource-widgets';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
+import { useNodeWidgetEnv } from './context';
+import { listVariables } from './variables';
 
 export * from './context';
 export { ConstantInput, parseConstant } from './constant-input';
@@ -31,6 +35,28 @@ function VariableWidget(p: NodeWidgetProps) {
     <VariablePicker
       {...ariaOf(p)}
       value={Array.isArray(p.value) ? (p.value as string[]) : []}
+      onChange={p.onChange}
+      onBlur={p.onBlur}
+      disabled={p.disabled}
+      readOnly={p.readOnly}
+      invalid={p.invalid}
+      placeholder={p.placeholder}
+    />
+  );
+}
+
+const ARRAY_TYPES = VALUE_TYPES.filter((t) => t.startsWith('array'));
+
+/** An iteration's input: arrays only, from outside it (its inner nodes run once per element of it). */
+function ArrayVariableWidget(p: NodeWidgetProps) {
+  const env = useNodeWidgetEnv();
+  const groups = useMemo(() => listVariables(env.registry, env.graph, env.node.id, { includeChildren: false }), [env.registry, env.graph, env.node.id]);
+  return (
+    <VariablePicker
+      {...ariaOf(p)}
+      value={Array.isArray(p.value) ? (p.value as string[]) : []}
+      groups={groups}
+      types={ARRAY_TYPES}
       onChange={p.onChange}
       onBlur={p.onBlur}
       disabled={p.disabled}
@@ -63,6 +89,7 @@ function TemplateWidget(p: NodeWidgetProps) {
  */
 export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
   [NODE_WIDGETS.variable]: as(VariableWidget),
+  [NODE_WIDGETS.arrayVariable]: as(ArrayVariableWidget),
   [NODE_WIDGETS.template]: as(TemplateWidget),
   [NODE_WIDGETS.model]: as(ModelWidget),
   [NODE_WIDGETS.knowledgeBases]: as(KnowledgeBasesWidget),

@@ -72,3 +72,20 @@ describe('row widgets', () => {
     expect(screen.getByRole('textbox', { name: 'Node name' })).toHaveAttribute('readonly');
   });
 });
+
+describe('iteration input', () => {
+  it('offers only arrays from outside the iteration: not its inner nodes’ outputs, not single values', async () => {
+    const user = userEvent.setup();
+    const { store, nodeId, field } = show('iteration');
+    // A code node inside the iteration, with an array output: still not a choice for the iteration's input.
+    act(() => {
+      const inner = store.addNode('code', { parentId: nodeId, from: { nodeId: `${nodeId}-start_1` } })!;
+      store.updateConfig(inner, ['outputs'], [{ name: 'inner_list', type: 'array[string]' }]);
+    });
+    await user.click(within(field('iterator')).getAllByRole('button')[0]);
+    const options = within(await screen.findByRole('listbox', { name: 'Available variables' })).getAllByRole('option');
+    const texts = options.map((o) => o.textContent ?? '');
+    expect(texts.some((t) => t.includes('files'))).toBe(true);
+    expect(texts.filter((t) => /inner_list|query_text|^text/.test(t))).toEqual([]);
+  });
+});

@@ -37,6 +37,7 @@ export default {
   },
   node: {
     addNext: 'Add a node after this',
+    insertHere: 'Insert a node here',
     issues_one: '{{count}} problem',
     issues_other: '{{count}} problems',
     notePlaceholder: 'Write something…',

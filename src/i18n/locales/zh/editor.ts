@@ -36,6 +36,7 @@ export default {
   },
   node: {
     addNext: '在此之后添加节点',
+    insertHere: '在此处插入节点',
     issues_one: '{{count}} 个问题',
     issues_other: '{{count}} 个问题',
     notePlaceholder: '写点什么…',
