@@ -54,21 +54,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { vector } = await import('@electric-sql/pglite-pgvector');
+  // PGlite runs in a worker thread of its own (pglite-remote.ts): its queries never take the event loop.
+  const { openPgliteRemote } = await import('./pglite-remote');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir: opts.dataDir,
-    extensions: { vector },
-    loadDataDir: opts.loadDataDir,
-    // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
-    // directory's postgresql.conf (time zone, locale and date style lines included).
-    ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
-  });
+  const client = await openPgliteRemote({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, sharedBuffers: opts.sharedBuffers });
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector;');
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzle(client as never, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder });
   return {
     db,
