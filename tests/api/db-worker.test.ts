@@ -140,7 +140,7 @@ describe('values', () => {
     const raw = await on.execute(sql`select at, doc, big, num, '\\x0102ff'::bytea as bytes, '[1,2.5,3]'::vector as v, now() > at as later,
       array[1,2]::int[] as ints, '1 day'::interval as span, '2026-01-02'::date as day, 1.5::float8 as f, null::text as nothing
       from weft_worker_items where id = 20`);
-    return { mapped, raw: raw.rows };
+    return { mapped, raw: (raw as unknown as { rows: Record<string, unknown>[] }).rows };
   }
 
   it('are what drizzle gives on the main thread', async () => {

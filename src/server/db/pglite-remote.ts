@@ -29,6 +29,8 @@ export interface RemoteQueryOptions {
   parsers?: Record<number, unknown>;
   /** What COPY ... FROM '/dev/blob' reads. */
   blob?: Blob;
+  /** What COPY ... FROM {@link PgliteRemote.copyDevice} reads. */
+  copyInput?: Uint8Array;
 }
 
 export interface RemoteTransaction {
@@ -41,6 +43,11 @@ export interface PgliteRemote extends RemoteTransaction {
   transaction<T>(fn: (tx: RemoteTransaction) => Promise<T>): Promise<T>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
   close(): Promise<void>;
+  /**
+   * A character device in PGlite's /dev that a binary COPY reads a query's `copyInput` from,
+   * without /dev/blob's copies and byte-at-a-time loop; null when it could not be made.
+   */
+  readonly copyDevice: string | null;
 }
 
 export interface PgliteRemoteOptions {
@@ -111,6 +118,9 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
 
   async function request(op: 'query' | 'exec', tx: number | undefined, sql: string, params: unknown[] | undefined, o: RemoteQueryOptions = {}) {
     const blob = await bytesOf(o.blob);
+    // The caller's bytes are copied, not moved (they may be a view of a buffer it still uses); a
+    // view is cut to itself first (a clone of a view carries its whole buffer).
+    const copyInput = o.copyInput && (o.copyInput.byteLength === o.copyInput.buffer.byteLength ? o.copyInput : o.copyInput.slice());
     return call<unknown>(
       {
         op,
@@ -120,6 +130,7 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
         ...(o.rowMode ? { rowMode: o.rowMode } : {}),
         ...(o.parsers ? { rawOids: Object.keys(o.parsers).map(Number) } : {}),
         ...(blob ? { blob } : {}),
+        ...(copyInput ? { copyInput } : {}),
       },
       blob ? [blob.buffer as ArrayBuffer] : [],
     );
@@ -131,8 +142,9 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
   });
 
   const loadDataDir = await bytesOf(opts.loadDataDir);
+  let ready: { copyDevice: string | null };
   try {
-    await call({ op: 'init', dataDir: opts.dataDir, sharedBuffers: opts.sharedBuffers, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
+    ready = await call({ op: 'init', dataDir: opts.dataDir, sharedBuffers: opts.sharedBuffers, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
   } catch (e) {
     await worker.terminate();
     throw e;
@@ -140,6 +152,7 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
 
   return {
     ...on(undefined),
+    copyDevice: ready.copyDevice,
     async transaction(fn) {
       const tx = nextTx++;
       await call({ op: 'begin', tx });

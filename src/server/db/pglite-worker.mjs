@@ -2,7 +2,8 @@
 // parsing and row building never take the server's event loop. pglite-remote.ts is the other end.
 // Plain JavaScript, like the sandbox's worker.mjs: it runs as it is under tsx, vitest and node.
 //
-// Messages in: { id, op, ... } with op init | query | exec | begin | commit | rollback | dump | close.
+// Messages in: { id, op, ... } with op init | query | exec | begin | commit | rollback | dump | close;
+// a query's `copyInput` bytes are what a COPY ... FROM '/dev/weft-copy' in it reads.
 // Messages out: { id, result } or { id, error } (error: message and the PostgreSQL fields).
 // Transactions: `begin` holds PGlite's transaction (PGlite queues every other query until it
 // ends, as on the main thread before); queries naming its `tx` run inside it.
@@ -18,6 +19,51 @@ const txs = new Map();
 const ROLLBACK = Symbol('rollback');
 
 const identity = (v) => v;
+
+/** The character device a binary COPY of knowledge segments reads from (see copyDevice below). */
+const COPY_DEVICE = '/dev/weft-copy';
+/** Its device number (PGlite's own /dev/blob is 64, 0). */
+const COPY_DEVICE_MAJOR = 64;
+const COPY_DEVICE_MINOR = 17;
+/** What the device reads now: set for one query's `copyInput`, null otherwise. */
+const copyState = { data: null };
+let copyDevice = null;
+
+/**
+ * Makes {@link COPY_DEVICE} in PGlite's in-memory /dev. PGlite's /dev/blob takes a Blob, copies it
+ * twice (into the Blob, then out to an ArrayBuffer) and hands it to the database a byte at a time
+ * in a JavaScript loop; this device reads the buffer where it is, a slice per read. Null when
+ * Emscripten's file system is not reachable: callers then use /dev/blob.
+ */
+function makeCopyDevice(pg) {
+  try {
+    const FS = pg.Module?.FS;
+    if (!FS || typeof FS.registerDevice !== 'function' || typeof FS.mkdev !== 'function') return null;
+    const dev = FS.makedev(COPY_DEVICE_MAJOR, COPY_DEVICE_MINOR);
+    FS.registerDevice(dev, {
+      open: () => {},
+      close: () => {},
+      read: (_stream, buffer, offset, length, position) => {
+        const src = copyState.data;
+        if (!src) throw new FS.ErrnoError(5); // EIO: no COPY in progress
+        if (position >= src.length) return 0;
+        const n = Math.min(src.length - position, length);
+        buffer.set(src.subarray(position, position + n), offset);
+        return n;
+      },
+      llseek: (stream, offset, whence) => {
+        const at = whence === 1 ? stream.position + offset : whence === 2 ? (copyState.data?.length ?? 0) + offset : offset;
+        if (at < 0) throw new FS.ErrnoError(28); // EINVAL
+        return at;
+      },
+    });
+    FS.mkdev(COPY_DEVICE, dev);
+    return COPY_DEVICE;
+  } catch (e) {
+    console.error('[weft] the COPY input device could not be made; using /dev/blob:', e);
+    return null;
+  }
+}
 
 /** The parsers a caller asked for: the listed type ids stay as PostgreSQL's text (drizzle's mapping). */
 function optionsOf(m) {
@@ -68,9 +114,19 @@ async function handle(m) {
         // data directory's postgresql.conf (time zone, locale and date style lines included).
         ...(m.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${m.sharedBuffers}`] } : {}),
       });
-      return null;
+      copyDevice = makeCopyDevice(db);
+      return { copyDevice };
     }
     case 'query':
+      if (m.copyInput) {
+        // The caller's transaction holds PGlite alone while the device reads it.
+        copyState.data = m.copyInput;
+        try {
+          return await resultOf(await clientOf(m).query(m.sql, m.params, optionsOf(m)));
+        } finally {
+          copyState.data = null;
+        }
+      }
       return resultOf(await clientOf(m).query(m.sql, m.params, optionsOf(m)));
     case 'exec':
       return Promise.all((await clientOf(m).exec(m.sql, optionsOf(m))).map(resultOf));
