@@ -26,6 +26,8 @@ export interface OpenOptions {
   loadDataDir?: Blob;
   /** PGlite's shared_buffers (e.g. '128MB'); PostgreSQL's default when omitted. */
   sharedBuffers?: string;
+  /** PGlite in a worker thread of its own (default) or, false, on this thread. */
+  inWorker?: boolean;
 }
 
 /** Opens the database and runs the migrations. */
@@ -54,12 +56,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   }
-  // PGlite runs in a worker thread of its own (pglite-remote.ts): its queries never take the event loop.
-  const { openPgliteRemote } = await import('./pglite-remote');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const client = await openPgliteRemote({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, sharedBuffers: opts.sharedBuffers });
+  // By default PGlite runs in a worker thread of its own (pglite-remote.ts): its queries never take the event loop.
+  const client = opts.inWorker === false ? await openPgliteHere(opts) : await (await import('./pglite-remote')).openPgliteRemote(opts);
   await client.exec('CREATE EXTENSION IF NOT EXISTS vector;');
   const db = drizzle(client as never, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder });
@@ -70,6 +71,20 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await client.close();
     },
   };
+}
+
+/** PGlite on this thread (WEFT_PG_WORKER=false). */
+async function openPgliteHere(opts: OpenOptions) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  return PGlite.create({
+    dataDir: opts.dataDir,
+    extensions: { vector },
+    loadDataDir: opts.loadDataDir,
+    // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
+    // directory's postgresql.conf (time zone, locale and date style lines included).
+    ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
+  });
 }
 
 /** A cheap liveness query. */
