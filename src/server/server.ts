@@ -58,6 +58,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
     loadDataDir: opts.loadDataDir,
     sharedBuffers: settings.pgSharedBuffers,
+    inWorker: settings.pgWorker,
   }).catch(async (e: unknown) => {
     await sandbox.close();
     throw e;

@@ -22,6 +22,11 @@ export const Settings = z.object({
    */
   pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('32MB'),
   /**
+   * The embedded database in a worker thread of its own (WEFT_PG_WORKER, default true): its
+   * queries never take the event loop. false runs PGlite on the main thread, as before issue 34.
+   */
+  pgWorker: z.stringbool().default(true),
+  /**
    * Memory, in MB, that vector search may keep: each searched unit's segment vectors, quantised (the
    * built-in embedding's take 276 bytes a segment). Searches whose vectors outgrow it, or all with
    * 0, run in the database instead (exact, or pgvector's HNSW index on a server that has one).
@@ -117,6 +122,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: env.WEFT_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     pgSharedBuffers: env.WEFT_PG_SHARED_BUFFERS || undefined,
+    pgWorker: env.WEFT_PG_WORKER || undefined,
     vectorCacheMb: env.WEFT_VECTOR_CACHE_MB || undefined,
     adminUser: env.WEFT_ADMIN_USER || undefined,
     adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,

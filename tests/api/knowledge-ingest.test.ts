@@ -158,7 +158,7 @@ describe('text files', () => {
   });
 
   it("copies through the embedded database's own device; a COPY that fails leaves nothing and the next one works", async () => {
-    const pg = pgliteOf(h.studio.ctx.db) as unknown as { Module: { FS: { analyzePath(p: string): { exists: boolean } } } } | null;
+    const pg = pgliteOf(h.studio.ctx.db);
     if (!pg) return; // a PostgreSQL server takes an INSERT (no COPY device)
     const db = h.studio.ctx.db;
     const [base] = await db.select().from(datasets).where(eq(datasets.id, ds));
@@ -168,7 +168,8 @@ describe('text files', () => {
     // A NUL cannot be stored in a text column: the database refuses the batch mid-COPY.
     await expect(writeSegments(h.studio.ctx, unit, [{ content: 'before' }, { content: 'a\u0000b' }], builtinEmbedder)).rejects.toThrow(/0x00/);
     expect(await stored(id)).toHaveLength(0);
-    expect(pg.Module.FS.analyzePath('/dev/weft-copy').exists).toBe(true);
+    // The device is made in the database's worker thread.
+    expect(pg.copyDevice).toBe('/dev/weft-copy');
     expect(await writeSegments(h.studio.ctx, unit, [{ content: 'first after the failure' }, { content: '然后是中文' }], builtinEmbedder)).toBe(2);
     expect((await stored(id)).map((r) => [r.content, r.tokens])).toEqual([
       ['first after the failure', 'first after the failure'],

@@ -2,8 +2,9 @@
  * The client of `npm run bench:portal`, in a process of its own as browsers would be: opens the
  * portal chat streams, `spacingMs` apart (all of them open at the peak: each lasts longer than the
  * ramp), and records per stream the time to its first `answer_chunk` frame and whether it ended well
- * (status 200, no `run_failed`, a final `message_end`). Reads its job as one JSON line on stdin and
- * prints `{ ttft, errors, samples, peakOpen }` as one line.
+ * (status 200, no `run_failed`, a final `message_end`), and the longest gap between two successive
+ * `answer_chunk` frames of a stream (issue 34: chunks arrived in bursts). Reads its job as one JSON
+ * line on stdin and prints `{ ttft, gaps, errors, samples, peakOpen }` as one line.
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -18,6 +19,8 @@ interface Job {
 const [line] = (await once(createInterface({ input: process.stdin }), 'line')) as [string];
 const job = JSON.parse(line) as Job;
 const ttft: Record<string, number> = {};
+/** Per stream, the longest time between two successive answer chunks. */
+const gaps: number[] = [];
 const samples: string[] = [];
 let errors = 0;
 let open = 0;
@@ -41,6 +44,8 @@ async function stream(i: number): Promise<void> {
     const decoder = new TextDecoder();
     let buf = '';
     let last = '';
+    let chunkAt = 0;
+    let gap = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buf += decoder.decode(chunk, { stream: true });
       let at: number;
@@ -48,12 +53,18 @@ async function stream(i: number): Promise<void> {
         const frame = buf.slice(0, at);
         buf = buf.slice(at + 2);
         const type = frame.slice(7, frame.indexOf('\n'));
-        if (type === 'answer_chunk' && ttft[i] === undefined) ttft[i] = performance.now() - t0;
+        if (type === 'answer_chunk') {
+          const now = performance.now();
+          if (ttft[i] === undefined) ttft[i] = now - t0;
+          else gap = Math.max(gap, now - chunkAt);
+          chunkAt = now;
+        }
         if (type === 'run_failed') fail(`#${i}: ${frame.slice(0, 300)}`);
         last = type;
       }
     }
     if (last !== 'message_end') fail(`#${i}: the stream ended with ${last || 'nothing'}`);
+    if (gap) gaps.push(gap);
   } catch (e) {
     fail(`#${i}: ${(e as Error).message}`);
   } finally {
@@ -67,4 +78,4 @@ for (let i = 0; i < job.streams; i++) {
   await new Promise((r) => setTimeout(r, job.spacingMs));
 }
 await Promise.all(all);
-process.stdout.write(`${JSON.stringify({ ttft, errors, samples, peakOpen })}\n`);
+process.stdout.write(`${JSON.stringify({ ttft, gaps, errors, samples, peakOpen })}\n`);

@@ -11,7 +11,11 @@
  * - time-to-first-token overhead: the first `answer_chunk` at the client minus the provider's own
  *   first-token delay for that request (which it measures and reports), p50 and p95 (target p95 ≤ 20 ms).
  * - the server process's CPU time a stream (request, run, storage, stream), a figure a busy machine
- *   changes less than the latencies.
+ *   changes less than the latencies;
+ * - (issue 34) the event loop's stalls: a /config.json probe every 100 ms from a process of its own
+ *   during the burst (p50/max, target max <= 50 ms); the longest gap between two answer chunks of a
+ *   stream past the provider's own CHUNK_MS (target <= 100 ms); the first token's p95 under the burst
+ *   against one message alone (its median over 5 single streams; target <= 150 ms more).
  * `uptime` is printed beside the figures: on a loaded machine they are worse than the server's own.
  */
 import { spawn, execSync } from 'node:child_process';
@@ -97,18 +101,24 @@ try {
   const round = async (streams: number) => {
     const client = await child('./portal-client.ts');
     client.p.stdin.end(`${JSON.stringify({ url, tokens, streams, spacingMs: SPACING_MS })}\n`);
-    const out = JSON.parse(await client.next()) as { ttft: Record<string, number>; errors: number; samples: string[]; peakOpen: number };
+    const out = JSON.parse(await client.next()) as { ttft: Record<string, number>; gaps: number[]; errors: number; samples: string[]; peakOpen: number };
     const registry = runRegistry(studio.ctx);
     while (registry.size) await new Promise((r) => setTimeout(r, 10));
     return out;
   };
 
   await round(20); // warm up (JIT, plan and access caches, connections)
+  const alone: number[] = [];
+  for (let i = 0; i < 5; i++) alone.push(...Object.values((await round(1)).ttft));
+  const probe = await child('./portal-probe.ts');
+  probe.p.stdin.write(`${JSON.stringify({ url: `${base}/config.json`, everyMs: 100 })}\n`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await round(STREAMS);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  probe.p.stdin.end('stop\n');
+  const { latencies } = JSON.parse(await probe.next()) as { latencies: number[] };
   provider.p.stdin.write('report\n');
   const { delays } = JSON.parse(await provider.next()) as { delays: Record<string, number> };
   const overhead = Object.entries(result.ttft)
@@ -118,6 +128,11 @@ try {
   console.log(`portal chat streams: ${STREAMS} (peak open at the client: ${result.peakOpen}), ${USERS} users, one server process, embedded database; ${(wall / 1000).toFixed(1)} s`);
   console.log(`errors                       ${String(result.errors).padStart(7)}   (target 0)${result.samples.length ? `\n  ${result.samples.join('\n  ')}` : ''}`);
   console.log(`first-token overhead  p50 ${fmt(quantile(overhead, 0.5))} ms | p95 ${fmt(quantile(overhead, 0.95))} ms | max ${fmt(Math.max(...overhead))} ms   (target p95 <= 20 ms; ${overhead.length} streams measured)`);
+  const chunkMs = Number(process.env.CHUNK_MS ?? 500);
+  const ttfts = Object.values(result.ttft);
+  console.log(`first token under the burst p95 ${fmt(quantile(ttfts, 0.95))} ms | one message alone p50 ${fmt(quantile(alone, 0.5))} ms | difference ${fmt(quantile(ttfts, 0.95) - quantile(alone, 0.5))} ms   (target <= 150 ms)`);
+  console.log(`/config.json probe / 100 ms  p50 ${fmt(quantile(latencies, 0.5))} ms | p95 ${fmt(quantile(latencies, 0.95))} ms | max ${fmt(Math.max(...latencies))} ms   (target max <= 50 ms; ${latencies.length} probes)`);
+  console.log(`chunk gap past the provider's ${chunkMs} ms  p95 ${fmt(quantile(result.gaps, 0.95) - chunkMs)} ms | max ${fmt(Math.max(...result.gaps) - chunkMs)} ms   (target max <= 100 ms)`);
   console.log(`provider's own first token p50 ${fmt(quantile(Object.values(delays), 0.5))} ms (subtracted per stream)`);
   console.log(`server process CPU       ${fmt((cpu.user + cpu.system) / 1000 / STREAMS)} ms a stream (${((cpu.user + cpu.system) / 1000 / wall * 100).toFixed(0)}% of one core over the round: less sensitive to a busy machine than the latencies)`);
   console.log(`uptime: ${load}`);

@@ -60,6 +60,8 @@ export interface OpenOptions {
   loadDataDir?: Blob;
   /** PGlite's shared_buffers (e.g. '128MB'); PostgreSQL's default when omitted. */
   sharedBuffers?: string;
+  /** PGlite in a worker thread of its own (default) or, false, on this thread. */
+  inWorker?: boolean;
 }
 
 /** Opens the database and runs the migrations. */
@@ -91,20 +93,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { vector } = await import('@electric-sql/pglite-pgvector');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir: opts.dataDir,
-    extensions: { vector },
-    loadDataDir: opts.loadDataDir,
-    // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
-    // directory's postgresql.conf (time zone, locale and date style lines included).
-    ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
-  });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  // By default PGlite runs in a worker thread of its own (pglite-remote.ts): its queries never take the event loop.
+  const client = opts.inWorker === false ? await openPgliteHere(opts) : await (await import('./pglite-remote')).openPgliteRemote(opts);
+  const db = drizzle(client as never, { schema }) as unknown as Db;
   const opened = performance.now();
   const migrated = (await needsMigration(db))
     ? await migrateCounting(db, async () => {
@@ -132,6 +126,20 @@ async function migrateCounting(db: Db, run: () => Promise<void>): Promise<number
   const before = await count();
   await run();
   return (await count()) - before;
+}
+
+/** PGlite on this thread (WEFT_PG_WORKER=false). */
+async function openPgliteHere(opts: OpenOptions) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  return PGlite.create({
+    dataDir: opts.dataDir,
+    extensions: { vector },
+    loadDataDir: opts.loadDataDir,
+    // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
+    // directory's postgresql.conf (time zone, locale and date style lines included).
+    ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),
+  });
 }
 
 /** A cheap liveness query. */

@@ -217,13 +217,17 @@ async function insertWithVector(ctx: Pick<ServerContext, 'db'>, batch: (typeof d
     values ${sql.join(values, sql`, `)}`);
 }
 
-/** The PGlite client under a drizzle database (null on a PostgreSQL server). */
+/** The PGlite client under a drizzle database (null on a PostgreSQL server): db/pglite-remote.ts. */
 interface PgliteTx {
-  /** `blob` in: what COPY ... FROM '/dev/blob' reads; `blob` out: what COPY ... TO '/dev/blob' wrote. */
-  query<T = unknown>(q: string, params?: unknown[], opts?: { blob?: Blob }): Promise<{ rows: T[]; blob?: Blob }>;
+  /**
+   * `blob` in: what COPY ... FROM '/dev/blob' reads; `blob` out: what COPY ... TO '/dev/blob' wrote;
+   * `copyInput`: what COPY ... FROM `copyDevice` reads.
+   */
+  query<T = unknown>(q: string, params?: unknown[], opts?: { blob?: Blob; copyInput?: Uint8Array }): Promise<{ rows: T[]; blob?: Blob }>;
 }
 export interface PgliteLike extends PgliteTx {
   transaction<T>(fn: (tx: PgliteTx) => Promise<T>): Promise<T>;
+  readonly copyDevice: string | null;
 }
 export function pgliteOf(db: object): PgliteLike | null {
   const client = (db as { $client?: { query?: unknown; dumpDataDir?: unknown } }).$client;
@@ -259,84 +263,11 @@ async function copySegments(pg: PgliteLike, first: Pick<CopyRow, 'documentId' | 
     );
     if (!unit.rows.length) throw new UnitGoneError();
     await tx.query('set local session_replication_role = replica');
-    const input = copyInputOf(pg);
-    if (!input) {
-      await tx.query(`copy dataset_segments (${COPY_COLUMNS}) from '/dev/blob' with (format binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
-      return;
-    }
-    input.data = data;
-    try {
-      await tx.query(`copy dataset_segments (${COPY_COLUMNS}) from '${COPY_DEVICE}' with (format binary)`);
-    } finally {
-      input.data = null;
-    }
+    // The database's own device (made in its worker thread) reads the bytes where they are;
+    // /dev/blob copies them twice and feeds them a byte at a time.
+    if (pg.copyDevice) await tx.query(`copy dataset_segments (${COPY_COLUMNS}) from '${pg.copyDevice}' with (format binary)`, [], { copyInput: data });
+    else await tx.query(`copy dataset_segments (${COPY_COLUMNS}) from '/dev/blob' with (format binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
   });
-}
-
-/** The character device a COPY of segments reads from, in PGlite's in-memory /dev. */
-const COPY_DEVICE = '/dev/weft-copy';
-/** Its device number (PGlite's own /dev/blob is 64, 0). */
-const COPY_DEVICE_MAJOR = 64;
-const COPY_DEVICE_MINOR = 17;
-const copyInputs = new WeakMap<object, { data: Uint8Array | null } | null>();
-
-/**
- * The input of {@link COPY_DEVICE} on this PGlite: set `data` before the COPY, clear it after (the
- * transaction holds PGlite alone meanwhile). PGlite's /dev/blob takes a Blob, copies it twice
- * (into the Blob, then out to an ArrayBuffer) and hands it to the database a byte at a time in a
- * JavaScript loop; this device reads the buffer where it is, a slice per read. Null when PGlite's
- * Emscripten file system is not reachable: then /dev/blob.
- */
-function copyInputOf(pg: PgliteLike): { data: Uint8Array | null } | null {
-  if (copyInputs.has(pg)) return copyInputs.get(pg)!;
-  let input: { data: Uint8Array | null } | null = null;
-  try {
-    const FS = (pg as { Module?: { FS?: EmscriptenFs } }).Module?.FS;
-    if (FS && typeof FS.registerDevice === 'function' && typeof FS.mkdev === 'function') {
-      const state: { data: Uint8Array | null } = { data: null };
-      const dev = FS.makedev(COPY_DEVICE_MAJOR, COPY_DEVICE_MINOR);
-      FS.registerDevice(dev, {
-        open: () => {},
-        close: () => {},
-        read: (_stream, buffer, offset, length, position) => {
-          const src = state.data;
-          if (!src) throw new FS.ErrnoError(5); // EIO: no COPY in progress
-          if (position >= src.length) return 0;
-          const n = Math.min(src.length - position, length);
-          buffer.set(src.subarray(position, position + n), offset);
-          return n;
-        },
-        llseek: (stream, offset, whence) => {
-          const at = whence === 1 ? stream.position + offset : whence === 2 ? (state.data?.length ?? 0) + offset : offset;
-          if (at < 0) throw new FS.ErrnoError(28); // EINVAL
-          return at;
-        },
-      });
-      FS.mkdev(COPY_DEVICE, dev);
-      input = state;
-    }
-  } catch (e) {
-    console.error('[weft] the COPY input device could not be made; using /dev/blob:', e);
-    input = null;
-  }
-  copyInputs.set(pg, input);
-  return input;
-}
-
-/** What copyInputOf uses of Emscripten's FS. */
-interface EmscriptenFs {
-  makedev(major: number, minor: number): number;
-  registerDevice(
-    dev: number,
-    ops: {
-      open: () => void;
-      close: () => void;
-      read: (stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number) => number;
-      llseek: (stream: { position: number }, offset: number, whence: number) => number;
-    },
-  ): void;
-  mkdev(path: string, dev: number): void;
-  ErrnoError: new (errno: number) => Error;
 }
 
 /** Lets I/O and timers run between batches. */

@@ -1,0 +1,182 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The embedded database from the main thread (issue 34): PGlite runs in a worker thread of its own
+ * (pglite-worker.mjs) and this client forwards query, exec and transactions to it over the worker's
+ * port. Measured under 200 portal chat streams, PGlite's WASM and its result parsing were the main
+ * thread's largest cost, and one slow query stalled every stream; now the event loop only pays
+ * for a structured clone of each result.
+ *
+ * It has the shape drizzle's pglite driver uses (query with rowMode and parsers, exec, transaction)
+ * and that the knowledge code reaches through `$client` (query with a COPY blob, transaction,
+ * dumpDataDir). Values keep their JS types: PGlite parses in the worker, and Date, BigInt,
+ * Uint8Array and parsed JSON survive the clone. Parsers cannot cross a thread: a query's `parsers`
+ * are taken as "leave these type ids as text", which is what drizzle's are (timestamps, dates,
+ * intervals and their arrays, which its column mappers read). Errors keep PostgreSQL's fields
+ * (code, constraint, detail ...), which the routes map to catalogue codes.
+ */
+
+export interface RemoteResults<T = unknown> {
+  rows: T[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+  blob?: Blob;
+}
+
+export interface RemoteQueryOptions {
+  rowMode?: 'array' | 'object';
+  /** Only the keys count: these type ids stay text (see above). */
+  parsers?: Record<number, unknown>;
+  /** What COPY ... FROM '/dev/blob' reads. */
+  blob?: Blob;
+  /** What COPY ... FROM {@link PgliteRemote.copyDevice} reads. */
+  copyInput?: Uint8Array;
+}
+
+export interface RemoteTransaction {
+  query<T = unknown>(sql: string, params?: unknown[], opts?: RemoteQueryOptions): Promise<RemoteResults<T>>;
+  exec(sql: string, opts?: RemoteQueryOptions): Promise<RemoteResults[]>;
+}
+
+export interface PgliteRemote extends RemoteTransaction {
+  /** Runs `fn` in one transaction that holds the database: other queries wait until it ends. */
+  transaction<T>(fn: (tx: RemoteTransaction) => Promise<T>): Promise<T>;
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  close(): Promise<void>;
+  /**
+   * A character device in PGlite's /dev that a binary COPY reads a query's `copyInput` from,
+   * without /dev/blob's copies and byte-at-a-time loop; null when it could not be made.
+   */
+  readonly copyDevice: string | null;
+}
+
+export interface PgliteRemoteOptions {
+  dataDir?: string;
+  loadDataDir?: Blob;
+  sharedBuffers?: string;
+}
+
+type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } };
+
+const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+
+/** A PostgreSQL error as it came from the worker: an Error with the same fields. */
+function errorFrom(e: Reply['error'] & object): Error {
+  const err = new Error(e.message) as Error & Record<string, unknown>;
+  for (const [k, v] of Object.entries(e)) if (k !== 'message' && k !== 'stack') err[k] = v;
+  return err;
+}
+
+async function bytesOf(blob: Blob | undefined): Promise<Uint8Array | undefined> {
+  return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined;
+}
+
+function resultsFrom<T>(r: RemoteResults<T> & { blob?: unknown }): RemoteResults<T> {
+  if (r.blob instanceof Uint8Array) r.blob = new Blob([r.blob as Uint8Array<ArrayBuffer>]);
+  return r;
+}
+
+/** Starts the worker, opens PGlite in it and answers once it is ready. */
+export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<PgliteRemote> {
+  const worker = new Worker(WORKER_URL);
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  let nextId = 1;
+  let nextTx = 1;
+  let dead: Error | null = null;
+
+  // The worker keeps the process alive only while a request waits for it (an idle server's
+  // process may end when nothing else holds it; a script awaiting a query must not).
+  worker.unref();
+  const settle = (id: number) => {
+    const p = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    return p;
+  };
+  worker.on('message', (m: Reply) => {
+    const p = settle(m.id);
+    if (!p) return;
+    if (m.error) p.reject(errorFrom(m.error));
+    else p.resolve(m.result);
+  });
+  const fail = (e: Error) => {
+    dead = e;
+    for (const id of [...pending.keys()]) settle(id)?.reject(e);
+  };
+  worker.on('error', (e) => fail(new Error(`The embedded database stopped: ${e.message}`)));
+  worker.on('exit', (code) => fail(new Error(`The embedded database stopped (worker exit ${code})`)));
+
+  function call<T>(msg: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    if (pending.size === 0) worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ id, ...msg }, transfer);
+    });
+  }
+
+  async function request(op: 'query' | 'exec', tx: number | undefined, sql: string, params: unknown[] | undefined, o: RemoteQueryOptions = {}) {
+    const blob = await bytesOf(o.blob);
+    // The caller's bytes are copied, not moved (they may be a view of a buffer it still uses); a
+    // view is cut to itself first (a clone of a view carries its whole buffer).
+    const copyInput = o.copyInput && (o.copyInput.byteLength === o.copyInput.buffer.byteLength ? o.copyInput : o.copyInput.slice());
+    return call<unknown>(
+      {
+        op,
+        sql,
+        ...(params ? { params } : {}),
+        ...(tx !== undefined ? { tx } : {}),
+        ...(o.rowMode ? { rowMode: o.rowMode } : {}),
+        ...(o.parsers ? { rawOids: Object.keys(o.parsers).map(Number) } : {}),
+        ...(blob ? { blob } : {}),
+        ...(copyInput ? { copyInput } : {}),
+      },
+      blob ? [blob.buffer as ArrayBuffer] : [],
+    );
+  }
+
+  const on = (tx: number | undefined): RemoteTransaction => ({
+    query: async <T>(sql: string, params?: unknown[], o?: RemoteQueryOptions) => resultsFrom((await request('query', tx, sql, params, o)) as RemoteResults<T>),
+    exec: async (sql: string, o?: RemoteQueryOptions) => ((await request('exec', tx, sql, undefined, o)) as RemoteResults[]).map(resultsFrom),
+  });
+
+  const loadDataDir = await bytesOf(opts.loadDataDir);
+  let ready: { copyDevice: string | null };
+  try {
+    ready = await call({ op: 'init', dataDir: opts.dataDir, sharedBuffers: opts.sharedBuffers, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+
+  return {
+    ...on(undefined),
+    copyDevice: ready.copyDevice,
+    async transaction(fn) {
+      const tx = nextTx++;
+      await call({ op: 'begin', tx });
+      let result;
+      try {
+        result = await fn(on(tx));
+      } catch (e) {
+        await call({ op: 'rollback', tx });
+        throw e;
+      }
+      await call({ op: 'commit', tx });
+      return result;
+    },
+    async dumpDataDir(compression) {
+      const bytes = await call<Uint8Array>({ op: 'dump', compression });
+      return new Blob([bytes as Uint8Array<ArrayBuffer>]);
+    },
+    async close() {
+      if (dead) return;
+      try {
+        await call({ op: 'close' });
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
+}
