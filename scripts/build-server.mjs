@@ -96,6 +96,9 @@ export async function buildServer(root) {
       main: 'src/server/main.ts',
       // The code sandbox's worker (sandbox.ts: ./worker.mjs) and the indexing worker (prepare-pool.ts: ./prepare-worker.mjs).
       worker: 'src/server/sandbox/worker.mjs',
+      // Python code nodes (sandbox.ts: ./python-worker.mjs) and the embedded database (pglite-remote.ts: ./pglite-worker.mjs).
+      'python-worker': 'src/server/sandbox/python-worker.mjs',
+      'pglite-worker': 'src/server/db/pglite-worker.mjs',
       'prepare-worker': 'src/server/knowledge/prepare-thread.ts',
     },
     outdir: tmp,

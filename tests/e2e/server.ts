@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // @ts-expect-error plain ESM helper shared with the scripts
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/tools.mjs';
+import { staleReason } from '../../scripts/build-check.mjs';
 
 export const ADMIN = { username: 'admin', password: 'Admin12345' };
 
@@ -58,8 +59,16 @@ export async function makeTemplate(): Promise<void> {
   fs.writeFileSync(path.join(TEMPLATE_DIR, 'ready'), new Date().toISOString());
 }
 
+/**
+ * The built server (dist-server/, what `npm start` runs, built by npm test's build step) when it is
+ * up to date with its sources, so the tests drive what ships; otherwise the sources through tsx.
+ */
+function serverEntry(): string[] {
+  return staleReason(root, 'server') === null ? [path.join(root, 'dist-server', 'main.mjs')] : ['--import', 'tsx', path.join(root, 'src/server/main.ts')];
+}
+
 async function spawnServer(dataDir: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, serverEntry(), {
     cwd: root,
     env: {
       ...process.env,
