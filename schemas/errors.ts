@@ -88,6 +88,11 @@ export const ErrorCode = {
    * another package already has, is not the plugin being upgraded, or its server bundle fails to load.
    */
   PLUGIN_INCOMPATIBLE: 'PLUGIN-1003',
+  /**
+   * Credentials for a plugin or tool that declares none (400): its manifest has no credentials
+   * schema, so there is nothing to store. Nothing changes.
+   */
+  PLUGIN_NO_CREDENTIALS: 'PLUGIN-CREDENTIALS-NONE',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

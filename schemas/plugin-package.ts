@@ -68,7 +68,17 @@ export type InstalledPlugin = z.infer<typeof InstalledPlugin>;
 /** Apps whose draft or published versions use a package's kinds (what a delete would break). */
 export const PluginUsage = z.array(z.object({ app_id: z.string(), app_name: z.string(), kinds: z.array(z.string()) }));
 
-export const PluginDetail = InstalledPlugin.extend({ usage: PluginUsage });
+/** One version of a plugin as it was installed or upgraded to (the detail page's history). */
+export const PluginVersionEntry = z.object({ version: z.string(), checksum: z.string(), action: z.enum(['install', 'upgrade']), by: z.string(), at: z.string() });
+export type PluginVersionEntry = z.infer<typeof PluginVersionEntry>;
+
+export const PluginDetail = InstalledPlugin.extend({
+  usage: PluginUsage,
+  /** The versions installed over time, newest first. */
+  history: z.array(PluginVersionEntry),
+  /** The plugin's credentials schema (JSON Schema), null when it takes none. */
+  credentials_schema: z.record(z.string(), z.unknown()).nullable(),
+});
 
 export const PluginIdParams = z.object({ plugin_id: PluginId });
 export const PluginDeleteQuery = z.object({ force: z.enum(['true', 'false']).default('false') });

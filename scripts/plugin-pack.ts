@@ -11,7 +11,7 @@ import { PLUGIN_RUNTIME_GLOBAL } from '../src/plugin-sdk/package-runtime';
 /**
  * `npm run plugin:pack -- <folder> [--out file.tgz]`: builds a plugin folder into a package (one
  * .tgz: manifest.json, server.mjs, browser.mjs). The folder holds `plugin.json` (id, name, version,
- * author, description, icon, min_weft_version), `manifest.ts` (default export: the node kind),
+ * author, description, icon, min_weft_version, optionally the tools it lists), `manifest.ts` (default export: the node kind),
  * optionally `executor.ts` (default export, server bundle only), `view.tsx` (default export, browser
  * bundle only) and `credentials.ts` (default export: the zod schema of its credentials).
  *
@@ -23,7 +23,7 @@ import { PLUGIN_RUNTIME_GLOBAL } from '../src/plugin-sdk/package-runtime';
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SDK_INDEX = path.join(ROOT, 'src/plugin-sdk/index.ts');
 
-const PluginJson = PluginPackageManifest.pick({ id: true, name: true, version: true, author: true, description: true, icon: true, min_weft_version: true });
+const PluginJson = PluginPackageManifest.pick({ id: true, name: true, version: true, author: true, description: true, icon: true, min_weft_version: true, tools: true });
 
 /** The modules bundles take from the host, by import specifier (or resolved file) → runtime key. */
 async function runtimeModules(target: 'server' | 'browser'): Promise<Map<string, { key: string; names: string[] }>> {
@@ -106,7 +106,6 @@ export async function packPlugin(dir: string, opts: PackOptions = {}): Promise<{
     format: PACKAGE_FORMAT,
     ...meta,
     kinds: [{ kind: kind.kind, version: kind.version }],
-    tools: [],
     credentials_schema: credentials ? z.toJSONSchema(credentials) : null,
     checksum: bundleChecksum(server, browser),
   });

@@ -69,6 +69,9 @@ const screensInProgress = import.meta.glob<PageModule>([
   './system/security/network-policy-page.tsx',
   './system/plugins/plugins-page.tsx',
   './system/plugins/plugin-detail-page.tsx',
+  './system/tools/tools-page.tsx',
+  './system/tools/tool-detail-page.tsx',
+  './system/resource/resource-page.tsx',
   './screens/app/log-page.tsx',
 ]);
 
@@ -247,12 +250,12 @@ function systemRoutes(): RouteObject {
           {
             path: 'tool',
             handle: { title: 'system.tool', crumb: true } satisfies RouteHandle,
-            children: [{ index: true, lazy: skeleton() }, stub('detail', 'system.toolDetail')],
+            children: [{ index: true, lazy: pageOrSkeleton('./system/tools/tools-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/tools/tool-detail-page.tsx'), handle: { title: 'system.toolDetail', crumb: true } }],
           },
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
           { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
-          stub('resource', 'system.resource'),
+          { path: 'resource', lazy: pageOrSkeleton('./system/resource/resource-page.tsx'), handle: { title: 'system.resource', crumb: true } },
         ],
       },
     ],

@@ -197,6 +197,15 @@ export interface SandboxService {
   ): Promise<Record<string, unknown>>;
 }
 
+/**
+ * A plugin's credentials for the run's tenant (set by its admins under System › Plugins): the values
+ * in clear, or null when none are set or the kind comes with Weft. Pass the node's own kind.
+ * @example const creds = await ctx.services.credentials?.forKind(ctx.node.kind); const key = creds?.api_key;
+ */
+export interface PluginCredentialService {
+  forKind(kind: string): Promise<Record<string, string | number | boolean | null> | null>;
+}
+
 /** What the server injects; each may be absent (an executor that needs one fails with a clear error). */
 export interface ExecutorServices {
   models?: ModelService;
@@ -207,6 +216,7 @@ export interface ExecutorServices {
   sandbox?: SandboxService;
   memory?: ConversationMemory;
   files?: FileTextService;
+  credentials?: PluginCredentialService;
 }
 
 // ------------------------------------------------------------------ containers

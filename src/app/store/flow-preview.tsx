@@ -2,16 +2,21 @@
  * A store app's flow on the real canvas in read-only mode (no palette edits, no dragging, no saving):
  * loaded lazily by the app detail page, so the gallery never pulls the editor's code.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FlowDocument, FlowMode } from '../../../schemas/flow';
-import { builtinPlugins } from '../../canvas/builtin-plugins';
-import { createFlowStore } from '../../canvas';
+import { createFlowStore, type FlowStore } from '../../canvas';
 import { FlowEditor } from '../../canvas/editor';
-import { createNodeRegistry } from '../../plugin-sdk';
+import { loadNodeRegistry } from '../../canvas/node-registry-loader';
 
-let registry: ReturnType<typeof createNodeRegistry> | undefined;
-
+/** The node kinds are the built-ins and the installed plugins' (a flow that uses one shows it as the editor does). */
 export default function FlowPreview({ document, mode }: { document: FlowDocument; mode: FlowMode }) {
-  const [store] = useState(() => createFlowStore({ registry: (registry ??= createNodeRegistry(builtinPlugins)), mode, document, readOnly: true }));
-  return <FlowEditor store={store} variables={false} features={false} animateLayout={false} />;
+  const [store, setStore] = useState<FlowStore | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadNodeRegistry().then((registry) => live && setStore(createFlowStore({ registry, mode, document, readOnly: true })));
+    return () => {
+      live = false;
+    };
+  }, [document, mode]);
+  return store ? <FlowEditor store={store} variables={false} features={false} animateLayout={false} /> : null;
 }

@@ -1,9 +1,9 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { desc, eq, or, sql } from 'drizzle-orm';
 import { ErrorCode } from '../../../schemas/errors';
 import type { FlowDocument } from '../../../schemas/flow';
-import type { InstalledPlugin, PluginPackageManifest } from '../../../schemas/plugin-package';
+import type { InstalledPlugin, PluginPackageManifest, PluginVersionEntry } from '../../../schemas/plugin-package';
 import type { ServerContext } from '../context';
-import { appDrafts, apps, appVersions, pluginPackages } from '../db/schema';
+import { appDrafts, apps, appVersions, pluginCredentials, pluginPackages, pluginVersions } from '../db/schema';
 import { AppError, notFoundOrForeign } from '../errors';
 import { forgetDraftRows } from '../services/cache-generations';
 import { incompatible, openPackage } from './package';
@@ -57,6 +57,12 @@ export async function getPlugin(ctx: ServerContext, id: string): Promise<Install
   return pluginView(row, row.manifest as unknown as PluginPackageManifest, ctx.plugins.packages().find((l) => l.id === id));
 }
 
+/** The versions of a plugin installed over time, newest first (kept across deletes). */
+export async function pluginHistory(ctx: ServerContext, id: string): Promise<PluginVersionEntry[]> {
+  const rows = await ctx.db.select().from(pluginVersions).where(eq(pluginVersions.pluginId, id)).orderBy(desc(pluginVersions.at), desc(pluginVersions.id));
+  return rows.map((r) => ({ version: r.version, checksum: r.checksum, action: r.action, by: r.by, at: r.at.toISOString() }));
+}
+
 /** The apps whose draft or versions hold nodes of these kinds (all tenants: installs are server-wide). */
 export async function pluginUsage(ctx: ServerContext, kinds: string[]): Promise<{ app_id: string; app_name: string; kinds: string[] }[]> {
   if (!kinds.length) return [];
@@ -87,13 +93,16 @@ export async function installPlugin(ctx: ServerContext, bytes: Buffer, by: strin
   const pkg = await verified(ctx, bytes);
   const [existing] = await ctx.db.select({ id: pluginPackages.id }).from(pluginPackages).where(eq(pluginPackages.id, pkg.manifest.id));
   if (existing) throw new AppError(400, ErrorCode.EXISTS, `The plugin ${pkg.manifest.id} is installed already: upgrade it instead`);
-  await ctx.db.insert(pluginPackages).values({
-    id: pkg.manifest.id,
-    version: pkg.manifest.version,
-    manifest: pkg.manifest as unknown as Record<string, unknown>,
-    archive: bytes.toString('base64'),
-    checksum: pkg.manifest.checksum,
-    installedBy: by,
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(pluginPackages).values({
+      id: pkg.manifest.id,
+      version: pkg.manifest.version,
+      manifest: pkg.manifest as unknown as Record<string, unknown>,
+      archive: bytes.toString('base64'),
+      checksum: pkg.manifest.checksum,
+      installedBy: by,
+    });
+    await tx.insert(pluginVersions).values({ pluginId: pkg.manifest.id, version: pkg.manifest.version, checksum: pkg.manifest.checksum, action: 'install', by });
   });
   return getPlugin(ctx, pkg.manifest.id);
 }
@@ -108,17 +117,20 @@ export async function upgradePlugin(ctx: ServerContext, id: string, bytes: Buffe
   if (!row) throw notFoundOrForeign('Plugin', id);
   const pkg = await verified(ctx, bytes);
   if (pkg.manifest.id !== id) throw incompatible(`The package is the plugin ${pkg.manifest.id}, not ${id}`);
-  await ctx.db
-    .update(pluginPackages)
-    .set({
-      version: pkg.manifest.version,
-      manifest: pkg.manifest as unknown as Record<string, unknown>,
-      archive: bytes.toString('base64'),
-      checksum: pkg.manifest.checksum,
-      installedBy: by,
-      updatedAt: new Date(),
-    })
-    .where(eq(pluginPackages.id, id));
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(pluginPackages)
+      .set({
+        version: pkg.manifest.version,
+        manifest: pkg.manifest as unknown as Record<string, unknown>,
+        archive: bytes.toString('base64'),
+        checksum: pkg.manifest.checksum,
+        installedBy: by,
+        updatedAt: new Date(),
+      })
+      .where(eq(pluginPackages.id, id));
+    await tx.insert(pluginVersions).values({ pluginId: id, version: pkg.manifest.version, checksum: pkg.manifest.checksum, action: 'upgrade', by });
+  });
   await ctx.plugins.sync();
   const kinds = pkg.manifest.kinds.map((k) => k.kind);
   const registry = ctx.plugins.registries().nodes;
@@ -151,6 +163,10 @@ export async function deletePlugin(ctx: ServerContext, id: string, force: boolea
   if (usage.length && !force) {
     throw new AppError(409, ErrorCode.PLUGIN_IN_USE, `Flows use the kinds of ${id}: ${usage.map((u) => u.app_name).join(', ')}`, { usage });
   }
-  await ctx.db.delete(pluginPackages).where(eq(pluginPackages.id, id));
+  // Every tenant's credentials go with it: a later install of the same id starts without them.
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(pluginCredentials).where(eq(pluginCredentials.pluginId, id));
+    await tx.delete(pluginPackages).where(eq(pluginPackages.id, id));
+  });
   await ctx.plugins.sync();
 }

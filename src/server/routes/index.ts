@@ -32,6 +32,8 @@ import { storeResourceRoutes, storeRoutes } from './console/store';
 import { adminStoreRoutes } from './admin/store';
 import { adminSecurityRoutes } from './admin/security';
 import { adminPluginRoutes } from './admin/plugins';
+import { adminToolRoutes } from './admin/tools';
+import { adminSystemRoutes } from './admin/system';
 import { consolePluginRoutes } from './console/plugins';
 
 /**
@@ -75,4 +77,6 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(webUsageRoutes(ctx), { prefix: '/web' });
   await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
   await app.register(adminPluginRoutes(ctx), { prefix: '/admin/plugins' });
+  await app.register(adminToolRoutes(ctx), { prefix: '/admin/tools' });
+  await app.register(adminSystemRoutes(ctx), { prefix: '/admin/system' });
 };

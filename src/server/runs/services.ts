@@ -1,5 +1,6 @@
 import { DEFAULT_RUN_LIMITS } from '../../engine';
 import type { ExecutorServices } from '../../plugin-sdk/executor';
+import { createPluginCredentialService } from '../plugins/credentials';
 import type { ServerContext } from '../context';
 import { createGuardedHttpClient, type GuardedHttpClient } from '../http';
 import { createSandboxService } from '../sandbox';
@@ -58,5 +59,7 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
   services.knowledge = createKnowledgeService(ctx, scope);
   // Files the run was given, as text (document-extractor node).
   services.files = createFileTextService(ctx, scope);
+  // Installed plugins' credentials of the run's tenant, for their own executors.
+  services.credentials = createPluginCredentialService(ctx, scope.tenantId);
   return services;
 }

@@ -7,28 +7,19 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
-import { builtinPlugins } from '../../../canvas/builtin-plugins';
-import { loadInstalledPlugins } from '../../../canvas/installed-plugins';
+import { loadNodeRegistry } from '../../../canvas/node-registry-loader';
 import { getAppDraft, saveAppDraft } from '../../../api/apps';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
 import { createLayout, type FlowLayout } from '../../../canvas/layout';
-import { createNodeRegistry, type NodeRegistry } from '../../../plugin-sdk';
+import type { NodeRegistry } from '../../../plugin-sdk';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, EmptyState, Spinner } from '../../../ui';
 import type { LlmModel } from './app-guard';
 import { takeDraft } from './draft-prefetch';
 import { useEditorContext, type EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 
-/**
- * The editor's node kinds: the built-ins and the installed packages' (one registry for every app
- * while the installed set stays the same: it holds no app state).
- */
-let registry: { key: string; nodes: NodeRegistry } | undefined;
-async function loadEditorRegistry(): Promise<NodeRegistry> {
-  const installed = await loadInstalledPlugins();
-  if (registry?.key !== installed.key) registry = { key: installed.key, nodes: createNodeRegistry([...builtinPlugins, ...installed.plugins]) };
-  return registry.nodes;
-}
+/** The editor's node kinds: the built-ins and the installed packages' (src/canvas/node-registry-loader.ts). */
+const loadEditorRegistry = loadNodeRegistry;
 
 type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; draft: AppDraft; registry: NodeRegistry };
 

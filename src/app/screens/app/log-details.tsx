@@ -4,10 +4,10 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { builtinPlugins } from '../../../canvas/builtin-plugins';
+import { currentNodeRegistry, loadNodeRegistry } from '../../../canvas/node-registry-loader';
 import { registerPluginTexts } from '../../../canvas/editor/plugin-texts';
 import { tDynamic } from '../../../i18n';
-import { createNodeRegistry } from '../../../plugin-sdk';
+import type { NodeRegistry } from '../../../plugin-sdk';
 import type { ConversationMessage, RunDetail } from '../../../../schemas/run-api';
 import { formatDateTime } from '../../../kit/schema-table';
 import { RunStatusBadge, traceFromStored, TraceTitleContext, TraceView } from '../../../canvas/debug';
@@ -15,20 +15,30 @@ import { Button, Dialog, DialogBody, DialogContent, DialogHeader, DialogTitle, E
 import { useLogApi } from './log-api';
 import s from './log-page.module.css';
 
-/** The node kinds, for the titles of untitled nodes in stored traces (no views: the log draws no canvas). */
-let registry: ReturnType<typeof createNodeRegistry> | undefined;
-
 /**
  * Gives the traces below the kinds' titles for untitled nodes (as the canvas shows them).
  * @example <KindTitles><TraceView trace={t} /></KindTitles>
  */
 export function KindTitles({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
-  const [kinds] = useState(() => {
-    registry ??= createNodeRegistry(builtinPlugins);
-    registerPluginTexts(i18n, registry);
-    return registry;
+  // The built-ins' at once, then with the installed plugins' kinds (a trace of a plugin's node
+  // titles it as the editor does).
+  const [kinds, setKinds] = useState<NodeRegistry>(() => {
+    const now = currentNodeRegistry();
+    registerPluginTexts(i18n, now);
+    return now;
   });
+  useEffect(() => {
+    let live = true;
+    void loadNodeRegistry().then((nodes) => {
+      if (!live) return;
+      registerPluginTexts(i18n, nodes);
+      setKinds(nodes);
+    });
+    return () => {
+      live = false;
+    };
+  }, [i18n]);
   const titleOf = useCallback(
     (kind: string) => {
       const plugin = kinds.get(kind);

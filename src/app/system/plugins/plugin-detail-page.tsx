@@ -1,11 +1,14 @@
 /**
  * /operation/system/plugin/detail?id=…: one installed package (super admins only): what its
  * manifest says (author, version, the Weft it needs, checksum), its node kinds and tools, whether it
- * runs here (or why not), and the apps whose flows use its kinds.
+ * runs here (or why not), the apps whose flows use its kinds, this tenant's credentials for it and
+ * the versions installed over time.
  */
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { getPlugin } from '../../../api/plugins';
+import { useMemo } from 'react';
+import { createPluginCredentials, deletePluginCredentials, getPlugin, getPluginCredentials, updatePluginCredentials } from '../../../api/plugins';
+import { CredentialsSection, type CredentialsApi } from './credentials-section';
 import { Badge, Card, Spinner, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui';
 import { useSession } from '../../session';
 import { Page, PageHeader } from '../../shell/page';
@@ -28,6 +31,14 @@ export default function PluginDetailPage() {
 function Detail({ id }: { id: string }) {
   const { t } = useTranslation(['system', 'common']);
   const loaded = useLoad((signal) => getPlugin(id, { signal, reaction: 'silent' }), [id]);
+  const credentials = useMemo<CredentialsApi>(
+    () => ({
+      load: (signal) => getPluginCredentials(id, { signal, reaction: 'silent' }),
+      save: (values, existing) => (existing ? updatePluginCredentials(id, values, { reaction: 'silent' }) : createPluginCredentials(id, values, { reaction: 'silent' })),
+      remove: () => deletePluginCredentials(id),
+    }),
+    [id],
+  );
   if (loaded.status === 'error') return <LoadFailed onRetry={loaded.reload} />;
   if (loaded.status !== 'ready') return <Spinner label={t('common:states.loading')} />;
   const p = loaded.data;
@@ -99,6 +110,34 @@ function Detail({ id }: { id: string }) {
           </ul>
         ) : (
           <p className={s.muted}>{t('plugins.detail.unused')}</p>
+        )}
+      </Card>
+      <CredentialsSection schema={p.credentials_schema} api={credentials} />
+      <Card className={s.install} data-testid="plugin-history">
+        <h2 className={s.title}>{t('plugins.history.title')}</h2>
+        {p.history.length ? (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{t('plugins.history.version')}</TableHead>
+                <TableHead>{t('plugins.history.action')}</TableHead>
+                <TableHead>{t('plugins.history.by')}</TableHead>
+                <TableHead>{t('plugins.history.at')}</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {p.history.map((v, i) => (
+                <TableRow key={`${v.at}-${i}`}>
+                  <TableCell className={s.mono}>{v.version}</TableCell>
+                  <TableCell>{t(`plugins.history.actions.${v.action}`)}</TableCell>
+                  <TableCell>{v.by}</TableCell>
+                  <TableCell>{formatDateTime(v.at)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        ) : (
+          <p className={s.muted}>{t('plugins.history.empty')}</p>
         )}
       </Card>
     </div>

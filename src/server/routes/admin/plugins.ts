@@ -8,7 +8,8 @@ import type { ServerContext } from '../../context';
 import { requireSystemRole } from '../../context';
 import { badRequest } from '../../errors';
 import { countStoreInstall, storePackage } from '../../store/plugins';
-import { deletePlugin, getPlugin, installPlugin, listPlugins, pluginUsage, upgradePlugin } from '../../plugins/packages';
+import { deletePlugin, getPlugin, installPlugin, listPlugins, pluginHistory, pluginUsage, upgradePlugin } from '../../plugins/packages';
+import { credentialsSchemaOf } from '../../plugins/credentials';
 
 const tags = ['admin: plugins'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
@@ -80,7 +81,8 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
 
   app.get('/:plugin_id', { schema: { tags, summary: 'One installed plugin, with the apps that use its kinds', params: PluginIdParams, response: { 200: ok(PluginDetail) } } }, async (req) => {
     const plugin = await getPlugin(ctx, req.params.plugin_id);
-    return done({ ...plugin, usage: await pluginUsage(ctx, plugin.kinds.map((k) => k.kind)) });
+    const history = await pluginHistory(ctx, plugin.id);
+    return done({ ...plugin, usage: await pluginUsage(ctx, plugin.kinds.map((k) => k.kind)), history, credentials_schema: await credentialsSchemaOf(ctx, plugin.id) });
   });
 
   app.post(
