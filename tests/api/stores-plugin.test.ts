@@ -134,6 +134,8 @@ describe('the plugin store', () => {
     // Two installs at once: one installs, the other finds it installed; the count goes up once.
     const both = await Promise.all([1, 2].map(() => send(h.adminToken, `${PLUGINS}/install`, { source: 'store', store_item_id: itemId })));
     expect(both.filter((r) => r.status === 200)).toHaveLength(1);
+    // The other is told it is installed already, never a server error.
+    expectCode(both.find((r) => r.status !== 200)!, 400, 'VALIDATION-1001');
     const installed = both.find((r) => r.status === 200)!.body.data;
     expect(installed).toMatchObject({ id: 'weft.text-stats', version: '1.0.0', state: 'active' });
     expect(await installs()).toBe(2);

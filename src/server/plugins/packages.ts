@@ -6,6 +6,7 @@ import type { ServerContext } from '../context';
 import { appDrafts, apps, appVersions, pluginCredentials, pluginPackages, pluginVersions } from '../db/schema';
 import { AppError, notFoundOrForeign } from '../errors';
 import { forgetDraftRows } from '../services/cache-generations';
+import { isUniqueViolation } from '../services/workspace-resources';
 import { incompatible, openPackage } from './package';
 import type { LoadedPackage } from './host';
 
@@ -92,7 +93,10 @@ async function verified(ctx: ServerContext, bytes: Buffer) {
 export async function installPlugin(ctx: ServerContext, bytes: Buffer, by: string): Promise<InstalledPlugin> {
   const pkg = await verified(ctx, bytes);
   const [existing] = await ctx.db.select({ id: pluginPackages.id }).from(pluginPackages).where(eq(pluginPackages.id, pkg.manifest.id));
-  if (existing) throw new AppError(400, ErrorCode.EXISTS, `The plugin ${pkg.manifest.id} is installed already: upgrade it instead`);
+  const installedAlready = () => new AppError(400, ErrorCode.EXISTS, `The plugin ${pkg.manifest.id} is installed already: upgrade it instead`);
+  if (existing) throw installedAlready();
+  // Two installs of one package at once both pass the check above: the second insert's key
+  // conflict is the same answer, not a server error.
   await ctx.db.transaction(async (tx) => {
     await tx.insert(pluginPackages).values({
       id: pkg.manifest.id,
@@ -103,6 +107,8 @@ export async function installPlugin(ctx: ServerContext, bytes: Buffer, by: strin
       installedBy: by,
     });
     await tx.insert(pluginVersions).values({ pluginId: pkg.manifest.id, version: pkg.manifest.version, checksum: pkg.manifest.checksum, action: 'install', by });
+  }).catch((e: unknown) => {
+    throw isUniqueViolation(e) ? installedAlready() : e;
   });
   return getPlugin(ctx, pkg.manifest.id);
 }
