@@ -219,7 +219,7 @@ describe('references', () => {
 
   it('lists the system variables of a mode', () => {
     expect(systemVariables('workflow').map((v) => v.name)).toEqual(['files', 'user_id', 'app_id', 'workflow_run_id']);
-    expect(systemVariables('chatflow').map((v) => v.name)).toEqual(['query', 'files', 'conversation_id', 'user_id', 'app_id', 'workflow_run_id']);
+    expect(systemVariables('chatflow').map((v) => v.name)).toEqual(['query', 'files', 'conversation_id', 'dialogue_count', 'user_id', 'app_id', 'workflow_run_id']);
   });
 });
 
