@@ -43,6 +43,11 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE-1000',
   /** The app has never been published: the public API and MCP run published versions only (400). */
   APP_NOT_PUBLISHED: 'APP-1000',
+  /**
+   * A flow file imported into an app holds a flow of another mode (400): `data.mode` is the file's,
+   * `data.expected` the app's type. Nothing changes.
+   */
+  IMPORT_MODE_MISMATCH: 'APP-1001',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**

@@ -9,10 +9,10 @@ const model = { provider: 'p', name: 'm' };
 const agent = (id: string, config: Record<string, unknown> = {}) => node(id, 'agent', { model, instructions: 'Help.', ...config });
 
 describe('agent', () => {
-  it('appears only in agent and agent-team apps, answering the user message by default', () => {
-    expect(registry.get('agent')!.modes).toEqual(['agent', 'agent_team']);
+  it('appears in agent, agent-team, chatflow and workflow apps (as Dify places its agent node), answering the user message by default', () => {
+    expect(registry.get('agent')!.modes).toEqual(['agent', 'agent_team', 'chatflow', 'workflow']);
     expect(node('a', 'agent').config.query).toEqual(['sys', 'query']);
-    expect(issueKeys(flow('workflow', [agent('a')]), 'a')).toContain('sdk:issues.modeNotAllowed');
+    for (const mode of ['workflow', 'chatflow'] as const) expect(issueKeys(flow(mode, [agent('a')]), 'a')).not.toContain('sdk:issues.modeNotAllowed');
   });
 
   it('hands off only to other agents of the flow, which then need a description', () => {

@@ -180,8 +180,10 @@ export const agentPlugin = defineNodePlugin({
     },
   }),
   configSchema,
-  // A single agent is the heart of an agent app; a team is several.
-  modes: ['agent', 'agent_team'],
+  // A single agent is the heart of an agent app; a team is several. Dify also places its agent node
+  // as a step of chatflows and workflows (issue 26), so it is one here too: memory in a chatflow,
+  // none in a workflow (memoryMessages reads no history without a conversation).
+  modes: ['agent', 'agent_team', 'chatflow', 'workflow'],
   outputs: (config, ctx) => withErrorOutputs(config, ctx.graph?.mode === 'agent_team' ? TEAM_OUTPUTS : OUTPUTS),
   sourceHandles: (config) => withFailBranch(config, [{ id: 'source' }]),
   // The model, and how many tools it may call.

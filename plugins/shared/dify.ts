@@ -76,11 +76,24 @@ function parseJson(s: string): unknown {
 
 const OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'in', 'not in', 'all of', 'null', 'not null', 'exists', 'not exists'] as const;
 
+/** Operators that compare with no value. */
+const NO_VALUE = new Set(['empty', 'not empty', 'null', 'not null', 'exists', 'not exists']);
+
 /** A Dify condition (if-else case, loop break) → ours; file sub-conditions cannot be kept. */
 export function condition(v: unknown, ctx: DifyImportContext): NodeConfig {
   const c = rec(v);
-  if (list(rec(c.sub_variable_condition).conditions).length) ctx.warn('fileConditionDropped', { node: ctx.node });
   const value = Array.isArray(c.value) ? c.value.map((x) => str(x)).join(',') : str(c.value);
+  const sub = rec(c.sub_variable_condition);
+  const subs = list(sub.conditions).map(rec);
+  if (subs.length) {
+    const operator = str(c.comparison_operator);
+    // Dify's "files contains (type in image)" keeps its test in the sub-condition, its own value empty:
+    // what is left would ask for a value the builder never gave, so say which test was removed.
+    if (!value && !NO_VALUE.has(operator)) {
+      const removed = subs.map((x) => `${str(x.key)} ${str(x.comparison_operator)} ${Array.isArray(x.value) ? x.value.map((y) => str(y)).join(', ') : str(x.value)}`.trim());
+      ctx.warn('fileConditionEmpty', { node: ctx.node, variable: list(c.variable_selector).map((x) => str(x)).join('.'), removed: removed.join(` ${str(sub.logical_operator) || 'and'} `) });
+    } else ctx.warn('fileConditionDropped', { node: ctx.node });
+  }
   return { id: str(c.id).slice(0, 64), selector: sel(c.variable_selector, ctx), operator: oneOf(c.comparison_operator, OPERATORS, 'is'), value: text(value, ctx) };
 }
 

@@ -3,11 +3,12 @@ import { createFlowGraph, FLOW_MODES } from '../../src/plugin-sdk';
 import { flow, handlesOf, issueKeys, node, outputsOf, registry } from './helpers';
 
 describe('modes', () => {
-  it('keeps end to workflows, answer to chats and agent to agent apps; the rest go anywhere', () => {
+  // The agent kind goes anywhere now: Dify places its agent node in chatflows and workflows (issue 26).
+  it('keeps end to workflows and answer to chats; the agent and the rest go anywhere', () => {
     const modes = Object.fromEntries(registry.plugins.map((p) => [p.kind, p.modes]));
     expect(modes.end).toEqual(['workflow']);
     expect(modes.answer).toEqual(['chatflow', 'agent', 'agent_team']);
-    expect(modes.agent).toEqual(['agent', 'agent_team']);
+    expect(modes.agent).toEqual(['agent', 'agent_team', 'chatflow', 'workflow']);
     for (const kind of ['llm', 'code', 'if-else', 'iteration', 'loop', 'http-request', 'note']) expect(modes[kind]).toEqual(FLOW_MODES);
   });
 

@@ -112,3 +112,18 @@ describe("Dify's list operator and document extractor", () => {
     expect(node(r.document, '1729777092216')).toMatchObject({ kind: 'document-extractor', config: { variable: ['1729777763543', 'first_record'] } });
   });
 });
+
+describe("Dify's file sub-conditions in an if-else", () => {
+  it('warn that the condition left behind has no value, naming the variable and the part removed', async () => {
+    const kimi = (await import('./fixtures/dify-real/simple-kimi.yml?raw')).default;
+    const r = imported(kimi);
+    const empty = r.warnings.filter((w) => w.key === 'warnings.fileConditionEmpty');
+    expect(empty.map((w) => [w.params?.variable, w.params?.removed])).toEqual([
+      ['sys.files', 'type in image'],
+      ['sys.files', 'type in document'],
+    ]);
+    // The checklist still stops the flow on those conditions until the builder gives a value or removes them.
+    const valueMissing = computeChecklist(r.document, registry).filter((e) => e.key === 'conditions.issues.valueMissing');
+    expect(valueMissing).toHaveLength(2);
+  });
+});

@@ -32,6 +32,7 @@ export const DSL_WARNING_KEYS = [
   'sysVariableUnknown',
   'toolNeedsSetup',
   'fileConditionDropped',
+  'fileConditionEmpty',
   'conversationVariablesDropped',
   'variableDropped',
   'startFieldType',

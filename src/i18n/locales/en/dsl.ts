@@ -28,6 +28,7 @@ export default {
     sysVariableUnknown: 'Node {{node}} uses the unsupported system variable sys.{{name}}',
     toolNeedsSetup: 'Choose the tool {{tool}} of node {{node}} again in this workspace',
     fileConditionDropped: 'Conditions on file properties in node {{node}} cannot be imported and were removed',
+    fileConditionEmpty: 'In node {{node}}, the condition on {{variable}} tested its files ({{removed}}); that test cannot be imported, so the condition has no value: give it one or remove it',
     conversationVariablesDropped: 'A workflow has no conversation variables: {{count}} in the file were not imported',
     variableDropped: 'The variable {{name}} was not imported: its name, type or value is not allowed here',
     startFieldType: 'The start field {{name}} has the unsupported type {{type}}; it was imported as text',

@@ -38,6 +38,7 @@ const errors: typeof zh = {
     'AUTH-1007': 'The API key is missing, invalid or revoked',
     'RATE-1000': 'Too many requests. Try again in {{data.retry_after}} seconds',
     'APP-1000': 'The app has not been published yet: publish it before calling it through the API',
+    'APP-1001': 'The file holds a {{data.mode}} flow, but this app is a {{data.expected}}: create a new app from it instead',
     'PERMISSION-1000': 'Permission denied',
     'CONFLICT-1000': 'Someone else changed this in the meantime. Reload or overwrite',
     'STORE-1000': 'The store item is not in a state that allows this; reload to see where it stands',

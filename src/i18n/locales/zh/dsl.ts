@@ -27,6 +27,7 @@ export default {
     sysVariableUnknown: '节点 {{node}} 引用了不支持的系统变量 sys.{{name}}',
     toolNeedsSetup: '节点 {{node}} 的工具 {{tool}} 需要在本工作空间重新选择',
     fileConditionDropped: '节点 {{node}} 中针对文件属性的条件无法导入，已移除',
+    fileConditionEmpty: '节点 {{node}} 中针对 {{variable}} 的条件原本检查其中的文件（{{removed}}），这部分无法导入，条件现在没有值：请填写值或删除该条件',
     conversationVariablesDropped: '工作流没有会话变量，文件中的 {{count}} 个会话变量未导入',
     variableDropped: '变量 {{name}} 的名称、类型或取值不合规，未导入',
     startFieldType: '开始节点字段 {{name}} 的类型 {{type}} 不支持，已按文本导入',

@@ -6,7 +6,7 @@ import { ok } from '../../../../schemas/common';
 import { AppImportBody, AppImportResult, IMPORT_MAX_CHARS } from '../../../../schemas/app-import';
 import type { ServerContext } from '../../context';
 import { badRequest } from '../../errors';
-import { importApp } from '../../services/apps-import';
+import { importApp, importIntoApp } from '../../services/apps-import';
 import { scopeOf } from '../../services/workspace-resources';
 
 const tags = ['console: apps'];
@@ -58,14 +58,33 @@ export const appImportRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
         response: { 200: ok(AppImportResult) },
       },
     },
-    async (req) => {
-      const raw = req.isMultipart() ? await multipartBody(req) : req.body;
-      const parsed = AppImportBody.safeParse(raw);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ path: `body/${i.path.join('/')}`, message: i.message }));
-        throw badRequest(`Parameter error: ${issues[0]?.path} ${issues[0]?.message}`, issues);
-      }
-      return done(await importApp(ctx, scopeOf(req), parsed.data));
+    async (req) => done(await importApp(ctx, scopeOf(req), await importBody(req))),
+  );
+  app.post(
+    '/:app_id/import',
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      schema: {
+        tags,
+        summary:
+          "Replace an app's draft with a flow file (the editor's import; roles as for saving the draft): the same body and report as POST /apps/import (name and description are not used). A file of another mode answers APP-1001 with data.mode and data.expected; nothing changes on any error",
+        headers,
+        params: z.object({ app_id: z.string().max(64) }),
+        consumes: ['application/json', 'multipart/form-data'],
+        response: { 200: ok(AppImportResult) },
+      },
     },
+    async (req) => done(await importIntoApp(ctx, scopeOf(req), req.params.app_id, await importBody(req))),
   );
 };
+
+/** The body of either import, JSON or multipart, checked against its schema. */
+async function importBody(req: FastifyRequest): Promise<AppImportBody> {
+  const raw = req.isMultipart() ? await multipartBody(req) : req.body;
+  const parsed = AppImportBody.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: `body/${i.path.join('/')}`, message: i.message }));
+    throw badRequest(`Parameter error: ${issues[0]?.path} ${issues[0]?.message}`, issues);
+  }
+  return parsed.data;
+}
