@@ -71,7 +71,11 @@ export async function startOidcProvider(opts: OidcFixtureOptions): Promise<OidcF
   const handle = provider.callback();
   server.on('request', (req, res) => {
     // Mounted under the issuer's path, as Keycloak serves a realm.
-    if (prefix && req.url?.startsWith(prefix)) req.url = req.url.slice(prefix.length) || '/';
+    if (prefix && req.url?.startsWith(prefix)) {
+      // As a framework's mount does: oidc-provider reads the mount path from originalUrl.
+      (req as { originalUrl?: string }).originalUrl = req.url;
+      req.url = req.url.slice(prefix.length) || '/';
+    }
     handle(req, res);
   });
 
@@ -88,7 +92,7 @@ export async function startOidcProvider(opts: OidcFixtureOptions): Promise<OidcF
     let url = new URL(authorizationUrl);
     for (let hop = 0; hop < 20; hop++) {
       if (!url.href.startsWith(origin)) return url;
-      if (url.pathname.startsWith('/interaction/')) {
+      if (url.pathname.startsWith(`${prefix}/interaction/`)) {
         const page = await fetch(url, { headers: { cookie: cookieHeader() } });
         keep(page);
         const html = await page.text();
