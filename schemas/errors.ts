@@ -37,6 +37,19 @@ export const ErrorCode = {
   /** The public API's key (`Authorization: Bearer wk-…`) is missing, unknown or revoked, or not a key of this app or space (401). */
   API_KEY_INVALID: 'AUTH-1007',
   /**
+   * Single sign-on failed at or with the provider (400, 'Social login failure'): a wrong or expired
+   * state, a code the provider refused (expired, replayed), a bad id token, the provider unreachable.
+   */
+  SSO_FAILED: 'SSO-1000',
+  /** The sign-in ticket is unknown, expired or already used (400). */
+  SSO_TICKET_INVALID: 'SSO-1001',
+  /** The provider's token names no tenant (the configured claim) or an unknown or disabled one (403); nothing is created. */
+  SSO_NO_TENANT: 'SSO-1002',
+  /** Account and password sign-in is off for this account in this auth mode (403): sign in through the provider. */
+  LOCAL_LOGIN_OFF: 'SSO-1003',
+  /** Single sign-on is not the configured auth mode (400). */
+  SSO_NOT_ENABLED: 'SSO-1004',
+  /**
    * The key made more requests this minute than its limit allows (429, with `Retry-After`);
    * `data.retry_after` says in how many seconds the next minute starts.
    */

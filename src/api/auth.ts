@@ -5,6 +5,8 @@
 import type { CurrentUser, LoginBody } from '../../schemas/auth';
 import { useSession } from '../app/session';
 import { getUserInfo, login, logout, refreshToken } from './base';
+import { exchangeTicket, ssoLogout } from './sso';
+import { getConfig } from '../app/config';
 import { ApiError, type RequestOptions } from './request';
 
 /**
@@ -21,11 +23,38 @@ export async function signIn(body: LoginBody, opts?: Pick<RequestOptions, 'signa
   return user;
 }
 
-/** Signs out: revokes the refresh token (best effort, failures ignored) and clears the session. */
+/**
+ * Single sign-on's return (spec 7.2): exchanges the one-time ticket for Weft's tokens and stores the
+ * session as {@link signIn} does. Rejects with the exchange's ApiError (SSO-1001 when used or expired).
+ */
+export async function signInWithTicket(ticket: string, opts?: Pick<RequestOptions, 'signal'>): Promise<CurrentUser> {
+  const pair = await exchangeTicket(ticket, opts);
+  const session = useSession.getState();
+  session.clear();
+  session.setTokens(pair);
+  const user = await getUserInfo({ ...opts, reaction: 'silent' });
+  useSession.getState().setUser(user);
+  return user;
+}
+
+/**
+ * Signs out: revokes the refresh token (best effort, failures ignored) and clears the session. In the
+ * single sign-on modes the browser then goes to the provider's end-session page, which ends the
+ * provider's session too and comes back to /login.
+ */
 export async function signOut(): Promise<void> {
   const { accessToken, refreshToken: rt } = useSession.getState();
   useSession.getState().clear();
   if (!accessToken) return;
+  if (getConfig().authMode !== 'local') {
+    try {
+      const { end_session_url } = await ssoLogout(rt ? { refresh_token: rt } : {}, { token: accessToken, reaction: 'silent', timeoutMs: 5000 });
+      if (end_session_url && typeof window !== 'undefined') window.location.assign(end_session_url);
+    } catch {
+      // As below: the local session is gone whatever the server answered.
+    }
+    return;
+  }
   try {
     await logout(rt ? { refresh_token: rt } : {}, { token: accessToken, reaction: 'silent', timeoutMs: 5000 });
   } catch {

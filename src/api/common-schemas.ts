@@ -14,7 +14,12 @@ export { PublicTenant };
  * (spec 7.2 mode 1). Missing fields take the spec's defaults (all-zero tenant, 5 s refresh leeway).
  */
 export const AppConfig = z.object({
-  authMode: z.enum(['local']).default('local'),
+  authMode: z.enum(['local', 'sso', 'keycloak']).default('local'),
+  /**
+   * Single sign-on modes (2 and 3): the provider's name for the login page's button, the appCode of
+   * the get-auth-URL call, and whether account and password stay for super admins (break-glass).
+   */
+  sso: z.object({ providerName: z.string().default(''), appCode: z.string().default('weft'), localLogin: z.enum(['super_admin', 'off']).default('super_admin') }).optional(),
   defaultTenantId: z.string().min(1).default(DEFAULT_TENANT_ID),
   upload: z.object({ maxCount: z.number().int().positive(), maxMb: z.number().positive() }),
   tokenRefreshLeewaySeconds: z.number().min(0).default(5),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '../../schemas/auth';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
 import { installReactions, onApiMessage, setNavigator, type ApiMessage } from '../api/reactions';
@@ -19,6 +19,7 @@ import {
 } from './guards';
 import { loginPath, safeRedirectTarget } from './paths';
 import { useSession } from './session';
+import { DEFAULT_CONFIG, setConfig } from './config';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 const user = (role: CurrentUser['role']): CurrentUser => ({
@@ -129,6 +130,29 @@ describe('ticketGuard', () => {
 
   it('does nothing without a ticket', async () => {
     expect(ticketGuard(args('/operation?tab=a'))).toBeNull();
+  });
+
+  describe('in a single sign-on mode', () => {
+    beforeEach(() => setConfig({ ...DEFAULT_CONFIG, authMode: 'sso', sso: { providerName: 'IdP', appCode: 'weft', localLogin: 'super_admin' } }));
+    afterEach(() => setConfig(null));
+
+    it('exchanges the ticket for the session, then strips it', async () => {
+      server.handle((req, res) => {
+        if (req.path === '/api/v1/common/sso/ticket') return ok(res, { access_token: 'at-sso', refresh_token: 'rt-sso', token_type: 'Bearer', expires_in: 900 });
+        if (req.path === '/api/v1/console/base/userinfo') return ok(res, user('user'));
+        return fail(res, 404, 'SYSTEM-1404');
+      });
+      expect(await redirectOf(() => ticketGuard(args('/operation?ticket=T-0123456789abcdefghij&tab=a')))).toBe('/operation?tab=a');
+      expect(JSON.parse(server.requests.find((r) => r.path === '/api/v1/common/sso/ticket')!.body)).toEqual({ ticket: 'T-0123456789abcdefghij' });
+      expect(useSession.getState().accessToken).toBe('at-sso');
+      expect(useSession.getState().user?.username).toBe('ann');
+    });
+
+    it('sends a refused ticket to /login with its code', async () => {
+      server.handle((_req, res) => fail(res, 400, 'SSO-1001'));
+      expect(await redirectOf(() => ticketGuard(args('/operation?ticket=T-used')))).toBe('/login?sso_error=SSO-1001');
+      expect(useSession.getState().accessToken).toBeNull();
+    });
   });
 });
 

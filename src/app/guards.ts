@@ -20,7 +20,8 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import type { CurrentUser } from '../../schemas/auth';
 import { PARAM_ERROR } from '../api/error-codes';
 import type { Workspace } from '../../schemas/workspace';
-import { ensureUser } from '../api/auth';
+import { ensureUser, signInWithTicket } from '../api/auth';
+import { getConfig } from './config';
 import { describeError, notify } from '../api/reactions';
 import { ApiError, isAbortError } from '../api/request';
 import { loginPath, paths } from './paths';
@@ -84,11 +85,24 @@ export async function loginGuard({ request }: GuardArgs): Promise<CurrentUser> {
  * Strips a `ticket` query parameter (identity-provider return, spec 7.2) and re-enters the route
  * without it. Returns null when there is none.
  */
-export function ticketGuard({ request }: GuardArgs): null {
+export function ticketGuard({ request }: GuardArgs): null | Promise<never> {
   const url = new URL(request.url);
-  if (!url.searchParams.has('ticket')) return null;
+  const ticket = url.searchParams.get('ticket');
+  if (ticket === null) return null;
   url.searchParams.delete('ticket');
-  throw redirect(url.pathname + url.search);
+  const next = url.pathname + url.search;
+  if (getConfig().authMode === 'local') throw redirect(next);
+  // Single sign-on: the ticket is exchanged for Weft's tokens first; a failure shows on /login.
+  return signInWithTicket(ticket, { signal: request.signal }).then(
+    () => {
+      throw redirect(next);
+    },
+    (e: unknown) => {
+      if (isAbortError(e)) throw e;
+      const code = e instanceof ApiError && e.code ? e.code : 'SSO-1000';
+      throw redirect(`${paths.login}?sso_error=${encodeURIComponent(code)}`);
+    },
+  );
 }
 
 /**

@@ -81,7 +81,12 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   registerAuth(app, ctx);
 
   app.get('/config.json', { schema: { hide: true } }, async () => ({
-    authMode: 'local',
+    authMode: ctx.settings.authMode,
+    // Single sign-on: the login page's button, and whether the account and password form stays (break-glass).
+    sso:
+      ctx.settings.authMode === 'local'
+        ? undefined
+        : { providerName: ctx.settings.oidcProviderName, appCode: ctx.settings.ssoAppCode, localLogin: ctx.settings.localLogin },
     defaultTenantId: DEFAULT_TENANT_ID,
     upload: { maxCount: ctx.settings.uploadMaxCount, maxMb: ctx.settings.uploadMaxMb },
     // The code node's inspector shows how long code may run on this server.

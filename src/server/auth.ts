@@ -12,6 +12,10 @@ const PUBLIC = new Set([
   '/api/v1/common/tenants/default/info',
   '/api/v1/common/tenants/default/list',
   '/api/v1/openapi.json',
+  // Single sign-on: the browser's round trip through the provider, and the ticket's exchange.
+  '/api/v1/common/sso/auth-url',
+  '/api/v1/common/sso/callback',
+  '/api/v1/common/sso/ticket',
 ]);
 /** Public paths with an id in them: uploaded icons, shown by <img src> which sends no token. */
 const PUBLIC_PATTERNS = [/^\/api\/v1\/common\/files\/[^/]+\/icon$/];

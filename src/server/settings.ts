@@ -109,9 +109,45 @@ export const Settings = z.object({
    * (security/rate-limit.ts: counted across every server process on the database).
    */
   apiRateLimit: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
+   * WEFT_AUTH_MODE (spec 7.2): 'local' (account and password), 'sso' (the identity provider's
+   * get-auth-URL and ticket) or 'keycloak' (a Keycloak realm): both single sign-on modes sign in
+   * through an OpenID Connect provider (sso/oidc.ts), authorization code with PKCE, state and nonce.
+   */
+  authMode: z.enum(['local', 'sso', 'keycloak']).default('local'),
+  /** WEFT_OIDC_ISSUER: the provider's issuer URL (discovery at {issuer}/.well-known/openid-configuration). */
+  oidcIssuer: z.url({ protocol: /^https?$/ }).optional(),
+  /** WEFT_KEYCLOAK_URL and WEFT_KEYCLOAK_REALM: the issuer is then {url}/realms/{realm}. */
+  keycloakUrl: z.url({ protocol: /^https?$/ }).optional(),
+  keycloakRealm: z.string().trim().min(1).max(200).optional(),
+  /** WEFT_OIDC_CLIENT_ID, WEFT_OIDC_CLIENT_SECRET (optional: a public client; PKCE is always used). */
+  oidcClientId: z.string().trim().min(1).max(500).optional(),
+  oidcClientSecret: z.string().min(1).max(2000).optional(),
+  oidcScopes: z.string().trim().min(1).default('openid profile email'),
+  /** The claim naming the user's tenant (its id or its name); a user without it cannot sign in. */
+  oidcTenantClaim: z.string().trim().min(1).default('weft_tenant'),
+  /** The claim naming the user's system role ('tenant_admin' or 'user'; anything else is 'user'). */
+  oidcRoleClaim: z.string().trim().min(1).default('weft_role'),
+  /** WEFT_OIDC_PROVIDER_NAME: shown on the login page's button ("Sign in with …"). */
+  oidcProviderName: z.string().trim().max(64).default(''),
+  /** WEFT_SSO_APP_CODE: the appCode of the get-auth-URL call (spec 7.2), sent to the provider as a parameter. */
+  ssoAppCode: z.string().trim().min(1).max(100).default('weft'),
+  /**
+   * WEFT_PUBLIC_URL: the address browsers reach this server at (the provider's redirect URI is
+   * {publicUrl}/api/v1/common/sso/callback); by default the request's own scheme and host.
+   */
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * WEFT_LOCAL_LOGIN in the single sign-on modes: 'super_admin' keeps account and password sign-in
+   * for super admins only (the break-glass path when the provider is down), 'off' turns it off.
+   */
+  localLogin: z.enum(['super_admin', 'off']).default('super_admin'),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
+}).refine((s) => s.authMode === 'local' || (s.oidcClientId !== undefined && (s.authMode === 'keycloak' ? s.keycloakUrl && s.keycloakRealm : s.oidcIssuer || (s.keycloakUrl && s.keycloakRealm))), {
+  message: 'WEFT_AUTH_MODE sso needs WEFT_OIDC_CLIENT_ID and WEFT_OIDC_ISSUER (or WEFT_KEYCLOAK_URL and WEFT_KEYCLOAK_REALM); keycloak needs WEFT_OIDC_CLIENT_ID, WEFT_KEYCLOAK_URL and WEFT_KEYCLOAK_REALM',
+  path: ['authMode'],
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -148,5 +184,18 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     outboundAllow: env.WEFT_OUTBOUND_ALLOW || undefined,
     mcpStdioCommands: env.WEFT_MCP_STDIO_COMMANDS || undefined,
     apiRateLimit: env.WEFT_API_RATE_LIMIT || undefined,
+    authMode: env.WEFT_AUTH_MODE || undefined,
+    oidcIssuer: env.WEFT_OIDC_ISSUER || undefined,
+    keycloakUrl: env.WEFT_KEYCLOAK_URL || undefined,
+    keycloakRealm: env.WEFT_KEYCLOAK_REALM || undefined,
+    oidcClientId: env.WEFT_OIDC_CLIENT_ID || undefined,
+    oidcClientSecret: env.WEFT_OIDC_CLIENT_SECRET || undefined,
+    oidcScopes: env.WEFT_OIDC_SCOPES || undefined,
+    oidcTenantClaim: env.WEFT_OIDC_TENANT_CLAIM || undefined,
+    oidcRoleClaim: env.WEFT_OIDC_ROLE_CLAIM || undefined,
+    oidcProviderName: env.WEFT_OIDC_PROVIDER_NAME || undefined,
+    ssoAppCode: env.WEFT_SSO_APP_CODE || undefined,
+    publicUrl: env.WEFT_PUBLIC_URL || undefined,
+    localLogin: env.WEFT_LOCAL_LOGIN || undefined,
   });
 }

@@ -334,3 +334,4 @@ export * from './schema-portal';
 export * from './schema-store';
 export * from './schema-api';
 export * from './schema-plugins';
+export * from './schema-sso';

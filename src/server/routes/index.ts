@@ -35,6 +35,7 @@ import { adminPluginRoutes } from './admin/plugins';
 import { adminToolRoutes } from './admin/tools';
 import { adminSystemRoutes } from './admin/system';
 import { consolePluginRoutes } from './console/plugins';
+import { commonSsoRoutes } from './common/sso';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -43,6 +44,7 @@ import { consolePluginRoutes } from './console/plugins';
 export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app) => {
   await app.register(commonTenantRoutes(ctx), { prefix: '/common/tenants' });
   await app.register(baseRoutes(ctx), { prefix: '/console/base' });
+  await app.register(commonSsoRoutes(ctx), { prefix: '/common/sso' });
   await app.register(workspaceRoutes(ctx), { prefix: '/console/workspaces' });
   await app.register(commonOrgRoutes(ctx), { prefix: '/common/org' });
   await app.register(switchAppRoutes(), { prefix: '/common' });

@@ -27,7 +27,7 @@ import { StoredPolicyCache, type StoredNetworkPolicy } from './network-settings'
  * a tenant cannot use the answers as a port scanner.
  */
 
-export type OutboundPurpose = 'http' | 'mcp' | 'knowledge' | 'database' | 'model';
+export type OutboundPurpose = 'http' | 'mcp' | 'knowledge' | 'database' | 'model' | 'identity';
 
 /** The host and port as an error names them: IPv6 in brackets. */
 export const hostPort = (host: string, port: number) => `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;

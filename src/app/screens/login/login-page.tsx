@@ -1,11 +1,16 @@
 /**
- * /login: signs in (local mode) and goes to the `redirect_uri` of the query when it is a path of this
- * app, else to /operation (spec 2).
+ * /login: signs in and goes to the `redirect_uri` of the query when it is a path of this app, else to
+ * /operation (spec 2). Local mode: account and password. Single sign-on modes (spec 7.2): "Sign in
+ * with <provider>" sends the browser to the get-auth-URL; account and password stay folded away for
+ * the super admin (break-glass) unless the operator turned them off. A failed round trip through the
+ * provider comes back with `sso_error` (a catalogue code), shown above the button.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { signIn } from '../../../api/auth';
+import { ssoAuthUrl } from '../../../api/sso';
+import { Button } from '../../../ui';
 import { listLoginTenants } from '../../../api/common';
 import { getConfig } from '../../config';
 import { REDIRECT_PARAM, safeRedirectTarget } from '../../paths';
@@ -31,6 +36,20 @@ export default function LoginPage() {
     return () => ctrl.abort();
   }, []);
 
+  const target = safeRedirectTarget(params.get(REDIRECT_PARAM));
+  const sso = config.authMode !== 'local';
+  const ssoError = params.get('sso_error');
+  const form = (
+    <LoginForm
+      tenants={tenants}
+      defaultTenantId={config.defaultTenantId}
+      onSubmit={async (values) => {
+        await signIn(values);
+        navigate(target, { replace: true });
+      }}
+    />
+  );
+
   return (
     <div className={s.page}>
       <div className={s.corner}>
@@ -43,14 +62,32 @@ export default function LoginPage() {
         </div>
         <h1 className={s.title}>{t('login.title')}</h1>
         <p className={s.subtitle}>{t('login.subtitle')}</p>
-        <LoginForm
-          tenants={tenants}
-          defaultTenantId={config.defaultTenantId}
-          onSubmit={async (values) => {
-            await signIn(values);
-            navigate(safeRedirectTarget(params.get(REDIRECT_PARAM)), { replace: true });
-          }}
-        />
+        {ssoError && (
+          <p role="alert" className={s.failure} data-testid="login-sso-error">
+            {t(`errors:codes.${ssoError}`, { defaultValue: t('errors:ops.socialLoginFailed') })}
+          </p>
+        )}
+        {sso ? (
+          <div className={s.sso}>
+            <Button asChild variant="primary" className={s.submit}>
+              <a
+                data-testid="login-sso"
+                href={ssoAuthUrl({ appCode: config.sso?.appCode ?? 'weft', redirectUri: target, tenantId: config.defaultTenantId, loginType: config.authMode })}
+              >
+                {t('login.sso', { provider: config.sso?.providerName || t('login.ssoDefaultProvider') })}
+              </a>
+            </Button>
+            <p className={s.ssoHint}>{t('login.ssoHint')}</p>
+          </div>
+        ) : (
+          form
+        )}
+        {sso && config.sso?.localLogin !== 'off' && (
+          <details className={s.breakGlass} data-testid="login-break-glass">
+            <summary>{t('login.breakGlass')}</summary>
+            {form}
+          </details>
+        )}
       </div>
       {config.version && <p className={s.version}>{t('login.version', { version: config.version })}</p>}
     </div>

@@ -14,6 +14,10 @@ const auth: typeof zh = {
     hidePassword: 'Hide password',
     submit: 'Sign in',
     version: 'Version {{version}}',
+    sso: 'Sign in with {{provider}}',
+    ssoDefaultProvider: 'single sign-on',
+    ssoHint: 'You will be taken to your organisation\'s sign-in page',
+    breakGlass: 'Administrator sign-in with account and password',
   },
   password: {
     title: 'Change password',

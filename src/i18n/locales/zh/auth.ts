@@ -13,6 +13,10 @@ const auth = {
     hidePassword: '隐藏密码',
     submit: '登录',
     version: '版本 {{version}}',
+    sso: '使用{{provider}}登录',
+    ssoDefaultProvider: '单点登录',
+    ssoHint: '将跳转到所在组织的登录页面',
+    breakGlass: '管理员账号密码登录',
   },
   password: {
     title: '修改密码',

@@ -68,6 +68,10 @@ export const baseRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
     });
     if (!tenant || !user || !valid) throw new AppError(400, ErrorCode.LOGIN_FAILED, 'Login failed: wrong account or password');
     if (user.status !== 1 || tenant.status !== 1) throw new AppError(403, ErrorCode.ACCOUNT_DISABLED, 'Login failed: the account or its tenant is disabled');
+    // Single sign-on modes: account and password stay only as the super admin's break-glass path (WEFT_LOCAL_LOGIN).
+    if (ctx.settings.authMode !== 'local' && (ctx.settings.localLogin === 'off' || user.role !== 'super_admin')) {
+      throw new AppError(403, ErrorCode.LOCAL_LOGIN_OFF, 'Sign-in with account and password is off in this auth mode: use single sign-on');
+    }
     const pair = await tokens.startSession({ sub: user.id, tid: user.tenantId, role: user.role, tv: user.tokenVersion });
     return { code: 0 as const, msg: 'success', data: pair };
   });
