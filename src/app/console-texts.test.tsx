@@ -1,3 +1,4 @@
+// unit-isolated (vite.config.ts): this file starts i18n itself, with the start-up namespaces only.
 /**
  * Issue 28: the console home's first load carries only its texts. /operation loads the start-up
  * namespaces and the home's (i18n/startup.ts); any other console page loads every namespace before it
