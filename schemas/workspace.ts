@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
 import { noId, needsId, pageNumber, pageSize } from './guards';
+import { WORKSPACE_PAGE_MAX } from './workspace-limits';
 
 export const MemberRole = z.enum(['owner', 'admin', 'ordinary_member']);
 export type MemberRole = z.infer<typeof MemberRole>;
 
-/** Workspace page size maximum (spec 9: the project list asks for 1000). */
-export const WORKSPACE_PAGE_MAX = 1000;
+export { WORKSPACE_PAGE_MAX };
 
 export const Workspace = z.object({
   id: Id,

@@ -133,9 +133,12 @@ export function weftClientBuild() {
       /** The chunk whose module is `rel` (a source path), by its facade. */
       const chunkOf = (/** @type {string} */ rel) => chunks.filter((c) => c.facadeModuleId && path.relative(root, c.facadeModuleId).split(path.sep).join('/') === rel).map((c) => c.fileName);
       const entry = chunks.filter((c) => c.isEntry && c.facadeModuleId?.endsWith('.html') !== false).map((c) => c.fileName);
-      // The Chinese texts (the fallback language): the start-up namespaces for the sign-in, all of them
-      // for the console, which loads every namespace before its first page (src/i18n/startup.ts).
-      const startup = /STARTUP_NAMESPACES = \[([^\]]*)\]/.exec(fs.readFileSync(path.join(root, 'src/i18n/startup.ts'), 'utf8'))?.[1].match(/[\w-]+/g) ?? [];
+      // The Chinese texts (the fallback language): the start-up namespaces for the sign-in, and the
+      // console home's on top of them for the console home (src/i18n/startup.ts; its other pages load all).
+      const startupSource = fs.readFileSync(path.join(root, 'src/i18n/startup.ts'), 'utf8');
+      const namespaceList = (/** @type {string} */ name) => new RegExp(`${name} = \\[([^\\]]*)\\]`).exec(startupSource)?.[1].match(/[\w-]+/g) ?? [];
+      const startup = namespaceList('STARTUP_NAMESPACES');
+      const consoleHome = [...startup, ...namespaceList('CONSOLE_HOME_NAMESPACES')];
       const texts = (/** @type {string[] | null} */ names) =>
         chunks
           .filter((c) => {
@@ -146,7 +149,7 @@ export function weftClientBuild() {
       pages = {
         'before any route': closure(entry),
         'login page': closure([...entry, ...chunkOf('src/app/screens/login/login-page.tsx'), ...texts(startup)]),
-        'console home': closure([...entry, ...chunkOf('src/app/shell/console-layout.tsx'), ...chunkOf('src/app/screens/operation/operation-home.tsx'), ...texts(null)]),
+        'console home': closure([...entry, ...chunkOf('src/app/shell/console-layout.tsx'), ...chunkOf('src/app/screens/operation/operation-home.tsx'), ...texts(consoleHome)]),
       };
     },
     async closeBundle() {

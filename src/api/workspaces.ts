@@ -1,20 +1,25 @@
 /** CONSOLE workspaces group (spec 7.5; TEAM.md "CONSOLE workspaces"): project spaces and members. */
-import { z } from 'zod';
-import { page } from '../../schemas/common';
-import {
-  Member,
+import type { z } from 'zod';
+import type {
   MemberAddBody,
   MemberListQuery,
   MemberUpdateBody,
-  WORKSPACE_PAGE_MAX,
   Workspace,
   WorkspaceCreateBody,
   WorkspaceListQuery,
   WorkspaceUpdateBody,
 } from '../../schemas/workspace';
+import { WORKSPACE_PAGE_MAX } from '../../schemas/workspace-limits';
 import { ApiError, call, ClientErrorCode, rejectLocally, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
+
+type Answers = (typeof import('./workspace-schemas'))['workspaceAnswers'];
+/** An answer's schema, loaded beside the call (./workspace-schemas.ts: zod stays out of the console home's first load). */
+const answer =
+  <K extends keyof Answers>(key: K) =>
+  async (): Promise<Answers[K]> =>
+    (await import('./workspace-schemas')).workspaceAnswers[key];
 
 const base = '/api/v1/console/workspaces';
 export const workspaceEndpoints = {
@@ -40,41 +45,41 @@ export type MemberUpdateInput = z.input<typeof MemberUpdateBody>;
 
 /** The caller's project spaces with their role (`role_type`). Spec 9: page 1, page_size 1000 by default. */
 export const listWorkspaces = (q: WorkspaceListParams = {}, opts?: Opts) =>
-  call(page(Workspace), workspaceEndpoints.list, { page: 1, page_size: WORKSPACE_PAGE_MAX, ...q }, opts);
+  call(answer('workspaces'), workspaceEndpoints.list, { page: 1, page_size: WORKSPACE_PAGE_MAX, ...q }, opts);
 
 /** Creates a project space; the caller becomes its owner. */
-export const createWorkspace = (body: WorkspaceCreateInput, opts?: Opts) => call(Workspace, workspaceEndpoints.create, body, opts);
+export const createWorkspace = (body: WorkspaceCreateInput, opts?: Opts) => call(answer('workspace'), workspaceEndpoints.create, body, opts);
 
 /** Changes a project space (owner only): `id` plus the fields to change. */
 export const updateWorkspace = (body: WorkspaceUpdateInput, opts?: Opts) =>
-  call(Workspace, workspaceEndpoints.update, body, { workspaceId: body.id, ...opts });
+  call(answer('workspace'), workspaceEndpoints.update, body, { workspaceId: body.id, ...opts });
 
 /** One project space (members only; otherwise 400 VALIDATION-1000). */
 export const getWorkspace = (workspace_id: string, opts?: Opts) =>
-  call(Workspace, workspaceEndpoints.get, { workspace_id }, { workspaceId: workspace_id, ...opts });
+  call(answer('workspace'), workspaceEndpoints.get, { workspace_id }, { workspaceId: workspace_id, ...opts });
 
 /** Deletes a project space (owner only). */
 export const deleteWorkspace = (workspace_id: string, opts?: Opts) =>
-  call(z.null(), workspaceEndpoints.remove, { workspace_id }, { workspaceId: workspace_id, ...opts });
+  call(answer('none'), workspaceEndpoints.remove, { workspace_id }, { workspaceId: workspace_id, ...opts });
 
 export const listMembers = (workspace_id: string, q: MemberListParams = {}, opts?: Opts) =>
-  call(page(Member), workspaceEndpoints.members, { workspace_id, ...q }, { workspaceId: workspace_id, ...opts });
+  call(answer('members'), workspaceEndpoints.members, { workspace_id, ...q }, { workspaceId: workspace_id, ...opts });
 
 /** Adds users as members (owner or admin); answers the new members. */
 export const addMembers = (workspace_id: string, body: MemberAddInput, opts?: Opts) =>
-  call(z.array(Member), workspaceEndpoints.addMembers, { workspace_id, ...body }, { workspaceId: workspace_id, ...opts });
+  call(answer('memberList'), workspaceEndpoints.addMembers, { workspace_id, ...body }, { workspaceId: workspace_id, ...opts });
 
 /** Sets a member's role (owner only). */
 export const updateMember = (workspace_id: string, member_id: string, body: MemberUpdateInput, opts?: Opts) =>
-  call(Member, workspaceEndpoints.updateMember, { workspace_id, member_id, ...body }, { workspaceId: workspace_id, ...opts });
+  call(answer('member'), workspaceEndpoints.updateMember, { workspace_id, member_id, ...body }, { workspaceId: workspace_id, ...opts });
 
 /** Removes a member (owner only; not the owner). */
 export const removeMember = (workspace_id: string, member_id: string, opts?: Opts) =>
-  call(z.null(), workspaceEndpoints.removeMember, { workspace_id, member_id }, { workspaceId: workspace_id, ...opts });
+  call(answer('none'), workspaceEndpoints.removeMember, { workspace_id, member_id }, { workspaceId: workspace_id, ...opts });
 
 /** Leaves a project space (any member but the owner). */
 export const exitWorkspace = (workspace_id: string, opts?: Opts) =>
-  call(z.null(), workspaceEndpoints.exit, { workspace_id }, { workspaceId: workspace_id, ...opts });
+  call(answer('none'), workspaceEndpoints.exit, { workspace_id }, { workspaceId: workspace_id, ...opts });
 
 export interface TransferInput {
   workspace_id?: string | null;
@@ -100,5 +105,5 @@ export function transferWorkspace(body: TransferInput, opts: Opts = {}): Promise
     return rejectLocally(workspaceEndpoints.transfer, { ...body }, opts, error);
   }
   const { workspace_id, member_id } = body as { workspace_id: string; member_id: string };
-  return call(Workspace, workspaceEndpoints.transfer, { workspace_id, member_id }, { workspaceId: workspace_id, ...opts });
+  return call(answer('workspace'), workspaceEndpoints.transfer, { workspace_id, member_id }, { workspaceId: workspace_id, ...opts });
 }

@@ -19,7 +19,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, redirect, ScrollRestoration, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { loadTexts } from '../i18n';
-import { PORTAL_NAMESPACES } from '../i18n/startup';
+import { CONSOLE_HOME_NAMESPACES, PORTAL_NAMESPACES } from '../i18n/startup';
 import { Spinner } from '../ui/spinner';
 import { lazyWithReload, loginGuard, rootRedirects, systemGuard, ticketGuard, workspaceGuard } from './guards';
 import { BareLayout, SubHeader } from './shell/layouts';
@@ -99,6 +99,18 @@ const withAllTexts =
   <T,>(guard: (args: LoaderFunctionArgs) => Promise<T>) =>
   async (args: LoaderFunctionArgs): Promise<T> =>
     (await Promise.all([guard(args), loadTexts('all')]))[0];
+
+/**
+ * /operation's guard: the console's layout and home need only their texts (i18n/startup.ts); the
+ * other console pages load every namespace through {@link allTexts} (issue 28: the home's first load).
+ */
+const withHomeTexts =
+  <T,>(guard: (args: LoaderFunctionArgs) => Promise<T>) =>
+  async (args: LoaderFunctionArgs): Promise<T> =>
+    (await Promise.all([guard(args), loadTexts(CONSOLE_HOME_NAMESPACES)]))[0];
+
+/** Every text namespace, for the console's pages below the home (a loader must return a value: null). */
+const allTexts = async () => (await loadTexts('all'), null);
 
 /** The portal's texts, loaded by its routes (a loader must return a value: null). */
 const portalTexts = async () => (await loadTexts(PORTAL_NAMESPACES), null);
@@ -449,7 +461,7 @@ export function buildRoutes(): RouteObject[] {
         },
         {
           path: 'operation',
-          loader: withAllTexts(loginGuard),
+          loader: withHomeTexts(loginGuard),
           lazy: consoleLayout,
           handle: { area: 'console' } satisfies RouteHandle,
           children: [
@@ -458,17 +470,23 @@ export function buildRoutes(): RouteObject[] {
               children: [
                 { index: true, lazy: page(() => import('./screens/operation/operation-home')), handle: { title: 'operation.home' } },
                 {
-                  element: <WithBreadcrumb />,
+                  // Every page but the home: all the texts before it shows, as before issue 28.
+                  loader: allTexts,
                   children: [
-                    stub('my', 'operation.my'),
-                    { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
+                    {
+                      element: <WithBreadcrumb />,
+                      children: [
+                        stub('my', 'operation.my'),
+                        { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
+                      ],
+                    },
+                    { path: 'workspace', loader: rootRedirects.root, element: null },
+                    workspaceRoutes(),
+                    storeRoutes(),
+                    editorRoutes(),
+                    systemRoutes(),
                   ],
                 },
-                { path: 'workspace', loader: rootRedirects.root, element: null },
-                workspaceRoutes(),
-                storeRoutes(),
-                editorRoutes(),
-                systemRoutes(),
               ],
             },
           ],

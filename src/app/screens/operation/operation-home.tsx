@@ -3,7 +3,7 @@
  * for owners edit and delete. Opening one goes to /operation/workspace/{id}/app.
  */
 import { FolderPlus, LayoutGrid, List, Plus, Search } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Workspace } from '../../../../schemas/workspace';
 import { notify } from '../../../api/reactions';
@@ -11,11 +11,15 @@ import { createWorkspace, deleteWorkspace, updateWorkspace } from '../../../api/
 import { Button, Card, confirm, EmptyState, Input, Skeleton, Tabs, TabsList, TabsTrigger } from '../../../ui';
 import { Page, PageHeader } from '../../shell/page';
 import { useWorkspaces } from '../../shell/workspaces-store';
-import { WorkspaceDialog, type WorkspaceFormValues } from './workspace-dialog';
+import { lazyWithReload } from '../../guards';
+import type { WorkspaceFormValues } from './workspace-dialog';
 import { WorkspaceList, type WorkspaceView } from './workspace-list';
 import s from './operation.module.css';
 
 const VIEW_KEY = 'weft.workspace-view';
+
+/** Loaded when first opened: its form library and icon set stay out of the console home's first load (issue 28). */
+const WorkspaceDialog = lazy(lazyWithReload(async () => ({ default: (await import('./workspace-dialog')).WorkspaceDialog })));
 
 function savedView(): WorkspaceView {
   try {
@@ -42,6 +46,9 @@ export default function OperationHome() {
   const [query, setQuery] = useState('');
   const [view, setView] = useState<WorkspaceView>(savedView);
   const [dialog, setDialog] = useState<DialogState>(null);
+  // Mounted from its first opening on, so that it closes with its animation like any dialog.
+  const [dialogAsked, setDialogAsked] = useState(false);
+  if (dialog !== null && !dialogAsked) setDialogAsked(true);
 
   useEffect(() => {
     void load(true);
@@ -173,13 +180,17 @@ export default function OperationHome() {
         }
       />
       {body}
-      <WorkspaceDialog
-        open={dialog !== null}
-        onOpenChange={(o) => !o && setDialog(null)}
-        mode={dialog?.mode ?? 'create'}
-        initial={dialog?.mode === 'edit' ? dialog.workspace : undefined}
-        onSubmit={save}
-      />
+      {dialogAsked && (
+        <Suspense fallback={null}>
+          <WorkspaceDialog
+            open={dialog !== null}
+            onOpenChange={(o) => !o && setDialog(null)}
+            mode={dialog?.mode ?? 'create'}
+            initial={dialog?.mode === 'edit' ? dialog.workspace : undefined}
+            onSubmit={save}
+          />
+        </Suspense>
+      )}
     </Page>
   );
 }
