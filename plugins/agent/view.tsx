@@ -1,7 +1,7 @@
 import { useContext } from 'react';
 import { defineNodeView } from '../../src/plugin-sdk/view';
 import { Switch } from '../../src/ui/switch';
-import { asWidget, NativeSelect, RowList, useInspectorT, useNodeWidgetEnv, useResourceList, widgetStyles as s, WorkspaceResourcesContext, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, RowSelect, RowList, useInspectorT, useNodeWidgetEnv, useResourceList, widgetStyles as s, WorkspaceResourcesContext, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { AGENT_WIDGETS, agentPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -48,7 +48,7 @@ function ToolListWidget(p: NodeWidgetProps) {
       ) : (
         !locked &&
         free.length > 0 && (
-          <NativeSelect
+          <RowSelect
             aria-label={t('resources.addTool')}
             value=""
             options={[{ value: '', label: t('resources.addTool') }, ...free.map((c) => ({ value: c.key, label: c.label }))]}

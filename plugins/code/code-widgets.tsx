@@ -2,6 +2,7 @@ import { CodeEditor } from '../../src/kit/widgets/code-editor';
 import { SelectInput } from '../../src/kit/widgets/select-input';
 import { ariaOf } from '../../src/kit/widgets/types';
 import { useNodeWidgetEnv, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { LargeEditor } from '../../src/canvas/widgets/large-editor';
 import { CODE_LANGUAGES, DEFAULT_CODE_OF, type CodeLanguage } from './manifest';
 
 type SetField = (name: string, value: unknown) => void;
@@ -46,7 +47,7 @@ export function CodeLanguageWidget(p: NodeWidgetProps) {
 /** The code, highlighted as the node's language (Python indents by four spaces, as its template does). */
 export function CodeEditorWidget(p: NodeWidgetProps) {
   const language = languageOf(p.extra.config);
-  return (
+  const editor = (large?: number) => (
     // A new editor per language: its indentation (2 or 4 spaces) is set when it is created.
     <CodeEditor
       key={language}
@@ -59,6 +60,13 @@ export function CodeEditorWidget(p: NodeWidgetProps) {
       disabled={p.disabled}
       readOnly={p.readOnly}
       invalid={p.invalid}
+      {...(large ? { height: large, maxHeight: large, resizable: false } : {})}
     />
+  );
+  return (
+    <>
+      {editor()}
+      <LargeEditor label={p.field.label ? p.tk(p.field.label) : p.field.name}>{(h) => editor(h)}</LargeEditor>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { defineNodeView } from '../../src/plugin-sdk/view';
 import { Input } from '../../src/ui/input';
-import { asWidget, blankRow, elementShape, NativeSelect, RowList, TemplateEditor, useRowBase, VariablePicker, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, blankRow, elementShape, RowSelect, RowList, TemplateEditor, useRowBase, VariablePicker, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { HTTP_REQUEST_WIDGETS, httpRequestPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -22,7 +22,7 @@ function KeyValuesWidget(p: NodeWidgetProps) {
         <>
           <Input size="sm" value={str(row.key)} readOnly={locked} aria-label={t('rows.key')} placeholder={t('rows.key')} onChange={(e) => update({ key: e.target.value })} />
           {hasFile && (
-            <NativeSelect
+            <RowSelect
               aria-label={t('rows.type')}
               value={str(row.type) || 'text'}
               options={[

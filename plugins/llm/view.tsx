@@ -1,5 +1,5 @@
 import { defineNodeView } from '../../src/plugin-sdk/view';
-import { asWidget, NativeSelect, RowList, TemplateEditor, useInspectorT, useNodeWidgetEnv, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, RowSelect, RowList, TemplateEditor, useInspectorT, useNodeWidgetEnv, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { LLM_WIDGETS, llmPlugin } from './manifest';
 
 type Row = Record<string, unknown>;
@@ -26,7 +26,7 @@ function PromptMessagesWidget(p: NodeWidgetProps) {
       newRow={(list) => ({ role: list.at(-1)?.role === 'user' ? 'assistant' : 'user', text: '' })}
       renderRow={(row, update, i) => (
         <>
-          <NativeSelect
+          <RowSelect
             aria-label={t('prompt.role', { index: i + 1 })}
             value={str(row.role) || 'user'}
             options={ROLES.map((r) => ({ value: r, label: t(`prompt.roles.${r}`) }))}

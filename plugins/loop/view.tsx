@@ -1,6 +1,6 @@
 import { defaultValueFor, VALUE_TYPES, type ValueType } from '../../schemas/flow';
 import { defineNodeView } from '../../src/plugin-sdk/view';
-import { asWidget, ConstantInput, NameField, NativeSelect, RowList, useInspectorT, useRows, useVariableLabels, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, ConstantInput, NameField, RowSelect, RowList, useInspectorT, useRows, useVariableLabels, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { LOOP_WIDGETS, loopPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -23,8 +23,8 @@ function LoopVariablesWidget(p: NodeWidgetProps) {
         return (
           <>
             <NameField row={row} update={update} locked={locked} />
-            <NativeSelect aria-label={t('rows.type')} value={type} options={types} disabled={locked} onChange={(v) => update({ type: v, value: defaultValueFor(asType(v)) })} />
-            <NativeSelect
+            <RowSelect aria-label={t('rows.type')} value={type} options={types} disabled={locked} onChange={(v) => update({ type: v, value: defaultValueFor(asType(v)) })} />
+            <RowSelect
               aria-label={t('rows.source')}
               value={str(row.source) || 'constant'}
               options={[

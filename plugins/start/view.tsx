@@ -3,7 +3,7 @@ import { defineNodeView } from '../../src/plugin-sdk/view';
 import { TagInput } from '../../src/kit/widgets/tag-input';
 import { Input } from '../../src/ui/input';
 import { Switch } from '../../src/ui/switch';
-import { asWidget, blankRow, elementShape, enumChoices, NameInput, NativeSelect, RowList, useRowBase, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, blankRow, elementShape, enumChoices, NameInput, RowSelect, RowList, useRowBase, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { START_WIDGETS, startPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -24,7 +24,7 @@ function FormFieldsWidget(p: NodeWidgetProps) {
         <>
           <NameInput row={row} update={update} locked={locked} />
           <Input size="sm" value={str(row.label)} readOnly={locked} aria-label={t('rows.label')} placeholder={t('rows.label')} onChange={(e) => update({ label: e.target.value })} />
-          <NativeSelect aria-label={t('rows.type')} value={str(row.type)} options={types} disabled={locked} onChange={(v) => update({ type: v })} />
+          <RowSelect aria-label={t('rows.type')} value={str(row.type)} options={types} disabled={locked} onChange={(v) => update({ type: v })} />
           <label className={s.inline}>
             <Switch size="sm" checked={!!row.required} disabled={locked} onCheckedChange={(v) => update({ required: v })} />
             {t('rows.required')}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ValueType } from '../../schemas/flow';
 import { defineNodeView } from '../../src/plugin-sdk/view';
-import { asWidget, enumChoices, NameField, NativeSelect, RowList, useInspectorT, useRowBase, useRows, useVariableLabels, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, enumChoices, NameField, RowSelect, RowList, useInspectorT, useRowBase, useRows, useVariableLabels, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { AGGREGATOR_WIDGETS, variableAggregatorPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -20,7 +20,7 @@ function VariableGroupsWidget(p: NodeWidgetProps) {
       renderRow={(row, update) => (
         <>
           <NameField row={row} update={update} locked={locked} />
-          <NativeSelect aria-label={t('rows.type')} value={str(row.outputType) || 'auto'} options={types} disabled={locked} onChange={(v) => update({ outputType: v })} />
+          <RowSelect aria-label={t('rows.type')} value={str(row.outputType) || 'auto'} options={types} disabled={locked} onChange={(v) => update({ outputType: v })} />
           <div className={s.wide}>
             <RowList<string[]>
               value={Array.isArray(row.selectors) ? (row.selectors as string[][]) : []}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { defineNodeView } from '../../src/plugin-sdk/view';
 import { isSelector } from '../../src/plugin-sdk';
-import { asWidget, ConstantInput, enumChoices, NativeSelect, RowList, useInspectorT, useRows, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
+import { asWidget, ConstantInput, enumChoices, RowSelect, RowList, useInspectorT, useRows, VariablePicker, widgetStyles as s, type NodeWidgetProps } from '../../src/canvas/widgets/kit';
 import { ASSIGNER_WIDGETS, variableAssignerPlugin } from './manifest';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -27,9 +27,9 @@ function AssignmentsWidget(p: NodeWidgetProps) {
         return (
           <>
             <VariablePicker aria-label={t('rows.target')} groups={writable} value={sel(row.target)} readOnly={locked} onChange={(v) => update({ target: v })} />
-            <NativeSelect aria-label={t('rows.operation')} value={str(row.operation)} options={operations} disabled={locked} onChange={(v) => update({ operation: v })} />
+            <RowSelect aria-label={t('rows.operation')} value={str(row.operation)} options={operations} disabled={locked} onChange={(v) => update({ operation: v })} />
             {needsValue && (
-              <NativeSelect
+              <RowSelect
                 aria-label={t('rows.source')}
                 value={str(row.source) || 'variable'}
                 options={[

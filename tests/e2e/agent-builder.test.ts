@@ -86,7 +86,9 @@ describe('the agent builder', () => {
     const tools = page.getByTestId('builder-section-tools');
     const addTool = tools.getByRole('combobox', { name: 'Add a tool' });
     await addTool.waitFor();
-    await addTool.selectOption({ index: 1 });
+    // The kit's Select (a listbox in a portal): open it and take its first tool.
+    await addTool.click();
+    await page.getByRole('option').first().click();
     await expect.poll(() => tools.getByRole('switch').count()).toBe(1);
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
 

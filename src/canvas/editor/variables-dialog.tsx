@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, Input } from '../../ui';
 import { useFlowStoreApi } from '../react/use-flow-store-api';
-import { NativeSelect } from '../widgets/rows';
+import { RowSelect } from '../widgets/rows';
 import { useStoredSecrets } from './stored-secrets';
 import { CONVERSATION_VALUE_TYPES, ENV_TYPES, newRow, rowsOf, saveRows, validateRows, type RowError, type VariableList, type VariableRow } from './variables-logic';
 import s from './editor.module.css';
@@ -83,7 +83,7 @@ function VariablesForm({ list, onDone }: { list: VariableList; onDone(): void })
                     <FieldError code={errors[r.id]?.name} />
                   </td>
                   <td>
-                    <NativeSelect
+                    <RowSelect
                       value={r.type}
                       options={types}
                       disabled={readOnly}

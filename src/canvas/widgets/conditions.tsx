@@ -8,7 +8,7 @@ import { Input } from '../../ui/input';
 import { useNodeWidgetEnv } from './context';
 import type { NodeWidgetProps } from './list-widgets';
 import { keepOrFirst, operatorsFor, takesValue } from './operators';
-import { defaultOf, elementShape, NativeSelect, RowList, rowsWithIssues } from './rows';
+import { defaultOf, elementShape, RowSelect, RowList, rowsWithIssues } from './rows';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
 import s from './widgets.module.css';
@@ -77,7 +77,7 @@ function ConditionRows({ value, onChange, shape, tk, locked, invalidRows, label 
                 }}
               />
             )}
-            <NativeSelect
+            <RowSelect
               aria-label={t('conditions.operator', { index: i + 1 })}
               value={op}
               options={(ops.includes(op) ? ops : [op, ...ops]).map((o) => ({ value: o, label: opLabel(o) }))}
@@ -132,7 +132,7 @@ export function ConditionsWidget(p: NodeWidgetProps) {
         <section key={str(c.id) || i} className={cn(s.case, bad.has(i) && s.rowInvalid)} aria-label={i === 0 ? t('conditions.if') : t('conditions.elif')}>
           <header className={s.caseHeader}>
             <span>{i === 0 ? t('conditions.if') : t('conditions.elif')}</span>
-            <NativeSelect aria-label={t('conditions.logic', { index: i + 1 })} value={str(c.logicalOperator) || 'and'} options={logical} disabled={locked} onChange={(v) => setCase(i, { logicalOperator: v })} />
+            <RowSelect aria-label={t('conditions.logic', { index: i + 1 })} value={str(c.logicalOperator) || 'and'} options={logical} disabled={locked} onChange={(v) => setCase(i, { logicalOperator: v })} />
             {!locked && (
               <Button size="sm" variant="ghost" iconOnly aria-label={t('conditions.removeCase', { index: i + 1 })} disabled={rows.length <= 1} onClick={() => p.onChange(rows.filter((_, j) => j !== i))}>
                 <Trash2 aria-hidden="true" />

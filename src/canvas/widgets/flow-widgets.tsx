@@ -4,7 +4,7 @@ import { ConstantInput } from './constant-input';
 import { useNodeWidgetEnv } from './context';
 import { useInspectorT } from './labels';
 import type { NodeWidgetProps } from './list-widgets';
-import { defaultOf, elementShape, maxOf, NativeSelect, RowList, rowsWithIssues } from './rows';
+import { defaultOf, elementShape, maxOf, RowSelect, RowList, rowsWithIssues } from './rows';
 import s from './widgets.module.css';
 
 type Row = Record<string, unknown>;
@@ -78,7 +78,7 @@ export function DefaultValuesWidget(p: NodeWidgetProps) {
         const type = port?.type ?? 'string';
         return (
           <>
-            <NativeSelect
+            <RowSelect
               aria-label={t('rows.output')}
               value={str(row.name)}
               options={names.some((n) => n.value === row.name) ? names : [{ value: str(row.name), label: str(row.name) || '—' }, ...names]}

@@ -22,7 +22,7 @@ export { NameField, useRows } from './flow-widgets';
 export { useInspectorT, useVariableLabels } from './labels';
 export { blankRow, NameInput, useRowBase, type NodeWidgetProps } from './list-widgets';
 export { PairPicker, useResourceList, type ResourceState } from './resource-widgets';
-export { defaultOf, elementShape, enumChoices, maxOf, minOf, NativeSelect, RowList, rowsWithIssues } from './rows';
+export { defaultOf, elementShape, enumChoices, maxOf, minOf, RowSelect, RowList, rowsWithIssues } from './rows';
 export { TemplateEditor } from './template-editor';
 export { VariablePicker } from './variable-picker';
 export { default as widgetStyles } from './widgets.module.css';

@@ -6,7 +6,7 @@ import { Input } from '../../ui/input';
 import { Switch } from '../../ui/switch';
 import { useNodeWidgetEnv } from './context';
 import { useVariableLabels } from './labels';
-import { defaultOf, elementShape, enumChoices, maxOf, minOf, NativeSelect, RowList, rowsWithIssues } from './rows';
+import { defaultOf, elementShape, enumChoices, maxOf, minOf, RowSelect, RowList, rowsWithIssues } from './rows';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
 import s from './widgets.module.css';
@@ -91,7 +91,7 @@ export function OutputVariablesWidget(p: NodeWidgetProps) {
       renderRow={(row, update) => (
         <>
           <NameInput row={row} update={update} locked={locked} />
-          <NativeSelect aria-label={t('rows.type')} value={str(row.type)} options={typeOptions} disabled={locked} onChange={(v) => update({ type: v })} />
+          <RowSelect aria-label={t('rows.type')} value={str(row.type)} options={typeOptions} disabled={locked} onChange={(v) => update({ type: v })} />
           {'description' in shape && (
             <Input
               size="sm"
@@ -127,7 +127,7 @@ export function ToolParamsWidget(p: NodeWidgetProps) {
       renderRow={(row, update) => (
         <>
           <NameInput row={row} update={update} locked={locked} />
-          <NativeSelect
+          <RowSelect
             aria-label={t('rows.source')}
             value={str(row.source) || 'text'}
             options={[

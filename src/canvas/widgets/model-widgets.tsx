@@ -5,7 +5,7 @@ import { TagInput } from '../../kit/widgets/tag-input';
 import { Switch } from '../../ui/switch';
 import { ModelListContext, useNodeWidgetEnv } from './context';
 import type { NodeWidgetProps } from './list-widgets';
-import { NativeSelect } from './rows';
+import { RowSelect } from './rows';
 import { useInspectorT } from './labels';
 import s from './widgets.module.css';
 
@@ -51,7 +51,7 @@ export function ModelWidget(p: NodeWidgetProps) {
           {t('model.empty')}
         </p>
       ) : (
-        <NativeSelect
+        <RowSelect
           aria-label={t('model.model')}
           value={current}
           options={options}
@@ -116,7 +116,7 @@ function ParamRow({ name, schema, value, locked, onChange }: { name: string; sch
     return (
       <div className={s.param} data-param={name}>
         <span className={s.inline}>{label}</span>
-        <NativeSelect aria-label={label} value={str(value) || str(u.defaultValue) || choices[0]} options={choices.map((v) => ({ value: v, label: name === 'response_format' ? t(`model.formats.${v}`) : v }))} disabled={locked} onChange={onChange} />
+        <RowSelect aria-label={label} value={str(value) || str(u.defaultValue) || choices[0]} options={choices.map((v) => ({ value: v, label: name === 'response_format' ? t(`model.formats.${v}`) : v }))} disabled={locked} onChange={onChange} />
         <span />
       </div>
     );

@@ -1,7 +1,7 @@
 import { useContext, useEffect, useState } from 'react';
 import { useNodeWidgetEnv, WorkspaceResourcesContext, type McpServerOption, type ResourceOption, type ToolFunctionOption, type ToolOption } from './context';
 import type { NodeWidgetProps } from './list-widgets';
-import { NativeSelect } from './rows';
+import { RowSelect } from './rows';
 import { useInspectorT } from './labels';
 import { paramsFor } from './tool-params';
 import s from './widgets.module.css';
@@ -108,7 +108,7 @@ export function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProp
     v && !list.some((x) => x.id === v) ? [{ value: v, label: t('resources.missing', { id: v }) }, ...list.map((x) => ({ value: x.id, label: x.name }))] : list.map((x) => ({ value: x.id, label: x.name }));
   return (
     <div className={s.list} id={p.id}>
-      <NativeSelect
+      <RowSelect
         aria-label={kind === 'tool' ? t('resources.tool') : t('resources.server')}
         value={id}
         options={[{ value: '', label: t('resources.choose') }, ...withMissing(items, id)]}
@@ -119,7 +119,7 @@ export function PairPicker({ p, kind, second, paramsField }: { p: NodeWidgetProp
         }}
       />
       {id && (
-        <NativeSelect
+        <RowSelect
           aria-label={kind === 'tool' ? t('resources.function') : t('resources.mcpTool')}
           value={sub}
           options={[{ value: '', label: t('resources.choose') }, ...withMissing(children, sub)]}

@@ -5,6 +5,7 @@ import { defOf, objectShape, optionsOf, unwrap } from '../../../schemas/ui';
 import type { WidgetRenderProps } from '../../kit/schema-form';
 import { Button } from '../../ui/button';
 import { cn } from '../../ui/cn';
+import { Select } from '../../ui/select';
 import s from './widgets.module.css';
 
 type AnySchema = Parameters<typeof unwrap>[0];
@@ -123,7 +124,7 @@ export function rowsWithIssues(issues: readonly { path?: (string | number)[] }[]
   return out;
 }
 
-export interface NativeSelectProps {
+export interface RowSelectProps {
   value: string;
   onChange(value: string): void;
   options: readonly { value: string; label: string }[];
@@ -132,15 +133,23 @@ export interface NativeSelectProps {
   className?: string;
 }
 
-/** A compact native select for rows (dense, keyboard- and test-friendly). */
-export function NativeSelect({ value, onChange, options, disabled, className, ...aria }: NativeSelectProps) {
+/**
+ * The kit's Select, compact, for rows and inspector fields (issue 27: no native dropdowns in the canvas).
+ * Radix reserves '' for "no value", so an option with value '' becomes the placeholder shown while
+ * nothing is chosen instead of an item.
+ */
+export function RowSelect({ value, onChange, options, disabled, className, ...aria }: RowSelectProps) {
+  const blank = options.find((o) => o.value === '');
   return (
-    <select className={cn(s.select, className)} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} {...aria}>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </select>
+    <Select
+      size="sm"
+      className={className}
+      value={value}
+      disabled={disabled}
+      onValueChange={onChange}
+      placeholder={blank?.label}
+      options={options.filter((o) => o.value !== '')}
+      {...aria}
+    />
   );
 }

@@ -2,7 +2,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FlowStore } from '../store/create-flow-store';
-import { showInspector as show, useInspectorTests } from './inspector.fixture';
+import { pickOption, showInspector as show, useInspectorTests } from './inspector.fixture';
+import { registry } from './test-flow.fixture';
 
 useInspectorTests();
 
@@ -58,7 +59,7 @@ describe('row widgets', () => {
     await user.click(within(field('outputs')).getByRole('button', { name: 'Add output' }));
     const names = within(field('outputs')).getAllByRole('textbox', { name: 'Variable name' });
     await user.type(names[1], 'count');
-    await user.selectOptions(within(field('outputs')).getAllByRole('combobox', { name: 'Type' })[1], 'number');
+    await pickOption(user, within(field('outputs')).getAllByRole('combobox', { name: 'Type' })[1], /^number$/i);
     expect(config().outputs).toEqual([
       { name: 'result', type: 'string' },
       { name: 'count', type: 'number' },
@@ -87,5 +88,15 @@ describe('iteration input', () => {
     const texts = options.map((o) => o.textContent ?? '');
     expect(texts.some((t) => t.includes('files'))).toBe(true);
     expect(texts.filter((t) => /inner_list|query_text|^text/.test(t))).toEqual([]);
+  });
+});
+
+describe('dropdowns in the inspector', () => {
+  // Issue 27: native and custom dropdowns were mixed; every one in the canvas is now the kit's Select.
+  it.each(registry.plugins.map((p) => p.kind))('%s shows no native select, only the kit Select', (kind) => {
+    show(kind);
+    // Radix keeps a hidden native select (aria-hidden) inside forms for form submission: not a dropdown anyone sees.
+    expect(document.querySelectorAll('select:not([aria-hidden="true"])')).toHaveLength(0);
+    for (const box of screen.queryAllByRole('combobox').filter((e) => e.tagName === 'BUTTON')) expect(box).toHaveAttribute('data-slot', 'select-trigger');
   });
 });

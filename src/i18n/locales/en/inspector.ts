@@ -91,6 +91,7 @@ export default {
     capped: 'This server stops code after {{seconds}} s, sooner than this timeout',
   },
   agents: { empty: 'There is no other agent node in this flow' },
+  largeEditor: { open: 'Open large', title: '{{field}} (large)' },
   rows: {
     empty: 'None yet',
     remove: 'Remove item {{index}}',

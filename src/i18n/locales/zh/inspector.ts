@@ -90,6 +90,7 @@ export default {
     capped: '此服务器在 {{seconds}} 秒时就会停止代码，早于这里的超时',
   },
   agents: { empty: '流程中没有其他智能体节点' },
+  largeEditor: { open: '放大编辑', title: '{{field}}（放大）' },
   rows: {
     empty: '暂无',
     remove: '删除第 {{index}} 项',
