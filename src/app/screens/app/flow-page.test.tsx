@@ -7,6 +7,8 @@ import { builtinPlugins } from '../../../canvas/builtin-plugins';
 import { ApiError } from '../../../api/request';
 import { stubBrowserForReactFlow } from '../../../canvas/editor/test-setup';
 import { initI18n } from '../../../i18n';
+import { optionLabels } from '../../../canvas/widgets/inspector.fixture';
+import userEvent from '@testing-library/user-event';
 import { createNodeRegistry } from '../../../plugin-sdk';
 
 const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn() }));
@@ -93,7 +95,9 @@ describe('FlowPage', () => {
     fireEvent.click(await screen.findByTestId('toolbar-add-node'));
     fireEvent.click(within(screen.getByTestId('palette')).getByTestId('palette-item-llm'));
     const inspector = await screen.findByTestId('inspector-slot');
-    expect(within(inspector).getByRole('option', { name: 'gpt-4o · openai' })).toBeInTheDocument();
+    // The model picker is the kit's Select: its options show once it is opened.
+    const picker = inspector.querySelector('[data-field="model"] [role="combobox"]') as HTMLElement;
+    expect(await optionLabels(userEvent.setup(), picker)).toContain('gpt-4o · openai');
     // The toolbar offers tidy-up, export, import and the variables of the flow.
     for (const id of ['toolbar-layout', 'toolbar-export', 'toolbar-import', 'toolbar-env-variables']) expect(screen.getByTestId(id)).toBeInTheDocument();
     fireEvent.click(within(inspector).getByRole('button', { name: 'Close' }));
