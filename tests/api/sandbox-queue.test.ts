@@ -174,7 +174,7 @@ describe('sandbox settings', () => {
       WEFT_SANDBOX_MAX_TIMEOUT_MS: '120000',
       WEFT_SANDBOX_MEMORY_MB: '64',
     });
-    expect(sandboxOptions(set)).toEqual({ maxWorkers: 6, maxPerTenant: 2, maxPerUser: 1, queueTimeoutMs: 5000, maxTimeoutMs: 120_000, defaultMemoryMb: 64, maxMemoryMb: 64 });
+    expect(sandboxOptions(set)).toEqual({ maxWorkers: 6, maxPerTenant: 2, maxPerUser: 1, queueTimeoutMs: 5000, maxTimeoutMs: 120_000, defaultMemoryMb: 64, maxMemoryMb: 64, keepWarm: 1 });
     expect(() => readSettings({ WEFT_SANDBOX_MEMORY_MB: '8' })).toThrow();
   });
 });
