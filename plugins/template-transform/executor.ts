@@ -7,6 +7,13 @@ export const TEMPLATE_ERRORS = { RENDER_FAILED: 'TEMPLATE-RENDER-FAILED' } as co
 // One environment for every run: no loaders (templates cannot include files), autoescape off (the
 // output is text, not HTML), and undefined values render as '' like Jinja2's default.
 const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
+// Jinja2's join takes any iterable, a string as its characters (Dify templates do `text | join(...)`);
+// nunjucks' own calls arr.join and fails on a string.
+env.addFilter('join', (value: unknown, separator: unknown = '', attribute?: unknown) => {
+  const items: unknown[] = value == null ? [] : typeof value === 'string' ? Array.from(value) : Array.isArray(value) ? value : typeof value === 'object' && Symbol.iterator in value ? Array.from(value as Iterable<unknown>) : [value];
+  const picked = attribute === undefined || attribute === null ? items : items.map((i) => (i as Record<string, unknown> | null)?.[String(attribute)]);
+  return picked.map((i) => (i == null ? '' : String(i))).join(String(separator ?? ''));
+});
 
 /** Renders the Jinja2 template (nunjucks, its JavaScript port) over the inputs by name. */
 export const templateTransformExecutor = defineNodeExecutor(templateTransformPlugin, {

@@ -58,6 +58,22 @@ describe('built-in kinds: start, template-transform, end', () => {
     expect((await runBuiltin(doc, { inputs: { name: 'a', count: 'many' } }).result).error).toMatchObject({ code: 'START-INPUT-INVALID' });
   });
 
+  it("joins a string as Jinja2 does (its characters), and lists and attributes as before", async () => {
+    const doc = flow(
+      [
+        ['s', 'start', { variables: [field('word', 'text')] }],
+        ['t', 'template-transform', { inputs: [{ name: 'word', selector: ['s', 'word'] }], template: "{{ word | join('-') }}|{{ [1, 2] | join }}|{{ [{ 'n': 'a' }, { 'n': 'b' }] | join(', ', 'n') }}" }],
+        ['e', 'end', { outputs: [{ name: 'text', selector: ['t', 'output'] }] }],
+      ],
+      [
+        ['s', 't'],
+        ['t', 'e'],
+      ],
+    );
+    const result = await runBuiltin(doc, { inputs: { word: 'abc' } }).result;
+    expect(result).toMatchObject({ status: 'succeeded', outputs: { text: 'a-b-c|12|a, b' } });
+  });
+
   it('a template error fails the node with TEMPLATE-RENDER-FAILED and the reason', async () => {
     const bad = flow(
       [
