@@ -132,7 +132,11 @@ export const WithInspector: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('node-title-llm_1'));
     const inspector = await c.findByTestId('inspector-slot');
-    await waitFor(() => expect(within(inspector).getByRole('option', { name: 'Claude Sonnet 4 · anthropic' })).toBeInTheDocument());
+    // The model picker is the kit's Select: its options show once it is opened.
+    await waitFor(() => expect(inspector.querySelector('[data-field="model"] [role="combobox"]')).not.toBeNull());
+    await userEvent.click(inspector.querySelector('[data-field="model"] [role="combobox"]') as HTMLElement);
+    await waitFor(() => expect(within(document.body).getByRole('option', { name: 'Claude Sonnet 4 · anthropic' })).toBeInTheDocument());
+    await userEvent.keyboard('{Escape}');
   },
 };
 

@@ -79,9 +79,12 @@ export const ToolFunctionParameters: StoryObj = {
   render: () => <Demo kind="tool" />,
   play: async ({ canvasElement }) => {
     const field = (name: string) => within(canvasElement.querySelector(`[data-field="${name}"]`) as HTMLElement);
-    await userEvent.selectOptions(await field('toolId').findByRole('combobox', { name: 'Tool' }), 'weather');
-    await userEvent.selectOptions(field('toolId').getByRole('combobox', { name: 'Tool function' }), 'current');
-    await expect(field('toolId').getByRole('list', { name: 'Parameters of the function' })).toHaveTextContent(/city.*required/);
+    // The kit's Selects: open each, then pick the option by its label (a listbox in a portal).
+    await userEvent.click(await field('toolId').findByRole('combobox', { name: 'Tool' }));
+    await userEvent.click(await within(document.body).findByRole('option', { name: 'Weather' }));
+    await userEvent.click(await field('toolId').findByRole('combobox', { name: 'Tool function' }));
+    await userEvent.click(await within(document.body).findByRole('option', { name: /^current/i }));
+    await waitFor(() => expect(field('toolId').getByRole('list', { name: 'Parameters of the function' })).toHaveTextContent(/city.*required/));
     await waitFor(() => expect(field('params').getAllByRole('textbox', { name: 'Variable name' })).toHaveLength(2));
   },
 };

@@ -69,7 +69,9 @@ export const Plugins: Story = {
     await expect(within(card).getByTestId('store-card-installs')).toHaveTextContent('7 installs');
     await expect(within(card).getByText('text-diff')).toBeVisible();
     await userEvent.click(canvas.getByRole('combobox', { name: 'Sort' }));
-    await expect(await within(document.body).findByRole('option', { name: 'Most installed' })).toBeVisible();
+    // The list fades in: visible once its opening animation has run.
+    const option = await within(document.body).findByRole('option', { name: 'Most installed' });
+    await waitFor(() => expect(option).toBeVisible());
     await userEvent.keyboard('{Escape}');
   },
 };

@@ -110,7 +110,8 @@ export const Plugin: Story = {
     await expect(within(page).queryByTestId('store-install')).toBeNull();
     await userEvent.click(within(page).getAllByTestId('store-plugin-version-download')[1]);
     await waitFor(() => expect((data.api as MemoryStoreApi).downloads).toEqual([{ id: DEMO_STORE_IDS.plugin, version: '2.0.0' }]));
-    await expect(await screen.findByText('acme.text-tools-2.0.0.tgz is downloaded')).toBeVisible();
+    const downloaded = await screen.findByText('acme.text-tools-2.0.0.tgz is downloaded');
+    await waitFor(() => expect(downloaded).toBeVisible());
   },
 };
 
