@@ -58,10 +58,11 @@ describe('the canvas, finished', () => {
     const path = editor.locator('.react-flow__edge-path').first();
     const stroke = () => path.evaluate((p) => ({ width: parseFloat(getComputedStyle(p).strokeWidth), color: getComputedStyle(p).stroke }));
     const plain = await stroke();
-    // The middle of the curve (a symmetric bezier passes through its box's centre).
+    // A quarter along the curve (its middle holds the edge's hover "+", which inserts a node).
     const middle = await path.evaluate((p) => {
-      const r = p.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      const el = p as SVGPathElement;
+      const pt = el.getPointAtLength(el.getTotalLength() / 4).matrixTransform(el.getScreenCTM()!);
+      return { x: pt.x, y: pt.y };
     });
     await page.mouse.click(middle.x, middle.y);
     await expect.poll(() => editor.locator('.react-flow__edge.selected').count()).toBe(1);

@@ -63,7 +63,14 @@ const codeText = (code: Locator) => code.locator('.view-lines').evaluate((el) =>
  * "452" for "1 23" and "45"); the canvas is as it was before.
  */
 async function typeEveryKey(page: Page, read: () => Promise<string>, numbers = false) {
-  const before = await canvasState(page);
+  // Selecting a node pans it into view beside the inspector (an animation): start once it is still.
+  let before = await canvasState(page);
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(150);
+    const now = await canvasState(page);
+    if (JSON.stringify(now) === JSON.stringify(before)) break;
+    before = now;
+  }
   const [first, second] = numbers ? ['1 23', '45'] : ['a b', 'c d'];
   const expected = numbers ? ['123', '12', '2', '452'] : ['a b', 'a ', ' ', 'c d '];
   await page.keyboard.press('Control+A');
@@ -207,9 +214,16 @@ describe('keys inside the canvas', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => picker.textContent()).toContain('city');
     const operator = inspector.getByLabel('Operator of condition 1');
+    // The kit's Select: ArrowDown opens its list on the chosen operator, ArrowDown moves, Enter picks.
     await operator.focus();
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => operator.inputValue()).toBe('not contains');
+    await expect.poll(() => page.getByRole('listbox').count()).toBe(1);
+    // The list takes focus on the chosen option once open: then ArrowDown moves to the next one.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('option');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('does not contain');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => operator.textContent()).toBe('does not contain');
     await pressDeleteKeys(page);
     const value = inspector.getByLabel('Value of condition 1');
     await value.click();

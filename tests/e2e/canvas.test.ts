@@ -125,10 +125,11 @@ describe('the canvas', () => {
     await expect.poll(() => editor.getByTestId(`rf__edge-${TT}-source-end-target`).count()).toBe(1);
 
     // The old start → end edge: click it, press Delete.
-    // A straight edge has a box of no height, so click the middle of its line between the two handles.
+    // A straight edge has a box of no height, so click its line between the two handles, a quarter
+    // along (its middle holds the hover "+", which inserts a node).
     const from = await center(editor.getByTestId('handle-start-source'));
     const to = await center(editor.locator('.react-flow__node[data-id="end"] .react-flow__handle.target'));
-    await page.mouse.click((from.x + to.x) / 2, (from.y + to.y) / 2);
+    await page.mouse.click(from.x + (to.x - from.x) / 4, from.y + (to.y - from.y) / 4);
     await expect.poll(() => editor.getByTestId('rf__edge-start-source-end-target').getAttribute('class')).toContain('selected');
     await page.keyboard.press('Delete');
     await expect.poll(() => editor.getByTestId('rf__edge-start-source-end-target').count()).toBe(0);
