@@ -52,7 +52,7 @@ export function useFocusRequests(): RefObject<string | null> {
         })),
     );
     return () => cancelAnimationFrame(frame);
-  }, [request]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [request, focus, store]);
   return centred;
 }
 
