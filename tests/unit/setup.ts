@@ -16,3 +16,25 @@ afterEach(() => {
   cleanup();
   document.body.innerHTML = '';
 });
+
+// jsdom's user agent ("AppleWebKit", no "Chrome") makes Monaco take it for a WebKit web view, so
+// its clipboard service answers every click and keydown with `clipboard.write([new ClipboardItem
+// ({'text/plain': pending})])` and cancels the previous pending promise. jsdom has no
+// ClipboardItem (a ReferenceError on every key once user-event has put a clipboard on navigator),
+// and nothing awaits the cancelled promise (an unhandled "Canceled"). Which file meets it depends
+// on the order files run in, the module graph being shared. A ClipboardItem that holds its values
+// and marks their promises as handled is what a browser's does.
+class TestClipboardItem {
+  readonly types: string[];
+  constructor(private readonly items: Record<string, unknown>) {
+    this.types = Object.keys(items);
+    for (const value of Object.values(items)) {
+      if (value instanceof Promise) value.catch(() => undefined);
+    }
+  }
+  async getType(type: string): Promise<Blob> {
+    const value = await this.items[type];
+    return value instanceof Blob ? value : new Blob([String(value)], { type });
+  }
+}
+(globalThis as { ClipboardItem?: unknown }).ClipboardItem ??= TestClipboardItem;
