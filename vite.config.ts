@@ -135,10 +135,13 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
-          // expect.poll waits up to 1 s by default: too short for a page reload on a loaded machine.
-          expect: { poll: { timeout: 10_000 } },
+          // expect.poll waits up to 1 s by default: too short for a page reload on a loaded machine (two files
+          // run at once).
+          expect: { poll: { timeout: 20_000 } },
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time (each with its own studio and browser): a file spends much of its time
+          // waiting on the other processes, so CI's two cores take two files.
+          maxWorkers: 2,
           // One migrated, seeded data directory copied for every studio (tests/e2e/server.ts).
           globalSetup: ['tests/e2e/global-setup.ts'],
         },

@@ -96,7 +96,8 @@ describe('the console page layout', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+    // Three passes over ~20 pages: minutes, not seconds, on a loaded machine.
+  }, 600_000);
 
   it('gives the function editor’s json body its row controls in view at 1280 px', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
