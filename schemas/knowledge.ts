@@ -66,6 +66,15 @@ const paging = { page: z.coerce.number().int().min(1).default(1), page_size: z.c
 
 export const UploadedFile = z.object({ id: Id, name: z.string(), size: z.number(), mime_type: z.string() });
 export type UploadedFile = z.infer<typeof UploadedFile>;
+/** A stored file's description (GET /files/{id}, POST /files/batch): the upload's answer plus where it belongs. */
+export const FileInfo = UploadedFile.extend({
+  biz_type: z.string(),
+  workspace_id: z.string().nullable(),
+  created_at: z.string().describe('ISO 8601'),
+});
+export type FileInfo = z.infer<typeof FileInfo>;
+/** POST /files/batch: up to 100 ids; the answer lists the readable ones in the order asked, once each. */
+export const FileBatchIn = z.object({ file_ids: z.array(z.string().max(64)).min(1).max(100) });
 
 export const Dataset = z.object({
   id: Id,

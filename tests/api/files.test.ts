@@ -183,6 +183,33 @@ describe('who may read a file (issue 20, finding 10)', () => {
   });
 });
 
+describe('a file\'s description, one or many (spec 7.5: GET /files/{id}, POST /files/batch)', () => {
+  let mine: string;
+  let other: string;
+  beforeAll(async () => {
+    mine = expectOk(await upload(h, f.u.member.token, f.wsA, 'one.txt', 'one')).id;
+    other = expectOk(await upload(h, f.u.foreign.token, undefined, 'theirs.png', PNG, 'icon')).id;
+  });
+
+  it('describes a readable file; the same not-found answer for another tenant\'s, a missing or a malformed id', async () => {
+    const one = expectOk(await h.call('GET', `/api/v1/console/files/${mine}`, { token: f.u.member.token }));
+    expect(one).toEqual({ id: mine, name: 'one.txt', size: 3, mime_type: 'text/plain', biz_type: 'dataset', workspace_id: f.wsA, created_at: expect.stringMatching(/^\d{4}-/) });
+    for (const id of [other, MISSING, 'nope']) expectCode(await h.call('GET', `/api/v1/console/files/${id}`, { token: f.u.member.token }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('GET', `/api/v1/console/files/${mine}`, { token: f.u.outsider.token }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('GET', `/api/v1/console/files/${mine}`, {}), 401, 'AUTH-1001');
+  });
+
+  it('describes many in the order asked, leaving out those the caller may not read; bad lists are refused', async () => {
+    const many = expectOk(await h.call('POST', '/api/v1/console/files/batch', { token: f.u.member.token, body: { file_ids: [other, mine, MISSING, mine] } }));
+    expect(many.map((x: { id: string }) => x.id)).toEqual([mine]);
+    expect(expectOk(await h.call('POST', '/api/v1/console/files/batch', { token: f.u.outsider.token, body: { file_ids: [mine] } }))).toEqual([]);
+    for (const body of [{}, { file_ids: [] }, { file_ids: 'x' }, { file_ids: Array.from({ length: 101 }, () => mine) }]) {
+      expectCode(await h.call('POST', '/api/v1/console/files/batch', { token: f.u.member.token, body }), 400, 'VALIDATION-1000');
+    }
+    expectCode(await h.call('POST', '/api/v1/console/files/batch', { body: { file_ids: [mine] } }), 401, 'AUTH-1001');
+  });
+});
+
 describe('public icons', () => {
   it('serves icon images without a token, svg under a CSP, nothing else', async () => {
     const png = expectOk(await upload(h, f.u.member.token, f.wsA, 'app.png', PNG, 'icon')).id;
@@ -210,6 +237,6 @@ describe('OpenAPI', () => {
     const doc = await h.call('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     const paths = Object.keys(doc.raw.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/v1/console/files/upload', '/api/v1/console/files/{file_id}/preview', '/api/v1/console/files/{file_id}/download', '/api/v1/common/files/{file_id}/icon', '/api/v1/console/datasets/{dataset_id}/documents', '/api/v1/admin/datasets/management']));
+    expect(paths).toEqual(expect.arrayContaining(['/api/v1/console/files/upload', '/api/v1/console/files/{file_id}', '/api/v1/console/files/batch', '/api/v1/console/files/{file_id}/preview', '/api/v1/console/files/{file_id}/download', '/api/v1/common/files/{file_id}/icon', '/api/v1/console/datasets/{dataset_id}/documents', '/api/v1/admin/datasets/management']));
   });
 });

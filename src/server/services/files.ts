@@ -4,7 +4,7 @@ import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE, type Caller } from '../context';
 import { conversations, files, messages } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
-import { ICON_FILE_TYPES, type FileBizType, type UploadedFile } from '../../../schemas/knowledge';
+import { ICON_FILE_TYPES, type FileBizType, type FileInfo, type UploadedFile } from '../../../schemas/knowledge';
 import { extensionOf, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
 import { fileStorage, storageKeyOf } from '../knowledge/storage';
 
@@ -91,6 +91,20 @@ export function checkUpload(settings: ServerContext['settings'], biz: FileBizTyp
 }
 
 export const toUploaded = (r: FileRow): UploadedFile => ({ id: r.id, name: r.name, size: r.size, mime_type: r.mimeType });
+export const toFileInfo = (r: FileRow): FileInfo => ({ ...toUploaded(r), biz_type: r.bizType, workspace_id: r.workspaceId, created_at: r.createdAt.toISOString() });
+
+/** The files of `ids` the caller may read ({@link readableFile}), in the order asked, once each. */
+export async function readableFiles(ctx: ServerContext, caller: Pick<Caller, 'tenantId' | 'userId'>, ids: readonly string[]): Promise<FileRow[]> {
+  const out: FileRow[] = [];
+  for (const id of new Set(ids)) {
+    try {
+      out.push(await readableFile(ctx, caller, id));
+    } catch {
+      // Unreadable, missing and malformed ids are left out alike (whether a file exists is not told).
+    }
+  }
+  return out;
+}
 
 /**
  * Stores an upload. `workspaceId` (the X-Workspace-Id header) is required except for icons and chat

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
 import type { FieldIssue } from '../../../../schemas/errors';
 import { findTextProblem } from '../../../../schemas/text';
-import { FileBizType, FileParams, FilePreview, UploadedFile } from '../../../../schemas/knowledge';
+import { FileBatchIn, FileBizType, FileInfo, FileParams, FilePreview, UploadedFile } from '../../../../schemas/knowledge';
 import { requireCaller, type ServerContext } from '../../context';
 import { badRequest } from '../../errors';
 import { decodeText, parseFile } from '../../knowledge/parse';
-import { contentDisposition, fileBytes, limitMbOf, readableFile, storeUpload } from '../../services/files';
+import { contentDisposition, fileBytes, limitMbOf, readableFile, readableFiles, storeUpload, toFileInfo } from '../../services/files';
 
 const tags = ['console: files'];
 const headers = z.looseObject({ 'x-workspace-id': z.string().optional().describe('The project space (required for dataset and debug files)') });
@@ -22,7 +22,7 @@ function workspaceOf(raw: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
 
-/** CONSOLE files group (spec 7.5 files): upload (multipart file + biz_type), preview, download. */
+/** CONSOLE files group (spec 7.5 files): upload (multipart file + biz_type), describe one or many, preview, download. */
 export const fileRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   await app.register(multipart, { throwFileSizeLimit: true });
 
@@ -73,6 +73,25 @@ export const fileRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       if (!file) throw badRequest('No file was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
       return done(await storeUpload(ctx, caller, workspaceOf(req.headers['x-workspace-id']), { bizType: parsed.data, ...file }));
     },
+  );
+
+  app.get(
+    '/:file_id',
+    { schema: { tags, summary: 'Describe a file the caller may read (name, size, type, biz type, project space, created at)', params: FileParams, response: { 200: ok(FileInfo) } } },
+    async (req) => done(toFileInfo(await readableFile(ctx, requireCaller(req), req.params.file_id))),
+  );
+
+  app.post(
+    '/batch',
+    {
+      schema: {
+        tags,
+        summary: 'Describe up to 100 files: those the caller may read, in the order asked, once each (others are left out)',
+        body: FileBatchIn,
+        response: { 200: ok(z.array(FileInfo)) },
+      },
+    },
+    async (req) => done((await readableFiles(ctx, requireCaller(req), req.body.file_ids)).map(toFileInfo)),
   );
 
   app.get(
