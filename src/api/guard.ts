@@ -108,7 +108,7 @@ function check(schema: GuardSchema, value: unknown, path: (string | number)[], i
       const list = value as unknown[];
       if (schema.minItems !== undefined && list.length < schema.minItems) return fail('too_small', `Expected at least ${schema.minItems} items`);
       if (schema.maxItems !== undefined && list.length > schema.maxItems) return fail('too_big', `Expected at most ${schema.maxItems} items`);
-      return schema.items ? list.map((item, i) => check(schema.items!, item, [...path, i], issues)) : list;
+      return schema.items ? Array.from(list, (item, i) => check(schema.items!, item, [...path, i], issues)) : list;
     }
     case 'object': {
       if (actual !== 'object') return fail('invalid_type', `Expected object, received ${actual}`);
@@ -118,7 +118,7 @@ function check(schema: GuardSchema, value: unknown, path: (string | number)[], i
       for (const [key, prop] of Object.entries(known)) {
         if (input[key] !== undefined) out[key] = check(prop, input[key], [...path, key], issues);
         else if ('default' in prop) out[key] = structuredClone(prop.default);
-        else if (schema.required?.includes(key)) fail('invalid_type', `Expected ${prop.type ?? 'a value'}, received undefined`);
+        else if (schema.required?.includes(key)) issues.push({ code: 'invalid_type', path: [...path, key], message: `Expected ${prop.type ?? 'a value'}, received undefined` });
       }
       // As zod's z.object: keys the schema does not name are dropped, unless it says what they hold.
       const extra = schema.additionalProperties;
