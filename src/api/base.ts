@@ -1,13 +1,14 @@
 /** CONSOLE base group (spec 7.5): sign-in, token refresh, sign-out, own password and profile. */
 import type { z } from 'zod';
-import type { LoginBody, ProfileBody, UpdatePasswordBody } from '../../schemas/auth';
+import type { CurrentUser, LoginBody, ProfileBody, TokenPair, UpdatePasswordBody } from '../../schemas/auth';
+import { guard } from './guard';
+import { answerSchemas } from './guard-schemas';
 import { call, type Endpoint, type RequestOptions } from './request';
 
-// The answers' schemas load with the first call: zod is not in a page's first load (issue 21).
-const auth = () => import('../../schemas/auth');
-const tokenPair = async () => (await auth()).TokenPair;
-const currentUser = async () => (await auth()).CurrentUser;
-const nothing = async () => (await import('zod')).z.null();
+// Checked by guards made from the answers' zod schemas: zod is not in a page's first load (issues 21, 28).
+const tokenPair = guard<TokenPair>(answerSchemas.tokenPair);
+const currentUser = guard<CurrentUser>(answerSchemas.currentUser);
+const nothing = guard<null>(answerSchemas.none);
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
 

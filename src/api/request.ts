@@ -17,6 +17,7 @@
  */
 import type { z } from 'zod';
 import { useSession } from '../app/session';
+import type { Guard } from './guard';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -70,9 +71,10 @@ export interface RequestOptions {
 /**
  * A zod schema, or a function that loads one: the schema's module (and zod) then loads beside the call
  * instead of with the page (the portal's first load leaves zod out, issue 21). Loading starts when the
- * call starts, so the answer waits for it only if it arrives first.
+ * call starts, so the answer waits for it only if it arrives first. Or a guard (./guard.ts: zod's
+ * JSON Schema of the answer, checked without zod) for the calls of a first load (issue 28).
  */
-export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
+export type SchemaSource = z.ZodType | Guard<unknown> | (() => Promise<z.ZodType>);
 
 /** Codes the client gives to failures that have no server answer (status 0) or an unreadable one. */
 export const ClientErrorCode = {
@@ -419,8 +421,9 @@ export function request(endpoint: Endpoint, params?: Params | FormData, options:
 }
 
 /**
- * {@link request} whose data is parsed (and typed) by a zod schema from schemas/; a mismatch throws
- * ApiError CLIENT-BAD-RESPONSE. Endpoint functions in src/api/<group>.ts are written with it.
+ * {@link request} whose data is parsed (and typed) by a zod schema from schemas/ (or a guard made from
+ * one, ./guard.ts); a mismatch throws ApiError CLIENT-BAD-RESPONSE. Endpoint functions in
+ * src/api/<group>.ts are written with it.
  *
  * @example
  * export const getWorkspace = (workspace_id: string, opts?: RequestOptions) =>
@@ -434,6 +437,8 @@ export function call<S extends z.ZodType>(
   endpoint: Endpoint,
   params?: Params | FormData,
   options?: Omit<RequestOptions, 'responseType' | 'schema'>,
-): Promise<z.output<S>> {
-  return request<z.output<S>>(endpoint, params, { ...options, schema });
+): Promise<z.output<S>>;
+export function call<T>(schema: Guard<T>, endpoint: Endpoint, params?: Params | FormData, options?: Omit<RequestOptions, 'responseType' | 'schema'>): Promise<T>;
+export function call(schema: SchemaSource, endpoint: Endpoint, params?: Params | FormData, options?: Omit<RequestOptions, 'responseType' | 'schema'>): Promise<unknown> {
+  return request(endpoint, params, { ...options, schema });
 }

@@ -1,6 +1,8 @@
 /** CONSOLE workspaces group (spec 7.5; TEAM.md "CONSOLE workspaces"): project spaces and members. */
 import type { z } from 'zod';
+import type { page } from '../../schemas/common';
 import type {
+  Member,
   MemberAddBody,
   MemberListQuery,
   MemberUpdateBody,
@@ -10,16 +12,23 @@ import type {
   WorkspaceUpdateBody,
 } from '../../schemas/workspace';
 import { WORKSPACE_PAGE_MAX } from '../../schemas/workspace-limits';
+import { guard } from './guard';
+import { answerSchemas } from './guard-schemas';
 import { ApiError, call, ClientErrorCode, rejectLocally, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
+type Page<T extends z.ZodType> = z.output<ReturnType<typeof page<T>>>;
 
-type Answers = (typeof import('./workspace-schemas'))['workspaceAnswers'];
-/** An answer's schema, loaded beside the call (./workspace-schemas.ts: zod stays out of the console home's first load). */
-const answer =
-  <K extends keyof Answers>(key: K) =>
-  async (): Promise<Answers[K]> =>
-    (await import('./workspace-schemas')).workspaceAnswers[key];
+/** The answers, checked by guards made from their zod schemas: zod stays out of the console home's first load (issue 28). */
+const answers = {
+  workspaces: guard<Page<typeof Workspace>>(answerSchemas.workspacePage),
+  workspace: guard<z.output<typeof Workspace>>(answerSchemas.workspace),
+  none: guard<null>(answerSchemas.none),
+  members: guard<Page<typeof Member>>(answerSchemas.memberPage),
+  memberList: guard<z.output<typeof Member>[]>(answerSchemas.memberList),
+  member: guard<z.output<typeof Member>>(answerSchemas.member),
+};
+const answer = <K extends keyof typeof answers>(key: K): (typeof answers)[K] => answers[key];
 
 const base = '/api/v1/console/workspaces';
 export const workspaceEndpoints = {

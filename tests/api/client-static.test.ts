@@ -78,6 +78,17 @@ describe('the built client', () => {
     expect(plain.body).toBe(chunk);
   });
 
+  it('sends a hashed asset without validators (never asked for again), the page with them (issue 28: ~100 files a first load)', async () => {
+    for (const encoding of ['br', 'gzip', '']) {
+      const r = await studio.app.inject({ method: 'GET', url: '/assets/editor-Zz98Yy76.js', headers: { 'accept-encoding': encoding } });
+      expect(r.statusCode, encoding).toBe(200);
+      expect([r.headers.etag, r.headers['last-modified']], encoding).toEqual([undefined, undefined]);
+    }
+    const page = await studio.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(page.headers.etag).toBeTruthy();
+    expect(page.headers['last-modified']).toBeTruthy();
+  });
+
   it('has the page asked for again each time (no-cache), on every client route', async () => {
     for (const url of ['/', '/login', '/operation/app/123/agent-flow/base']) {
       const r = await studio.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });

@@ -2,10 +2,12 @@
  * Finding one's way in the console (issue 28), in Chromium against the real server, in Chinese and
  * English: the breadcrumb names the knowledge base (a link back) on its unit and segmentation pages,
  * the tool and the function on their pages, "New prompt" on a new prompt and the prompt's name on an
- * existing one.
+ * existing one. And what the login page and the console home cost on the wire on a first load.
  */
+import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from './first-load';
 import { snap, startStudio, type RunningStudio } from './server';
 import { consolePages, launchWithScrollbars, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
 
@@ -104,5 +106,26 @@ describe('the screens’ details', () => {
     expect(hint).toContain('1 file at most');
     expect(hint).not.toContain('1 files');
     await context.close();
+  });
+});
+
+describe('the first load', () => {
+  it('of the login page and of the console home is at most 250 KB of JS and CSS on the wire, brotli, with no editor code', async () => {
+    const login = await measureFirstLoad(browser, `${studio.url}/login`, (p) => p.getByTestId('login-submit').waitFor(), { locale: 'zh-CN' });
+    const { context } = await signInAs(browser, studio.url, 'zh', { width: 1280, height: 900 });
+    const storageState = await context.storageState();
+    await context.close();
+    const home = await measureFirstLoad(browser, `${studio.url}/operation`, (p) => p.getByTestId('workspace-card').first().waitFor(), { locale: 'zh-CN', storageState });
+    // Figures for the log (bytes do not depend on the machine's load; `uptime` says how busy it was).
+    console.log(`${describeFirstLoad('login page', login)}\n${describeFirstLoad('console home', home)}\nuptime: ${execSync('uptime').toString().trim()}`);
+
+    for (const [name, load] of [['login page', login], ['console home', home]] as const) {
+      // Every file the build compressed comes compressed.
+      expect(load.files.filter((f) => f.brotli < f.transferred - 1024 && f.encoding !== 'br').map((f) => f.file), name).toEqual([]);
+      expect(load.files.map((f) => f.file).filter((f) => /canvas|flow-page|editor|monaco|elk|xyflow/i.test(f)), name).toEqual([]);
+      // The budget by the build's brotli files (what is fetched, not how fast), and as Chromium counted it, headers included.
+      expect(Math.round(load.brotli / 1024), `${name}: brotli KB`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
+      expect(Math.round(load.transferred / 1024), `${name}: transferred KB`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
+    }
   });
 });

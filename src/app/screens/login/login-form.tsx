@@ -3,7 +3,11 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/reactions';
-import { Button, Field, Input, Select } from '../../../ui';
+// Each primitive from its own file: the ui barrel would bring every component into the login page (issue 28).
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { Input } from '../../../ui/input';
+import { Select } from '../../../ui/select';
 import { rules, tv } from '../../shell/validation';
 import s from './login.module.css';
 

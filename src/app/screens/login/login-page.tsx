@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { signIn } from '../../../api/auth';
 import { ssoAuthUrl } from '../../../api/sso';
-import { Button } from '../../../ui';
+import { Button } from '../../../ui/button';
 import { listLoginTenants } from '../../../api/common';
 import { getConfig } from '../../config';
 import { REDIRECT_PARAM, safeRedirectTarget } from '../../paths';

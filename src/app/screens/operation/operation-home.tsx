@@ -8,7 +8,14 @@ import { useTranslation } from 'react-i18next';
 import type { Workspace } from '../../../../schemas/workspace';
 import { notify } from '../../../api/reactions';
 import { createWorkspace, deleteWorkspace, updateWorkspace } from '../../../api/workspaces';
-import { Button, Card, confirm, EmptyState, Input, Skeleton, Tabs, TabsList, TabsTrigger } from '../../../ui';
+// Each primitive from its own file: the ui barrel would bring every component into the console home (issue 28).
+import { Button } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { confirm } from '../../../ui/confirm-store';
+import { EmptyState } from '../../../ui/empty-state';
+import { Input } from '../../../ui/input';
+import { Skeleton } from '../../../ui/skeleton';
+import { Tabs, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { Page, PageHeader } from '../../shell/page';
 import { useWorkspaces } from '../../shell/workspaces-store';
 import { lazyWithReload } from '../../guards';

@@ -2,21 +2,12 @@ import { Ellipsis, Pencil, Trash2, Users } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Workspace } from '../../../../schemas/workspace';
-import {
-  Badge,
-  Button,
-  Card,
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../ui';
+// Each primitive from its own file: the ui barrel would bring every component into the console home (issue 28).
+import { Badge } from '../../../ui/badge';
+import { Button } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../../ui/dropdown-menu';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { projectTabPath } from '../../shell/project-tabs';
 import { WorkspaceIcon } from '../../shell/workspace-icon';
 import s from './operation.module.css';
