@@ -48,7 +48,7 @@ describe('create an app from a Dify file', () => {
     const text = (await report.textContent()) ?? '';
     expect(text).toContain('Created “simple-kimi”');
     expect(text).toContain('38 nodes imported');
-    expect(await dialog.getByTestId('import-app-warnings').textContent()).toContain('again in this workspace');
+    expect(await dialog.getByTestId('import-app-report-warnings').textContent()).toContain('again in this workspace');
     await snap(page, 'dify-import-02-report');
 
     await dialog.getByTestId('import-app-open').click();
