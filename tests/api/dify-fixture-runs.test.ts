@@ -113,7 +113,7 @@ describe('runs over the real Dify exports', () => {
 // reports as removed (warning fileConditionEmpty) and which Weft's conditions cannot express yet.
 describe("simple-kimi's document branch (list operator, document extractor, template) on uploaded files", () => {
   it("keeps the uploaded documents and wraps the first one's text as the template says", async () => {
-    const imported = expectOk(await h.call('POST', '/api/v1/console/apps/import', { ...member(), body: { content: fs.readFileSync(path.join(DIR, 'simple-kimi.yml'), 'utf8') } }));
+    const imported = expectOk(await h.call('POST', '/api/v1/console/apps/import', { ...member(), body: { content: fs.readFileSync(path.join(DIR, 'simple-kimi.yml'), 'utf8'), name: 'simple-kimi (documents)' } }));
     expect(JSON.stringify(imported.report.warnings)).toContain('fileConditionEmpty');
     const file = expectOk(await h.call('GET', `/api/v1/console/apps/${imported.app.id}/workflow`, member())).document as FlowDocument;
     const byTitle = (title: string) => file.nodes.find((n) => n.title === title)!;
