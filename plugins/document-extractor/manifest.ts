@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, type FlowNode, type PluginIssue, type PortContext } from '../../src/plugin-sdk';
+import { defineNodePlugin, isSelector, MaybeSelector, type FlowNode, type PluginIssue, type PortContext } from '../../src/plugin-sdk';
 import { dify } from './dify';
+
+/** The widget of this kind's view (view.tsx): a picker of file variables only. */
+export const DOCUMENT_EXTRACTOR_WIDGETS = { fileVariable: 'document-extractor.file-variable' } as const;
 
 const configSchema = z.object({
   /** A file or a list of files (a start field, sys.files, a list operator's result …). */
-  variable: MaybeSelector.default([]).meta({ label: 'fields.variable', help: 'fields.variableHelp', widget: NODE_WIDGETS.variable, order: 0 }),
+  variable: MaybeSelector.default([]).meta({ label: 'fields.variable', help: 'fields.variableHelp', widget: DOCUMENT_EXTRACTOR_WIDGETS.fileVariable, order: 0 }),
 });
 export type DocumentExtractorConfig = z.infer<typeof configSchema>;
 
@@ -32,6 +35,7 @@ export const documentExtractorPlugin = defineNodePlugin({
         description: '读取上传文件（PDF、Word、TXT、Markdown、表格）中的文字',
         fields: { variable: '文件变量', variableHelp: '单个文件得到一段文字，文件列表得到每个文件一段' },
         outputs: { text: '提取的文字' },
+        outputHint: { one: '输出：这个文件的一段文字', list: '输出：每个文件一段文字（文本列表）' },
         issues: { variableMissing: '请选择要读取的文件变量' },
       },
       en: {
@@ -39,6 +43,7 @@ export const documentExtractorPlugin = defineNodePlugin({
         description: 'Reads the text of uploaded files (PDF, Word, TXT, Markdown, spreadsheets)',
         fields: { variable: 'File variable', variableHelp: 'One file gives one text; a list of files one text each' },
         outputs: { text: 'Extracted text' },
+        outputHint: { one: 'Output: one text for this file', list: 'Output: one text per file (a list of texts)' },
         issues: { variableMissing: 'Choose the file variable to read' },
       },
   },

@@ -4,6 +4,12 @@ import { COMPARISON_OPERATORS, UNARY_OPERATORS, conditionTexts } from '../shared
 import { mergeTexts } from '../shared/texts';
 import { dify } from './dify';
 
+/** The widgets of this kind's view (view.tsx): the filter rows and the file property to sort by. */
+export const LIST_OPERATOR_WIDGETS = { filters: 'list-operator.filters', fileKey: 'list-operator.file-key' } as const;
+
+/** The properties of a file that filters and sorting can use (the executor reads them by these names). */
+export const FILE_KEYS = ['name', 'type', 'extension', 'mime_type', 'size', 'transfer_method', 'url'] as const;
+
 /** One filter on the list's items: the item itself (`key` empty) or one of a file's properties. */
 export const ListFilter = z.object({
   /** '' compares the item; for files: name, type, extension, mime_type, size, transfer_method, url. */
@@ -18,13 +24,13 @@ const configSchema = z.object({
   /** The array to work on. */
   variable: MaybeSelector.default([]).meta({ label: 'fields.variable', widget: NODE_WIDGETS.variable, order: 0 }),
   filterEnabled: z.boolean().default(false).meta({ label: 'fields.filterEnabled', order: 10 }),
-  filters: z.array(ListFilter).max(20).default([]).meta({ label: 'fields.filters', order: 11, visibleWhen: { field: 'filterEnabled', equals: true } }),
+  filters: z.array(ListFilter).max(20).default([]).meta({ label: 'fields.filters', widget: LIST_OPERATOR_WIDGETS.filters, order: 11, visibleWhen: { field: 'filterEnabled', equals: true } }),
   extractEnabled: z.boolean().default(false).meta({ label: 'fields.extractEnabled', order: 20 }),
   /** 1-based position of the one item kept (Dify's `serial`); may be a `{{#…#}}` reference. */
   extractIndex: Template.default('1').meta({ label: 'fields.extractIndex', order: 21, visibleWhen: { field: 'extractEnabled', equals: true } }),
   sortEnabled: z.boolean().default(false).meta({ label: 'fields.sortEnabled', order: 30 }),
   /** '' sorts by the item; for files one of their properties. */
-  sortKey: z.string().max(64).default('').meta({ label: 'fields.sortKey', order: 31, visibleWhen: { field: 'sortEnabled', equals: true } }),
+  sortKey: z.string().max(64).default('').meta({ label: 'fields.sortKey', widget: LIST_OPERATOR_WIDGETS.fileKey, order: 31, visibleWhen: { field: 'sortEnabled', equals: true } }),
   sortOrder: z.enum(['asc', 'desc']).default('asc').meta({ label: 'fields.sortOrder', order: 32, visibleWhen: { field: 'sortEnabled', equals: true } }),
   limitEnabled: z.boolean().default(false).meta({ label: 'fields.limitEnabled', order: 40 }),
   /** The first this many items are kept. */
@@ -81,12 +87,14 @@ export const listOperatorPlugin = defineNodePlugin({
         extractEnabled: '取出第 N 项',
         extractIndex: '第几项（从 1 开始）',
         sortEnabled: '排序',
-        sortKey: '排序依据（文件属性；留空按项本身）',
+        sortKey: '排序依据',
         sortOrder: '顺序',
         limitEnabled: '只取前 N 项',
         limit: 'N',
       },
       outputs: { result: '结果数组', firstRecord: '第一项', lastRecord: '最后一项' },
+      fileKeys: { item: '项本身', name: '文件名', type: '类型', extension: '扩展名', mime_type: 'MIME 类型', size: '大小', transfer_method: '上传方式', url: 'URL' },
+      rows: { fileKey: '文件属性 {{index}}' },
       issues: { variableMissing: '请选择要处理的数组', filtersEmpty: '已开启过滤，但没有条件', extractIndexEmpty: '请填写要取出第几项' },
     },
     en: {
@@ -99,12 +107,14 @@ export const listOperatorPlugin = defineNodePlugin({
         extractEnabled: 'Pick the Nth item',
         extractIndex: 'Item number (from 1)',
         sortEnabled: 'Sort',
-        sortKey: 'Sort by (a file property; empty: the item)',
+        sortKey: 'Sort by',
         sortOrder: 'Order',
         limitEnabled: 'Keep the first N',
         limit: 'N',
       },
       outputs: { result: 'Result', firstRecord: 'First item', lastRecord: 'Last item' },
+      fileKeys: { item: 'The item itself', name: 'Name', type: 'Type', extension: 'Extension', mime_type: 'MIME type', size: 'Size', transfer_method: 'Transfer method', url: 'URL' },
+      rows: { fileKey: 'File property {{index}}' },
       issues: { variableMissing: 'Choose the array to work on', filtersEmpty: 'Filtering is on but has no conditions', extractIndexEmpty: 'Say which item to pick' },
     },
   }),

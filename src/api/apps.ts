@@ -35,6 +35,7 @@ export const appEndpoints = {
   version: { method: 'GET', url: `${base}/:app_id/publish/:version_id`, name: 'apps.version' },
   removeVersion: { method: 'DELETE', url: `${base}/:app_id/publish/:version_id`, name: 'apps.removeVersion' },
   import: { method: 'POST', url: `${base}/import`, name: 'apps.import' },
+  importInto: { method: 'POST', url: `${base}/:app_id/import`, name: 'apps.importInto' },
 } as const satisfies Record<string, Endpoint>;
 
 export type AppListParams = Partial<z.input<typeof AppListQuery>>;
@@ -57,6 +58,14 @@ export const createApp = (workspace_id: string, body: AppCreateInput, opts?: Opt
  * A file that cannot be imported: VALIDATION-1000 with `data.errors` (keys of the `dsl` namespace).
  */
 export const importApp = (workspace_id: string, body: AppImportBody, opts?: Opts) => call(AppImportResult, appEndpoints.import, body, { workspaceId: workspace_id, ...opts });
+
+/**
+ * Replaces an app's draft with a flow file's flow (the editor's import; a new draft revision), with
+ * the same report. A file of another mode answers APP-1001; one that cannot be imported
+ * VALIDATION-1000 with `data.errors`. Nothing changes on a refusal.
+ */
+export const importIntoApp = (workspace_id: string, app_id: string, body: AppImportBody, opts?: Opts) =>
+  call(AppImportResult, appEndpoints.importInto, { app_id, ...body }, { workspaceId: workspace_id, ...opts });
 
 /** Changes name, description or icon (any member); `id` plus the fields to change. The type never changes. */
 export const updateApp = (workspace_id: string, body: AppUpdateInput, opts?: Opts) =>

@@ -110,6 +110,21 @@ describe('autosave', () => {
     expect(saves).toHaveLength(1);
   });
 
+  it("reloads a draft the server replaced (the editor's import) with no conflict: history starts anew, no save follows", async () => {
+    const { store, autosave, saves, setServer } = setup();
+    store.moveNodes({ a: { x: 1, y: 1 } });
+    await autosave.flush();
+    expect(saves).toHaveLength(1);
+    setServer({ revision: 9, document: { ...sampleFlow(), notes: 'imported on the server' } });
+    await autosave.reload();
+    expect(store.toDocument().notes).toBe('imported on the server');
+    expect(store.getState().history.canUndo).toBe(false);
+    expect(autosave.getSnapshot()).toMatchObject({ status: 'saved', dirty: false, revision: 9 });
+    store.moveNodes({ a: { x: 2, y: 2 } });
+    await vi.advanceTimersByTimeAsync(800);
+    expect(saves.map((s) => s.base)).toEqual([3, 9]);
+  });
+
   it('overwrites on the stored revision when the builder keeps their version', async () => {
     const { store, autosave, saves, refuseWith } = setup();
     refuseWith((base) => (base !== 9 ? conflictError(9) : undefined));

@@ -59,7 +59,10 @@ export interface AutosaveController {
   flush(): Promise<void>;
   /** After a failure: save again now. */
   retry(): Promise<void>;
-  /** In conflict: replace the editor's document with the stored one. */
+  /**
+   * Replaces the editor's document with the stored one: in a conflict (take theirs), or after the
+   * server replaced the draft itself (the editor's import). Edits not saved are dropped.
+   */
   reload(): Promise<void>;
   /** In conflict: save this document over the stored one. */
   overwrite(): Promise<void>;
@@ -164,7 +167,9 @@ export function createAutosave(opts: AutosaveOptions): AutosaveController {
     },
     retry: () => (snap.status === 'failed' ? save(snap.revision) : Promise.resolve()),
     async reload() {
-      if (snap.status !== 'conflict') return;
+      // A save still under way would land on top of what is loaded (or be refused against it).
+      if (inFlight) await inFlight.catch(() => undefined);
+      clearTimer();
       const { document, revision } = await opts.load();
       applying = true;
       try {

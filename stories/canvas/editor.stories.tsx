@@ -5,6 +5,7 @@ import type { FlowMode } from '../../schemas/flow';
 import { builtinPlugins } from '../../src/canvas/builtin-plugins';
 import { createFlowStore, type FlowStore } from '../../src/canvas';
 import { FlowEditor, paletteGroups } from '../../src/canvas/editor';
+import { createMemoryFlowImport } from '../../src/canvas/editor/memory-flow-import';
 import { NodeInspector } from '../../src/canvas/inspector';
 import { ModelListContext, WorkspaceResourcesContext, type ModelList, type WorkspaceResources } from '../../src/canvas/widgets';
 import { createNodeRegistry } from '../../src/plugin-sdk';
@@ -80,6 +81,8 @@ function EditorStory({ mode, readOnly, everyKind }: { mode: FlowMode; readOnly?:
     s.setReadOnly(Boolean(readOnly));
     return s;
   });
+  // The toolbar's import against an in-memory server (the real one replaces the app's draft).
+  const [importer] = useState(() => createMemoryFlowImport(store));
   return (
     <div style={{ height: 640, border: '1px solid var(--color-border)' }}>
       <ModelListContext.Provider value={models}>
@@ -87,6 +90,7 @@ function EditorStory({ mode, readOnly, everyKind }: { mode: FlowMode; readOnly?:
           <FlowEditor
             store={store}
             flowFile={{ name: `Sample ${mode}`, description: 'A story' }}
+            importer={importer}
             renderInspector={(id) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />}
           />
         </WorkspaceResourcesContext.Provider>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument, FlowNode } from '../../schemas/flow';
 import { useStudio } from './harness';
+import { uploadOk, useTempDataDir } from './knowledge-kit';
 import { createApp, flow, parseSse, RUNS, saveDraft } from './runs-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
@@ -15,6 +16,7 @@ import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 // a catalogue code with a message. The table (file, node, ran, outcome) is printed.
 
 const h = useStudio();
+useTempDataDir(h);
 let f: Fixture;
 const member = () => ({ token: f.u.member.token, workspaceId: f.wsA });
 const DIR = path.join(import.meta.dirname, '../../src/canvas/dsl/fixtures/dify-real');
@@ -101,4 +103,46 @@ describe('runs over the real Dify exports', () => {
     // Most of the model-free steps run on sample text; the rest are listed above with their reasons.
     expect(finished).toBeGreaterThan(rows.length / 2);
   }, 600_000);
+});
+
+// simple-kimi.yml's document branch as a sub-flow, with the file's own nodes and connections: the
+// list operator "Doc" keeps the user's documents (type in document, at most 2), the document
+// extractor reads the first one and the template "template" wraps its text in <docs><doc id="…">;
+// the model after it is an answer here. The if-else "条件分支 3" in front of it is left out: its two
+// file tests are Dify sub-conditions ("files contain one whose type is in …"), which the import
+// reports as removed (warning fileConditionEmpty) and which Weft's conditions cannot express yet.
+describe("simple-kimi's document branch (list operator, document extractor, template) on uploaded files", () => {
+  it("keeps the uploaded documents and wraps the first one's text as the template says", async () => {
+    const imported = expectOk(await h.call('POST', '/api/v1/console/apps/import', { ...member(), body: { content: fs.readFileSync(path.join(DIR, 'simple-kimi.yml'), 'utf8'), name: 'simple-kimi (documents)' } }));
+    expect(JSON.stringify(imported.report.warnings)).toContain('fileConditionEmpty');
+    const file = expectOk(await h.call('GET', `/api/v1/console/apps/${imported.app.id}/workflow`, member())).document as FlowDocument;
+    const byTitle = (title: string) => file.nodes.find((n) => n.title === title)!;
+    const chain = ['Doc', '文档提取器', 'template'].map(byTitle);
+    const ids = chain.map((n) => n.id);
+    const base = flow([['s', 'start']], [], 'chatflow');
+    const sub: FlowDocument = {
+      ...base,
+      nodes: [...base.nodes, ...chain, { id: 'a', kind: 'answer', kindVersion: 1, title: 'a', position: { x: 0, y: 0 }, config: { answer: `{{#${ids[2]}.output#}}` } }],
+      edges: [
+        { id: 'e0', source: 's', sourceHandle: 'source', target: ids[0]!, targetHandle: 'target' },
+        ...file.edges.filter((e) => ids.includes(e.source) && ids.includes(e.target)),
+        { id: 'e1', source: ids[2]!, sourceHandle: 'source', target: 'a', targetHandle: 'target' },
+      ],
+    };
+    expect(sub.edges).toHaveLength(4);
+    const app = await createApp(h, f.u.member.token, f.wsA, 'simple-kimi documents', sub);
+    const later = await uploadOk(h, f.u.member.token, f.wsA, 'later.txt', 'Read second.');
+    const notes = await uploadOk(h, f.u.member.token, f.wsA, 'notes.md', '# Spring festival\n\nCouplets hang on both sides of the door.');
+    const r = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, { ...member(), body: { query: 'read', files: [{ file_id: notes, name: 'notes.md' }, { file_id: later, name: 'later.txt' }] } });
+    expect(r.status, r.raw.body).toBe(200);
+    const done = parseSse(r.raw.body).at(-1) as { type: string; answer?: string };
+    expect(done.type, JSON.stringify(done)).toBe('run_finished');
+    // The extractor gives one text (Dify's is_array_file: false) and the template loops over it, so, as
+    // Jinja does in Dify, each character of the first document becomes its own numbered <doc>.
+    const docs = [...done.answer!.matchAll(/<docs>\n<doc id="(\d+)">\n([\s\S])\n<\/doc>\n<\/docs>/g)];
+    expect(docs.map((m) => Number(m[1]))).toEqual(docs.map((_, i) => i + 1));
+    const text = docs.map((m) => m[2]).join('');
+    expect(text).toMatch(/^# Spring festival\s+Couplets hang on both sides of the door\.\s*$/);
+    expect(done.answer).not.toContain('Read second');
+  }, 60_000);
 });

@@ -6,7 +6,6 @@
  * the three nodes, two edges, the title and the template as they were left.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
@@ -221,18 +220,6 @@ describe('the canvas', () => {
     await page.screenshot({ path: '/tmp/shots/canvas-env-variables.png' });
     await vars.getByTestId('variables-save').click();
     await expect.poll(() => vars.count()).toBe(0);
-
-    // Import a Dify DSL file: the dialog lists the nodes it cannot map; replacing is one undo step.
-    const nodesBefore = await editor.locator('.react-flow__node').count();
-    await page.getByTestId('toolbar-import').click();
-    const dialog = page.getByTestId('import-dialog');
-    await dialog.getByTestId('import-file').setInputFiles(path.resolve(import.meta.dirname, '../../src/canvas/dsl/fixtures/unknown-node.yml'));
-    await expect.poll(() => dialog.getByTestId('import-unmapped').locator('li').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: '/tmp/shots/canvas-import-dialog.png' });
-    await dialog.getByTestId('import-replace').click();
-    await expect.poll(() => editor.locator('[data-kind="iteration"]').count()).toBe(0);
-    await page.getByTestId('toolbar-undo').click();
-    await expect.poll(() => editor.locator('.react-flow__node').count()).toBe(nodesBefore);
 
     // Tidy up: elk in its worker moves the nodes (one undo step).
     const codeBox = (await editor.getByTestId('node-code_1').boundingBox())!;

@@ -2,7 +2,8 @@
  * "Create from file" on the apps page in Chromium against the real server: a real Dify export
  * becomes a chatflow app through POST /apps/import, the dialog shows the report (nodes imported,
  * notes such as tools to pick again), the app opens in the editor with the imported nodes; a Dify
- * chat export is refused with the unsupported-mode message.
+ * chat export is refused with the unsupported-mode message. In the editor, the toolbar's import sends
+ * another Dify chatflow to POST /apps/{app_id}/import and the canvas shows it, also after a reload.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,7 +48,7 @@ describe('create an app from a Dify file', () => {
     const text = (await report.textContent()) ?? '';
     expect(text).toContain('Created “simple-kimi”');
     expect(text).toContain('38 nodes imported');
-    expect(await dialog.getByTestId('import-app-warnings').textContent()).toContain('again in this workspace');
+    expect(await dialog.getByTestId('import-app-report-warnings').textContent()).toContain('again in this workspace');
     await snap(page, 'dify-import-02-report');
 
     await dialog.getByTestId('import-app-open').click();
@@ -56,6 +57,24 @@ describe('create an app from a Dify file', () => {
     await expect.poll(() => editor.getByTestId('node-1729777763543').count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => editor.getByTestId('node-1729777092216').count()).toBe(1);
     await snap(page, 'dify-import-03-editor');
+
+    // The editor's import: the server replaces this chatflow's draft with another Dify chatflow and
+    // answers its report; the canvas reloads the stored draft, and a page reload finds it there.
+    await page.getByTestId('toolbar-import').click();
+    const editorImport = page.getByTestId('import-dialog');
+    await editorImport.getByTestId('import-file').setInputFiles(path.resolve('src/canvas/dsl/fixtures/dify-real/llm2o1.yml'));
+    await editorImport.getByTestId('import-chosen').waitFor();
+    await editorImport.getByTestId('import-replace').click();
+    const editorReport = editorImport.getByTestId('import-report');
+    await editorReport.waitFor({ timeout: 20_000 });
+    expect(await editorReport.textContent()).toContain('10 nodes imported');
+    await snap(page, 'dify-import-04-editor-import');
+    await editorImport.getByTestId('import-close').click();
+    await expect.poll(() => editor.getByTestId('node-1727189041788').count(), { timeout: 20_000 }).toBe(1);
+    expect(await editor.getByTestId('node-1729777763543').count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('flow-editor').getByTestId('node-1727189151263').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByTestId('flow-editor').getByTestId('node-1729777763543').count()).toBe(0);
     await context.close();
   });
 });

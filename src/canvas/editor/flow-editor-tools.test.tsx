@@ -10,6 +10,7 @@ import { createFlowStore } from '../store/create-flow-store';
 import { animatedLayout } from './animated-layout';
 import { FlowEditor } from './flow-editor';
 import { flowFileName } from './flow-files';
+import { createMemoryFlowImport } from './memory-flow-import';
 import { stubBrowserForReactFlow } from './test-setup';
 import { StoredSecretsContext } from './stored-secrets';
 import { rowsOf, saveRows, validateRows, type VariableRow } from './variables-logic';
@@ -18,13 +19,14 @@ const registry = createNodeRegistry(builtinPlugins);
 
 function setup(mode: 'workflow' | 'chatflow' = 'workflow') {
   const store = createFlowStore({ registry, mode });
+  const importer = createMemoryFlowImport(store);
   render(
     <>
-      <FlowEditor store={store} checklistDelayMs={0} flowFile={{ name: 'Report: triage', description: 'd' }} />
+      <FlowEditor store={store} checklistDelayMs={0} flowFile={{ name: 'Report: triage', description: 'd' }} importer={importer} />
       <Toaster />
     </>,
   );
-  return store;
+  return Object.assign(store, { importer });
 }
 
 beforeAll(async () => {
@@ -95,31 +97,57 @@ describe('variables', () => {
 });
 
 describe('flow files', () => {
-  it('imports a Dify file, lists the nodes it could not map, and replaces the flow as one undo step', async () => {
+  it('sends a Dify file to the server on "Replace", shows its report, and reloads the stored draft (history starts anew)', async () => {
     const store = setup('workflow');
+    store.addNode('code');
     const before = store.toDocument();
     fireEvent.click(screen.getByTestId('toolbar-import'));
     const dialog = await screen.findByTestId('import-dialog');
     expect(within(dialog).getByTestId('import-replace')).toBeDisabled();
-    const input = within(dialog).getByTestId('import-file') as HTMLInputElement;
-    fireEvent.change(input, { target: { files: [new File([unknownYaml], 'triage.yml')] } });
-    const unmapped = await within(dialog).findByTestId('import-unmapped');
-    expect(unmapped.querySelectorAll('li').length).toBeGreaterThan(0);
+    fireEvent.change(within(dialog).getByTestId('import-file'), { target: { files: [new File([unknownYaml], 'triage.yml')] } });
+    // Picking only names the file: nothing is sent before "Replace".
+    expect(await within(dialog).findByTestId('import-chosen')).toHaveTextContent('triage.yml');
+    expect(store.importer.calls).toEqual([]);
     fireEvent.click(within(dialog).getByTestId('import-replace'));
+    const report = await within(dialog).findByTestId('import-report');
+    expect(store.importer.calls).toEqual(['importFile', 'reload']);
+    expect(report).toHaveTextContent(`${store.importer.stored!.nodes.length} nodes imported`);
+    expect(within(report).getByTestId('import-report-unmapped').querySelectorAll('li').length).toBeGreaterThan(0);
+    // The canvas shows the stored draft; undo cannot bring back the replaced flow.
+    expect(store.toDocument().nodes.map((n) => n.id)).toEqual(store.importer.stored!.nodes.map((n) => n.id));
+    expect(store.toDocument()).not.toEqual(before);
+    expect(store.getState().history.canUndo).toBe(false);
+    await waitFor(() => expect(screen.getAllByTestId(/^node-/).length).toBeGreaterThanOrEqual(store.importer.stored!.nodes.length));
+    fireEvent.click(within(dialog).getByTestId('import-close'));
     await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
-    expect(store.toDocument().nodes.length).toBeGreaterThan(before.nodes.length);
-    act(() => void store.undo());
-    expect(store.toDocument()).toEqual(before);
   });
 
-  it('refuses a file of another mode with the reason', async () => {
-    setup('chatflow');
+  it("shows the server's refusal of a file of another mode (APP-1001) and changes nothing", async () => {
+    const store = setup('chatflow');
+    const before = store.toDocument();
     fireEvent.click(screen.getByTestId('toolbar-import'));
     const dialog = await screen.findByTestId('import-dialog');
     const other = exportFlowYaml(createFlowStore({ registry, mode: 'workflow' }).toDocument(), { name: 'w' });
     fireEvent.change(within(dialog).getByTestId('import-file'), { target: { files: [new File([other], 'w.yml')] } });
-    expect(await within(dialog).findByTestId('import-errors')).toHaveTextContent('The file holds a workflow flow');
+    await within(dialog).findByTestId('import-chosen');
+    fireEvent.click(within(dialog).getByTestId('import-replace'));
+    expect(await within(dialog).findByTestId('import-errors')).toHaveTextContent('The file holds a workflow flow, but this app is a chatflow');
+    expect(store.importer.calls).toEqual(['importFile']);
+    expect(store.toDocument()).toEqual(before);
     expect(within(dialog).getByTestId('import-replace')).toBeDisabled();
+  });
+
+  it("lists the importer's reasons for a file it cannot read (VALIDATION-1000 with data.errors)", async () => {
+    const store = setup('workflow');
+    fireEvent.click(screen.getByTestId('toolbar-import'));
+    const dialog = await screen.findByTestId('import-dialog');
+    fireEvent.change(within(dialog).getByTestId('import-file'), { target: { files: [new File(['just: text\n'], 'x.yml')] } });
+    await within(dialog).findByTestId('import-chosen');
+    fireEvent.click(within(dialog).getByTestId('import-replace'));
+    const errors = await within(dialog).findByTestId('import-errors');
+    expect(errors.querySelectorAll('li').length).toBeGreaterThan(0);
+    expect(errors.textContent).not.toMatch(/VALIDATION|errors\./);
+    expect(store.importer.stored).toBeUndefined();
   });
 
   it('exports our YAML as a download named after the app', async () => {

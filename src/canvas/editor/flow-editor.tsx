@@ -18,7 +18,7 @@ import { DeleteConfirmDialog, guardedDeleteCommand } from './delete-guard';
 import { createChecklistStore, createUiStore, EditorServicesContext, useEditorServices, useEditorUi, type EditorServices } from './editor-context';
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
 import { FeaturesDialog } from './features-dialog';
-import { downloadFlowYaml, ImportDialog } from './flow-files';
+import { downloadFlowYaml, ImportDialog, type FlowImportApi } from './flow-files';
 import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
 import { SummaryNamesProvider } from './node-summary';
 import { InsertableEdge } from './insertable-edge';
@@ -85,12 +85,13 @@ export interface FlowEditorProps {
   onExport?: () => void;
   /** Import a file; the toolbar shows the button only when given. */
   onImport?: () => void;
-  /**
-   * The app the flow belongs to: turns on the built-in export (our YAML, downloaded as
-   * `<name>.yml`) and import (our YAML or a Dify DSL file, one undo step) unless `onExport` /
-   * `onImport` replace them.
-   */
+  /** The app the flow belongs to: turns on the built-in export (our YAML, downloaded as `<name>.yml`) unless `onExport` replaces it. */
   flowFile?: FlowFileAppInput;
+  /**
+   * Turns on the built-in import dialog (our YAML or a Dify DSL file, read by the server, which
+   * replaces the draft; the editor then reloads it) unless `onImport` replaces it.
+   */
+  importer?: FlowImportApi;
   /** Shows the environment (and, in chat modes, conversation) variables dialogs (default true). */
   variables?: boolean;
   /** Shows the app's features dialog in chat modes (opening statement, suggested questions…; default true). */
@@ -202,11 +203,11 @@ function useSettledSelection(selected: string | null): string | null {
   return shown;
 }
 
-function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, variables = true, features = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, importer, variables = true, features = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
   const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
   const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | 'features' | null>(null);
   const exportFile = onExport ?? (flowFile ? () => toast.success(t('flowtools:exportDone', { file: downloadFlowYaml(store, flowFile) })) : undefined);
-  const importFile = onImport ?? (flowFile ? () => setDialog('import') : undefined);
+  const importFile = onImport ?? (importer ? () => setDialog('import') : undefined);
   const services = useEditorServices();
   const { manager, ui } = services;
   const flow = useReactFlow();
@@ -386,7 +387,9 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
         <AddFromPopover />
         <ContextMenu canLayout={Boolean(layout)} />
         <DeleteConfirmDialog />
-        {flowFile && !onImport && <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} onImported={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })} />}
+        {importer && !onImport && (
+          <ImportDialog open={dialog === 'import'} onOpenChange={(o) => setDialog(o ? 'import' : null)} importer={importer} onImported={() => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })} />
+        )}
         {features && <FeaturesDialog open={dialog === 'features'} onOpenChange={(o) => setDialog(o ? 'features' : null)} />}
         {variables && (
           <>

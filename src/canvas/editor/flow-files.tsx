@@ -1,11 +1,10 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FlowDocument } from '../../../schemas/flow';
+import type { ImportReport } from '../../../schemas/app-import';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, toast } from '../../ui';
-import { exportFlowYaml, importFlowFile, type DifyImport, type FlowFileAppInput } from '../dsl';
-import { useFlowStoreApi } from '../react/use-flow-store-api';
+import { exportFlowYaml, type FlowFileAppInput } from '../dsl';
 import type { FlowStore } from '../store/create-flow-store';
-import s from './editor.module.css';
+import { importBodyClass, importFailure, ImportFailureView, ImportReportView, type ImportFailure } from './import-report';
 
 /** A file name from an app name (no path separators or control characters). */
 export const flowFileName = (name: string) => `${name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim() || 'flow'}.yml`;
@@ -26,59 +25,72 @@ export function downloadFlowYaml(store: FlowStore, app: FlowFileAppInput): strin
 }
 
 /**
- * Puts an imported document in place of the flow as ONE undoable edit (undo brings the old flow
- * back). The DSL module reads whole flows, so an import replaces; it never merges.
+ * What the editor's import needs from the server. The file is read there (the same importer and
+ * checks as "Create from file"), so the browser never turns a file into a flow itself.
  */
-export function replaceWithImport(store: FlowStore, doc: FlowDocument): boolean {
-  const changed = store.edit((d) => {
-    d.nodes = doc.nodes;
-    d.edges = doc.edges;
-    d.variables = doc.variables;
-    d.notes = doc.notes;
-  });
-  store.setSelection({ nodes: [], edges: [] });
-  return changed;
+export interface FlowImportApi {
+  /**
+   * POST /apps/{app_id}/import: the server replaces the app's draft with the file's flow and answers
+   * its report. A refusal throws: APP-1001 for another mode, VALIDATION-1000 with `data.errors`.
+   */
+  importFile(content: string): Promise<ImportReport>;
+  /** Puts the stored draft, now the imported flow, in the editor (autosave's `reload`): history starts anew. */
+  reload(): Promise<void>;
 }
 
 export interface ImportDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
-  /** Called after the flow was replaced (the editor fits the view). */
+  importer: FlowImportApi;
+  /** Called after the imported flow is on the canvas (the editor fits the view). */
   onImported?(): void;
 }
 
+type State =
+  | { kind: 'idle' }
+  | { kind: 'chosen'; name: string; content: string }
+  | { kind: 'busy'; name: string }
+  | { kind: 'done'; report: ImportReport }
+  | ({ kind: 'failed' } & ImportFailure);
+
 /**
- * Import of a flow file: our YAML or a Dify DSL file (told apart by content). Shows why a file
- * cannot be imported, or what the import will do: the node count, every Dify node it could not map
- * (by title and type) and its notes; "Replace" then swaps the flow in as one undo step.
+ * Import of a flow file into this app: our YAML or a Dify DSL file. The builder picks a file, then
+ * "Replace" sends it to the server, which replaces the draft (refusing a file of another mode, with
+ * nothing changed); the editor then reloads the draft and the dialog shows the server's report
+ * (the node count, every Dify node it could not map, its notes).
  */
-export function ImportDialog({ open, onOpenChange, onImported }: ImportDialogProps) {
-  const { t } = useTranslation(['flowtools', 'dsl']);
-  const store = useFlowStoreApi();
+export function ImportDialog({ open, onOpenChange, importer, onImported }: ImportDialogProps) {
+  const { t } = useTranslation('flowtools');
   const input = useRef<HTMLInputElement>(null);
-  const [result, setResult] = useState<DifyImport | { ok: false; read: true } | null>(null);
+  const [state, setState] = useState<State>({ kind: 'idle' });
   const change = (o: boolean) => {
-    if (!o) setResult(null);
+    if (state.kind === 'busy') return;
+    if (!o) setState({ kind: 'idle' });
     onOpenChange(o);
   };
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      const text = await file.text();
-      setResult(importFlowFile(text, store.registry, { mode: store.getState().document.mode }));
+      setState({ kind: 'chosen', name: file.name, content: await file.text() });
     } catch {
-      setResult({ ok: false, read: true });
+      setState({ kind: 'failed', errors: [], message: t('importDialog.readFailed') });
     }
     if (input.current) input.current.value = '';
   };
-  const replace = () => {
-    if (!result?.ok) return;
-    replaceWithImport(store, result.document);
-    toast.success(t('importDialog.done', { count: result.document.nodes.length }));
-    change(false);
-    onImported?.();
+  const replace = async () => {
+    if (state.kind !== 'chosen') return;
+    setState({ kind: 'busy', name: state.name });
+    try {
+      const report = await importer.importFile(state.content);
+      await importer.reload();
+      setState({ kind: 'done', report });
+      toast.success(t('importDialog.done', { count: report.mapped }));
+      onImported?.();
+    } catch (e) {
+      setState({ kind: 'failed', ...importFailure(e) });
+    }
   };
-  const msg = (m: { key: string; params?: Record<string, string | number> }) => (t as (k: string, o?: object) => string)(`dsl:${m.key}`, m.params);
+  const busy = state.kind === 'busy';
   return (
     <Dialog open={open} onOpenChange={change}>
       <DialogContent size="lg" data-testid="import-dialog" closeLabel={t('importDialog.cancel')}>
@@ -86,56 +98,30 @@ export function ImportDialog({ open, onOpenChange, onImported }: ImportDialogPro
           <DialogTitle>{t('importDialog.title')}</DialogTitle>
           <DialogDescription>{t('importDialog.hint')}</DialogDescription>
         </DialogHeader>
-        <DialogBody className={s.importBody}>
+        <DialogBody className={importBodyClass}>
           <input ref={input} type="file" accept=".yml,.yaml,application/yaml,text/yaml" hidden data-testid="import-file" onChange={(e) => void onFile(e.target.files?.[0])} />
-          <div>
-            <Button variant="secondary" data-testid="import-pick" onClick={() => input.current?.click()}>
-              {t('importDialog.pick')}
-            </Button>
-          </div>
-          {result && !result.ok && (
-            <div role="alert" data-testid="import-errors">
-              <p>
-                <strong>{t('importDialog.failedTitle')}</strong>
-              </p>
-              <ul className={s.dialogList}>{'read' in result ? <li>{t('importDialog.readFailed')}</li> : result.errors.map((e, i) => <li key={i}>{msg(e)}</li>)}</ul>
+          {state.kind !== 'done' && (
+            <div>
+              <Button variant="secondary" data-testid="import-pick" disabled={busy} onClick={() => input.current?.click()}>
+                {t('importDialog.pick')}
+              </Button>
             </div>
           )}
-          {result?.ok && (
-            <div data-testid="import-summary">
-              <p>
-                <strong>{t('importDialog.summaryTitle')}</strong> {t('dsl:summary.imported', { count: result.document.nodes.length })}
-              </p>
-              {result.unmapped.length > 0 && (
-                <>
-                  <p>{t('dsl:summary.unmappedTitle', { count: result.unmapped.length })}</p>
-                  <ul className={s.dialogList} data-testid="import-unmapped">
-                    {result.unmapped.map((u) => (
-                      <li key={u.id}>{t('dsl:summary.unmappedItem', { title: u.title || u.id, type: u.type })}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-              {result.warnings.length > 0 && (
-                <>
-                  <p>{t('dsl:summary.warningsTitle')}</p>
-                  <ul className={s.dialogList} data-testid="import-warnings">
-                    {result.warnings.map((w, i) => (
-                      <li key={i}>{msg(w)}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-            </div>
+          {(state.kind === 'chosen' || state.kind === 'busy') && (
+            <p data-testid="import-chosen">{t(busy ? 'importDialog.busy' : 'importDialog.chosen', { file: state.name })}</p>
           )}
+          {state.kind === 'failed' && <ImportFailureView failure={state} heading={t('importDialog.failedTitle')} testId="import-errors" />}
+          {state.kind === 'done' && <ImportReportView report={state.report} heading={t('importDialog.doneTitle')} testId="import-report" />}
         </DialogBody>
         <DialogFooter>
-          <Button variant="secondary" onClick={() => change(false)}>
-            {t('importDialog.cancel')}
+          <Button variant="secondary" disabled={busy} data-testid="import-close" onClick={() => change(false)}>
+            {t(state.kind === 'done' ? 'importDialog.close' : 'importDialog.cancel')}
           </Button>
-          <Button variant="primary" disabled={!result?.ok} data-testid="import-replace" onClick={replace}>
-            {t('importDialog.replace')}
-          </Button>
+          {state.kind !== 'done' && (
+            <Button variant="primary" disabled={state.kind !== 'chosen'} data-testid="import-replace" onClick={() => void replace()}>
+              {t('importDialog.replace')}
+            </Button>
+          )}
         </DialogFooter>
       </DialogContent>
     </Dialog>

@@ -23,6 +23,7 @@ export { useInspectorT, useVariableLabels } from './labels';
 export { blankRow, NameInput, useRowBase, type NodeWidgetProps } from './list-widgets';
 export { PairPicker, useResourceList, type ResourceState } from './resource-widgets';
 export { defaultOf, elementShape, enumChoices, maxOf, minOf, RowSelect, RowList, rowsWithIssues } from './rows';
+export { keepOrFirst, operatorsFor, takesValue } from './operators';
 export { TemplateEditor } from './template-editor';
 export { VariablePicker } from './variable-picker';
 export { default as widgetStyles } from './widgets.module.css';

@@ -8,7 +8,8 @@ import { useEffect, useLayoutEffect, useState, useSyncExternalStore, type ReactN
 import { useTranslation } from 'react-i18next';
 import type { AppDetail, AppDraft } from '../../../../schemas/app';
 import { loadNodeRegistry } from '../../../canvas/node-registry-loader';
-import { getAppDraft, saveAppDraft } from '../../../api/apps';
+import { getAppDraft, importIntoApp, saveAppDraft } from '../../../api/apps';
+import type { FlowImportApi } from '../../../canvas/editor/flow-files';
 import { createFlowAutosave, createFlowStore, type AutosaveController, type FlowStore } from '../../../canvas';
 import { createLayout, type FlowLayout } from '../../../canvas/layout';
 import type { NodeRegistry } from '../../../plugin-sdk';
@@ -161,6 +162,22 @@ export function openEditor(
     },
   });
   return { store, autosave, layout, secrets };
+}
+
+/**
+ * The editor's import through the server (POST /apps/{app_id}/import). What waits is saved first:
+ * saved after the import, it would be refused as based on the replaced draft. Then autosave reloads
+ * the stored draft, so the canvas and the undo history start from the imported flow.
+ */
+export function apiFlowImporter(app: Pick<AppDetail, 'id' | 'workspace_id'>, autosave: AutosaveController): FlowImportApi {
+  return {
+    async importFile(content) {
+      await autosave.flush();
+      // The dialog shows why a file is refused.
+      return (await importIntoApp(app.workspace_id, app.id, { content }, { reaction: 'silent' })).report;
+    },
+    reload: () => autosave.reload(),
+  };
 }
 
 /** Someone saved the draft since it was loaded: reload theirs or overwrite with ours. */

@@ -11,7 +11,7 @@ import { optionLabels } from '../../../canvas/widgets/inspector.fixture';
 import userEvent from '@testing-library/user-event';
 import { createNodeRegistry } from '../../../plugin-sdk';
 
-const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn() }));
+const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn(), importIntoApp: vi.fn() }));
 vi.mock('../../../api/apps', () => api);
 // No plugin package is installed: the editor's kinds are the built-ins.
 vi.mock('../../../api/plugins', () => ({ listInstalledForEditor: async () => [], fetchBrowserBundle: vi.fn() }));
@@ -112,5 +112,27 @@ describe('FlowPage', () => {
     expect(api.saveAppDraft).not.toHaveBeenCalled();
     cleanup();
     await waitFor(() => expect(api.saveAppDraft).toHaveBeenCalledTimes(1));
+  });
+
+  it('imports through the server: what waits is saved first, then POST /apps/{id}/import, then the stored draft is reloaded', async () => {
+    const imported = draft(9);
+    imported.document = { ...imported.document, nodes: [...imported.document.nodes, { ...imported.document.nodes[0]!, id: 'from_file', kind: 'template-transform', title: 'From the file', config: {} }] };
+    api.getAppDraft.mockResolvedValueOnce(draft(3)).mockResolvedValue(imported);
+    api.saveAppDraft.mockResolvedValue({ app_id: APP, revision: 4, updated_at: '', updated_by: null, secrets_set: [] });
+    api.importIntoApp.mockResolvedValue({ app, report: { format: 'dify', mapped: 3, unmapped: [], warnings: [{ key: 'warnings.edgesDropped', params: { count: 1 } }] } });
+    renderPage();
+    await addNode();
+    fireEvent.click(screen.getByTestId('toolbar-import'));
+    const dialog = await screen.findByTestId('import-dialog');
+    fireEvent.change(within(dialog).getByTestId('import-file'), { target: { files: [new File(['kind: app'], 'dify.yml')] } });
+    await within(dialog).findByTestId('import-chosen');
+    fireEvent.click(within(dialog).getByTestId('import-replace'));
+    expect(await within(dialog).findByTestId('import-report')).toHaveTextContent('3 nodes imported');
+    expect(api.saveAppDraft).toHaveBeenCalledTimes(1);
+    expect(api.saveAppDraft.mock.invocationCallOrder[0]).toBeLessThan(api.importIntoApp.mock.invocationCallOrder[0]!);
+    expect(api.importIntoApp).toHaveBeenCalledWith(WS, APP, { content: 'kind: app' }, { reaction: 'silent' });
+    expect(api.getAppDraft).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(screen.getByTestId('node-from_file')).toBeInTheDocument());
+    expect(screen.queryByTestId('node-template-transform_1')).toBeNull();
   });
 });

@@ -5,7 +5,8 @@
  * refused as based on an older draft, and saves what is pending when the builder leaves. The selected
  * node opens in the inspector, whose pickers get the app guard's models and the workspace's lists
  * (./workspace-resources.ts) and which can run the node alone;
- * the toolbar lays out (elk in a worker), exports and imports flow files.
+ * the toolbar lays out (elk in a worker), exports flow files and imports them through the server
+ * (which replaces the draft; the editor then reloads it).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ import { apiSingleRunApi, NodeInspector, SingleRunApiContext } from '../../../ca
 import { ModelListContext, WorkspaceResourcesContext, type ModelList } from '../../../canvas/widgets';
 import type { NodeRegistry } from '../../../plugin-sdk';
 import { useAppGuardData } from './app-guard';
-import { ConflictDialog, DraftLoader, openEditor, useAutosaveStatus, useFillWindow } from './editor-session';
+import { apiFlowImporter, ConflictDialog, DraftLoader, openEditor, useAutosaveStatus, useFillWindow } from './editor-session';
 import type { EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
@@ -41,6 +42,7 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
   // "Run this node" runs the stored draft: what is pending is saved first.
   const singleRun = useMemo(() => apiSingleRunApi(app.id, app.workspace_id, autosave), [app.id, app.workspace_id, autosave]);
   const flowFile = useMemo(() => ({ name: app.name, description: app.description ?? '' }), [app.name, app.description]);
+  const importer = useMemo(() => apiFlowImporter(app, autosave), [app, autosave]);
   const renderInspector = useCallback((id: string) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />, [store]);
   const pageRef = useRef<HTMLDivElement>(null);
   const height = useFillWindow(pageRef);
@@ -57,6 +59,7 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
                 className={s.editor}
                 layout={layout}
                 flowFile={flowFile}
+                importer={importer}
                 renderInspector={renderInspector}
               />
             </StoredSecretsContext.Provider>

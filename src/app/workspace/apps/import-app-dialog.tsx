@@ -1,12 +1,10 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AppImportResult, ImportMessage } from '../../../../schemas/app-import';
-import { describeError } from '../../../api/reactions';
-import { isApiError } from '../../../api/request';
+import type { AppImportResult } from '../../../../schemas/app-import';
+import { importBodyClass, importFailure, ImportFailureView, ImportReportView, type ImportFailure } from '../../../canvas/editor/import-report';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../ui';
 import { editorPath } from './app-modes';
-import s from './apps-page.module.css';
 
 export interface ImportAppDialogProps {
   open: boolean;
@@ -17,13 +15,7 @@ export interface ImportAppDialogProps {
   onImported?(result: AppImportResult): void;
 }
 
-type State = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; result: AppImportResult } | { kind: 'failed'; errors: ImportMessage[]; message?: string };
-
-/** The `dsl` errors a refused import carries in `data.errors`. */
-const importErrors = (e: unknown): ImportMessage[] => {
-  const data = isApiError(e) ? (e.data as { errors?: unknown } | null) : null;
-  return Array.isArray(data?.errors) ? (data.errors as ImportMessage[]) : [];
-};
+type State = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; result: AppImportResult } | ({ kind: 'failed' } & ImportFailure);
 
 /**
  * "Create from file" on the apps page: pick a Dify DSL file or a flow exported here; the server
@@ -31,10 +23,9 @@ const importErrors = (e: unknown): ImportMessage[] => {
  * the dialog shows that report and opens the new app's editor.
  */
 export function ImportAppDialog({ open, onOpenChange, importApp, onImported }: ImportAppDialogProps) {
-  const { t } = useTranslation(['apps', 'dsl']);
+  const { t } = useTranslation('apps');
   const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<State>({ kind: 'idle' });
-  const msg = (m: ImportMessage) => (t as (k: string, o?: object) => string)(`dsl:${m.key}`, m.params);
   const change = (o: boolean) => {
     if (!o) setState({ kind: 'idle' });
     onOpenChange(o);
@@ -47,12 +38,10 @@ export function ImportAppDialog({ open, onOpenChange, importApp, onImported }: I
       setState({ kind: 'done', result });
       onImported?.(result);
     } catch (e) {
-      const errors = importErrors(e);
-      setState({ kind: 'failed', errors, ...(errors.length ? {} : { message: describeError(e, 'silent')?.text ?? String(e) }) });
+      setState({ kind: 'failed', ...importFailure(e) });
     }
     if (input.current) input.current.value = '';
   };
-  const report = state.kind === 'done' ? state.result.report : null;
   return (
     <Dialog open={open} onOpenChange={change}>
       <DialogContent size="lg" data-testid="import-app-dialog" closeLabel={t('importApp.close')}>
@@ -60,7 +49,7 @@ export function ImportAppDialog({ open, onOpenChange, importApp, onImported }: I
           <DialogTitle>{t('importApp.title')}</DialogTitle>
           <DialogDescription>{t('importApp.hint')}</DialogDescription>
         </DialogHeader>
-        <DialogBody className={s.importBody}>
+        <DialogBody className={importBodyClass}>
           <input ref={input} type="file" accept=".yml,.yaml,application/yaml,text/yaml" hidden data-testid="import-app-file" onChange={(e) => void onFile(e.target.files?.[0])} />
           {state.kind !== 'done' && (
             <div>
@@ -69,41 +58,8 @@ export function ImportAppDialog({ open, onOpenChange, importApp, onImported }: I
               </Button>
             </div>
           )}
-          {state.kind === 'failed' && (
-            <div role="alert" data-testid="import-app-errors">
-              <p>
-                <strong>{t('importApp.failed')}</strong>
-              </p>
-              <ul className={s.dialogList}>{state.message ? <li>{state.message}</li> : state.errors.map((e, i) => <li key={i}>{msg(e)}</li>)}</ul>
-            </div>
-          )}
-          {state.kind === 'done' && report && (
-            <div data-testid="import-app-report">
-              <p>
-                <strong>{t('importApp.created', { name: state.result.app.name })}</strong> {t('dsl:summary.imported', { count: report.mapped })}
-              </p>
-              {report.unmapped.length > 0 && (
-                <>
-                  <p>{t('dsl:summary.unmappedTitle', { count: report.unmapped.length })}</p>
-                  <ul className={s.dialogList} data-testid="import-app-unmapped">
-                    {report.unmapped.map((u) => (
-                      <li key={u.id}>{t('dsl:summary.unmappedItem', { title: u.title || u.id, type: u.type })}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-              {report.warnings.length > 0 && (
-                <>
-                  <p>{t('dsl:summary.warningsTitle')}</p>
-                  <ul className={s.dialogList} data-testid="import-app-warnings">
-                    {report.warnings.map((w, i) => (
-                      <li key={i}>{msg(w)}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-            </div>
-          )}
+          {state.kind === 'failed' && <ImportFailureView failure={state} heading={t('importApp.failed')} testId="import-app-errors" />}
+          {state.kind === 'done' && <ImportReportView report={state.result.report} heading={t('importApp.created', { name: state.result.app.name })} testId="import-app-report" />}
         </DialogBody>
         <DialogFooter>
           <Button variant="secondary" onClick={() => change(false)}>
