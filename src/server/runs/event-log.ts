@@ -26,7 +26,8 @@ export function eventJson(e: StreamEvent): string {
 }
 
 /** The SSE frame of one event; `id` is its sequence number in the run (what Last-Event-ID names). */
-export const sseFrame = (e: StreamEvent, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${e.type}\ndata: ${eventJson(e)}\n\n`;
+// `event:` stays the first line, as before ids were added: simple readers look for it there.
+export const sseFrame = (e: StreamEvent, id?: number) => `event: ${e.type}\n${id === undefined ? '' : `id: ${id}\n`}data: ${eventJson(e)}\n\n`;
 
 /**
  * Writes each run's stream events to `run_events` (issue 34), so any process can replay a stream

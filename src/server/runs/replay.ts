@@ -53,7 +53,7 @@ export async function* replayRun(ctx: ServerContext, runId: string, after: numbe
         // The log is written in order, one batch at a time: a gap means a batch is still on its way
         // (or its write failed: then the run's stored end closes the stream).
         if (r.seq !== after + 1) break;
-        yield `id: ${r.seq}\nevent: ${r.type}\ndata: ${r.text}\n\n`;
+        yield `event: ${r.type}\nid: ${r.seq}\ndata: ${r.text}\n\n`;
         after = r.seq;
         sent++;
         if (TERMINAL.has(r.type)) return;
