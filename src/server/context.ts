@@ -5,6 +5,7 @@ import type { Settings } from './settings';
 import type { TokenService } from './security/tokens';
 import type { CodeSandbox } from './sandbox';
 import type { PluginHost } from './plugins/host';
+import type { RunBus } from './runs/bus';
 import type { OutboundPolicy } from './security/outbound-policy';
 import type { SystemRole } from '../../schemas/auth';
 import type { MemberRole } from '../../schemas/workspace';
@@ -34,6 +35,11 @@ export interface ServerContext {
    * rows it writes itself cannot go stale behind its back. False on a shared PostgreSQL server.
    */
   exclusiveDb?: boolean;
+  /**
+   * Messages between the processes of one database (run stops, new run events): LISTEN/NOTIFY on a
+   * PostgreSQL server, an in-process emitter on the embedded database (runs/bus.ts).
+   */
+  bus: RunBus;
 }
 
 /** The verified caller, from the access token. */

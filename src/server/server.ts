@@ -13,6 +13,8 @@ import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { createPluginHost } from './plugins/host';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
+import { localBus, pgBus } from './runs/bus';
+import { runEventLog } from './runs/event-log';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
@@ -72,6 +74,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // Runs a stopped server left `running` end as interrupted before anyone reads the log.
   const sweeper = startRunSweeper(database, (e) => console.error('[weft] ending interrupted runs failed:', e));
   await sweeper.first;
+  // Several processes on one PostgreSQL server hear each other's run stops and events (issue 34).
+  const bus = settings.databaseUrl ? await pgBus(settings.databaseUrl, db, (e) => console.error('[weft] run bus:', e)) : localBus();
   const routesStart = performance.now();
   const ctx: ServerContext = {
     db,
@@ -81,6 +85,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     outbound: createOutboundPolicy({ db, settings }),
     sandbox,
     exclusiveDb: database.kind === 'pglite',
+    bus,
     // Installed packages: this process sees another's install within 5 s (the table's stamp).
     plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
   };
@@ -123,6 +128,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       await overviewKeeper.stop();
       await app.close();
       await knowledge.stop();
+      // The last run events (the runs' ends, written as the server stopped them) go in before the bus and the database close.
+      await runEventLog(ctx).flush();
+      await bus.close();
       await vectors.close();
       await ctx.sandbox.close();
       await closeMcpClients(ctx);

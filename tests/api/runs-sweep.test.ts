@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apps, conversations, messages, nodeExecutions, runs } from '../../src/server/db/schema';
-import { RUN_INTERRUPTED, sweepOrphanedRuns } from '../../src/server/runs/sweep';
+import { apps, conversations, messages, nodeExecutions, runEvents, runs } from '../../src/server/db/schema';
+import { pruneRunEvents, RUN_EVENTS_KEEP_MS, RUN_INTERRUPTED, sweepOrphanedRuns } from '../../src/server/runs/sweep';
 import { useStudio } from './harness';
 import { createApp, flow } from './runs-kit';
 import { setUpWorkspaces, type Fixture } from './workspace-fixture';
@@ -82,5 +82,22 @@ describe('sweepOrphanedRuns', () => {
     // Leave nothing running for the other tests of this file.
     await sweepOrphanedRuns({ db: h.studio.ctx.db, kind: 'pglite' });
     expect((await stateOf(young)).run).toBe('failed');
+  });
+});
+
+describe('run event log retention', () => {
+  it('prunes stream events older than the keep time and keeps recent ones', async () => {
+    const db = h.studio.ctx.db;
+    const oldRun = randomUUID();
+    const newRun = randomUUID();
+    const long = new Date(Date.now() - RUN_EVENTS_KEEP_MS - 60_000);
+    await db.insert(runEvents).values([
+      { runId: oldRun, seq: 0, event: { type: 'run_created', runId: oldRun }, createdAt: long },
+      { runId: oldRun, seq: 1, event: { type: 'run_started' }, createdAt: long },
+      { runId: newRun, seq: 0, event: { type: 'run_created', runId: newRun } },
+    ]);
+    expect(await pruneRunEvents(db)).toBe(2);
+    const left = await db.select({ runId: runEvents.runId }).from(runEvents).where(inArray(runEvents.runId, [oldRun, newRun]));
+    expect(left).toEqual([{ runId: newRun }]);
   });
 });

@@ -1,6 +1,6 @@
 /** Tables of the runs area. Re-exported from ./schema, so drizzle-kit and the services see one schema. */
 import { RUN_SOURCES } from '../../../schemas/run-api';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
 import { apps, appVersions, conversationGroups, tenants, workspaces } from './schema';
 
@@ -156,4 +156,20 @@ export const messages = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('messages_conversation_created').on(t.conversationId, t.createdAt)],
+);
+
+/**
+ * The durable log of a run's stream (issue 34): `seq` 0 is `run_created`, then each run event in the
+ * order the stream sent it, so a client that reconnects to any process resumes after its Last-Event-ID.
+ * Written in batches (../runs/event-log.ts); old rows go with the run sweep.
+ */
+export const runEvents = pgTable(
+  'run_events',
+  {
+    runId: uuid('run_id').notNull(),
+    seq: integer('seq').notNull(),
+    event: json('event').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'run_events_pkey', columns: [t.runId, t.seq] }), index('run_events_created_at_idx').on(t.createdAt)],
 );

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../../schemas/errors';
 import { startRun, type RunRequest, type StartedRun } from '../runs/launch';
 import { checkStartInputs } from '../runs/portal-inputs';
 import { runRegistry } from '../runs/registry';
+import { stopRunAnywhere } from '../runs/stop';
 import { checkRunFiles } from '../services/portal-files';
 import type { VerifiedKey } from '../security/api-keys';
 import { apiTarget, endUserId, requireMode, type ApiTarget } from './target';
@@ -119,10 +120,13 @@ export async function stopApiRun(ctx: ServerContext, key: VerifiedKey, taskId: s
   const target = await keyTarget(ctx, key);
   const caller = endUserCaller(target, user);
   if (!UUID_RE.test(taskId)) throw notFound('Task', taskId);
-  if (runRegistry(ctx).stop(taskId, { tenantId: target.app.tenantId, appId: target.app.id, userId: caller.userId })) return;
+  const scope = { tenantId: target.app.tenantId, appId: target.app.id, userId: caller.userId };
+  if (runRegistry(ctx).stop(taskId, scope)) return;
   const [row] = await ctx.db
-    .select({ id: runs.id })
+    .select({ id: runs.id, status: runs.status })
     .from(runs)
     .where(and(eq(runs.id, taskId), eq(runs.appId, target.app.id), eq(runs.createdBy, caller.userId), eq(runs.source, 'api')));
   if (!row) throw notFound('Task', taskId);
+  // Another process's run gets the request over the run bus (../runs/stop.ts).
+  if (row.status === 'running') await stopRunAnywhere(ctx, taskId, scope);
 }

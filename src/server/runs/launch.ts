@@ -15,6 +15,7 @@ import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 import { dialogueCount } from './dialogue-count';
+import { runEventLog, sseFrame } from './event-log';
 
 /** Longest wait of a run's first write on the embedded database (see startDraftRun). */
 const FIRST_WRITE_WAIT_MS = 100;
@@ -198,12 +199,17 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const recorder = new RunRecorder(ctx.db, runId, log, inserted, whole);
   const citations: Citation[] = [];
   const collect = req.collectCitations ? citationCollector(citations) : undefined;
-  const record = collect
-    ? (e: RunEvent) => {
-        collect(e);
-        recorder.onEvent(e);
-      }
-    : recorder.onEvent;
+  const created: RunCreatedEvent = { type: 'run_created', runId, ...(conversationId ? { conversationId } : {}), ...(messageId ? { messageId } : {}) };
+  // Every event of the stream goes to the durable log (queued: written in batches, never awaited
+  // here), numbered as the stream numbers its frames: `run_created` 0, then 1, 2… (./event-log.ts).
+  const eventLog = runEventLog(ctx);
+  eventLog.append(runId, 0, created);
+  let seq = 0;
+  const record = (e: RunEvent) => {
+    eventLog.append(runId, ++seq, e);
+    collect?.(e);
+    recorder.onEvent(e);
+  };
   const turn = chat && conversationId ? await dialogueCount(ctx, req.flow.plan, { id: conversationId, isNew: newConversation, messageId }) : undefined;
   const execution = run(req.flow.plan, {
     runId,
@@ -241,7 +247,6 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     }
     return result;
   });
-  const created: RunCreatedEvent = { type: 'run_created', runId, ...(conversationId ? { conversationId } : {}), ...(messageId ? { messageId } : {}) };
   return { created, execution, stored, citations };
 }
 
@@ -280,17 +285,18 @@ function citationCollector(into: Citation[]): (e: RunEvent) => void {
   };
 }
 
-/** The SSE frame of one event. */
-export const sseFrame = (e: RunCreatedEvent | RunEvent) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+export { sseFrame };
 
 /**
- * The stream of a run: `run_created`, then each event as the engine emits it. Ends after the
- * run's last event once the run is stored; if the client goes away the iteration ends but the run
- * goes on.
+ * The stream of a run: `run_created`, then each event as the engine emits it, each frame with its
+ * `id:` (its number in the run's event log: a client that reconnects, here or to another process,
+ * resumes after it with Last-Event-ID). Ends after the run's last event once the run is stored; if
+ * the client goes away the iteration ends but the run goes on.
  */
 export async function* runStream(started: StartedRun): AsyncGenerator<string> {
-  yield sseFrame(started.created);
-  for await (const e of started.execution) yield sseFrame(e);
+  let seq = 0;
+  yield sseFrame(started.created, seq);
+  for await (const e of started.execution) yield sseFrame(e, ++seq);
   // Close only once the run is stored, so a client reading the log after the stream sees it whole.
   await started.stored;
 }

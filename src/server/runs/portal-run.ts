@@ -11,6 +11,7 @@ import { sseFrame, startRun, type RunRequest, type StartedRun } from './launch';
 import { portalTarget, type PortalTarget } from './portal-access';
 import { checkStartInputs } from './portal-inputs';
 import { runRegistry } from './registry';
+import { stopRunAnywhere } from './stop';
 
 /**
  * Portal runs: an end user chatting with, or running, the DISTRIBUTED version of an app, through the
@@ -157,11 +158,13 @@ export async function* portalStream({ started, target }: PortalRun): AsyncGenera
  */
 export async function stopPortalRun(ctx: ServerContext, caller: Caller, appId: string, runId: string): Promise<{ stopped: boolean }> {
   if (!UUID_RE.test(appId) || !UUID_RE.test(runId)) throw notFoundOrForeign('Run', runId);
-  if (runRegistry(ctx).stop(runId, { tenantId: caller.tenantId, appId, userId: caller.userId })) return { stopped: true };
+  const scope = { tenantId: caller.tenantId, appId, userId: caller.userId };
+  if (runRegistry(ctx).stop(runId, scope)) return { stopped: true };
   const [row] = await ctx.db
-    .select({ id: runs.id })
+    .select({ id: runs.id, status: runs.status })
     .from(runs)
     .where(and(eq(runs.id, runId), eq(runs.appId, appId), eq(runs.tenantId, caller.tenantId), eq(runs.createdBy, caller.userId), eq(runs.source, 'portal')));
   if (!row) throw notFoundOrForeign('Run', runId);
-  return { stopped: false };
+  // Another process's run gets the request over the run bus (./stop.ts).
+  return { stopped: row.status === 'running' && (await stopRunAnywhere(ctx, runId, scope)) };
 }

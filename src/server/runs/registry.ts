@@ -1,4 +1,5 @@
 import type { ServerContext } from '../context';
+import { answerStops } from './stop';
 
 /** A run going on in this process. */
 export interface ActiveRun {
@@ -10,10 +11,17 @@ export interface ActiveRun {
   controller: AbortController;
 }
 
+/** Whom a stopped run must belong to: the tenant's app and, with `userId`, that user's run. */
+export interface StopScope {
+  tenantId: string;
+  appId: string;
+  userId?: string;
+}
+
 /**
- * The runs going on in this process, with the AbortController that stops each. Stop works for runs
- * of this process only: with several server processes a stop request must reach the process that
- * runs the flow (Postgres LISTEN/NOTIFY is the planned way; not built yet, see README).
+ * The runs going on in this process, with the AbortController that stops each. A stop that does
+ * not find its run here goes to the other processes over the run bus (./stop.ts); each registry
+ * answers those for its own runs.
  */
 export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();
@@ -37,6 +45,12 @@ export class RunRegistry {
     return this.runs.has(runId);
   }
 
+  /** Whether the run goes on here and belongs to the tenant's app. */
+  owns(runId: string, scope: StopScope): boolean {
+    const r = this.runs.get(runId);
+    return !!r && r.tenantId === scope.tenantId && r.appId === scope.appId;
+  }
+
   get size(): number {
     return this.runs.size;
   }
@@ -45,7 +59,7 @@ export class RunRegistry {
    * Stops the run if it goes on here and belongs to the tenant's app (and, with `userId`, was
    * started by that user); true when it was stopped.
    */
-  stop(runId: string, scope: { tenantId: string; appId: string; userId?: string }): boolean {
+  stop(runId: string, scope: StopScope): boolean {
     const r = this.runs.get(runId);
     if (!r || r.tenantId !== scope.tenantId || r.appId !== scope.appId || r.controller.signal.aborted) return false;
     if (scope.userId !== undefined && r.userId !== scope.userId) return false;
@@ -76,8 +90,9 @@ const registries = new WeakMap<ServerContext, RunRegistry>();
 export function runRegistry(ctx: ServerContext): RunRegistry {
   let r = registries.get(ctx);
   if (!r) {
-    r = new RunRegistry();
+    const made = (r = new RunRegistry());
     registries.set(ctx, r);
+    answerStops(ctx, (runId, scope) => made.stop(runId, scope));
   }
   return r;
 }

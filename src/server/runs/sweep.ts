@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { DEFAULT_RUN_LIMITS } from '../../engine/run';
 import type { Database } from '../db/client';
-import { messages, nodeExecutions, runs } from '../db/schema';
+import { messages, nodeExecutions, runEvents, runs } from '../db/schema';
 
 /** The error a run gets when its server went away while it was going. */
 export const RUN_INTERRUPTED = { code: 'RUN-INTERRUPTED', message: 'The server stopped while this run was going; run it again' } as const;
@@ -58,10 +58,28 @@ export async function sweepOrphanedRuns(database: Pick<Database, 'db' | 'kind'>,
   });
 }
 
-/** Sweeps now and then every `everyMs` (shared servers); `stop()` ends the timer. */
+/**
+ * How long a run's stream stays in the event log (run_events): a client resumes a stream within
+ * seconds of losing it; the trace and the log keep the run for good. Longer than any run lasts.
+ */
+export const RUN_EVENTS_KEEP_MS = DEFAULT_RUN_LIMITS.maxRunTimeMs + 60 * 60_000;
+
+/** Deletes the event log's rows older than {@link RUN_EVENTS_KEEP_MS}; answers how many. */
+export async function pruneRunEvents(db: Database['db'], keepMs = RUN_EVENTS_KEEP_MS): Promise<number> {
+  const gone = await db.delete(runEvents).where(lt(runEvents.createdAt, new Date(Date.now() - keepMs))).returning({ seq: runEvents.seq });
+  return gone.length;
+}
+
+/**
+ * Sweeps now, and then every `everyMs` on a shared server; the event log is pruned at the same
+ * pace on both databases. `stop()` ends the timer.
+ */
 export function startRunSweeper(database: Pick<Database, 'db' | 'kind'>, log: (e: unknown) => void, everyMs = 5 * 60_000): { stop(): void; first: Promise<number> } {
   const first = sweepOrphanedRuns(database).catch((e) => (log(e), 0));
-  const timer = database.kind === 'pglite' ? undefined : setInterval(() => void sweepOrphanedRuns(database).catch(log), everyMs);
-  timer?.unref();
-  return { stop: () => timer && clearInterval(timer), first };
+  const timer = setInterval(() => {
+    if (database.kind !== 'pglite') void sweepOrphanedRuns(database).catch(log);
+    void pruneRunEvents(database.db).catch(log);
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), first };
 }

@@ -18,6 +18,7 @@ import {
   RunAppParams,
   RunDetail,
   RunListQuery,
+  RunEventsHeaders,
   RunParams,
   RunStopResult,
   RunSummary,
@@ -27,7 +28,9 @@ import { sendSse } from '../../http/sse';
 import { requireApp, type AppScope } from '../../runs/app-flow';
 import { runStream, startDraftRun, type DraftRunRequest } from '../../runs/launch';
 import { runRegistry } from '../../runs/registry';
+import { replayRun } from '../../runs/replay';
 import { runSingleNode } from '../../runs/single-node';
+import { stopRunAnywhere } from '../../runs/stop';
 import * as store from '../../runs/store';
 import { scopeOf } from '../../services/workspace-resources';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -45,7 +48,8 @@ const appScope = (req: FastifyRequest & { params: { app_id: string } }): AppScop
  * reads; a missing, foreign or other workspace's app answers VALIDATION-1000 (as the app routes).
  *
  * A client that disconnects from a stream does not stop the run: it goes on and is stored; stop is
- * the explicit POST .../runs/:run_id/stop (works for runs of this server process).
+ * the explicit POST .../runs/:run_id/stop, and GET .../runs/:run_id/events resumes the stream. Both
+ * work whichever server process the client reaches (issue 34: the run bus and the run event log).
  */
 export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const registry = runRegistry(ctx);
@@ -102,10 +106,36 @@ export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
     },
     async (req) => {
       const a = await requireApp(ctx, appScope(req));
+      const scope = { tenantId: a.tenantId, appId: a.id };
       // A run going on here is stopped at once (its row may still be on its way to the database).
-      if (registry.stop(req.params.run_id, { tenantId: a.tenantId, appId: a.id })) return done({ stopped: true });
-      await store.runOf(ctx, a, req.params.run_id);
-      return done({ stopped: false });
+      if (registry.stop(req.params.run_id, scope)) return done({ stopped: true });
+      // Another process's run gets the request over the run bus; an ended one answers at once.
+      const row = await store.runOf(ctx, a, req.params.run_id);
+      return done({ stopped: row.status === 'running' && (await stopRunAnywhere(ctx, req.params.run_id, scope)) });
+    },
+  );
+
+  app.get(
+    '/:app_id/runs/:run_id/events',
+    {
+      schema: {
+        tags,
+        summary: "A run's stream again, from any server process: the frames after Last-Event-ID (all without it), live until the run ends",
+        headers: RunEventsHeaders,
+        params: RunParams,
+        response: sse,
+      },
+    },
+    async (req, reply) => {
+      const a = await requireApp(ctx, appScope(req));
+      // A run of this process may not be stored yet (its first write waits on the embedded database).
+      if (!registry.owns(req.params.run_id, { tenantId: a.tenantId, appId: a.id })) await store.runOf(ctx, a, req.params.run_id);
+      const last = req.headers['last-event-id'];
+      const gone = new AbortController();
+      await sendSse(reply, replayRun(ctx, req.params.run_id, last === undefined ? -1 : Number(last), gone.signal), {
+        onClientGone: () => gone.abort(),
+        onError: (e) => req.log.error({ err: e }, 'run stream failed'),
+      });
     },
   );
 
