@@ -87,7 +87,7 @@ describe('plugin credentials', () => {
     expect(missing.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key' })]);
     const short = await h.call('POST', CREDS('weft.signer'), { token: tenantAdmin, body: { values: { signature: 'ACME', api_key: 'short' } } });
     expectCode(short, 400, 'VALIDATION-1000');
-    expect(short.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key', rule: 'too_small' })]);
+    expect(short.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key', rule: 'too_small', origin: 'string', limit: 8 })]);
     const unknown = await h.call('POST', CREDS('weft.signer'), { token: tenantAdmin, body: { values: { signature: 'ACME', api_key: KEY, password: 'x' } } });
     expectCode(unknown, 400, 'VALIDATION-1000');
     expect(unknown.body.data).toEqual([expect.objectContaining({ path: 'body/values/password' })]);

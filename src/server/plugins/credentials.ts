@@ -73,7 +73,18 @@ function checked(schema: Record<string, unknown>, input: Values): Values {
   if (!parsed.success) {
     throw badRequest(
       'Invalid credentials',
-      parsed.error.issues.map((i) => ({ path: ['body', 'values', ...i.path.map(String)].join('/'), message: i.message, rule: i.code })),
+      // rule, origin and limit let the form say it in the user's language (src/kit/schema-form/server-errors.ts).
+      parsed.error.issues.map((i) => {
+        const { origin, minimum, maximum } = i as { origin?: unknown; minimum?: unknown; maximum?: unknown };
+        const limit = maximum ?? minimum;
+        return {
+          path: ['body', 'values', ...i.path.map(String)].join('/'),
+          message: i.message,
+          rule: i.code,
+          ...(typeof origin === 'string' ? { origin } : {}),
+          ...(typeof limit === 'number' || typeof limit === 'bigint' ? { limit: Number(limit) } : {}),
+        };
+      }),
     );
   }
   return parsed.data as Values;
