@@ -19,6 +19,15 @@ export const SemVer = z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'a
 
 export const PACKAGE_FORMAT = 1;
 
+/** A tool a package declares (its plugin.json `tools`); the name is the one tool nodes and models use. */
+export const PluginToolDeclaration = z.object({
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'letters, digits, "_" and "-", starting with a letter'),
+  description: z.string().max(1000).default(''),
+  /** JSON Schema of the arguments (an object); none: it takes no arguments. */
+  parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+});
+export type PluginToolDeclaration = z.infer<typeof PluginToolDeclaration>;
+
 /** The package's `manifest.json`. */
 export const PluginPackageManifest = z.object({
   format: z.literal(PACKAGE_FORMAT),
@@ -31,8 +40,12 @@ export const PluginPackageManifest = z.object({
   icon: z.string().max(64).default('puzzle'),
   /** The node kinds the server bundle defines (checked when it loads). */
   kinds: z.array(z.object({ kind: z.string().min(1).max(64), version: z.number().int().min(1) })).max(50),
-  /** Tools it provides (name and description; none of the packages made today carry tools). */
-  tools: z.array(z.object({ name: z.string().min(1).max(64), description: z.string().max(1000).default('') })).max(50).default([]),
+  /**
+   * Tools it provides: name, description and the JSON Schema of their arguments (a model fills it
+   * in; calls are checked against it). Their code is in the server bundle and runs in the code
+   * sandbox (src/server/tools/plugin-tools.ts).
+   */
+  tools: z.array(PluginToolDeclaration).max(50).default([]),
   /** The plugin's credentials as a JSON Schema (made from its zod schema); null when it needs none. */
   credentials_schema: z.record(z.string(), z.unknown()).nullable().default(null),
   /** The lowest Weft version it runs on. */

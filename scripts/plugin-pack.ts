@@ -11,7 +11,8 @@ import { PLUGIN_RUNTIME_GLOBAL } from '../src/plugin-sdk/package-runtime';
 /**
  * `npm run plugin:pack -- <folder> [--out file.tgz]`: builds a plugin folder into a package (one
  * .tgz: manifest.json, server.mjs, browser.mjs). The folder holds `plugin.json` (id, name, version,
- * author, description, icon, min_weft_version, optionally the tools it lists), `manifest.ts` (default export: the node kind),
+ * author, description, icon, min_weft_version, optionally the tools it provides with their arguments' JSON Schema;
+ * each tool's code in `tools/<name>.ts`, run in the code sandbox), `manifest.ts` (default export: the node kind),
  * optionally `executor.ts` (default export, server bundle only), `view.tsx` (default export, browser
  * bundle only) and `credentials.ts` (default export: the zod schema of its credentials).
  *
@@ -62,7 +63,44 @@ function hostModules(modules: Map<string, { key: string; names: string[] }>): Pl
   };
 }
 
-async function bundle(folder: string, target: 'server' | 'browser'): Promise<Buffer> {
+/** Where a listed tool's code is: `tools/<name>.ts` or `.js` in the plugin folder. */
+function toolFile(folder: string, name: string): string {
+  for (const ext of ['.ts', '.js']) {
+    const file = path.join(folder, 'tools', name + ext);
+    if (existsSync(file)) return file;
+  }
+  throw new Error(`plugin.json lists the tool "${name}" but ${path.join(folder, 'tools', `${name}.ts`)} is missing`);
+}
+
+/**
+ * A tool's code as a script for the code sandbox (QuickJS): its module bundled on its own (it may
+ * import its own files, never the host's: the sandbox has no host objects), then a `main` that calls
+ * the default export with the arguments and the context and returns `{ result }`.
+ */
+export async function toolScript(file: string): Promise<string> {
+  const out = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'iife',
+    globalName: '__weftTool',
+    platform: 'neutral',
+    target: 'es2020',
+    write: false,
+    minify: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const code = Buffer.from(out.outputFiles[0].contents).toString('utf8');
+  return `${code}
+async function main(inputs) {
+  const run = __weftTool && __weftTool.default;
+  if (typeof run !== 'function') throw new Error('The tool module has no default export function');
+  return { result: await run(inputs.args, inputs.context) };
+}
+`;
+}
+
+async function bundle(folder: string, target: 'server' | 'browser', tools: readonly string[] = []): Promise<Buffer> {
   const part = target === 'server' ? 'executor.ts' : 'view.tsx';
   const has = existsSync(path.join(folder, part));
   const list = target === 'server' ? 'executors' : 'views';
@@ -71,6 +109,8 @@ async function bundle(folder: string, target: 'server' | 'browser'): Promise<Buf
     has ? `import part from ${JSON.stringify(path.join(folder, part))};` : '',
     `export const plugins = [plugin];`,
     `export const ${list} = [${has ? 'part' : ''}];`,
+    // Tools' code ships in the server bundle (covered by the checksum) as sandbox scripts.
+    target === 'server' ? `export const tools = ${JSON.stringify(await Promise.all(tools.map(async (name) => ({ name, script: await toolScript(toolFile(folder, name)) }))))};` : '',
   ].join('\n');
   const out = await build({
     stdin: { contents: entry, resolveDir: folder, loader: 'ts', sourcefile: 'entry.ts' },
@@ -101,7 +141,7 @@ export async function packPlugin(dir: string, opts: PackOptions = {}): Promise<{
   if (!kind?.kind) throw new Error(`${dir}/manifest.ts has no default export (the node kind)`);
   const credentialsFile = path.join(folder, 'credentials.ts');
   const credentials = existsSync(credentialsFile) ? ((await import(pathToFileURL(credentialsFile).href)) as { default: z.ZodType }).default : undefined;
-  const [server, browser] = [await bundle(folder, 'server'), await bundle(folder, 'browser')];
+  const [server, browser] = [await bundle(folder, 'server', meta.tools.map((t) => t.name)), await bundle(folder, 'browser')];
   const manifest = PluginPackageManifest.parse({
     format: PACKAGE_FORMAT,
     ...meta,

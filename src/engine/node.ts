@@ -99,7 +99,7 @@ function attempt(scope: ScopeRun, node: PlanNode, inputs: Record<string, unknown
       }
     },
     assign: (selector, value) => scope.assign(selector, value),
-    services: run.services,
+    services: run.servicesFor(node.kind),
     ...(node.body ? { container: containerRunner(scope, node, executionId, abort) } : {}),
     ...(run.plan.peers?.size ? { peer: (id: string) => peerOf(run.plan.peers, id) } : {}),
   };

@@ -102,6 +102,8 @@ export class Run {
   fatal: RunAbort | undefined;
   private seq = 0;
   private executions = 0;
+  /** The services each node kind's executor gets (credentials bound to that kind's plugin). */
+  private readonly kindServices = new Map<string, ExecutorServices>();
   /** Masks the secrets (opts.env) in what leaves the run: events and result. */
   private readonly masker: SecretMasker;
   private readonly masked: MaskedEvents | undefined;
@@ -122,6 +124,21 @@ export class Run {
     };
     this.masker = createSecretMasker([...Object.values(opts.env ?? {}), ...(opts.secrets ?? [])]);
     this.masked = this.masker.active ? new MaskedEvents(this.masker) : undefined;
+  }
+
+  /**
+   * The services as an executor of `kind` gets them: the same objects, but plugin credentials bound
+   * to that kind, so a plugin's executor reaches its own plugin's set and no other (one per kind a run).
+   */
+  servicesFor(kind: string): ExecutorServices {
+    const bind = this.services.credentials?.forExecutor;
+    if (!bind) return this.services;
+    let s = this.kindServices.get(kind);
+    if (!s) {
+      s = { ...this.services, credentials: bind.call(this.services.credentials, kind) };
+      this.kindServices.set(kind, s);
+    }
+    return s;
   }
 
   /** Every event leaves the engine here: with secrets, masked (and streamed text held back while it may be one). */

@@ -199,11 +199,18 @@ export interface SandboxService {
 
 /**
  * A plugin's credentials for the run's tenant (set by its admins under System › Plugins): the values
- * in clear, or null when none are set or the kind comes with Weft. Pass the node's own kind.
+ * in clear, or null when none are set or the kind comes with Weft. Pass the node's own kind: an
+ * executor gets only its own plugin's set, and asking for a kind of another plugin fails with
+ * PLUGIN-CREDENTIALS-FOREIGN.
  * @example const creds = await ctx.services.credentials?.forKind(ctx.node.kind); const key = creds?.api_key;
  */
 export interface PluginCredentialService {
   forKind(kind: string): Promise<Record<string, string | number | boolean | null> | null>;
+  /**
+   * The service as the executor of one node kind gets it (the engine calls this for each node; the
+   * server's service refuses every kind until it is bound to one).
+   */
+  forExecutor?(kind: string): PluginCredentialService;
 }
 
 /** What the server injects; each may be absent (an executor that needs one fails with a clear error). */

@@ -58,6 +58,8 @@ describe('admin tools', () => {
     expect(calc).toMatchObject({ id: 'builtin/calculator', parameters: { type: 'object', required: ['expression'] }, credentials_schema: null });
     const sign = expectOk(await h.call('GET', `${TOOLS}/detail`, { token: tenantAdmin, query: { tool_id: SIGN } }));
     expect(sign.credentials_schema).toMatchObject({ properties: { api_key: { secret: true } } });
+    // The arguments' schema the package declares (tests/fixtures/plugins/signer/plugin.json).
+    expect(sign.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
     expectCode(await h.call('GET', `${TOOLS}/detail`, { token: tenantAdmin, query: { tool_id: 'builtin/nothing' } }), 400, 'VALIDATION-1000');
     expectCode(await h.call('GET', `${TOOLS}/detail`, { token: tenantAdmin, query: { tool_id: '../etc' } }), 400, 'VALIDATION-1000');
     expectCode(await h.call('GET', `${TOOLS}/detail`, { token: tenantAdmin }), 400, 'VALIDATION-1000');

@@ -6,7 +6,7 @@ import { createUser } from '../../src/server/services/users';
 import { pluginCredentials, tenants } from '../../src/server/db/schema';
 import { DEFAULT_TENANT_ID, useStudio, type Harness } from './harness';
 import { multipartBody, useTempDataDir } from './knowledge-kit';
-import { createApp, flow, parseSse, RUNS, textInput } from './runs-kit';
+import { configureProvider, createApp, flow, model, parseSse, RUNS, scriptedOpenAi, textInput } from './runs-kit';
 import { expectCode, expectOk, PASSWORD } from './workspace-fixture';
 
 // Plugin credentials (issue 24) on the real server: one set per tenant and plugin, checked against
@@ -87,7 +87,7 @@ describe('plugin credentials', () => {
     expect(missing.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key' })]);
     const short = await h.call('POST', CREDS('weft.signer'), { token: tenantAdmin, body: { values: { signature: 'ACME', api_key: 'short' } } });
     expectCode(short, 400, 'VALIDATION-1000');
-    expect(short.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key', rule: 'too_small' })]);
+    expect(short.body.data).toEqual([expect.objectContaining({ path: 'body/values/api_key', rule: 'too_small', origin: 'string', limit: 8 })]);
     const unknown = await h.call('POST', CREDS('weft.signer'), { token: tenantAdmin, body: { values: { signature: 'ACME', api_key: KEY, password: 'x' } } });
     expectCode(unknown, 400, 'VALIDATION-1000');
     expect(unknown.body.data).toEqual([expect.objectContaining({ path: 'body/values/password' })]);
@@ -144,6 +144,99 @@ describe('plugin credentials', () => {
     expect(await run(h, appId, 'hi')).toMatchObject({ outputs: { signed: 'hi — ACME Ltd', key_length: 16 } });
     expectOk(await h.call('DELETE', CREDS('weft.signer'), { token: foreignAdmin }));
     expect(expectOk(await h.call('GET', CREDS('weft.signer'), { token: tenantAdmin }))).toMatchObject({ values: { signature: 'ACME Ltd' } });
+  });
+
+  it("are out of reach of another plugin's executor: asking for the Signer's kind is refused with a code", async () => {
+    expectOk(await send(h.adminToken, `${ADMIN_PLUGINS}/install`, (await packPlugin('tests/fixtures/plugins/peeker')).bytes));
+    const peek = flow(
+      [
+        ['s', 'start'],
+        ['p', 'peeker', {}],
+        ['e', 'end', { outputs: [{ name: 'found', selector: ['p', 'found'] }] }],
+      ],
+      [
+        ['s', 'p'],
+        ['p', 'e'],
+      ],
+    );
+    const peekApp = await createApp(h, user, workspaceId, 'peeker app', peek);
+    const r = await h.call('POST', `${RUNS(peekApp)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: {} } });
+    const last = parseSse(r.raw.body).at(-1);
+    expect(JSON.stringify(last)).not.toContain('ACME');
+    expect(last).toMatchObject({ type: 'run_failed', error: { code: 'PLUGIN-CREDENTIALS-FOREIGN', nodeId: 'p' } });
+    // The Signer's own executor still gets its set.
+    expect(await run(h, appId, 'hi')).toMatchObject({ type: 'run_finished', outputs: { signed: 'hi — ACME Ltd' } });
+    expectOk(await h.call('DELETE', `${ADMIN_PLUGINS}/weft.peeker`, { token: h.adminToken, query: { force: 'true' } }));
+  });
+
+  // The plugin's tool (tests/fixtures/plugins/signer/tools/sign_text.ts) from a workflow's tool node.
+  const toolFlow = flow(
+    [
+      ['s', 'start', { variables: [textInput('text')] }],
+      ['t', 'tool', { toolId: 'weft.signer', functionId: 'sign_text', params: [{ name: 'text', source: 'variable', selector: ['s', 'text'] }] }],
+      ['e', 'end', { outputs: [{ name: 'json', selector: ['t', 'json'] }, { name: 'text', selector: ['t', 'text'] }] }],
+    ],
+    [
+      ['s', 't'],
+      ['t', 'e'],
+    ],
+  );
+
+  it("run a plugin package's tool from a tool node in the sandbox, with its own plugin's credentials", async () => {
+    const toolApp = await createApp(h, user, workspaceId, 'signer tool app', toolFlow);
+    const r = await h.call('POST', `${RUNS(toolApp)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: 'hello' } } });
+    const events = parseSse(r.raw.body);
+    const signed = { signed: 'hello — ACME Ltd', key_length: 16 };
+    expect(events.at(-1)).toMatchObject({ type: 'run_finished', outputs: { json: [signed] } });
+    // The run log's node record holds the tool's result.
+    expect(events.find((e) => e.type === 'node_finished' && (e as { nodeId?: string }).nodeId === 't')).toMatchObject({ outputs: { json: [signed] } });
+
+    // A tool that throws: a coded error naming the tool, with the tool's own message.
+    const thrown = parseSse((await h.call('POST', `${RUNS(toolApp)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: '<b>x</b>' } } })).raw.body).at(-1);
+    expect(thrown).toMatchObject({ type: 'run_failed', error: { code: 'PLUGIN-TOOL-FAILED', nodeId: 't' } });
+    expect((thrown as { error: { message: string } }).error.message).toContain('weft.signer/sign_text: The text may not hold markup');
+    // Arguments its schema refuses never reach its code.
+    const bad = await createApp(h, user, workspaceId, 'signer tool bad args', {
+      ...toolFlow,
+      nodes: toolFlow.nodes.map((n) => (n.id === 't' ? { ...n, config: { ...n.config, params: [{ name: 'text', source: 'text', text: '' }] } } : n)),
+    });
+    const refused = parseSse((await h.call('POST', `${RUNS(bad)}/draft/workflow-runs`, { token: user, workspaceId, body: { inputs: { text: 'x' } } })).raw.body).at(-1);
+    expect(refused).toMatchObject({ type: 'run_failed', error: { code: 'PLUGIN-TOOL-INPUT', nodeId: 't' } });
+  });
+
+  it("offer a plugin package's tool to an agent, which calls it", async () => {
+    const llm = await scriptedOpenAi((body) => {
+      const toolMessage = body.messages.find((m: { role: string }) => m.role === 'tool');
+      return toolMessage ? `Done: ${toolMessage.content}` : { tool: 'sign_text', args: '{"text":"from the agent"}' };
+    });
+    try {
+      await configureProvider(h, 'openai', llm.baseUrl);
+      const agentApp = await createApp(
+        h,
+        user,
+        workspaceId,
+        'signer agent',
+        flow(
+          [
+            ['s', 'start'],
+            ['a', 'agent', { model: model('openai', 'gpt-4o-mini'), instructions: 'Sign it.', tools: [{ type: 'tool', providerId: 'weft.signer', name: 'sign_text' }] }],
+            ['ans', 'answer', { answer: '{{#a.text#}}' }],
+          ],
+          [
+            ['s', 'a'],
+            ['a', 'ans'],
+          ],
+          'agent',
+        ),
+      );
+      const r = await h.call('POST', `${RUNS(agentApp)}/draft/chat-messages`, { token: user, workspaceId, body: { query: 'Sign please' } });
+      const last = parseSse(r.raw.body).at(-1) as { type: string; answer?: string };
+      expect(last.type, JSON.stringify(last)).toBe('run_finished');
+      expect(last.answer).toContain('from the agent — ACME Ltd');
+      expect(llm.requests[0].body.tools[0].function).toMatchObject({ name: 'sign_text', parameters: { type: 'object', required: ['text'] } });
+    } finally {
+      await llm.close();
+    }
   });
 
   it('delete, and go with the plugin when it is deleted', async () => {

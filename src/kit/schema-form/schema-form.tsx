@@ -31,6 +31,11 @@ export interface SchemaFormProps<S extends ObjectSchema> extends UseSchemaFormOp
   onSubmit?: (values: z.output<S>) => unknown | Promise<unknown>;
   /** Called after a failed submit (the error is already shown). */
   onSubmitError?: (error: unknown) => void;
+  /**
+   * Where the form's values sit in the request body, when not at its top: `'values'` for a body
+   * `{ values: {...} }`, so an issue at `body/values/api_key` shows under the field `api_key`.
+   */
+  serverPath?: string;
   /** Shows a Cancel button. */
   onCancel?: () => void;
   submitLabel?: ReactNode;
@@ -85,6 +90,7 @@ function SchemaFormView<S extends ObjectSchema>({
   ns,
   onSubmit,
   onSubmitError,
+  serverPath,
   onCancel,
   submitLabel,
   cancelLabel,
@@ -118,6 +124,7 @@ function SchemaFormView<S extends ObjectSchema>({
       const { known, rest } = splitServerErrors(
         err,
         fields.map((f) => f.name),
+        serverPath,
       );
       known.forEach((e, i) => form.setError(e.name as Path<FieldValues>, { type: 'server', message: e.message }, { shouldFocus: i === 0 }));
       if (known.length === 0) form.setError('root.server', { type: 'server', message: encodeMessage(submitErrorMessage(err)) });

@@ -3,7 +3,8 @@
  * `{code: 'VALIDATION-1000', msg, data: [{path, message}]}` where `path` is `body/identifier`
  * (fastify's validation context + JSON pointer). Pure; no React.
  */
-import { encodeMessage, textToMessage, type MessageDescriptor } from './messages';
+import type { z } from 'zod';
+import { encodeMessage, issueToMessage, textToMessage, type MessageDescriptor } from './messages';
 
 export interface ServerFieldError {
   /** Dotted form path ('identifier', 'tags.0'). */
@@ -21,6 +22,28 @@ export function normalizeServerPath(path: unknown): string {
     .split(/[/.]/)
     .filter(Boolean)
     .join('.');
+}
+
+/**
+ * zod's own English wording ("Too small: expected string to have >=12 characters"), as the server
+ * answers issues of schemas it did not write itself (a plugin's credentials schema). Custom
+ * sentences never start so.
+ */
+const ZOD_DEFAULT_RE = /^(Invalid input|Too small|Too big|Invalid option|Unrecognized keys?|Invalid string|Invalid format)\b/;
+
+/**
+ * The message of an issue in zod's default wording, said in the user's language from what the
+ * server sends beside it (`rule`: the zod code, `origin`, `limit`); null for any other message.
+ */
+function ruleMessage(item: { message?: unknown; rule?: unknown; origin?: unknown; limit?: unknown }): MessageDescriptor | null {
+  if (typeof item.rule !== 'string' || typeof item.message !== 'string' || !ZOD_DEFAULT_RE.test(item.message)) return null;
+  const limit = typeof item.limit === 'number' ? item.limit : undefined;
+  const origin = typeof item.origin === 'string' ? item.origin : undefined;
+  // What the value was is not sent: "received undefined" is a missing one, and a string or list
+  // that must have at least one is an empty one; anything else was there (0 stands for it).
+  const blank = /received undefined$/.test(item.message) || (item.rule === 'too_small' && (origin === 'string' || origin === 'array') && (limit ?? 0) <= 1);
+  const issue = { code: item.rule, origin, minimum: limit, maximum: limit, input: blank ? undefined : 0 } as unknown as z.core.$ZodRawIssue;
+  return { ...issueToMessage(issue), text: item.message };
 }
 
 interface ErrorLike {
@@ -41,17 +64,19 @@ export function serverFieldErrors(err: unknown): ServerFieldError[] | null {
   for (const item of data) {
     if (!item || typeof item !== 'object') continue;
     const { path, message } = item as { path?: unknown; message?: unknown };
-    out.push({ name: normalizeServerPath(path), message: textToMessage(typeof message === 'string' ? message : '') });
+    out.push({ name: normalizeServerPath(path), message: ruleMessage(item) ?? textToMessage(typeof message === 'string' ? message : '') });
   }
   return out.length ? out : null;
 }
 
 /**
  * Splits server field errors into those of known fields (by the first path segment) and the rest.
+ * `prefix`: where the fields sit in the body (`'values'`: `values.api_key` is the field `api_key`).
  * @example splitServerErrors(err, ['identifier', 'sk'])
  */
-export function splitServerErrors(err: unknown, fieldNames: readonly string[]) {
-  const all = serverFieldErrors(err) ?? [];
+export function splitServerErrors(err: unknown, fieldNames: readonly string[], prefix?: string) {
+  const strip = prefix ? `${normalizeServerPath(prefix)}.` : '';
+  const all = (serverFieldErrors(err) ?? []).map((e) => (strip && e.name.startsWith(strip) ? { ...e, name: e.name.slice(strip.length) } : e));
   const known: { name: string; message: string }[] = [];
   const rest: ServerFieldError[] = [];
   for (const e of all) {

@@ -4,7 +4,7 @@ import { maskSecret, SECRET_MASK } from '../../../schemas/credential';
 import { ErrorCode } from '../../../schemas/errors';
 import type { PluginPackageManifest } from '../../../schemas/plugin-package';
 import { secretFields, type PluginCredentials } from '../../../schemas/plugin-credentials';
-import type { PluginCredentialService } from '../../plugin-sdk/executor';
+import { NodeExecutionError, type PluginCredentialService } from '../../plugin-sdk/executor';
 import type { ServerContext } from '../context';
 import { pluginCredentials, pluginPackages } from '../db/schema';
 import { AppError, badRequest, exists, notFoundOrForeign } from '../errors';
@@ -73,7 +73,18 @@ function checked(schema: Record<string, unknown>, input: Values): Values {
   if (!parsed.success) {
     throw badRequest(
       'Invalid credentials',
-      parsed.error.issues.map((i) => ({ path: ['body', 'values', ...i.path.map(String)].join('/'), message: i.message, rule: i.code })),
+      // rule, origin and limit let the form say it in the user's language (src/kit/schema-form/server-errors.ts).
+      parsed.error.issues.map((i) => {
+        const { origin, minimum, maximum } = i as { origin?: unknown; minimum?: unknown; maximum?: unknown };
+        const limit = maximum ?? minimum;
+        return {
+          path: ['body', 'values', ...i.path.map(String)].join('/'),
+          message: i.message,
+          rule: i.code,
+          ...(typeof origin === 'string' ? { origin } : {}),
+          ...(typeof limit === 'number' || typeof limit === 'bigint' ? { limit: Number(limit) } : {}),
+        };
+      }),
     );
   }
   return parsed.data as Values;
@@ -136,18 +147,42 @@ export async function deletePluginCredentials(ctx: ServerContext, tenantId: stri
   if (!gone.length) throw notFoundOrForeign('Plugin credentials', pluginId);
 }
 
+/** The code an executor gets when it asks for another plugin's credentials (or for any, unbound). */
+export const FOREIGN_CREDENTIALS = 'PLUGIN-CREDENTIALS-FOREIGN';
+
+const ownerOf = (ctx: ServerContext, kind: string) => ctx.plugins.packages().find((p) => p.state === 'active' && p.plugins.some((q) => q.kind === kind));
+
 /**
  * `services.credentials` for one run: the run's tenant's credentials of the plugin that defines a
  * node kind, in clear (null when that tenant has set none, or the kind is a built-in one). The
+ * engine binds it to each node's kind (`forExecutor`): an executor then gets its own plugin's set
+ * only, and asking for a kind of another plugin fails with PLUGIN-CREDENTIALS-FOREIGN (the values
+ * of one plugin are never handed to another's code). Unbound, it answers no kind at all. The
  * secrets then live in the executor's hands: runs mask only the flow's own secret variables.
  */
 export function createPluginCredentialService(ctx: ServerContext, tenantId: string): PluginCredentialService {
+  const refuse = (kind: string, caller: string | null) =>
+    new NodeExecutionError(FOREIGN_CREDENTIALS, caller ? `The node kind "${caller}" may not read the credentials of "${kind}": they belong to another plugin` : `No executor asked for the credentials of "${kind}"`);
   return {
     async forKind(kind) {
-      const pkg = ctx.plugins.packages().find((p) => p.state === 'active' && p.plugins.some((q) => q.kind === kind));
-      if (!pkg) return null;
-      const row = await rowOf(ctx, tenantId, pkg.id);
-      return row ? decrypt(ctx, row) : null;
+      throw refuse(kind, null);
+    },
+    forExecutor(caller) {
+      return {
+        async forKind(kind) {
+          const pkg = ownerOf(ctx, kind);
+          if (!pkg) return null;
+          // The owner is looked up at call time: an upgrade between runs keeps the binding right.
+          if (ownerOf(ctx, caller)?.id !== pkg.id) throw refuse(kind, caller);
+          return pluginCredentialValues(ctx, tenantId, pkg.id);
+        },
+      };
     },
   };
+}
+
+/** A plugin's values for a tenant, in clear (null when none are set): for its own code only. */
+export async function pluginCredentialValues(ctx: ServerContext, tenantId: string, pluginId: string): Promise<Record<string, string | number | boolean | null> | null> {
+  const row = await rowOf(ctx, tenantId, pluginId);
+  return row ? decrypt(ctx, row) : null;
 }

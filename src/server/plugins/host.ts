@@ -13,6 +13,12 @@ import { pluginPackages } from '../db/schema';
 import { loadBuiltinKinds } from './builtins';
 import { openPackage } from './package';
 
+/** A tool's code from a server bundle: a script defining `main` for the code sandbox (scripts/plugin-pack.ts). */
+export interface PluginToolCode {
+  name: string;
+  script: string;
+}
+
 /** An installed package as this process loaded it. */
 export interface LoadedPackage {
   id: string;
@@ -22,6 +28,8 @@ export interface LoadedPackage {
   error: string | null;
   plugins: AnyNodePlugin[];
   executors: AnyNodeExecutor[];
+  /** Its tools' code, as scripts for the code sandbox (never run in this process). */
+  tools: PluginToolCode[];
   /** The browser bundle (ES module), served to editors. */
   browser: Buffer | null;
 }
@@ -51,7 +59,7 @@ export interface PluginHost {
    * Loads a package's server bundle without installing it: the kinds it defines, or why it cannot
    * run here (clashing kinds, contract problems, an import that throws). Install refuses on error.
    */
-  tryLoad(id: string, server: Buffer, manifest: PluginPackageManifest): Promise<{ plugins: AnyNodePlugin[]; executors: AnyNodeExecutor[] }>;
+  tryLoad(id: string, server: Buffer, manifest: PluginPackageManifest): Promise<{ plugins: AnyNodePlugin[]; executors: AnyNodeExecutor[]; tools: PluginToolCode[] }>;
   close(): void;
 }
 
@@ -84,7 +92,7 @@ export async function createPluginHost(opts: PluginHostOptions = {}): Promise<Pl
       writeFileSync(file, server);
     }
     // The URL names the checksum: an upgrade imports a new module, never a cached old one.
-    return (await import(pathToFileURL(file).href)) as { plugins?: unknown; executors?: unknown };
+    return (await import(pathToFileURL(file).href)) as { plugins?: unknown; executors?: unknown; tools?: unknown };
   }
 
   async function tryLoad(id: string, server: Buffer, manifest: PluginPackageManifest, others: LoadedPackage[] = loaded) {
@@ -101,7 +109,13 @@ export async function createPluginHost(opts: PluginHostOptions = {}): Promise<Pl
       if (problems.length) throw new Error(`"${p.kind}" breaks the plugin contract: ${problems.map((x) => x.message).join('; ')}`);
     }
     for (const e of executors) if (!plugins.some((p) => p.kind === e?.kind)) throw new Error('the server bundle has an executor for a kind it does not define');
-    return { plugins, executors };
+    // Tools: exactly the ones the manifest lists, each a script (a package packed before tools ran has none).
+    const tools = (Array.isArray(mod.tools) ? mod.tools : []) as PluginToolCode[];
+    for (const t of tools) {
+      if (typeof t?.name !== 'string' || typeof t.script !== 'string') throw new Error('the server bundle has a tool without a name or a script');
+      if (!manifest.tools.some((d) => d.name === t.name)) throw new Error(`the server bundle has the tool "${t.name}", which the manifest does not list`);
+    }
+    return { plugins, executors, tools };
   }
 
   function rebuild() {
@@ -129,10 +143,10 @@ export async function createPluginHost(opts: PluginHostOptions = {}): Promise<Pl
       // A package that fails is listed with the reason and left out; the server keeps serving.
       try {
         const pkg = openPackage(Buffer.from(row.archive, 'base64'));
-        const { plugins, executors } = await tryLoad(row.id, pkg.server, pkg.manifest, result);
-        result.push({ id: row.id, manifest: pkg.manifest, state: 'active', error: null, plugins, executors, browser: pkg.browser });
+        const { plugins, executors, tools } = await tryLoad(row.id, pkg.server, pkg.manifest, result);
+        result.push({ id: row.id, manifest: pkg.manifest, state: 'active', error: null, plugins, executors, tools, browser: pkg.browser });
       } catch (e) {
-        result.push({ id: row.id, manifest, state: 'failed', error: message(e), plugins: [], executors: [], browser: null });
+        result.push({ id: row.id, manifest, state: 'failed', error: message(e), plugins: [], executors: [], tools: [], browser: null });
       }
     }
     loaded = result;

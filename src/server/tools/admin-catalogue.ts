@@ -56,7 +56,7 @@ async function catalogue(ctx: ServerContext, tenantId: string): Promise<Entry[]>
           plugin: { id: r.id, name: m.name, version: m.version, state },
           needs_credentials: !!m.credentials_schema,
           credentials_set: set.has(r.id),
-          parameters: null,
+          parameters: t.parameters ?? null,
           credentials_schema: m.credentials_schema ?? null,
         },
       }),

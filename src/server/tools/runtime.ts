@@ -8,6 +8,7 @@ import { createGuardedHttpClient } from '../http';
 import type { ParamRow } from '../../../schemas/parameter';
 import type { ToolFunction } from '../../../schemas/tool';
 import { runFunction } from './http-call';
+import { findPluginTool, pluginToolDefinition, runPluginTool } from './plugin-tools';
 import { McpClientPool, McpConnectError } from './mcp-client';
 import { serverOf } from './mcp';
 import { stdioGate, stdioRefusal } from './mcp-stdio-policy';
@@ -20,8 +21,8 @@ import { runWorkflowTool, WORKFLOW_RUN_ERRORS, type WorkflowToolCaller } from '.
  * (src/plugin-sdk/executor.ts). Both are bound to one workspace: a flow reaches only the tools of
  * its own project space.
  *
- * - Tool nodes and agents name a tool by `provider` = tool id (or `builtin`) and `name` = the
- *   function's id or name. Custom tools call their HTTP function; workflow tools run their app's
+ * - Tool nodes and agents name a tool by `provider` = tool id (or `builtin`, or an installed
+ *   plugin's id) and `name` = the function's id or name (a plugin's tool name: ./plugin-tools.ts). Custom tools call their HTTP function; workflow tools run their app's
  *   flow in this process as a run of that app (./workflow-run.ts: recursion and depth guarded).
  * - MCP nodes and agents name `serverId` = the MCP tool's id and `name` = the server's tool name,
  *   which must be switched on. Clients are pooled per server config and closed after 5 idle
@@ -101,6 +102,9 @@ export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller)
   return {
     async call(ref, args, { signal }) {
       if (ref.provider === BUILTIN_TOOL_PROVIDER) return builtin.call(ref, args, { signal });
+      // Workspace tools have UUIDs: a provider shaped like one is always a workspace tool.
+      const pluginTool = UUID_RE.test(ref.provider) ? undefined : findPluginTool(ctx, ref.provider, ref.name);
+      if (pluginTool) return runPluginTool(ctx, scope, pluginTool, args, signal);
       const { tool, fn } = await resolve(ref);
       if (tool.type === 'workflow') return runWorkflowTool(ctx, scope, tool, args, signal);
       const r = await runFunction(ctx, scope, fn, args, { signal });
@@ -119,6 +123,8 @@ export function createToolService(ctx: ServerContext, scope: WorkflowToolCaller)
     },
     async describe(ref, opts): Promise<ToolDefinition | undefined> {
       if (ref.provider === BUILTIN_TOOL_PROVIDER) return builtin.describe!(ref, opts);
+      const pluginTool = UUID_RE.test(ref.provider) ? undefined : findPluginTool(ctx, ref.provider, ref.name);
+      if (pluginTool) return pluginToolDefinition(pluginTool);
       const tool = await findTool(ctx, scope, ref.provider);
       if (!tool || (tool.type !== 'custom' && tool.type !== 'workflow')) return undefined;
       // A model is offered the app's current start form.

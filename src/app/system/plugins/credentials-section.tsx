@@ -51,6 +51,8 @@ export function CredentialsSection({ schema, api, testId = 'plugin-credentials' 
             layout="horizontal"
             labelWidth={140}
             defaultValues={(loaded.data?.values ?? {}) as never}
+            // The server checks `{ values }` against the plugin's schema: its issues name `values/<field>`.
+            serverPath="values"
             submitLabel={t('plugins.credentials.save')}
             actions={
               loaded.data ? (

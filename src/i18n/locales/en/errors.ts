@@ -57,6 +57,9 @@ const errors: typeof zh = {
     'PLUGIN-1002': 'Flows use this plugin\'s node kinds: delete it anyway (force) and those nodes will show an error',
     'PLUGIN-1003': 'The plugin package does not fit this server (Weft version, a node kind already defined, another plugin, or its code fails to load)',
     'PLUGIN-CREDENTIALS-NONE': 'This plugin or tool takes no credentials',
+    'PLUGIN-CREDENTIALS-FOREIGN': "A plugin's code may read only its own plugin's credentials",
+    'PLUGIN-TOOL-INPUT': "The plugin tool's arguments do not match its parameters",
+    'PLUGIN-TOOL-FAILED': 'The plugin tool failed',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',

@@ -61,6 +61,9 @@ const errors = {
     'PLUGIN-1002': '有流程正在使用该插件的节点类型：强制删除后，这些节点将显示错误',
     'PLUGIN-1003': '插件包与本服务器不兼容（Weft 版本、节点类型已存在、不是同一插件，或代码加载失败）',
     'PLUGIN-CREDENTIALS-NONE': '该插件或工具无需凭证',
+    'PLUGIN-CREDENTIALS-FOREIGN': '插件代码只能读取本插件自己的凭证',
+    'PLUGIN-TOOL-INPUT': '插件工具的参数与其参数定义不符',
+    'PLUGIN-TOOL-FAILED': '插件工具运行失败',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',
