@@ -82,7 +82,8 @@ export const DeleteCredentials: Story = {
     await expect(input('api_key')).toHaveValue('sk-a****6789');
     await userEvent.click(creds.getByRole('button', { name: 'Delete credentials' }));
     const dialog = within(await screen.findByRole('alertdialog'));
-    await expect(dialog.getByText("This tenant's nodes of this plugin will run without them.")).toBeVisible();
+    // Once the dialog's fade-in has run.
+    await waitFor(() => expect(dialog.getByText("This tenant's nodes of this plugin will run without them.")).toBeVisible());
     await userEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(creds.getByText('Not set')).toBeVisible());
   },

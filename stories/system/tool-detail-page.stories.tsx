@@ -26,7 +26,8 @@ export const PluginTool: Story = {
     await expect(facts.getByRole('link', { name: 'Plugin Signer 1.2.0' })).toBeVisible();
     await expect(canvas.getByText(/"required": \[/)).toBeVisible();
     const creds = within(canvas.getByTestId('tool-credentials'));
-    await expect(creds.getByText('Not set')).toBeVisible();
+    // The credentials card loads its set after the facts.
+    await expect(await creds.findByText('Not set', {}, { timeout: 3000 })).toBeVisible();
     // Saved through PUT /admin/tools/credentials: the badge turns to Set, the key comes back masked.
     await userEvent.type(creds.getByRole('textbox', { name: /^Signature/ }), 'ACME');
     const key = canvas.getByTestId('tool-credentials').querySelector<HTMLInputElement>('[data-field="api_key"] input')!;

@@ -52,7 +52,8 @@ export const Chinese: Story = {
 export const Loading: Story = {
   parameters: pluginPages({ fake: { hang: true } }),
   play: async ({ canvas }) => {
-    await expect(await canvas.findByText('Loading…')).toBeVisible();
+    // The list's spinner says it by its label (role status), not by text.
+    await expect(await canvas.findByRole('status', { name: 'Loading…' })).toBeVisible();
   },
 };
 
