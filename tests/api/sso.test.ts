@@ -89,6 +89,19 @@ describe('single sign-on through an OpenID provider', () => {
     expect(await userCount()).toBe(before + 1);
   });
 
+  it('creates one user when two first sign-ins of a new account arrive at once', async () => {
+    op.accounts.set('frank', { sub: 'frank', preferred_username: 'frank', email: 'frank@example.com', weft_tenant: DEFAULT_TENANT_ID });
+    const before = await userCount();
+    // Two browsers came back from the provider: both callbacks race to create the user.
+    const backs = [await op.signIn((await authUrl()).href, 'frank'), await op.signIn((await authUrl()).href, 'frank')];
+    const landings = await Promise.all(backs.map((b) => callback(b)));
+    for (const landing of landings) expect(landing.searchParams.get('sso_error')).toBeNull();
+    const pairs = await Promise.all(landings.map((l) => h.call('POST', '/api/v1/common/sso/ticket', { body: { ticket: l.searchParams.get('ticket') } })));
+    const ids = await Promise.all(pairs.map(async (p) => (await h.call('GET', '/api/v1/console/base/userinfo', { token: p.body.data.access_token })).body.data.id));
+    expect(ids[0]).toBe(ids[1]);
+    expect(await userCount()).toBe(before + 1);
+  });
+
   it('refuses a wrong state and a replayed code with Social login failure, creating nothing', async () => {
     op.accounts.set('carol', { sub: 'carol', preferred_username: 'carol', weft_tenant: DEFAULT_TENANT_ID });
     const before = await userCount();
