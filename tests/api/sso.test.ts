@@ -47,6 +47,13 @@ describe('single sign-on through an OpenID provider', () => {
     expect(r.body).toMatchObject({ authMode: 'sso', sso: { providerName: 'Test IdP', localLogin: 'super_admin' } });
   });
 
+  it('hides verification-code sign-in when no mail or SMS sender is configured, and refuses it with LOGIN-1006', async () => {
+    expect((await h.call('GET', '/config.json')).body.codeLogin).toEqual([]);
+    const r = await h.call('POST', '/api/v1/console/base/send_code', { body: { tenantId: DEFAULT_TENANT_ID, channel: 'email', target: 'alice@example.com' } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('LOGIN-1006');
+  });
+
   it('sends the browser to the provider with PKCE, state, nonce and the get-auth-URL parameters', async () => {
     const url = await authUrl();
     expect(url.origin + url.pathname).toBe(`${op.issuer}/auth`);
