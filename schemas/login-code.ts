@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { Id } from './common';
 import { ErrorCode } from './errors';
+import { codeProblem, targetProblem } from './login-code-rules';
+
+export { LOGIN_CODE_RE, normalizePhone, normalizeTarget, codeProblem, targetProblem } from './login-code-rules';
 
 /**
  * Verification-code sign-in (spec 5 login variants: phone with a code sent by SMS, email with a code
@@ -10,39 +13,6 @@ import { ErrorCode } from './errors';
  */
 export const LoginCodeChannel = z.enum(['email', 'sms']);
 export type LoginCodeChannel = z.infer<typeof LoginCodeChannel>;
-
-/** A mainland China mobile number (11 digits, 13x–19x) or an international one (+country code, 7–15 digits). */
-const PHONE_RE = /^(1[3-9]\d{9}|\+[1-9]\d{6,14})$/;
-/** A plain address check (one @, a dot in the domain, no spaces): what a login form can know. */
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** The codes Weft sends: 6 digits. */
-export const LOGIN_CODE_RE = /^\d{6}$/;
-
-/**
- * The phone as stored and compared: spaces, dashes and brackets dropped; a +86 mainland number
- * written without its country code (users type it either way).
- */
-export function normalizePhone(v: string): string {
-  const p = v.replace(/[\s()-]/g, '');
-  const cn = /^\+86(1[3-9]\d{9})$/.exec(p);
-  return cn ? cn[1] : p;
-}
-
-/** The target as stored and compared: a normalized phone, or a trimmed lower-case email. */
-export const normalizeTarget = (channel: LoginCodeChannel, v: string) => (channel === 'sms' ? normalizePhone(v) : v.trim().toLowerCase());
-
-/** The spec-5 check of a phone or email, as a catalogue code; null when it passes. */
-export function targetProblem(channel: LoginCodeChannel, v: string): ErrorCode | null {
-  const t = normalizeTarget(channel, v);
-  if (channel === 'sms') return t === '' ? ErrorCode.LOGIN_PHONE_REQUIRED : PHONE_RE.test(t) ? null : ErrorCode.LOGIN_PHONE_INVALID;
-  return t === '' ? ErrorCode.LOGIN_EMAIL_REQUIRED : t.length <= 128 && EMAIL_RE.test(t) ? null : ErrorCode.LOGIN_EMAIL_INVALID;
-}
-
-/** The spec-5 check of a verification code; null when it passes. */
-export function codeProblem(v: string): ErrorCode | null {
-  const c = v.trim();
-  return c === '' ? ErrorCode.LOGIN_CODE_REQUIRED : LOGIN_CODE_RE.test(c) ? null : ErrorCode.LOGIN_CODE_INVALID;
-}
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.LOGIN_PHONE_REQUIRED]: 'Please enter the phone number',

@@ -6,43 +6,21 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_TENANT_ID, useStudio, type StudioSettings } from './harness';
 import { loginCodes } from '../../src/server/db/schema';
 import { createUser } from '../../src/server/services/users';
+import { startMailbox, type Mailbox } from './smtp-fixture';
 
-const mails: { to: string; text: string }[] = [];
 const sms: { phone: string; code: string; text: string }[] = [];
-let smtp: SMTPServer;
+let mailbox: Mailbox;
 let gateway: http.Server;
 const settings: StudioSettings = { loginCodeMaxAttempts: '3', loginCodeTargetMaxSends: '3', smsSender: 'http', outboundAllow: '127.0.0.1' };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, cb) {
-      // A mailbox the server refuses: the send fails and says so.
-      cb(address.address.startsWith('bounce@') ? new Error('mailbox unavailable') : undefined);
-    },
-    onData(stream, session, cb) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      stream.on('end', () => {
-        // nodemailer sends non-ASCII text (the zh message) base64-encoded: keep the decoded body.
-        const [head, ...rest] = raw.split('\r\n\r\n');
-        const body = rest.join('\r\n\r\n');
-        const text = /content-transfer-encoding: base64/i.test(head) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
-        mails.push({ to: session.envelope.rcptTo[0].address, text });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  settings.smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  mailbox = await startMailbox();
+  settings.smtpUrl = mailbox.url;
   gateway = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -56,7 +34,7 @@ beforeAll(async () => {
 });
 const h = useStudio(settings);
 afterAll(async () => {
-  await new Promise((r) => smtp?.close(() => r(null)));
+  await mailbox?.close();
   await new Promise((r) => gateway?.close(() => r(null)));
 });
 
@@ -65,7 +43,7 @@ const signIn = (channel: string, target: string, code: string) => h.call('POST',
 const addUser = (username: string, email: string, phone = '') =>
   createUser(h.studio.ctx.db, { tenantId: DEFAULT_TENANT_ID, username, password: 'Secret1234', role: 'user', email, phone });
 /** The code in the newest mail to `to` (the SMTP server has it once the send call answered). */
-const mailedCode = (to: string) => /\b(\d{6})\b/.exec(mails.filter((m) => m.to === to).at(-1)?.text ?? '')?.[1];
+const mailedCode = (to: string) => mailbox.codeFor(to);
 /** Lets the next code to the target go out at once (the resend interval is a minute). */
 const backdate = (target: string) => h.studio.ctx.db.update(loginCodes).set({ createdAt: sql`now() - interval '2 minutes'` }).where(eq(loginCodes.target, target));
 
@@ -82,7 +60,7 @@ describe('verification-code sign-in', () => {
     expect(r.body.data).toEqual({ resend_after: 60, expires_in: 300 });
     const code = mailedCode('mia@example.com')!;
     expect(code).toMatch(/^\d{6}$/);
-    expect(mails.at(-1)!.text).toContain('valid for 5 minutes');
+    expect(mailbox.mails.at(-1)!.text).toContain('valid for 5 minutes');
     // Never stored as it is.
     const [row] = await h.studio.ctx.db.select().from(loginCodes).where(eq(loginCodes.target, 'mia@example.com'));
     expect(row.codeHash).not.toContain(code);
@@ -101,7 +79,7 @@ describe('verification-code sign-in', () => {
     await addUser('noah', 'noah@example.com');
     await send('email', 'noah@example.com');
     const code = mailedCode('noah@example.com')!;
-    expect(mails.at(-1)!.text).toContain('5 分钟内有效');
+    expect(mailbox.mails.at(-1)!.text).toContain('5 分钟内有效');
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < 3; i++) {
       const r = await signIn('email', 'noah@example.com', wrong);
@@ -120,11 +98,11 @@ describe('verification-code sign-in', () => {
   });
 
   it('answers an unknown address as a known one but sends nothing, and no code signs in there', async () => {
-    const before = mails.length;
+    const before = mailbox.mails.length;
     const r = await send('email', 'ghost@example.com');
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ resend_after: 60, expires_in: 300 });
-    expect(mails.length).toBe(before);
+    expect(mailbox.mails.length).toBe(before);
     expect((await signIn('email', 'ghost@example.com', '123456')).body.code).toBe('LOGIN-1005');
   });
 
@@ -133,7 +111,7 @@ describe('verification-code sign-in', () => {
     expect((await send('email', 'pia@example.com')).status).toBe(200);
     const soon = await send('email', 'pia@example.com');
     expect(soon.status).toBe(429);
-    expect(soon.body.code).toBe('AUTH-1006');
+    expect(soon.body.code).toBe('RATE-1000');
     expect(soon.raw.headers['retry-after']).toBeDefined();
     for (let i = 0; i < 2; i++) {
       await backdate('pia@example.com');
@@ -142,6 +120,7 @@ describe('verification-code sign-in', () => {
     await backdate('pia@example.com');
     const locked = await send('email', 'pia@example.com');
     expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('RATE-1000');
     expect(locked.body.data.retry_after).toBeGreaterThan(0);
   });
 

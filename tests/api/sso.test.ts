@@ -48,7 +48,7 @@ describe('single sign-on through an OpenID provider', () => {
   });
 
   it('hides verification-code sign-in when no mail or SMS sender is configured, and refuses it with LOGIN-1006', async () => {
-    expect((await h.call('GET', '/config.json')).body.codeLogin).toEqual([]);
+    expect((await h.call('GET', '/config.json')).body).toMatchObject({ codeLogin: [] });
     const r = await h.call('POST', '/api/v1/console/base/send_code', { body: { tenantId: DEFAULT_TENANT_ID, channel: 'email', target: 'alice@example.com' } });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('LOGIN-1006');

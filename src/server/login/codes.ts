@@ -5,11 +5,15 @@ import { loginCodes, tenants, users } from '../db/schema';
 import { AppError } from '../errors';
 import { ErrorCode } from '../../../schemas/errors';
 import { normalizeTarget, type LoginCodeChannel } from '../../../schemas/login-code';
-import { checkPasswordLimited, tooManyAttempts, type LoginLimits } from '../security/login-limits';
+import { checkPasswordLimited, type LoginLimits } from '../security/login-limits';
 import { ensureKey } from '../security/keys';
 import { codeMessage, type CodeSenders } from './senders';
 
 type UserRow = typeof users.$inferSelect;
+
+/** 429 RATE-1000 with Retry-After: no code goes out before `seconds`. */
+const sendingTooSoon = (seconds: number) =>
+  new AppError(429, ErrorCode.RATE_LIMITED, `Too many codes sent; try again in ${seconds} s`, { retry_after: seconds }, { 'retry-after': String(seconds) });
 
 export interface SendInput {
   tenantId: string;
@@ -44,7 +48,7 @@ export interface LoginCodeService {
  *
  * Limits, on the sign-in limits' table and rules (security/login-limits.ts): sending waits
  * WEFT_LOGIN_CODE_RESEND_SECONDS between codes to one target, and is counted per target at the
- * address, per target and per address (locks of 1 min, doubling); wrong codes count as failed
+ * address, per target and per address (locks of 1 min, doubling), refused with 429 RATE-1000; wrong codes count as failed
  * sign-ins of the target at the address, sharing the address's count with password sign-ins.
  *
  * Whether a user has the phone or email is never told: an unknown one gets the same answer and a
@@ -100,8 +104,14 @@ export function createLoginCodeService(ctx: ServerContext, senders: CodeSenders,
         .orderBy(desc(loginCodes.createdAt))
         .limit(1);
       const wait = last ? Math.ceil((last.createdAt.getTime() + settings.loginCodeResendSeconds * 1000 - Date.now()) / 1000) : 0;
-      if (wait > 0) throw tooManyAttempts(wait);
-      await checkPasswordLimited(db, sendLimits, { tenantId: 'login-code', username: `${input.channel}:${target}`, address: `send:${input.address}` }, async () => false);
+      if (wait > 0) throw sendingTooSoon(wait);
+      try {
+        await checkPasswordLimited(db, sendLimits, { tenantId: 'login-code', username: `${input.channel}:${target}`, address: `send:${input.address}` }, async () => false);
+      } catch (e) {
+        // The limits' lock is about sending here, not failed sign-ins: said as too many requests.
+        if (e instanceof AppError && e.code === ErrorCode.TOO_MANY_ATTEMPTS) throw sendingTooSoon((e.data as { retry_after: number }).retry_after);
+        throw e;
+      }
 
       const user = await userOf(input.tenantId, input.channel, target);
       const id = randomUUID();

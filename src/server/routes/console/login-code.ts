@@ -29,7 +29,7 @@ export const loginCodeRoutes =
       {
         schema: {
           tags,
-          summary: 'Send a sign-in code by email or SMS; the same answer whether or not a user has the address. 429 AUTH-1006 while sending there waits',
+          summary: 'Send a sign-in code by email or SMS; the same answer whether or not a user has the address. 429 RATE-1000 while sending there waits',
           body: SendLoginCodeBody,
           response: { 200: ok(SendLoginCodeResult) },
         },
