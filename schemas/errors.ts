@@ -49,6 +49,22 @@ export const ErrorCode = {
   LOCAL_LOGIN_OFF: 'SSO-1003',
   /** Single sign-on is not the configured auth mode (400). */
   SSO_NOT_ENABLED: 'SSO-1004',
+  /** Verification-code sign-in (spec 5 login rules): the phone number is empty (400). */
+  LOGIN_PHONE_REQUIRED: 'LOGIN-1000',
+  /** The phone number is not a valid mobile number (11 digits from 1[3-9], or +country and digits) (400). */
+  LOGIN_PHONE_INVALID: 'LOGIN-1001',
+  /** The email is empty (400). */
+  LOGIN_EMAIL_REQUIRED: 'LOGIN-1002',
+  /** The email is not a valid address (400). */
+  LOGIN_EMAIL_INVALID: 'LOGIN-1003',
+  /** The verification code is empty (400). */
+  LOGIN_CODE_REQUIRED: 'LOGIN-1004',
+  /** The verification code is wrong, expired, already used or out of attempts (400); nothing says which. */
+  LOGIN_CODE_INVALID: 'LOGIN-1005',
+  /** Sign-in by this channel's code is not configured on the server (400: no SMTP, no SMS sender). */
+  LOGIN_CODE_UNAVAILABLE: 'LOGIN-1006',
+  /** The mail or SMS could not be sent (502); the detail is in the server's log. */
+  LOGIN_CODE_SEND_FAILED: 'LOGIN-1007',
   /**
    * The key made more requests this minute than its limit allows (429, with `Retry-After`);
    * `data.retry_after` says in how many seconds the next minute starts.

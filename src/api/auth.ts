@@ -6,6 +6,7 @@ import type { CurrentUser, LoginBody } from '../../schemas/auth';
 import { useSession } from '../app/session';
 import { getUserInfo, login, logout, refreshToken } from './base';
 import { exchangeTicket, ssoLogout } from './sso';
+import { codeLogin, type CodeLoginInput } from './login-code';
 import { getConfig } from '../app/config';
 import { ApiError, type RequestOptions } from './request';
 
@@ -15,6 +16,20 @@ import { ApiError, type RequestOptions } from './request';
  */
 export async function signIn(body: LoginBody, opts?: Pick<RequestOptions, 'signal'>): Promise<CurrentUser> {
   const pair = await login(body, opts);
+  const session = useSession.getState();
+  session.clear();
+  session.setTokens(pair, body.tenantId);
+  const user = await getUserInfo({ ...opts, reaction: 'silent' });
+  useSession.getState().setUser(user);
+  return user;
+}
+
+/**
+ * Signs in with a verification code sent by email or SMS, and stores the session as {@link signIn}
+ * does. Rejects with the ApiError (LOGIN-1005 when the code is wrong, expired or used).
+ */
+export async function signInWithCode(body: CodeLoginInput, opts?: Pick<RequestOptions, 'signal'>): Promise<CurrentUser> {
+  const pair = await codeLogin(body, opts);
   const session = useSession.getState();
   session.clear();
   session.setTokens(pair, body.tenantId);

@@ -20,6 +20,8 @@ export const AppConfig = z.object({
    * the get-auth-URL call, and whether account and password stay for super admins (break-glass).
    */
   sso: z.object({ providerName: z.string().default(''), appCode: z.string().default('weft'), localLogin: z.enum(['super_admin', 'off']).default('super_admin') }).optional(),
+  /** Verification-code sign-in: the channels the server can send codes by (the login page's phone and email tabs). */
+  codeLogin: z.array(z.enum(['email', 'sms'])).default([]),
   defaultTenantId: z.string().min(1).default(DEFAULT_TENANT_ID),
   upload: z.object({ maxCount: z.number().int().positive(), maxMb: z.number().positive() }),
   tokenRefreshLeewaySeconds: z.number().min(0).default(5),

@@ -28,9 +28,10 @@ describe('config', () => {
     const cfg = await loadConfig();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/config.json' });
     expect(server.requests[0].headers.authorization).toBeUndefined();
-    // A server that does not say its sandbox cap gets the default one (60 s).
+    // A server that does not say its sandbox cap gets the default one (60 s), nor its code channels none.
     expect(cfg).toEqual({
       authMode: 'local',
+      codeLogin: [],
       defaultTenantId: DEFAULT_TENANT_ID,
       upload: { maxCount: 3, maxMb: 7 },
       tokenRefreshLeewaySeconds: 5,

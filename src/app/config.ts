@@ -10,6 +10,7 @@ export type { AppConfig };
  */
 export const DEFAULT_CONFIG: AppConfig = {
   authMode: 'local',
+  codeLogin: [],
   defaultTenantId: '00000000-0000-0000-0000-000000000000',
   upload: { maxCount: 10, maxMb: 50 },
   tokenRefreshLeewaySeconds: 5,

@@ -14,6 +14,7 @@ import { publicApiRoutes } from './routes/public';
 import { IMMUTABLE_CACHE } from './http/cache';
 import { registerInputRule } from './http/input-rule';
 import { registerRequestLog } from './http/request-log';
+import { codeChannels } from './login/senders';
 import { refuseWhileStopping, registerHealth, type ServerState } from './routes/health';
 
 export interface BuildOptions {
@@ -87,6 +88,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
       ctx.settings.authMode === 'local'
         ? undefined
         : { providerName: ctx.settings.oidcProviderName, appCode: ctx.settings.ssoAppCode, localLogin: ctx.settings.localLogin },
+    // Verification-code sign-in: the channels a sender is configured for (none: the tabs stay hidden).
+    codeLogin: codeChannels(ctx.settings),
     defaultTenantId: DEFAULT_TENANT_ID,
     upload: { maxCount: ctx.settings.uploadMaxCount, maxMb: ctx.settings.uploadMaxMb },
     // The code node's inspector shows how long code may run on this server.

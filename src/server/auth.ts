@@ -9,6 +9,9 @@ import { ErrorCode } from '../../schemas/errors';
 const PUBLIC = new Set([
   '/api/v1/console/base/login',
   '/api/v1/console/base/refresh',
+  // Verification-code sign-in: sending a code and signing in with it.
+  '/api/v1/console/base/send_code',
+  '/api/v1/console/base/code_login',
   '/api/v1/common/tenants/default/info',
   '/api/v1/common/tenants/default/list',
   '/api/v1/openapi.json',

@@ -142,9 +142,36 @@ export const Settings = z.object({
    * for super admins only (the break-glass path when the provider is down), 'off' turns it off.
    */
   localLogin: z.enum(['super_admin', 'off']).default('super_admin'),
+  /**
+   * Verification-code sign-in (login/codes.ts). WEFT_SMTP_URL (smtp:// or smtps://, user and
+   * password in it) sends the email codes, from WEFT_SMTP_FROM; without it the email tab is hidden.
+   */
+  smtpUrl: z.url({ protocol: /^smtps?$/ }).optional(),
+  smtpFrom: z.string().trim().min(3).max(200).default('Weft <no-reply@weft.local>'),
+  /**
+   * WEFT_SMS_SENDER: 'off' (the phone tab hidden), 'log' (the code written to the server's log: for
+   * trying the studio out, never for real users) or 'http' (a JSON POST to WEFT_SMS_HTTP_URL, through
+   * the outbound network policy, with WEFT_SMS_HTTP_TOKEN as a bearer token when set).
+   */
+  smsSender: z.enum(['off', 'log', 'http']).default('off'),
+  smsHttpUrl: z.url({ protocol: /^https?$/ }).optional(),
+  smsHttpToken: z.string().min(1).max(2000).optional(),
+  /** How long a code signs in (5 min), how soon another may be sent to the same phone or email, wrong tries a code allows. */
+  loginCodeTtlSeconds: z.coerce.number().int().min(30).max(3600).default(300),
+  loginCodeResendSeconds: z.coerce.number().int().min(1).max(3600).default(60),
+  loginCodeMaxAttempts: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * Codes sent to one phone or email from one address before sending there is locked (then as the
+   * sign-in limits: 1 min, doubling); to it from all addresses is twice that; from one address to any.
+   */
+  loginCodeTargetMaxSends: z.coerce.number().int().min(1).max(1000).default(5),
+  loginCodeAddressMaxSends: z.coerce.number().int().min(1).max(100_000).default(20),
 }).refine((s) => s.loginMaxLockSeconds >= s.loginLockSeconds, {
   message: 'WEFT_LOGIN_MAX_LOCK_SECONDS must be at least WEFT_LOGIN_LOCK_SECONDS',
   path: ['loginMaxLockSeconds'],
+}).refine((s) => s.smsSender !== 'http' || s.smsHttpUrl !== undefined, {
+  message: 'WEFT_SMS_SENDER http needs WEFT_SMS_HTTP_URL',
+  path: ['smsHttpUrl'],
 }).refine((s) => s.authMode === 'local' || (s.oidcClientId !== undefined && (s.authMode === 'keycloak' ? s.keycloakUrl && s.keycloakRealm : s.oidcIssuer || (s.keycloakUrl && s.keycloakRealm))), {
   message: 'WEFT_AUTH_MODE sso needs WEFT_OIDC_CLIENT_ID and WEFT_OIDC_ISSUER (or WEFT_KEYCLOAK_URL and WEFT_KEYCLOAK_REALM); keycloak needs WEFT_OIDC_CLIENT_ID, WEFT_KEYCLOAK_URL and WEFT_KEYCLOAK_REALM',
   path: ['authMode'],
@@ -197,5 +224,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ssoAppCode: env.WEFT_SSO_APP_CODE || undefined,
     publicUrl: env.WEFT_PUBLIC_URL || undefined,
     localLogin: env.WEFT_LOCAL_LOGIN || undefined,
+    smtpUrl: env.WEFT_SMTP_URL || undefined,
+    smtpFrom: env.WEFT_SMTP_FROM || undefined,
+    smsSender: env.WEFT_SMS_SENDER || undefined,
+    smsHttpUrl: env.WEFT_SMS_HTTP_URL || undefined,
+    smsHttpToken: env.WEFT_SMS_HTTP_TOKEN || undefined,
+    loginCodeTtlSeconds: env.WEFT_LOGIN_CODE_TTL_SECONDS || undefined,
+    loginCodeResendSeconds: env.WEFT_LOGIN_CODE_RESEND_SECONDS || undefined,
+    loginCodeMaxAttempts: env.WEFT_LOGIN_CODE_MAX_ATTEMPTS || undefined,
+    loginCodeTargetMaxSends: env.WEFT_LOGIN_CODE_TARGET_MAX_SENDS || undefined,
+    loginCodeAddressMaxSends: env.WEFT_LOGIN_CODE_ADDRESS_MAX_SENDS || undefined,
   });
 }

@@ -47,6 +47,13 @@ describe('single sign-on through an OpenID provider', () => {
     expect(r.body).toMatchObject({ authMode: 'sso', sso: { providerName: 'Test IdP', localLogin: 'super_admin' } });
   });
 
+  it('hides verification-code sign-in when no mail or SMS sender is configured, and refuses it with LOGIN-1006', async () => {
+    expect((await h.call('GET', '/config.json')).body).toMatchObject({ codeLogin: [] });
+    const r = await h.call('POST', '/api/v1/console/base/send_code', { body: { tenantId: DEFAULT_TENANT_ID, channel: 'email', target: 'alice@example.com' } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('LOGIN-1006');
+  });
+
   it('sends the browser to the provider with PKCE, state, nonce and the get-auth-URL parameters', async () => {
     const url = await authUrl();
     expect(url.origin + url.pathname).toBe(`${op.issuer}/auth`);
@@ -86,6 +93,19 @@ describe('single sign-on through an OpenID provider', () => {
     const me2 = await h.call('GET', '/api/v1/console/base/userinfo', { token: r2.body.data.access_token });
     expect(me2.body.data.id).toBe(me.body.data.id);
     expect(me2.body.data.role).toBe('user');
+    expect(await userCount()).toBe(before + 1);
+  });
+
+  it('creates one user when two first sign-ins of a new account arrive at once', async () => {
+    op.accounts.set('frank', { sub: 'frank', preferred_username: 'frank', email: 'frank@example.com', weft_tenant: DEFAULT_TENANT_ID });
+    const before = await userCount();
+    // Two browsers came back from the provider: both callbacks race to create the user.
+    const backs = [await op.signIn((await authUrl()).href, 'frank'), await op.signIn((await authUrl()).href, 'frank')];
+    const landings = await Promise.all(backs.map((b) => callback(b)));
+    for (const landing of landings) expect(landing.searchParams.get('sso_error')).toBeNull();
+    const pairs = await Promise.all(landings.map((l) => h.call('POST', '/api/v1/common/sso/ticket', { body: { ticket: l.searchParams.get('ticket') } })));
+    const ids = await Promise.all(pairs.map(async (p) => (await h.call('GET', '/api/v1/console/base/userinfo', { token: p.body.data.access_token })).body.data.id));
+    expect(ids[0]).toBe(ids[1]);
     expect(await userCount()).toBe(before + 1);
   });
 

@@ -2,22 +2,28 @@
  * Sessions in the browser against the real server: refresh tokens rotate and the reuse of a used one
  * ends the whole session, so two tabs renewing the same token at once must not both send it (the
  * second would end the session of both). And signing out ends the session on the server at once.
+ * The studio can mail verification codes (a real SMTP server on loopback): the login page's email
+ * tab signs in with a mailed code (issue 29), in en; in zh a second send too soon is refused with a countdown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, sessionApi, signIn, startStudio, type RunningStudio } from './server';
+import { launchBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { startMailbox, type Mailbox } from '../api/smtp-fixture';
 
 let studio: RunningStudio;
 let browser: Browser;
+let mailbox: Mailbox;
 
 beforeAll(async () => {
-  studio = await startStudio();
+  mailbox = await startMailbox();
+  studio = await startStudio({ WEFT_SMTP_URL: mailbox.url });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await studio?.stop();
+  await mailbox?.close();
 });
 
 /** The stored session's access token is due now: the next call of any tab renews it first. */
@@ -90,5 +96,50 @@ describe('sessions in the browser', () => {
     // The logout call is on its way as the page changes: the token is refused as soon as it arrived.
     await expect.poll(() => userinfo(token), { timeout: 3_000 }).toBe(401);
     await context.close();
+  });
+  it('signs in with a code mailed through the SMTP server, after the email check (en); a resend too soon waits (zh)', async () => {
+    // The admin gets an email address, as in the profile page.
+    const admin = await signIn(browser, studio.url, { width: 1200, height: 800 });
+    expect((await sessionApi(admin.page, 'PUT', '/api/v1/console/base/profile', { email: 'admin@example.com' })).status).toBe(200);
+    await admin.context.close();
+
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${studio.url}/login`);
+    await page.getByTestId('login-tab-email').click();
+    const form = page.getByTestId('login-code-form-email');
+    await form.getByTestId('login-code-target').fill('admin@example');
+    await form.getByTestId('login-code-send').click();
+    await form.getByText('Please enter a valid email').waitFor();
+    expect(mailbox.mails.length).toBe(0);
+    await form.getByTestId('login-code-target').fill('admin@example.com');
+    await form.getByTestId('login-code-send').click();
+    await form.getByTestId('login-code-sent').waitFor();
+    await expect.poll(() => form.getByTestId('login-code-send').innerText()).toMatch(/^Resend in \d+ s$/);
+    expect(await form.getByTestId('login-code-send').isDisabled()).toBe(true);
+    const code = mailbox.codeFor('admin@example.com')!;
+    expect(code).toMatch(/^\d{6}$/);
+    await form.getByTestId('login-code-code').fill(code);
+    await snap(page, 'login-code-en-email');
+    await form.getByTestId('login-code-submit').click();
+    await page.waitForURL((u) => u.pathname === '/operation');
+    await page.getByTestId('user-menu-trigger').waitFor();
+    expect((await sessionApi(page, 'GET', '/api/v1/console/base/userinfo')).data).toMatchObject({ username: 'admin' });
+    await context.close();
+
+    const zh = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'zh-CN' });
+    const zhPage = await zh.newPage();
+    zhPage.setDefaultTimeout(20_000);
+    await zhPage.goto(`${studio.url}/login`);
+    await zhPage.getByTestId('login-tab-email').click();
+    expect(await zhPage.getByTestId('login-tab-email').innerText()).toBe('邮箱验证码');
+    const zhForm = zhPage.getByTestId('login-code-form-email');
+    await zhForm.getByTestId('login-code-target').fill('admin@example.com');
+    await zhForm.getByTestId('login-code-send').click();
+    await expect.poll(() => zhForm.getByTestId('login-error').innerText()).toMatch(/^请求过于频繁，请 \d+ 秒后再试$/);
+    await expect.poll(() => zhForm.getByTestId('login-code-send').innerText()).toMatch(/^\d+ 秒后重发$/);
+    await snap(zhPage, 'login-code-zh-wait');
+    await zh.close();
   });
 });

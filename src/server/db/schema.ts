@@ -335,3 +335,4 @@ export * from './schema-store';
 export * from './schema-api';
 export * from './schema-plugins';
 export * from './schema-sso';
+export * from './schema-login-codes';

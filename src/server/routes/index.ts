@@ -36,6 +36,7 @@ import { adminToolRoutes } from './admin/tools';
 import { adminSystemRoutes } from './admin/system';
 import { consolePluginRoutes } from './console/plugins';
 import { commonSsoRoutes } from './common/sso';
+import { loginCodeRoutes } from './console/login-code';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -44,6 +45,7 @@ import { commonSsoRoutes } from './common/sso';
 export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app) => {
   await app.register(commonTenantRoutes(ctx), { prefix: '/common/tenants' });
   await app.register(baseRoutes(ctx), { prefix: '/console/base' });
+  await app.register(loginCodeRoutes(ctx), { prefix: '/console/base' });
   await app.register(commonSsoRoutes(ctx), { prefix: '/common/sso' });
   await app.register(workspaceRoutes(ctx), { prefix: '/console/workspaces' });
   await app.register(commonOrgRoutes(ctx), { prefix: '/common/org' });

@@ -37,6 +37,27 @@ function roleOf(v: unknown): 'tenant_admin' | 'user' {
  * break-glass account stays local. Refusals change nothing.
  */
 export async function accountFromClaims(db: Db, settings: Settings, issuer: string, claims: Claims): Promise<UserRow> {
+  // Two first sign-ins of one new account at once (two tabs, a double click) both find no user and
+  // both insert: the loser trips the (tenant, username) or (issuer, subject) unique index. Matching
+  // again then finds the winner's rows, so the loser signs in to the same user instead of a 500.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await matchOrCreate(db, settings, issuer, claims);
+    } catch (e) {
+      if (attempt >= 3 || !isUniqueViolation(e)) throw e;
+    }
+  }
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  for (let cur = e as { code?: string; cause?: unknown } | undefined, depth = 0; cur && depth < 3; depth++) {
+    if (cur.code === '23505') return true;
+    cur = cur.cause as typeof cur;
+  }
+  return false;
+}
+
+async function matchOrCreate(db: Db, settings: Settings, issuer: string, claims: Claims): Promise<UserRow> {
   const subject = str(claims.sub, 255);
   if (!subject) throw ssoFailed('the id token has no subject');
   const tenantRef = str(claim(claims, settings.oidcTenantClaim), 200);
