@@ -150,52 +150,55 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
   const startedAt = new Date();
   const endUser = req.endUser ?? null;
-  const parts: RawSql[] = [];
   const newConversation = chat && !conversationId;
   const source = req.newConversation?.source ?? 'draft';
-  // Put together as text (./raw-sql.ts, cheaper than drizzle's builder); created_at and status take
-  // the database's defaults.
-  if (newConversation) {
-    conversationId = randomUUID();
+  if (newConversation) conversationId = randomUUID();
+  if (conversationId) messageId = randomUUID();
+  // Put together as text (./raw-sql.ts, cheaper than drizzle's builder) only when it is written (a
+  // short run is written whole at its end instead); created_at and status take the database's defaults.
+  const firstRows = (): RawSql[] => {
+    const parts: RawSql[] = [];
+    if (newConversation) {
+      parts.push(
+        insertRows(conversations, [
+          {
+            id: conversationId,
+            tenantId: app.tenantId,
+            workspaceId: app.workspaceId,
+            appId: app.id,
+            source,
+            name: mask.text(nameOf(query)),
+            variables: req.flow.plan.conversationDefaults,
+            versionId,
+            createdBy: userId,
+            endUser,
+          },
+        ]),
+      );
+    }
     parts.push(
-      insertRows(conversations, [
+      insertRows(runs, [
         {
-          id: conversationId,
+          id: runId,
           tenantId: app.tenantId,
           workspaceId: app.workspaceId,
           appId: app.id,
-          source,
-          name: mask.text(nameOf(query)),
-          variables: req.flow.plan.conversationDefaults,
+          mode: app.mode,
+          source: req.source,
           versionId,
+          query: mask.text(query),
+          inputs: mask.value(inputs),
           createdBy: userId,
           endUser,
+          conversationId: conversationId ?? null,
         },
       ]),
     );
-  }
-  parts.push(
-    insertRows(runs, [
-      {
-        id: runId,
-        tenantId: app.tenantId,
-        workspaceId: app.workspaceId,
-        appId: app.id,
-        mode: app.mode,
-        source: req.source,
-        versionId,
-        query: mask.text(query),
-        inputs: mask.value(inputs),
-        createdBy: userId,
-        endUser,
-        conversationId: conversationId ?? null,
-      },
-    ]),
-  );
-  if (conversationId) {
-    messageId = randomUUID();
-    parts.push(insertRows(messages, [{ id: messageId, conversationId, runId, query: mask.text(query), files: mask.value(files), createdBy: userId }]));
-  }
+    if (conversationId && messageId) {
+      parts.push(insertRows(messages, [{ id: messageId, conversationId, runId, query: mask.text(query), files: mask.value(files), createdBy: userId }]));
+    }
+    return parts;
+  };
   let go!: () => void;
   const due = new Promise<void>((r) => (go = r));
   if (ctx.exclusiveDb) setTimeout(go, FIRST_WRITE_WAIT_MS).unref();
@@ -209,7 +212,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     .then(async () => {
       if (ended) return false;
       // Shared with the other runs' writes of this moment (./run-writer.ts): one statement, atomic per run.
-      await runWriterOf(ctx.db).write(parts);
+      await runWriterOf(ctx.db).write(firstRows());
       return true;
     });
   const whole = wholeRun({
