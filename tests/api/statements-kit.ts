@@ -2,8 +2,8 @@ import type { Harness } from './harness';
 
 /**
  * Counts the statements sent to the database while `fn` runs, by the tables they name: the
- * embedded database's client (query, exec, transaction) or node-postgres's pool (query, connect:
- * a transaction takes a client of its own). `transactions` counts transactions begun.
+ * embedded database's client (query, exec, transaction) or node-postgres's pool (query, and
+ * connect for a transaction, which takes a client of its own). `transactions` counts transactions begun.
  */
 export async function countStatements(h: Harness, fn: () => Promise<void>): Promise<{ texts: string[]; transactions: number }> {
   const client = (h.studio.ctx.db as unknown as { $client: Record<string, unknown> }).$client;
@@ -22,7 +22,10 @@ export async function countStatements(h: Harness, fn: () => Promise<void>): Prom
   wrap('query', (args) => out.texts.push(text(args[0])));
   wrap('exec', (args) => out.texts.push(text(args[0])));
   wrap('transaction', () => out.transactions++);
-  wrap('connect', () => out.transactions++);
+  // pg's Pool.query takes a client through connect(callback) itself; drizzle's transaction calls connect() bare.
+  wrap('connect', (args) => {
+    if (typeof args[0] !== 'function') out.transactions++;
+  });
   try {
     await fn();
   } finally {
