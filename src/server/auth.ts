@@ -46,13 +46,35 @@ export function forgetCallers(): void {
   callersGeneration++;
 }
 
+/**
+ * Reads of callers on their way, per database and key: requests of one user and session that
+ * arrive together (a burst of chat messages, a page's parallel calls) share one read.
+ */
+const callerReads = new WeakMap<object, Map<string, { generation: number; read: Promise<CallerRow | undefined> }>>();
+
 async function callerRow(ctx: ServerContext, userId: string, sessionId: string): Promise<CallerRow | undefined> {
   let cache = callerCaches.get(ctx.db);
   if (!cache) callerCaches.set(ctx.db, (cache = new Map()));
   const key = `${userId} ${sessionId}`;
   const hit = cache.get(key);
   if (hit && hit.generation === callersGeneration && Date.now() - hit.at < CALLER_TTL_MS) return hit.row;
+  let reads = callerReads.get(ctx.db);
+  if (!reads) callerReads.set(ctx.db, (reads = new Map()));
+  const going = reads.get(key);
+  // A read begun before a forgetCallers() may hold what was just changed: not shared.
+  if (going && going.generation === callersGeneration) return going.read;
   const generation = callersGeneration;
+  const read = readCallerRow(ctx, userId, sessionId).finally(() => {
+    if (reads.get(key)?.read === read) reads.delete(key);
+  });
+  reads.set(key, { generation, read });
+  const row = await read;
+  cache.set(key, { at: Date.now(), generation, row });
+  if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
+  return row;
+}
+
+async function readCallerRow(ctx: ServerContext, userId: string, sessionId: string): Promise<CallerRow | undefined> {
   const rows = await ctx.db
     .select({ user: users, tenantStatus: tenants.status, sessionId: authSessions.id, sessionRevokedAt: authSessions.revokedAt })
     .from(users)
@@ -60,10 +82,7 @@ async function callerRow(ctx: ServerContext, userId: string, sessionId: string):
     .leftJoin(authSessions, and(eq(authSessions.id, sessionId), eq(authSessions.userId, users.id)))
     .where(eq(users.id, userId));
   const r = rows[0];
-  const row = r && { user: r.user, tenantStatus: r.tenantStatus, sessionLive: r.sessionId !== null && r.sessionRevokedAt === null };
-  cache.set(key, { at: Date.now(), generation, row });
-  if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
-  return row;
+  return r && { user: r.user, tenantStatus: r.tenantStatus, sessionLive: r.sessionId !== null && r.sessionRevokedAt === null };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RunStreamEvent } from '../../schemas/run-api';
 import { messages as messagesTable, runs } from '../../src/server/db/schema';
 import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
+import { countStatements } from './statements-kit';
 import { addUnits, createBase, uploadOk, useTempDataDir, waitUnit } from './knowledge-kit';
 import { cancel, DIST, distribute, expectStatus, modelProvider, publish, web } from './portal-kit';
 import { configureProvider, createApp, flow, model, parseSse, prompt, readSse, saveDraft, slowOpenAi, textInput, type SlowServer } from './runs-kit';
@@ -373,5 +374,21 @@ describe('a user who lost access', () => {
     expectOk(await h.call('DELETE', `/api/v1/console/workspaces/${f.wsA}/members/${admin.id}`, owner()));
     expect(expectOk(await web(h, f.u.admin.token, 'GET', '/portal')).list.map((a: { id: string }) => a.id)).not.toContain(flowApp);
     expectCode(await web(h, f.u.admin.token, 'POST', `/portal/${flowApp}/workflow-runs`, { body: { inputs: { word: 'x' } } }), 400, 'VALIDATION-1000');
+  });
+});
+
+describe('database round trips of a message', () => {
+  it("a new conversation's message: no memory read, no transaction; its rows in at most three statements", async () => {
+    const seen = await countStatements(h, async () => {
+      const events = await chat(f.u.member.token, chatApp, { query: 'Count my statements' });
+      expect(events.at(-1)).toMatchObject({ type: 'message_end' });
+    });
+    const rows = seen.texts.filter((t) => /"?(runs|messages|conversations|node_executions)"?\b/i.test(t));
+    expect(seen.transactions, rows.join('\n')).toBe(0);
+    expect(rows.filter((t) => /^\s*select/i.test(t)), 'memory of a conversation that has no message yet').toEqual([]);
+    expect(rows.length, rows.join('\n')).toBeLessThanOrEqual(3);
+    // Everything is stored: the run, its node rows, the message with its answer.
+    const created = await h.studio.ctx.db.select().from(messagesTable).where(eq(messagesTable.createdBy, f.u.member.id));
+    expect(created.find((m) => m.query === 'Count my statements')).toMatchObject({ status: 'succeeded', answer: 'Bot v2: Hello, world.' });
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, DEFAULT_TENANT_ID, useStudio } from './harness';
 import { startSecondServer, type SecondServer } from './second-server';
 import { createUser } from '../../src/server/services/users';
+import { forgetCallers } from '../../src/server/auth';
+import { countStatements } from './statements-kit';
 
 const h = useStudio();
 const PASSWORD = 'Passw0rd123';
@@ -154,5 +156,22 @@ describe('another server on the same database', () => {
     expect(reuse.status).toBe(401);
     expect(reuse.body.code).toBe('AUTH-1004');
     expectCode(await refresh(r2.refresh_token), 401, 'AUTH-1004');
+  });
+});
+
+describe('the caller check of a burst of requests', () => {
+  it('requests of one session arriving together share one read of the user; a logout in between is still seen', async () => {
+    const { access_token: token } = await signIn();
+    forgetCallers();
+    const seen = await countStatements(h, async () => {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => me(token)));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    });
+    expect(seen.texts.filter((t) => /from "users".*left join "auth_sessions"/i.test(t))).toHaveLength(1);
+    // A session ended while a read is on its way is not answered from that read.
+    const pending = Promise.all(Array.from({ length: 4 }, () => me(token)));
+    await h.call('POST', '/api/v1/console/base/logout', { token, body: {} });
+    await pending;
+    expectCode(await me(token), 401, 'AUTH-1001');
   });
 });

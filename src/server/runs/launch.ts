@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { isChatMode } from '../../../schemas/flow';
 import type { DraftChatBody, DraftWorkflowBody, RunCreatedEvent, RunFileRef, RunSource } from '../../../schemas/run-api';
 import type { RunEvent } from '../../../schemas/run';
@@ -10,7 +10,9 @@ import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { checkRunFiles } from '../services/files';
 import { loadDraftFlow, type AppRef, type AppScope } from './app-flow';
+import { insertRows, type RawSql } from './raw-sql';
 import { RunRecorder } from './recorder';
+import { runWriterOf } from './run-writer';
 import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
@@ -140,7 +142,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   let conversationId = req.conversation?.id;
   let messageId: string | undefined;
 
-  // One statement (one round trip, atomic): the new conversation, the run, the message. Not awaited:
+  // One statement (one round trip): the new conversation, the run, the message. Not awaited:
   // the run starts at once (the first token need not wait for it); the recorder writes the run's
   // node rows and end after it. With a database server it is sent on the next turn of the event
   // loop, once the run has gone as far as it can without waiting (a model request is on its way).
@@ -149,21 +151,55 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   // out, the run has ended, or FIRST_WRITE_WAIT_MS have passed.
   const startedAt = new Date();
   const endUser = req.endUser ?? null;
-  const parts: SQL[] = [];
   const newConversation = chat && !conversationId;
   const source = req.newConversation?.source ?? 'draft';
-  if (newConversation) {
-    conversationId = randomUUID();
-    parts.push(sql`c AS (INSERT INTO ${conversations} (id, tenant_id, workspace_id, app_id, source, name, variables, version_id, created_by, end_user)
-      VALUES (${conversationId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${source}, ${mask.text(nameOf(query))}, ${JSON.stringify(req.flow.plan.conversationDefaults)}::jsonb, ${versionId}, ${userId}, ${endUser}))`);
-  }
-  parts.push(sql`r AS (INSERT INTO ${runs} (id, tenant_id, workspace_id, app_id, mode, source, version_id, query, inputs, created_by, end_user, conversation_id)
-    VALUES (${runId}, ${app.tenantId}, ${app.workspaceId}, ${app.id}, ${app.mode}, ${req.source}, ${versionId}, ${mask.text(query)}, ${JSON.stringify(mask.value(inputs))}::jsonb, ${userId}, ${endUser}, ${conversationId ?? null}))`);
-  if (conversationId) {
-    messageId = randomUUID();
-    parts.push(sql`m AS (INSERT INTO ${messages} (id, conversation_id, run_id, query, files, created_by)
-      VALUES (${messageId}, ${conversationId}, ${runId}, ${mask.text(query)}, ${JSON.stringify(mask.value(files))}::jsonb, ${userId}))`);
-  }
+  if (newConversation) conversationId = randomUUID();
+  if (conversationId) messageId = randomUUID();
+  // Put together as text (./raw-sql.ts, cheaper than drizzle's builder) only when it is written (a
+  // short run is written whole at its end instead); created_at and status take the database's defaults.
+  const firstRows = (): RawSql[] => {
+    const parts: RawSql[] = [];
+    if (newConversation) {
+      parts.push(
+        insertRows(conversations, [
+          {
+            id: conversationId,
+            tenantId: app.tenantId,
+            workspaceId: app.workspaceId,
+            appId: app.id,
+            source,
+            name: mask.text(nameOf(query)),
+            variables: req.flow.plan.conversationDefaults,
+            versionId,
+            createdBy: userId,
+            endUser,
+          },
+        ]),
+      );
+    }
+    parts.push(
+      insertRows(runs, [
+        {
+          id: runId,
+          tenantId: app.tenantId,
+          workspaceId: app.workspaceId,
+          appId: app.id,
+          mode: app.mode,
+          source: req.source,
+          versionId,
+          query: mask.text(query),
+          inputs: mask.value(inputs),
+          createdBy: userId,
+          endUser,
+          conversationId: conversationId ?? null,
+        },
+      ]),
+    );
+    if (conversationId && messageId) {
+      parts.push(insertRows(messages, [{ id: messageId, conversationId, runId, query: mask.text(query), files: mask.value(files), createdBy: userId }]));
+    }
+    return parts;
+  };
   let go!: () => void;
   const due = new Promise<void>((r) => (go = r));
   if (ctx.exclusiveDb) setTimeout(go, FIRST_WRITE_WAIT_MS).unref();
@@ -176,7 +212,8 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     .then(() => new Promise((r) => setImmediate(r)))
     .then(async () => {
       if (ended) return false;
-      await ctx.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      // Shared with the other runs' writes of this moment (./run-writer.ts): one statement, atomic per run.
+      await runWriterOf(ctx.db).write(firstRows());
       return true;
     });
   const whole = wholeRun({
@@ -225,7 +262,14 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     env: req.flow.env,
     ...(req.conversation ? { conversation: req.conversation.variables } : {}),
     signal: controller.signal,
-    services: buildExecutorServices(ctx, { tenantId: app.tenantId, workspaceId: app.workspaceId, appId: app.id, userId, secrets: Object.values(req.flow.env) }),
+    services: buildExecutorServices(ctx, {
+      tenantId: app.tenantId,
+      workspaceId: app.workspaceId,
+      appId: app.id,
+      userId,
+      secrets: Object.values(req.flow.env),
+      ...(newConversation ? { newConversationId: conversationId } : {}),
+    }),
     onEvent: ctx.exclusiveDb
       ? (e) => {
           if (e.type === 'answer_chunk') go();

@@ -9,10 +9,11 @@ import { conversations, messages } from '../db/schema';
  * oldest first, each as a user question and an assistant answer. Failed and stopped turns are left
  * out too: a half answer would mislead the model.
  */
-export function createConversationMemory(db: Db, scope: { tenantId: string; appId: string }): ConversationMemory {
+export function createConversationMemory(db: Db, scope: { tenantId: string; appId: string; newConversationId?: string }): ConversationMemory {
   return {
     async history({ conversationId, turns }) {
-      if (turns <= 0) return [];
+      // The conversation the run itself started has no finished message: nothing to read.
+      if (turns <= 0 || conversationId === scope.newConversationId) return [];
       const rows = await db
         .select({ query: messages.query, answer: messages.answer })
         .from(messages)

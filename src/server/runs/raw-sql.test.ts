@@ -27,6 +27,14 @@ describe('raw statements of whole runs', () => {
     expect(q.text.match(/\$\d+/g)).toHaveLength(q.params.length);
   });
 
+  it("upserts: on a conflict of the target columns the named columns take the new row's values", () => {
+    const q = insertRows(nodeExecutions, [{ id: 'e1', runId: 'r', executionId: 'x1', seq: 1, nodeId: 'n', kind: 'code', status: 'succeeded', startedAt: at }], {
+      onConflictDoUpdate: { target: ['runId', 'executionId'], set: ['status', 'elapsedMs'] },
+    });
+    expect(q.text).toMatch(/ ON CONFLICT \("run_id", "execution_id"\) DO UPDATE SET "status" = excluded\."status", "elapsed_ms" = excluded\."elapsed_ms"$/);
+    expect(() => insertRows(nodeExecutions, [{ id: 'e1' }], { onConflictDoUpdate: { target: ['nope'], set: [] } })).toThrow(/no column nope/);
+  });
+
   it('updates one row by its key', () => {
     expect(updateRow(conversations, { variables: { a: 1 }, updatedAt: at }, ['id', 'c1'])).toEqual({
       text: 'UPDATE "conversations" SET "variables" = $1, "updated_at" = $2 WHERE "id" = $3',

@@ -31,7 +31,11 @@ function driverValue(column: Column, value: unknown): unknown {
  * `INSERT INTO table (…) VALUES (…), (…)`: the columns any row sets (absent ones take the column's
  * defaultFn, or its onUpdateFn when it has no default, else the database's DEFAULT: drizzle's rule).
  */
-export function insertRows(table: PgTable, rows: Record<string, unknown>[], opts: { onConflictDoNothing?: boolean } = {}): RawSql {
+export function insertRows(
+  table: PgTable,
+  rows: Record<string, unknown>[],
+  opts: { onConflictDoNothing?: boolean; onConflictDoUpdate?: { target: string[]; set: string[] } } = {},
+): RawSql {
   const columns = Object.entries(getTableColumns(table) as Record<string, Column>);
   const generated = (c: Column) => c.defaultFn ?? (!c.default ? c.onUpdateFn : undefined);
   const used = columns.filter(([key, c]) => generated(c) !== undefined || rows.some((r) => r[key] !== undefined));
@@ -50,7 +54,19 @@ export function insertRows(table: PgTable, rows: Record<string, unknown>[], opts
     return `(${cells.join(', ')})`;
   });
   const names = used.map(([, c]) => quote(c.name)).join(', ');
-  const conflict = opts.onConflictDoNothing ? ' ON CONFLICT DO NOTHING' : '';
+  let conflict = opts.onConflictDoNothing ? ' ON CONFLICT DO NOTHING' : '';
+  if (opts.onConflictDoUpdate) {
+    // The row's new values win over the stored row's (`excluded`), for the columns named.
+    const all = getTableColumns(table) as Record<string, Column>;
+    const name = (key: string) => {
+      const c = all[key];
+      if (!c) throw new Error(`raw-sql: ${getTableName(table)} has no column ${key}`);
+      return quote(c.name);
+    };
+    const target = opts.onConflictDoUpdate.target.map(name).join(', ');
+    const set = opts.onConflictDoUpdate.set.map((key) => `${name(key)} = excluded.${name(key)}`).join(', ');
+    conflict = ` ON CONFLICT (${target}) DO UPDATE SET ${set}`;
+  }
   return { text: `INSERT INTO ${quote(getTableName(table))} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params };
 }
 

@@ -25,6 +25,8 @@ export interface RunScope {
   deadline?: number;
   /** Secret values of this run and of the runs that called it: a workflow tool's run masks them too. */
   secrets?: readonly unknown[];
+  /** A conversation this run starts: it has no message before this run's, so its memory is not read. */
+  newConversationId?: string;
 }
 
 // One guarded client per server context: it holds no per-run state, and its policy reads the
@@ -50,7 +52,7 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
     http: httpClientOf(ctx),
     // The sandbox's scheduler caps concurrent runs per tenant and per user.
     sandbox: createSandboxService(ctx.sandbox, { tenantId: scope.tenantId, userId: scope.userId }),
-    memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId }),
+    memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId, newConversationId: scope.newConversationId }),
   };
   // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.
   services.tools = createToolService(ctx, { ...scope, deadline: scope.deadline ?? Date.now() + DEFAULT_RUN_LIMITS.maxRunTimeMs });
