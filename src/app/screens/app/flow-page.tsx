@@ -21,6 +21,7 @@ import type { EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
 import { StoredSecretsContext } from '../../../canvas/editor/stored-secrets';
+import { useSession } from '../../session';
 
 export default function FlowPage() {
   return <DraftLoader render={(app, draft, setSaveStatus, registry) => <FlowWorkspace key={app.id} app={app} draft={draft} registry={registry} setSaveStatus={setSaveStatus} />} />;
@@ -42,6 +43,8 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
   const singleRun = useMemo(() => apiSingleRunApi(app.id, app.workspace_id, autosave), [app.id, app.workspace_id, autosave]);
   const flowFile = useMemo(() => ({ name: app.name, description: app.description ?? '' }), [app.name, app.description]);
   const renderInspector = useCallback((id: string) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />, [store]);
+  // The inspector's width is the builder's own (two people sharing a browser keep theirs).
+  const userId = useSession((st) => st.user?.id);
   const pageRef = useRef<HTMLDivElement>(null);
   const height = useFillWindow(pageRef);
   useAutosaveStatus(autosave, layout, setSaveStatus);
@@ -58,6 +61,7 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
                 layout={layout}
                 flowFile={flowFile}
                 renderInspector={renderInspector}
+                inspectorWidthKey={userId ? `weft.inspector-width.${userId}` : undefined}
               />
             </StoredSecretsContext.Provider>
           </SingleRunApiContext.Provider>
