@@ -207,7 +207,13 @@ describe('the code editor opened large', () => {
     await page.mouse.move(20, edge.y + 300);
     await page.mouse.up();
     await expect.poll(width).toBe(960);
-    expect(await page.getByTestId('flow-editor').locator('.react-flow__node[data-id="code_1"]').count()).toBe(1);
+    // The selected node stays in view beside the wider inspector (the canvas pans to it).
+    const inView = async () => {
+      const n = await page.getByTestId('flow-editor').locator('.react-flow__node[data-id="code_1"]').boundingBox();
+      const pane = (await page.getByTestId('flow-editor').locator('.react-flow').boundingBox())!;
+      return !!n && n.x >= pane.x && n.x + n.width <= pane.x + pane.width;
+    };
+    await expect.poll(inView).toBe(true);
 
     // Remembered for this user across a reload (localStorage, keyed by the user's id).
     await handle.focus();
