@@ -36,7 +36,6 @@ import { useKnowledgeBaseList } from './use-knowledge-base-list';
 import { useEditorKeys } from './use-editor-keys';
 import { VariablesDialog } from './variables-dialog';
 import { defaultMeasure } from '../layout/measure';
-import { SPECULATE_MIN_NODES } from '../layout/create-layout';
 import { ModelListContext } from '../widgets/context';
 import s from './editor.module.css';
 
@@ -130,13 +129,6 @@ export function FlowEditor(props: FlowEditorProps) {
     if (!givenLayout?.preload || typeof requestIdleCallback !== 'function') return;
     // With the document: a big flow is laid out ahead (createLayout's preload), so tidying it up
     // unchanged is instant and any later layout runs warm.
-    const doc = store.getState().document;
-    if (doc.nodes.length >= SPECULATE_MIN_NODES) {
-      // At once, not when the page is idle: the layout runs in the worker while the page mounts the
-      // nodes, and a tidy-up clicked as soon as they show joins it instead of starting ELK cold.
-      const soon = setTimeout(() => givenLayout.preload?.(doc), 0);
-      return () => clearTimeout(soon);
-    }
     const idle = requestIdleCallback(() => givenLayout.preload?.(store.getState().document), { timeout: 3000 });
     return () => cancelIdleCallback(idle);
   }, [givenLayout, store]);
@@ -244,7 +236,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
   const centred = useFocusRequests();
   const inspectorWidth = useInspectorWidth(inspectorWidthKey);
-  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area, inspectorWidth.width);
+  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
