@@ -202,9 +202,10 @@ describe('the code editor opened large', () => {
     await page.keyboard.press('End');
     await expect.poll(width).toBe(960);
     // Never wider than leaves the canvas room, whatever is dragged.
-    await page.mouse.move(edge.x + 2, edge.y + 300);
+    const wide = (await handle.boundingBox())!;
+    await page.mouse.move(wide.x + wide.width / 2, wide.y + 300);
     await page.mouse.down();
-    await page.mouse.move(20, edge.y + 300);
+    await page.mouse.move(20, wide.y + 300);
     await page.mouse.up();
     await expect.poll(width).toBe(960);
     // The selected node stays in view beside the wider inspector (the canvas pans to it).

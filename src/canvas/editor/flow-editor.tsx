@@ -236,7 +236,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
   const centred = useFocusRequests();
   const inspectorWidth = useInspectorWidth(inspectorWidthKey);
-  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area);
+  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area, inspectorWidth.width);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
