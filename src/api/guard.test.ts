@@ -102,7 +102,7 @@ describe('calls checked by guards', () => {
 
   it('fill defaults and drop unknown keys of a good answer, and reject a bad one with CLIENT-BAD-RESPONSE', async () => {
     server.handle((_req, res) => sendJson(res, 200, { upload: { maxCount: 3, maxMb: 5 }, extra: 1 }));
-    await expect(getAppConfig()).resolves.toEqual({ authMode: 'local', defaultTenantId: '00000000-0000-0000-0000-000000000000', upload: { maxCount: 3, maxMb: 5 }, tokenRefreshLeewaySeconds: 5, sandbox: { maxTimeoutSeconds: 60 }, version: '' });
+    await expect(getAppConfig()).resolves.toEqual({ authMode: 'local', codeLogin: [], defaultTenantId: '00000000-0000-0000-0000-000000000000', upload: { maxCount: 3, maxMb: 5 }, tokenRefreshLeewaySeconds: 5, sandbox: { maxTimeoutSeconds: 60 }, version: '' });
     server.handle((_req, res) => ok(res, { items: [{ id: UUID, name: 'A' }], total: 1, page: 1, page_size: 20 }));
     await expect(listWorkspaces({}, { reaction: 'silent' })).rejects.toMatchObject({
       status: 200,

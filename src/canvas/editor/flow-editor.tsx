@@ -23,6 +23,7 @@ import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './fl
 import { SummaryNamesProvider } from './node-summary';
 import { InsertableEdge } from './insertable-edge';
 import { useKeepInView } from './use-keep-in-view';
+import { useInspectorWidth } from './inspector-width';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
 import { NoteNode } from './note-node';
@@ -102,6 +103,8 @@ export interface FlowEditorProps {
   clipboard?: ClipboardAdapter;
   /** Delay of the checklist after an edit (ms). */
   checklistDelayMs?: number;
+  /** localStorage key of the inspector's width, which the builder drags (default `weft.inspector-width`; the page makes it per user). */
+  inspectorWidthKey?: string;
   className?: string;
 }
 
@@ -203,7 +206,7 @@ function useSettledSelection(selected: string | null): string | null {
   return shown;
 }
 
-function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, importer, variables = true, features = true, checklistDelayMs, className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
+function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flowFile, importer, variables = true, features = true, checklistDelayMs, inspectorWidthKey = 'weft.inspector-width', className, pointer }: FlowEditorProps & { pointer: { current: { x: number; y: number } | undefined } }) {
   const { t } = useTranslation(['editor', 'canvas', 'flowtools']);
   const [dialog, setDialog] = useState<'import' | 'env' | 'conversation' | 'features' | null>(null);
   const exportFile = onExport ?? (flowFile ? () => toast.success(t('flowtools:exportDone', { file: downloadFlowYaml(store, flowFile) })) : undefined);
@@ -233,7 +236,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const readOnly = useFlowStore((st) => st.readOnly);
   const inspected = useSettledSelection(useFlowStore((st) => (st.view.selection.nodes.length === 1 ? st.view.selection.nodes[0] : null)));
   const centred = useFocusRequests();
-  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area);
+  const inspectorWidth = useInspectorWidth(inspectorWidthKey);
+  useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area, inspectorWidth.width);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);
@@ -400,9 +404,12 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
       </div>
       {/* Keys typed in the inspector are the form's (data-own-keys): Delete on a switch never deletes the node. */}
       {renderInspector && inspected && (
-        <aside className={s.inspector} aria-label={t('inspector.label')} data-testid="inspector-slot" data-own-keys="">
-          {renderInspector(inspected)}
-        </aside>
+        <>
+          {inspectorWidth.handle}
+          <aside className={s.inspector} style={{ width: inspectorWidth.width }} aria-label={t('inspector.label')} data-testid="inspector-slot" data-own-keys="">
+            {renderInspector(inspected)}
+          </aside>
+        </>
       )}
     </div>
   );

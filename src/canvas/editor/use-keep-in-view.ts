@@ -8,9 +8,10 @@ const MARGIN = 32;
  * Keeps the node the inspector shows in view beside it: when the inspector opens it narrows the
  * canvas, and a node added with "+" to the right of another (or selected near the right edge)
  * would sit under it, off screen. After the layout settles (a frame) the canvas pans by the least
- * that shows the whole node; a node already in view does not move the canvas.
+ * that shows the whole node; a node already in view does not move the canvas. The same when the
+ * builder widens the inspector.
  */
-export function useKeepInView(nodeId: string | null, area: RefObject<HTMLElement | null>): void {
+export function useKeepInView(nodeId: string | null, area: RefObject<HTMLElement | null>, inspectorWidth?: number): void {
   const flow = useReactFlow();
   useEffect(() => {
     if (!nodeId || typeof requestAnimationFrame === 'undefined') return;
@@ -34,5 +35,6 @@ export function useKeepInView(nodeId: string | null, area: RefObject<HTMLElement
       if (dx || dy) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 });
     });
     return () => cancelAnimationFrame(frame);
-  }, [nodeId, flow, area]);
+    // inspectorWidth: a wider inspector narrows the canvas, and the node must stay in view beside it.
+  }, [nodeId, flow, area, inspectorWidth]);
 }

@@ -9,6 +9,7 @@ import { VALUE_TYPES } from '../../../schemas/flow';
 import { ariaOf } from '../../kit/widgets/types';
 import { NODE_WIDGETS } from '../../plugin-sdk';
 import type { WidgetRenderer } from '../../kit/schema-form';
+import { CodeWidget } from './code-widget';
 import { ConditionsWidget } from './conditions';
 import { DefaultValuesWidget } from './flow-widgets';
 import { asWidget as as } from './kit';
@@ -98,4 +99,6 @@ export const nodeWidgets: Readonly<Record<string, WidgetRenderer>> = {
   [NODE_WIDGETS.conditions]: as(ConditionsWidget),
   [NODE_WIDGETS.toolParams]: as(ToolParamsWidget),
   [NODE_WIDGETS.defaultValues]: as(DefaultValuesWidget),
+  // Replaces SchemaForm's built-in code editor in node inspectors: the same editor with "Open large".
+  code: as(CodeWidget),
 };

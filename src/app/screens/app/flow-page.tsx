@@ -22,6 +22,7 @@ import type { EditorContext } from './editor-layout';
 import s from './flow-page.module.css';
 import { workspaceResources } from './workspace-resources';
 import { StoredSecretsContext } from '../../../canvas/editor/stored-secrets';
+import { useSession } from '../../session';
 
 export default function FlowPage() {
   return <DraftLoader render={(app, draft, setSaveStatus, registry) => <FlowWorkspace key={app.id} app={app} draft={draft} registry={registry} setSaveStatus={setSaveStatus} />} />;
@@ -44,6 +45,8 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
   const flowFile = useMemo(() => ({ name: app.name, description: app.description ?? '' }), [app.name, app.description]);
   const importer = useMemo(() => apiFlowImporter(app, autosave), [app, autosave]);
   const renderInspector = useCallback((id: string) => <NodeInspector nodeId={id} onClose={() => store.setSelection({ nodes: [], edges: [] })} />, [store]);
+  // The inspector's width is the builder's own (two people sharing a browser keep theirs).
+  const userId = useSession((st) => st.user?.id);
   const pageRef = useRef<HTMLDivElement>(null);
   const height = useFillWindow(pageRef);
   useAutosaveStatus(autosave, layout, setSaveStatus);
@@ -61,6 +64,7 @@ function FlowWorkspace({ app, draft, registry, setSaveStatus }: { app: AppDetail
                 flowFile={flowFile}
                 importer={importer}
                 renderInspector={renderInspector}
+                inspectorWidthKey={userId ? `weft.inspector-width.${userId}` : undefined}
               />
             </StoredSecretsContext.Provider>
           </SingleRunApiContext.Provider>

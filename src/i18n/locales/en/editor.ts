@@ -67,6 +67,7 @@ export default {
   inspector: {
     label: 'Node settings',
     close: 'Close',
+    resize: 'Drag to resize the node settings (arrow keys: left wider, right narrower)',
   },
   page: {
     loading: 'Loading the flow…',

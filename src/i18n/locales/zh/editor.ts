@@ -66,6 +66,7 @@ export default {
   inspector: {
     label: '节点设置',
     close: '关闭',
+    resize: '拖动以调整节点设置面板的宽度（方向键：左键加宽，右键变窄）',
   },
   page: {
     loading: '正在加载流程…',
