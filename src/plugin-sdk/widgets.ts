@@ -16,11 +16,6 @@ export const NODE_WIDGETS = {
   arrayVariable: 'array-variable',
   /** A text field with `{{#nodeId.path#}}` autocompletion. */
   template: 'template',
-  /**
-   * Code (the kit's `code` widget, same name): in a node's inspector the canvas draws it with "Open large",
-   * a dialog wide enough for real lines of code.
-   */
-  code: 'code',
   /** Provider + model + completion parameters (the workspace's LLM list). */
   model: 'model',
   /** Knowledge base ids of the workspace. */
