@@ -86,7 +86,9 @@ async function matchOrCreate(db: Db, settings: Settings, issuer: string, claims:
   const existing = await findUserByName(db, tenant.id, username);
   if (existing) {
     if (existing.role === 'super_admin') throw ssoFailed('a super admin signs in with account and password');
-    const [other] = await db.select({ id: userIdentities.id }).from(userIdentities).where(eq(userIdentities.userId, existing.id));
+    const [other] = await db.select({ issuer: userIdentities.issuer, subject: userIdentities.subject }).from(userIdentities).where(eq(userIdentities.userId, existing.id));
+    // This very account, linked by a simultaneous first sign-in between the lookup above and this one.
+    if (other?.issuer === issuer && other.subject === subject) return refresh(db, existing, { role, email, name });
     if (other) throw ssoFailed('the user name is linked to another account of the provider');
     await db.insert(userIdentities).values({ id: randomUUID(), userId: existing.id, issuer, subject });
     return refresh(db, existing, { role, email, name });
