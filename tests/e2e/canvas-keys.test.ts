@@ -62,8 +62,8 @@ const codeText = (code: Locator) => code.locator('.view-lines').evaluate((el) =>
  * reads "a b", "a ", " " and "c d " after the steps (a number box refuses the space: "123", "12", "2",
  * "452" for "1 23" and "45"); the canvas is as it was before.
  */
-async function typeEveryKey(page: Page, read: () => Promise<string>, numbers = false) {
-  // Selecting a node pans it into view beside the inspector (an animation): start once it is still.
+/** Selecting a node pans it into view beside the inspector (an animation): wait until the canvas is still. */
+async function stillCanvas(page: Page) {
   let before = await canvasState(page);
   for (let i = 0; i < 20; i++) {
     await page.waitForTimeout(150);
@@ -71,6 +71,11 @@ async function typeEveryKey(page: Page, read: () => Promise<string>, numbers = f
     if (JSON.stringify(now) === JSON.stringify(before)) break;
     before = now;
   }
+  return before;
+}
+
+async function typeEveryKey(page: Page, read: () => Promise<string>, numbers = false) {
+  const before = await stillCanvas(page);
   const [first, second] = numbers ? ['1 23', '45'] : ['a b', 'c d'];
   const expected = numbers ? ['123', '12', '2', '452'] : ['a b', 'a ', ' ', 'c d '];
   await page.keyboard.press('Control+A');
@@ -250,8 +255,13 @@ describe('keys inside the canvas', () => {
     await typeEveryKey(page, () => onCanvas.inputValue());
 
     // A node's title renamed in place on the canvas.
+    // (The node is selected first and the view left to settle: a double click whose first click
+    // selects the node would land its second click on a canvas panning it into view.)
+    await open(page, 'end');
+    await stillCanvas(page);
     await editor.getByTestId('node-title-end').dblclick();
     const title = editor.getByTestId('node-title-input-end');
+    await expect.poll(() => title.isVisible()).toBe(true);
     await typeEveryKey(page, () => title.inputValue());
     await page.keyboard.press('Enter');
 
