@@ -1,32 +1,12 @@
 import { defineNodeExecutor, NodeExecutionError } from '../../src/plugin-sdk';
 import { compare } from '../shared/exec/compare';
+import { fileProperty } from '../shared/exec/files';
 import { listOperatorPlugin, type ListFilter } from './manifest';
 
 export const LIST_ERRORS = {
   NOT_A_LIST: 'LIST-NOT-A-LIST',
   INDEX_OUT_OF_RANGE: 'LIST-INDEX-OUT-OF-RANGE',
 } as const;
-
-/** A file's property by Dify's names (our file values carry `name` and `mime_type` or `type`). */
-function fileProperty(item: unknown, key: string): unknown {
-  if (!key) return item;
-  if (!item || typeof item !== 'object') return undefined;
-  const f = item as Record<string, unknown>;
-  const name = typeof f.name === 'string' ? f.name : '';
-  const mime = typeof f.mime_type === 'string' ? f.mime_type : typeof f.type === 'string' && f.type.includes('/') ? f.type : '';
-  switch (key) {
-    case 'extension':
-      return /\.([^./\\]+)$/.exec(name)?.[0]?.toLowerCase() ?? '';
-    case 'mime_type':
-      return mime;
-    case 'type':
-      // Dify's file types: image, document, audio, video, custom.
-      if (typeof f.type === 'string' && !f.type.includes('/')) return f.type;
-      return mime.startsWith('image/') ? 'image' : mime.startsWith('audio/') ? 'audio' : mime.startsWith('video/') ? 'video' : 'document';
-    default:
-      return f[key];
-  }
-}
 
 const sortValue = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 

@@ -1,23 +1,17 @@
 import { z } from 'zod';
 import { defineNodePlugin, isSelector, MaybeSelector, NODE_WIDGETS, Template, type FlowNode, type PluginIssue, type PortContext, type ValueType } from '../../src/plugin-sdk';
-import { COMPARISON_OPERATORS, UNARY_OPERATORS, conditionTexts } from '../shared/conditions';
+import { FILE_KEYS, FileCondition, UNARY_OPERATORS, conditionTexts } from '../shared/conditions';
 import { mergeTexts } from '../shared/texts';
 import { dify } from './dify';
 
 /** The widgets of this kind's view (view.tsx): the filter rows and the file property to sort by. */
 export const LIST_OPERATOR_WIDGETS = { filters: 'list-operator.filters', fileKey: 'list-operator.file-key' } as const;
 
-/** The properties of a file that filters and sorting can use (the executor reads them by these names). */
-export const FILE_KEYS = ['name', 'type', 'extension', 'mime_type', 'size', 'transfer_method', 'url'] as const;
+/** The properties of a file that filters and sorting can use (shared with the if-else's file tests). */
+export { FILE_KEYS };
 
 /** One filter on the list's items: the item itself (`key` empty) or one of a file's properties. */
-export const ListFilter = z.object({
-  /** '' compares the item; for files: name, type, extension, mime_type, size, transfer_method, url. */
-  key: z.string().max(64).default(''),
-  operator: z.enum(COMPARISON_OPERATORS).default('contains'),
-  /** Text or number as text; may hold `{{#…#}}` references. Ignored by unary operators. */
-  value: Template.default(''),
-});
+export const ListFilter = FileCondition;
 export type ListFilter = z.infer<typeof ListFilter>;
 
 const configSchema = z.object({
@@ -93,8 +87,6 @@ export const listOperatorPlugin = defineNodePlugin({
         limit: 'N',
       },
       outputs: { result: '结果数组', firstRecord: '第一项', lastRecord: '最后一项' },
-      fileKeys: { item: '项本身', name: '文件名', type: '类型', extension: '扩展名', mime_type: 'MIME 类型', size: '大小', transfer_method: '上传方式', url: 'URL' },
-      rows: { fileKey: '文件属性 {{index}}' },
       issues: { variableMissing: '请选择要处理的数组', filtersEmpty: '已开启过滤，但没有条件', extractIndexEmpty: '请填写要取出第几项' },
     },
     en: {
@@ -113,8 +105,6 @@ export const listOperatorPlugin = defineNodePlugin({
         limit: 'N',
       },
       outputs: { result: 'Result', firstRecord: 'First item', lastRecord: 'Last item' },
-      fileKeys: { item: 'The item itself', name: 'Name', type: 'Type', extension: 'Extension', mime_type: 'MIME type', size: 'Size', transfer_method: 'Transfer method', url: 'URL' },
-      rows: { fileKey: 'File property {{index}}' },
       issues: { variableMissing: 'Choose the array to work on', filtersEmpty: 'Filtering is on but has no conditions', extractIndexEmpty: 'Say which item to pick' },
     },
   }),

@@ -4,16 +4,10 @@ import { isSelector } from '../../src/plugin-sdk';
 import { defineNodeView } from '../../src/plugin-sdk/view';
 import {
   asWidget,
-  keepOrFirst,
-  operatorsFor,
-  RowList,
+  FileTestRows,
   RowSelect,
-  takesValue,
-  TemplateEditor,
-  useInspectorT,
   useNodeWidgetEnv,
   useRows,
-  widgetStyles as s,
   type NodeWidgetProps,
 } from '../../src/canvas/widgets/kit';
 import { COMPARISON_OPERATORS } from '../shared/conditions';
@@ -37,58 +31,9 @@ const comparedType = (item: ValueType | undefined, key: string): ValueType | und
  * operators that fit what is compared, then the value (none for "is empty" and the like).
  */
 function FiltersWidget(p: NodeWidgetProps) {
-  const { t } = useInspectorT();
   const { list, locked } = useRows(p);
   const item = useItemType();
-  const files = item === 'file';
-  const keys = FILE_KEYS.map((k) => ({ value: k, label: p.tk(`fileKeys.${k}`) }));
-  const opLabel = (op: string) => p.tk(`conditions.operators.o${COMPARISON_OPERATORS.indexOf(op as (typeof COMPARISON_OPERATORS)[number])}`);
-  return (
-    <RowList
-      {...list}
-      addLabel={t('conditions.addCondition')}
-      newRow={() => {
-        const key = files ? 'name' : '';
-        return { key, operator: operatorsFor(COMPARISON_OPERATORS, comparedType(item, key))[0], value: '' };
-      }}
-      renderRow={(row, update, i) => {
-        const key = str(row.key);
-        const op = str(row.operator);
-        const ops = operatorsFor(COMPARISON_OPERATORS, comparedType(item, key));
-        return (
-          <>
-            {files && (
-              <RowSelect
-                aria-label={p.tk('rows.fileKey', { index: i + 1 })}
-                value={key}
-                options={keys}
-                disabled={locked}
-                onChange={(v) => update({ key: v, operator: keepOrFirst(op as (typeof ops)[number], operatorsFor(COMPARISON_OPERATORS, comparedType(item, v))) })}
-              />
-            )}
-            <RowSelect
-              aria-label={t('conditions.operator', { index: i + 1 })}
-              value={op}
-              options={(ops.includes(op as (typeof ops)[number]) ? ops : [op, ...ops]).map((o) => ({ value: o, label: opLabel(o) }))}
-              disabled={locked}
-              onChange={(v) => update({ operator: v })}
-            />
-            {takesValue(op) && (
-              <TemplateEditor
-                className={s.wide}
-                rows={1}
-                aria-label={t('conditions.value', { index: i + 1 })}
-                placeholder={t('conditions.valuePlaceholder')}
-                value={str(row.value)}
-                readOnly={locked}
-                onChange={(v) => update({ value: v })}
-              />
-            )}
-          </>
-        );
-      }}
-    />
-  );
+  return <FileTestRows value={list.value} onChange={list.onChange} max={list.max} invalidRows={list.invalidRows} id={list.id} onBlur={list.onBlur} keys={item === 'file' ? FILE_KEYS : undefined} typeOf={(key) => comparedType(item, key)} operators={COMPARISON_OPERATORS} tk={p.tk} locked={locked} label={list.label} />;
 }
 
 /** What to sort by: the item itself, or for a list of files one of their properties. */

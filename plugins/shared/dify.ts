@@ -76,25 +76,40 @@ function parseJson(s: string): unknown {
 
 const OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'in', 'not in', 'all of', 'null', 'not null', 'exists', 'not exists'] as const;
 
-/** Operators that compare with no value. */
-const NO_VALUE = new Set(['empty', 'not empty', 'null', 'not null', 'exists', 'not exists']);
 
-/** A Dify condition (if-else case, loop break) → ours; file sub-conditions cannot be kept. */
+/** The file properties Dify's sub-conditions test that ours can (Dify also has related_id, an internal id). */
+const FILE_KEYS = new Set(['name', 'type', 'extension', 'mime_type', 'size', 'transfer_method', 'url']);
+
+/** A Dify value (text, or a list such as `[image]` for "in") → our text (a list as comma-separated items). */
+const valueText = (v: unknown) => (Array.isArray(v) ? v.map((x) => str(x)).join(',') : str(v));
+
+/**
+ * A Dify condition (if-else case, loop break) → ours. Dify's file sub-conditions ("files contain one
+ * whose type is in image") become our file tests; Dify runs "not contains" and "all of" with
+ * sub-conditions exactly as "contains", so they import as "contains" (with a warning) to run the same.
+ */
 export function condition(v: unknown, ctx: DifyImportContext): NodeConfig {
   const c = rec(v);
-  const value = Array.isArray(c.value) ? c.value.map((x) => str(x)).join(',') : str(c.value);
   const sub = rec(c.sub_variable_condition);
   const subs = list(sub.conditions).map(rec);
-  if (subs.length) {
-    const operator = str(c.comparison_operator);
-    // Dify's "files contains (type in image)" keeps its test in the sub-condition, its own value empty:
-    // what is left would ask for a value the builder never gave, so say which test was removed.
-    if (!value && !NO_VALUE.has(operator)) {
-      const removed = subs.map((x) => `${str(x.key)} ${str(x.comparison_operator)} ${Array.isArray(x.value) ? x.value.map((y) => str(y)).join(', ') : str(x.value)}`.trim());
-      ctx.warn('fileConditionEmpty', { node: ctx.node, variable: list(c.variable_selector).map((x) => str(x)).join('.'), removed: removed.join(` ${str(sub.logical_operator) || 'and'} `) });
-    } else ctx.warn('fileConditionDropped', { node: ctx.node });
-  }
-  return { id: str(c.id).slice(0, 64), selector: sel(c.variable_selector, ctx), operator: oneOf(c.comparison_operator, OPERATORS, 'is'), value: text(value, ctx) };
+  const out: NodeConfig = { id: str(c.id).slice(0, 64), selector: sel(c.variable_selector, ctx), operator: oneOf(c.comparison_operator, OPERATORS, 'is'), value: text(valueText(c.value), ctx) };
+  if (!subs.length) return out;
+  const kept = subs.filter((x) => FILE_KEYS.has(str(x.key)));
+  const dropped = subs.filter((x) => !FILE_KEYS.has(str(x.key)));
+  const variable = list(c.variable_selector).map((x) => str(x)).join('.');
+  if (dropped.length) ctx.warn('fileConditionDropped', { node: ctx.node, variable, removed: dropped.map((x) => `${str(x.key)} ${str(x.comparison_operator)} ${valueText(x.value)}`.trim()).join(', ') });
+  if (!kept.length) return out;
+  const operator = str(c.comparison_operator);
+  if (operator !== 'contains') ctx.warn('fileConditionOperator', { node: ctx.node, variable, operator });
+  return {
+    ...out,
+    operator: 'contains',
+    value: '',
+    fileConditions: {
+      logicalOperator: oneOf(sub.logical_operator, ['and', 'or'] as const, 'and'),
+      conditions: kept.map((x) => ({ id: str(x.id).slice(0, 64), key: str(x.key), operator: oneOf(x.comparison_operator, OPERATORS, 'is'), value: text(valueText(x.value), ctx) })),
+    },
+  };
 }
 
 /** `[{ variable, value_selector }]` → our `[{ name, selector }]` rows. */

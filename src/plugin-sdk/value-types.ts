@@ -59,3 +59,13 @@ export function valueTypeOf(value: unknown): ValueType | undefined {
 
 /** i18n key (in the SDK namespace) of a value type's label, e.g. `valueTypes.array[string]`. */
 export const valueTypeLabelKey = (t: ValueType) => `valueTypes.${t}`;
+
+/**
+ * The properties of a `file` value that conditions, filters and sorting compare (Dify's names; the
+ * if-else's file tests and the list operator read them with `fileProperty`).
+ */
+export const FILE_PROPERTIES = ['name', 'type', 'extension', 'mime_type', 'size', 'transfer_method', 'url'] as const;
+export type FileProperty = (typeof FILE_PROPERTIES)[number];
+
+/** The operators with which a condition on a list of files tests its files' properties. */
+export const FILE_LIST_TEST_OPERATORS: readonly string[] = ['contains', 'not contains'];

@@ -13,8 +13,14 @@ import { expectedFields, flowFor, sampleModels, sampleResources } from '../../sr
  * data for stories only; the editor route provides the real ones.
  */
 
-function InspectorDemo({ kind }: { kind: string }) {
-  const [{ store, nodeId }] = useState(() => flowFor(kind));
+type Setup = (store: ReturnType<typeof flowFor>['store'], nodeId: string) => void;
+
+function InspectorDemo({ kind, setup }: { kind: string; setup?: Setup }) {
+  const [{ store, nodeId }] = useState(() => {
+    const made = flowFor(kind);
+    setup?.(made.store, made.nodeId);
+    return made;
+  });
   return (
     <FlowStoreProvider store={store}>
       <ModelListContext.Provider value={{ models: sampleModels }}>
@@ -28,11 +34,11 @@ function InspectorDemo({ kind }: { kind: string }) {
   );
 }
 
-/** The story of one kind: the inspector renders every field of its settings tab. */
-export function inspectorStory(kind: string): StoryObj {
+/** The story of one kind: the inspector renders every field of its settings tab (`setup` edits the node first). */
+export function inspectorStory(kind: string, setup?: Setup): StoryObj {
   return {
     name: kind,
-    render: () => <InspectorDemo kind={kind} />,
+    render: () => <InspectorDemo kind={kind} setup={setup} />,
     play: async ({ canvas, canvasElement }) => {
       const panel = await canvas.findByRole('complementary', { name: /^Node settings/ });
       await expect(panel).toBeVisible();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument, FlowNode } from '../../schemas/flow';
 import { useStudio } from './harness';
-import { uploadOk, useTempDataDir } from './knowledge-kit';
+import { upload, uploadOk, useTempDataDir } from './knowledge-kit';
 import { createApp, flow, parseSse, RUNS, saveDraft } from './runs-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
@@ -106,30 +106,31 @@ describe('runs over the real Dify exports', () => {
 });
 
 // simple-kimi.yml's document branch as a sub-flow, with the file's own nodes and connections: the
-// list operator "Doc" keeps the user's documents (type in document, at most 2), the document
-// extractor reads the first one and the template "template" wraps its text in <docs><doc id="…">;
-// the model after it is an answer here. The if-else "条件分支 3" in front of it is left out: its two
-// file tests are Dify sub-conditions ("files contain one whose type is in …"), which the import
-// reports as removed (warning fileConditionEmpty) and which Weft's conditions cannot express yet.
+// if-else "条件分支 3" sends a question with documents (Dify's file sub-condition "files contain one
+// whose type is in document") to the list operator "Doc", which keeps the user's documents (at most
+// 2); the document extractor reads the first one and the template "template" wraps its text in
+// <docs><doc id="…">; the model after it is an answer here. A question with an image takes the
+// if-else's image branch (tested first), which is not part of this sub-flow: no answer.
 describe("simple-kimi's document branch (list operator, document extractor, template) on uploaded files", () => {
   it("keeps the uploaded documents and wraps the first one's text as the template says", async () => {
     const imported = expectOk(await h.call('POST', '/api/v1/console/apps/import', { ...member(), body: { content: fs.readFileSync(path.join(DIR, 'simple-kimi.yml'), 'utf8'), name: 'simple-kimi (documents)' } }));
-    expect(JSON.stringify(imported.report.warnings)).toContain('fileConditionEmpty');
+    expect(JSON.stringify(imported.report.warnings)).not.toContain('fileCondition');
     const file = expectOk(await h.call('GET', `/api/v1/console/apps/${imported.app.id}/workflow`, member())).document as FlowDocument;
     const byTitle = (title: string) => file.nodes.find((n) => n.title === title)!;
-    const chain = ['Doc', '文档提取器', 'template'].map(byTitle);
+    const chain = ['条件分支 3', 'Doc', '文档提取器', 'template'].map(byTitle);
     const ids = chain.map((n) => n.id);
     const base = flow([['s', 'start']], [], 'chatflow');
     const sub: FlowDocument = {
       ...base,
-      nodes: [...base.nodes, ...chain, { id: 'a', kind: 'answer', kindVersion: 1, title: 'a', position: { x: 0, y: 0 }, config: { answer: `{{#${ids[2]}.output#}}` } }],
+      nodes: [...base.nodes, ...chain, { id: 'a', kind: 'answer', kindVersion: 1, title: 'a', position: { x: 0, y: 0 }, config: { answer: `{{#${ids[3]}.output#}}` } }],
       edges: [
         { id: 'e0', source: 's', sourceHandle: 'source', target: ids[0]!, targetHandle: 'target' },
         ...file.edges.filter((e) => ids.includes(e.source) && ids.includes(e.target)),
-        { id: 'e1', source: ids[2]!, sourceHandle: 'source', target: 'a', targetHandle: 'target' },
+        { id: 'e1', source: ids[3]!, sourceHandle: 'source', target: 'a', targetHandle: 'target' },
       ],
     };
-    expect(sub.edges).toHaveLength(4);
+    // start → if-else, its document branch → Doc → extractor → template → answer.
+    expect(sub.edges).toHaveLength(5);
     const app = await createApp(h, f.u.member.token, f.wsA, 'simple-kimi documents', sub);
     const later = await uploadOk(h, f.u.member.token, f.wsA, 'later.txt', 'Read second.');
     const notes = await uploadOk(h, f.u.member.token, f.wsA, 'notes.md', '# Spring festival\n\nCouplets hang on both sides of the door.');
@@ -144,5 +145,13 @@ describe("simple-kimi's document branch (list operator, document extractor, temp
     const text = docs.map((m) => m[2]).join('');
     expect(text).toMatch(/^# Spring festival\s+Couplets hang on both sides of the door\.\s*$/);
     expect(done.answer).not.toContain('Read second');
+
+    const photo = expectOk(await upload(h, f.u.member.token, f.wsA, 'photo.jpg', fs.readFileSync(path.join(import.meta.dirname, '../fixtures/photo-1000x750.jpg')), 'chat')).id as string;
+    const withImage = await h.call('POST', `${RUNS(app)}/draft/chat-messages`, { ...member(), body: { query: 'read', files: [{ file_id: notes, name: 'notes.md' }, { file_id: photo, name: 'photo.jpg' }] } });
+    const imageRun = parseSse(withImage.raw.body);
+    expect(imageRun.at(-1)).toMatchObject({ type: 'run_finished' });
+    const started = imageRun.filter((e) => (e as { type: string }).type === 'node_started').map((e) => (e as { nodeId?: string }).nodeId);
+    expect(started).toContain(ids[0]);
+    expect(started).not.toContain(ids[1]);
   }, 60_000);
 });

@@ -70,3 +70,56 @@ describe('condition operators', () => {
     expect(evaluateConditions([above, below], 'or', reader)).toBe(true);
   });
 });
+
+// Dify's file sub-conditions ("files contain one whose type is in image"): each test is tried on
+// every file (any file for a positive test, all of them for a "not" one), the tests joined by and/or;
+// "not contains" is the opposite of "contains".
+describe('conditions on the files of a file list', () => {
+  const files = [
+    { name: 'notes.MD', mime_type: 'text/markdown', size: 120, transfer_method: 'local_file' },
+    { name: 'cat.png', mime_type: 'image/png', size: 5000, transfer_method: 'remote_url', url: 'https://x.test/cat.png' },
+  ];
+  const values: Record<string, unknown> = { 'sys.files': files, 'sys.none': [], 'a.kind': 'image' };
+  const reader: VariableReader = {
+    get: (s) => values[s.join('.')],
+    has: (s) => s.join('.') in values,
+    render: (t) => t.replace(/\{\{#([\w.]+)#\}\}/g, (_, k: string) => String(values[k])),
+  };
+  const on = (operator: 'contains' | 'not contains', logicalOperator: 'and' | 'or', conditions: { key: string; operator: ComparisonOperator; value: string }[], selector = ['sys', 'files']) => [
+    { id: 'c', selector, operator, value: '', fileConditions: { logicalOperator, conditions: conditions.map((c) => ({ id: '', ...c })) } },
+  ];
+
+  it.each([
+    ['contains', 'and', [{ key: 'type', operator: 'in', value: 'image' }], true],
+    ['contains', 'and', [{ key: 'type', operator: 'in', value: '{{#a.kind#}}' }], true],
+    ['contains', 'and', [{ key: 'type', operator: 'in', value: 'video,audio' }], false],
+    ['not contains', 'and', [{ key: 'type', operator: 'in', value: 'video' }], true],
+    ['not contains', 'and', [{ key: 'type', operator: 'is', value: 'document' }], false],
+    ['contains', 'and', [{ key: 'extension', operator: 'is', value: '.md' }], true],
+    ['contains', 'and', [{ key: 'extension', operator: 'is', value: 'md' }], true],
+    ['contains', 'and', [{ key: 'size', operator: '>', value: '4000' }, { key: 'name', operator: 'start with', value: 'notes' }], true],
+    ['contains', 'or', [{ key: 'size', operator: '>', value: '9000' }, { key: 'transfer_method', operator: 'is', value: 'remote_url' }], true],
+    ['contains', 'and', [{ key: 'size', operator: '>', value: '9000' }, { key: 'transfer_method', operator: 'is', value: 'remote_url' }], false],
+    // A "not" test holds only when it holds for every file.
+    ['contains', 'and', [{ key: 'mime_type', operator: 'not contains', value: 'image' }], false],
+    ['contains', 'and', [{ key: 'mime_type', operator: 'not contains', value: 'video' }], true],
+    ['contains', 'and', [{ key: 'url', operator: 'contains', value: 'x.test' }], true],
+  ] as const)('%s %s %j → %s', (op, logical, conds, result) => {
+    expect(evaluateConditions(on(op, logical, [...conds]), 'and', reader)).toBe(result);
+  });
+
+  it('holds for no file of an empty list (and "not contains" then holds)', () => {
+    expect(evaluateConditions(on('contains', 'and', [{ key: 'type', operator: 'in', value: 'image' }], ['sys', 'none']), 'and', reader)).toBe(false);
+    expect(evaluateConditions(on('not contains', 'and', [{ key: 'type', operator: 'in', value: 'image' }], ['sys', 'none']), 'and', reader)).toBe(true);
+  });
+
+  it('reads the type from the extension when a file value has no MIME type', () => {
+    values['sys.bare'] = [{ file_id: '1', name: 'notes.md' }, { file_id: '2', name: 'photo.JPG' }];
+    expect(evaluateConditions(on('contains', 'and', [{ key: 'type', operator: 'in', value: 'image' }], ['sys', 'bare']), 'and', reader)).toBe(true);
+    expect(evaluateConditions(on('contains', 'and', [{ key: 'type', operator: 'in', value: 'video' }], ['sys', 'bare']), 'and', reader)).toBe(false);
+  });
+
+  it('compares the list itself when it has no file test', () => {
+    expect(evaluateConditions(on('contains', 'and', []), 'and', reader)).toBe(false);
+  });
+});

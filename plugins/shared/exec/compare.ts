@@ -1,6 +1,7 @@
 import { toText as stringify } from './text';
 import type { VariableReader } from '../../../src/plugin-sdk';
-import type { ComparisonOperator, Condition } from '../conditions';
+import { testsFiles, type ComparisonOperator, type Condition, type FileCondition } from '../conditions';
+import { fileProperty } from './files';
 
 /**
  * Evaluates the conditions of if-else cases and loop break conditions. Comparisons follow the
@@ -99,8 +100,33 @@ export function compare(actual: unknown, operator: ComparisonOperator, expected:
   }
 }
 
+/** An extension with its dot and in lower case, as `fileProperty` gives it ("md" and ".MD" are ".md"). */
+const dotted = (ext: string) => (ext && !ext.startsWith('.') ? `.${ext}` : ext).toLowerCase();
+
+/**
+ * Whether a list of files holds a file test as Dify's sub-conditions read: each test is tried on every
+ * file and holds when it holds for one of them (for a "not" operator: for all of them); the tests are
+ * joined by and/or.
+ */
+function filesMatch(files: unknown[], tests: readonly FileCondition[], logical: 'and' | 'or', variables: VariableReader): boolean {
+  const one = (t: FileCondition) => {
+    const expected = t.key === 'extension' ? dotted(variables.render(t.value)) : variables.render(t.value);
+    const results = files.map((f) => compare(fileProperty(f, t.key), t.operator, expected));
+    return t.operator.includes('not') ? results.every(Boolean) : results.some(Boolean);
+  };
+  return logical === 'and' ? tests.every(one) : tests.some(one);
+}
+
 /** A list of conditions joined by and/or; an empty list holds for `and` and fails for `or`. */
 export function evaluateConditions(conditions: readonly Condition[], logical: 'and' | 'or', variables: VariableReader): boolean {
-  const test = (c: Condition) => compare(variables.get(c.selector), c.operator, variables.render(c.value));
+  const test = (c: Condition) => {
+    const actual = variables.get(c.selector);
+    if (testsFiles(c)) {
+      const files = Array.isArray(actual) ? actual : [];
+      const has = files.length > 0 && filesMatch(files, c.fileConditions!.conditions, c.fileConditions!.logicalOperator, variables);
+      return c.operator === 'contains' ? has : !has;
+    }
+    return compare(actual, c.operator, variables.render(c.value));
+  };
   return logical === 'and' ? conditions.every(test) : conditions.some(test);
 }

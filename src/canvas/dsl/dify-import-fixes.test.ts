@@ -114,16 +114,25 @@ describe("Dify's list operator and document extractor", () => {
 });
 
 describe("Dify's file sub-conditions in an if-else", () => {
-  it('warn that the condition left behind has no value, naming the variable and the part removed', async () => {
+  it('import as file tests on the list of files, with no warning and nothing for the checklist', async () => {
     const kimi = (await import('./fixtures/dify-real/simple-kimi.yml?raw')).default;
     const r = imported(kimi);
-    const empty = r.warnings.filter((w) => w.key === 'warnings.fileConditionEmpty');
-    expect(empty.map((w) => [w.params?.variable, w.params?.removed])).toEqual([
-      ['sys.files', 'type in image'],
-      ['sys.files', 'type in document'],
+    expect(r.warnings.filter((w) => w.key.startsWith('warnings.fileCondition'))).toEqual([]);
+    const branch = node(r.document, '1729781189640');
+    expect(branch.config.cases).toMatchObject([
+      { id: 'true', conditions: [{ selector: ['sys', 'files'], operator: 'empty' }] },
+      { conditions: [{ selector: ['sys', 'files'], operator: 'contains', value: '', fileConditions: { logicalOperator: 'and', conditions: [{ key: 'type', operator: 'in', value: 'image' }] } }] },
+      { conditions: [{ selector: ['sys', 'files'], operator: 'contains', value: '', fileConditions: { logicalOperator: 'and', conditions: [{ key: 'type', operator: 'in', value: 'document' }] } }] },
     ]);
-    // The checklist still stops the flow on those conditions until the builder gives a value or removes them.
-    const valueMissing = computeChecklist(r.document, registry).filter((e) => e.key === 'conditions.issues.valueMissing');
-    expect(valueMissing).toHaveLength(2);
+    expect(computeChecklist(r.document, registry).filter((e) => e.nodeId === '1729781189640')).toEqual([]);
+  });
+
+  it('import "not contains" and "all of" as "contains" (as Dify runs them) with a warning, and drop tests on properties Weft lacks', () => {
+    const dsl = `app:\n  mode: workflow\n  name: files\nkind: app\nversion: 0.1.5\nworkflow:\n  graph:\n    edges: []\n    nodes:\n    - id: s\n      data: { type: start, title: Start, variables: [{ variable: docs, type: file-list, label: docs }] }\n    - id: b\n      data:\n        type: if-else\n        title: Branch\n        cases:\n        - case_id: 'true'\n          logical_operator: and\n          conditions:\n          - id: c1\n            comparison_operator: not contains\n            variable_selector: [s, docs]\n            value: ''\n            sub_variable_condition:\n              logical_operator: or\n              conditions:\n              - { id: k1, key: extension, comparison_operator: is, value: pdf }\n              - { id: k2, key: related_id, comparison_operator: is, value: x }\n`;
+    const r = imported(dsl);
+    expect(r.warnings.map((w) => w.key)).toEqual(expect.arrayContaining(['warnings.fileConditionOperator', 'warnings.fileConditionDropped']));
+    expect(node(r.document, 'b').config.cases).toMatchObject([
+      { conditions: [{ operator: 'contains', fileConditions: { logicalOperator: 'or', conditions: [{ key: 'extension', operator: 'is', value: 'pdf' }] } }] },
+    ]);
   });
 });

@@ -32,7 +32,7 @@ export const DSL_WARNING_KEYS = [
   'sysVariableUnknown',
   'toolNeedsSetup',
   'fileConditionDropped',
-  'fileConditionEmpty',
+  'fileConditionOperator',
   'conversationVariablesDropped',
   'variableDropped',
   'startFieldType',

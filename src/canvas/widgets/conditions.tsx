@@ -1,11 +1,13 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { enumValues } from '../../../schemas/ui';
-import { isSelector } from '../../plugin-sdk';
+import { elementType, isArrayType, type ValueType } from '../../../schemas/flow';
+import { FILE_LIST_TEST_OPERATORS, FILE_PROPERTIES, isSelector } from '../../plugin-sdk';
 import { Button } from '../../ui/button';
 import { cn } from '../../ui/cn';
 import { Input } from '../../ui/input';
 import { useNodeWidgetEnv } from './context';
+import { FileTestRows } from './file-tests';
 import type { NodeWidgetProps } from './list-widgets';
 import { keepOrFirst, operatorsFor, takesValue } from './operators';
 import { defaultOf, elementShape, RowSelect, RowList, rowsWithIssues } from './rows';
@@ -25,6 +27,44 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 export function uniqueId(prefix: string, taken: Iterable<string>): string {
   const used = new Set(taken);
   for (let i = 1; ; i++) if (!used.has(`${prefix}_${i}`)) return `${prefix}_${i}`;
+}
+
+const isFileList = (type: ValueType | undefined) => !!type && isArrayType(type) && elementType(type) === 'file';
+
+/** The file tests of one condition: joined by and/or, each `{ key, operator, value }` on one property. */
+function FileTestsBlock({ row, update, index, all, tk, locked }: { row: Row; update(patch: Row): void; index: number; all: readonly string[]; tk: NodeWidgetProps['tk']; locked: boolean }) {
+  const { t } = useTranslation('inspector');
+  const block = (row.fileConditions ?? {}) as Row;
+  const tests = (Array.isArray(block.conditions) ? block.conditions : []) as Row[];
+  const logical = str(block.logicalOperator) || 'and';
+  const set = (patch: Row) => update({ fileConditions: { logicalOperator: logical, conditions: tests, ...patch } });
+  return (
+    <div className={cn(s.wide, s.case)} data-slot="file-tests">
+      <header className={s.caseHeader}>
+        <span>{tk('conditions.files')}</span>
+        <RowSelect
+          aria-label={tk('conditions.fileLogic', { index: index + 1 })}
+          value={logical}
+          options={['and', 'or'].map((v) => ({ value: v, label: tk(`conditions.logicalOperators.${v}`) }))}
+          disabled={locked}
+          onChange={(v) => set({ logicalOperator: v })}
+        />
+      </header>
+      <FileTestRows
+        value={tests}
+        onChange={(next) => set({ conditions: next })}
+        keys={FILE_PROPERTIES}
+        typeOf={(key) => (key === 'size' ? 'number' : 'string')}
+        operators={all}
+        tk={tk}
+        locked={locked}
+        label={tk('conditions.fileTests', { index: index + 1 })}
+        addLabel={tk('conditions.addFileTest')}
+        rowLabels={{ operator: 'conditions.fileOperator', value: 'conditions.fileValue' }}
+        max={20}
+      />
+    </div>
+  );
 }
 
 interface ConditionRowsProps {
@@ -62,6 +102,8 @@ function ConditionRows({ value, onChange, shape, tk, locked, invalidRows, label 
         const type = !byName && isSelector(row.selector) ? env.typeOf(row.selector) : undefined;
         const ops = byName ? all : operatorsFor(all, type);
         const op = str(row.operator);
+        // "contains" on a list of files tests its files' properties (Dify's sub-conditions), not a value.
+        const fileTests = 'fileConditions' in shape && isFileList(type) && FILE_LIST_TEST_OPERATORS.includes(op);
         return (
           <>
             {byName ? (
@@ -84,16 +126,20 @@ function ConditionRows({ value, onChange, shape, tk, locked, invalidRows, label 
               disabled={locked}
               onChange={(v) => update({ operator: v })}
             />
-            {takesValue(op) && (
-              <TemplateEditor
-                className={s.wide}
-                rows={1}
-                aria-label={t('conditions.value', { index: i + 1 })}
-                placeholder={t('conditions.valuePlaceholder')}
-                value={str(row.value)}
-                readOnly={locked}
-                onChange={(v) => update({ value: v })}
-              />
+            {fileTests ? (
+              <FileTestsBlock row={row} update={update} index={i} all={all} tk={tk} locked={locked} />
+            ) : (
+              takesValue(op) && (
+                <TemplateEditor
+                  className={s.wide}
+                  rows={1}
+                  aria-label={t('conditions.value', { index: i + 1 })}
+                  placeholder={t('conditions.valuePlaceholder')}
+                  value={str(row.value)}
+                  readOnly={locked}
+                  onChange={(v) => update({ value: v })}
+                />
+              )
             )}
           </>
         );

@@ -17,6 +17,7 @@ import type { WidgetRenderer } from '../../kit/schema-form';
 import type { NodeWidgetProps } from './list-widgets';
 
 export { ConstantInput } from './constant-input';
+export { FileTestRows } from './file-tests';
 export { ModelListContext, NodeWidgetContext, useNodeWidgetEnv, WorkspaceResourcesContext } from './context';
 export { NameField, useRows } from './flow-widgets';
 export { useInspectorT, useVariableLabels } from './labels';

@@ -74,6 +74,27 @@ describe('row widgets', () => {
   });
 });
 
+describe('conditions on a list of files', () => {
+  it('test the files\' properties instead of a value: add a test, choose the property and operator, type the value', async () => {
+    const user = userEvent.setup();
+    const { store, nodeId, config, field } = show('if-else');
+    act(() => store.updateConfig(nodeId, ['cases', 0, 'conditions'], [{ id: 'c_1', selector: ['sys', 'files'], operator: 'contains', value: '' }]));
+    const tests = await within(field('cases')).findByRole('group', { name: 'File tests of condition 1' });
+    expect(within(field('cases')).queryByRole('textbox', { name: 'Value of condition 1' })).not.toBeInTheDocument();
+    await user.click(within(tests).getByRole('button', { name: 'Add a file test' }));
+    await pickOption(user, within(tests).getByRole('combobox', { name: 'File property 1' }), 'Type');
+    await pickOption(user, within(tests).getByRole('combobox', { name: 'Operator of file test 1' }), 'is in');
+    await user.type(within(tests).getByRole('textbox', { name: 'Value of file test 1' }), 'image,video');
+    await pickOption(user, within(field('cases')).getByRole('combobox', { name: 'How the file tests of condition 1 combine' }), 'OR');
+    expect(config().cases).toMatchObject([
+      { conditions: [{ selector: ['sys', 'files'], operator: 'contains', fileConditions: { logicalOperator: 'or', conditions: [{ key: 'type', operator: 'in', value: 'image,video' }] } }] },
+    ]);
+    // "is empty" on the same list compares the list itself: no file tests.
+    await pickOption(user, within(field('cases')).getByRole('combobox', { name: 'Operator of condition 1' }), 'is empty');
+    expect(within(field('cases')).queryByRole('group', { name: 'File tests of condition 1' })).not.toBeInTheDocument();
+  });
+});
+
 describe('iteration input', () => {
   it('offers only arrays from outside the iteration: not its inner nodes’ outputs, not single values', async () => {
     const user = userEvent.setup();

@@ -91,7 +91,7 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
     throw badRequest(why, [{ path: 'app_id', message: `mode ${app.mode}` }]);
   }
   // Sending a file gives the conversation's user access to it (services/files.ts): only one's own.
-  if (req.body.files?.length) await checkRunFiles(ctx, s.caller, req.body.files);
+  const files = req.body.files?.length ? await checkRunFiles(ctx, s.caller, req.body.files) : [];
   let conversation: RunRequest['conversation'];
   if (req.kind === 'chat' && req.body.conversation_id) {
     // A debug conversation is its member's own: another member (or a portal conversation) looks missing.
@@ -119,7 +119,7 @@ export async function startDraftRun(ctx: ServerContext, s: AppScope, req: DraftR
       kind: req.kind,
       query: req.kind === 'chat' ? req.body.query : '',
       inputs: req.body.inputs ?? {},
-      files: req.body.files ?? [],
+      files,
       ...(conversation ? { conversation } : chat ? { newConversation: { source: 'draft' as const } } : {}),
     },
     log,

@@ -5,6 +5,7 @@ import { requireMembership, UUID_RE, type Caller } from '../context';
 import { conversations, files, messages } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { ICON_FILE_TYPES, type FileBizType, type FileInfo, type UploadedFile } from '../../../schemas/knowledge';
+import type { RunFileRef } from '../../../schemas/run-api';
 import { extensionOf, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
 import { fileStorage, storageKeyOf } from '../knowledge/storage';
 
@@ -191,14 +192,20 @@ async function sentInConversationOf(ctx: ServerContext, caller: Pick<Caller, 'te
  * The files a run is sent (`files` of a chat message or a workflow run) must each be readable by
  * the sender; otherwise VALIDATION-1000 naming the first one, before anything is written.
  */
-export async function checkRunFiles(ctx: ServerContext, caller: Caller, refs: readonly { file_id: string }[]): Promise<void> {
+export async function checkRunFiles(ctx: ServerContext, caller: Caller, refs: readonly { file_id: string }[]): Promise<RunFileRef[]> {
+  const out: RunFileRef[] = [];
   for (const [i, ref] of refs.entries()) {
+    let row: FileRow;
     try {
-      await readableFile(ctx, caller, ref.file_id);
+      row = await readableFile(ctx, caller, ref.file_id);
     } catch {
       throw badRequest(`File ${ref.file_id} does not exist or you have no permission`, [{ path: `body/files/${i}/file_id`, message: 'does not exist or you have no permission' }]);
     }
+    // The stored name and type, as the portal's runs give them (the client's are not trusted): a
+    // condition or list filter on the files' type or extension reads these.
+    out.push({ file_id: row.id, name: row.name, type: row.mimeType });
   }
+  return out;
 }
 
 export const fileBytes = (ctx: ServerContext, row: FileRow) => fileStorage(ctx.settings).get(row.storageKey);
