@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument, FlowNode } from '../../schemas/flow';
@@ -153,5 +155,82 @@ describe("simple-kimi's document branch (list operator, document extractor, temp
     const started = imageRun.filter((e) => (e as { type: string }).type === 'node_started').map((e) => (e as { nodeId?: string }).nodeId);
     expect(started).toContain(ids[0]);
     expect(started).not.toContain(ids[1]);
+  }, 60_000);
+});
+
+// search-master.yml's "Iteration 2", the only fixture with an if-else inside an iteration, run with the
+// file's own inner nodes and connections: for each link, "HTTP Request" fetches it, "IF/ELSE" goes on
+// only when the status is 200, "JinaReader" reads the page and "Template 2" writes "title\ntext". The
+// builder's part, as the import's warnings ask: JinaReader becomes a custom tool (a local reader service
+// with the same `url` parameter), and the links come from a small code node in place of the file's
+// search steps (a search engine and models). A link that answers 404 takes the else branch: its
+// iteration yields nothing from Template 2, as in Dify (null).
+describe("search-master's iteration with an if-else inside (HTTP request, if-else, tool, template)", () => {
+  it('reads the pages that answer 200 and skips the others', async () => {
+    const server = http.createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      if (u.pathname === '/read') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`Read: ${u.searchParams.get('url')}`);
+        return;
+      }
+      res.writeHead(u.pathname === '/page/ok' ? 200 : 404, { 'content-type': 'text/plain' });
+      res.end(u.pathname === '/page/ok' ? 'the page' : 'not here');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    h.allowOutbound(base);
+    try {
+      const owner = { token: f.u.owner.token, workspaceId: f.wsA };
+      const tool = expectOk(await h.call('POST', '/api/v1/console/tools', { ...owner, body: { name: 'Reader' } }));
+      const fn = expectOk(await h.call('POST', `/api/v1/console/tools/${tool.id}/functions`, { ...owner, body: { name: 'jina_reader', url: `${base}/read`, params: [{ param_key: 'url', data_type: 'string', request_type: 'query_params', is_not_null: true }] } }));
+
+      const imported = expectOk(await h.call('POST', '/api/v1/console/apps/import', { ...member(), body: { content: fs.readFileSync(path.join(DIR, 'search-master.yml'), 'utf8'), name: 'search-master (pages)' } }));
+      const file = expectOk(await h.call('GET', `/api/v1/console/apps/${imported.app.id}/workflow`, member())).document as FlowDocument;
+      const iteration = file.nodes.find((n) => n.title === 'Iteration 2')!;
+      const inner = file.nodes.filter((n) => n.parentId === iteration.id);
+      expect(inner.map((n) => n.kind).sort()).toEqual(['http-request', 'if-else', 'iteration-start', 'template-transform', 'tool']);
+      const ids = new Set([iteration.id, ...inner.map((n) => n.id)]);
+      const reader = inner.find((n) => n.kind === 'tool')!;
+      const template = inner.find((n) => n.kind === 'template-transform')!;
+      const links: FlowNode = {
+        id: 'links',
+        kind: 'code',
+        kindVersion: 1,
+        title: 'links',
+        position: { x: 0, y: 0 },
+        config: { language: 'javascript', inputs: [], code: `function main() {\n  return { result: ['${base}/page/ok', '${base}/page/missing'] };\n}`, outputs: [{ name: 'result', type: 'array[string]' }] },
+      };
+      const base0 = flow([['s', 'start']], []);
+      const sub: FlowDocument = {
+        ...base0,
+        nodes: [
+          ...base0.nodes,
+          links,
+          { ...iteration, config: { ...iteration.config, iterator: ['links', 'result'] } },
+          ...inner.map((n) => (n.id === reader.id ? { ...n, config: { ...n.config, toolId: tool.id, functionId: fn.id } } : n)),
+          { id: 'e', kind: 'end', kindVersion: 1, title: 'e', position: { x: 0, y: 0 }, config: { outputs: [{ name: 'pages', selector: [iteration.id, 'output'] }] } },
+        ],
+        edges: [
+          { id: 'e0', source: 's', sourceHandle: 'source', target: 'links', targetHandle: 'target' },
+          { id: 'e1', source: 'links', sourceHandle: 'source', target: iteration.id, targetHandle: 'target' },
+          ...file.edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
+          { id: 'e2', source: iteration.id, sourceHandle: 'source', target: 'e', targetHandle: 'target' },
+        ],
+      };
+      const app = await createApp(h, f.u.member.token, f.wsA, 'search-master pages', sub);
+      const r = await h.call('POST', `${RUNS(app)}/draft/workflow-runs`, { ...member(), body: { inputs: {} } });
+      expect(r.status, r.raw.body).toBe(200);
+      const events = parseSse(r.raw.body);
+      const done = events.at(-1) as { type: string; outputs?: { pages: unknown[] } };
+      expect(done.type, JSON.stringify(done)).toBe('run_finished');
+      // Template 2 ("{{ title }}\n{{ text }}"): the link, then what the reader read; nothing for the 404.
+      expect(done.outputs!.pages).toEqual([`${base}/page/ok\nRead: ${base}/page/ok`, null]);
+      const templateRuns = events.filter((e) => (e as { type: string; nodeId?: string }).type === 'node_finished' && (e as { nodeId?: string }).nodeId === template.id);
+      expect(templateRuns).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 });
