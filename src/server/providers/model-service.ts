@@ -7,7 +7,8 @@ import * as models from '../services/models';
 import { providerOf, type CatalogueProvider } from './catalogue';
 import { ModelError, toModelError } from './errors';
 import { createGuardedHttpClient } from '../http/guarded-client';
-import { createPolicyFetch } from '../http/policy-fetch';
+import { createPolicyClient, type PolicyClient } from '../http/policy-fetch';
+import { isPlainText, streamOpenAiText } from './openai-stream';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
@@ -63,6 +64,8 @@ type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
  */
 interface Outbound {
   fetch: typeof fetch;
+  /** The same connections as `fetch`, answering with Node streams (openai-stream.ts). */
+  client: PolicyClient;
   download: DownloadFunction;
   languageModels: Map<string, ProviderModel>;
 }
@@ -73,8 +76,10 @@ function outboundOf(policy: OutboundPolicy): Outbound {
   let o = outbounds.get(policy);
   if (!o) {
     const images = createGuardedHttpClient({ policy, purpose: 'model', maxResponseBytes: 20 * 1024 * 1024 });
+    const client = createPolicyClient(policy, 'model');
     o = {
-      fetch: createPolicyFetch(policy, 'model'),
+      fetch: client.fetch,
+      client,
       // The SDK would fetch these itself, past the policy: through the guarded client instead.
       download: (requests) =>
         Promise.all(
@@ -226,6 +231,11 @@ export class ModelService {
    */
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'llm');
+    // Text chats (a portal's, an llm node's) skip the SDK's web streams; tools and images keep it.
+    if (p.protocol === 'openai-compatible' && !req.tools?.length && isPlainText(req.messages)) {
+      yield* streamOpenAiText(outboundOf(this.ctx.outbound).client, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, model: req.model, messages: req.messages, params: req.params, signal: req.signal, maxRetries: req.maxRetries });
+      return;
+    }
     yield* streamChat(languageModel(this.ctx.outbound, p, creds, req.model), { ...req, download: outboundOf(this.ctx.outbound).download });
   }
 
