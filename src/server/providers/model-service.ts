@@ -15,8 +15,9 @@ import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelPar
 /**
  * ModelService: the one way server code talks to models. It resolves the tenant's credentials
  * (decrypted only here), checks that the model is enabled, and calls the provider through the `ai`
- * SDK's provider for the catalogue entry's protocol. The engine's llm, agent and classifier nodes
- * and the knowledge embedder use it.
+ * SDK's provider for the catalogue entry's protocol (plain-text OpenAI-compatible chats through
+ * openai-stream.ts, the same wire without the SDK's web streams). The engine's llm, agent and
+ * classifier nodes and the knowledge embedder use it.
  *
  * @example
  * const svc = new ModelService(ctx);
