@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useStudio, DEFAULT_TENANT_ID } from './harness';
 import { ANSWER_CHUNKS, fakeAnthropic, fakeOpenAi, GOOD_KEY, type FakeServer } from './fake-providers';
 import { ModelService } from '../../src/server/providers/model-service';
@@ -6,7 +6,8 @@ import { ModelError } from '../../src/server/providers/errors';
 import type { ChatEvent, ToolSpec } from '../../schemas/model';
 
 /**
- * ModelService (the production client: the `ai` SDK) against local fake providers over real HTTP
+ * ModelService (the production client: the `ai` SDK, and for plain-text OpenAI-compatible chats
+ * its own Node-stream client, openai-stream.ts) against local fake providers over real HTTP
  * and SSE: streaming text, tool calls, usage, embeddings, parameters on the wire, errors, and the
  * credential test endpoint.
  */
@@ -89,6 +90,19 @@ describe('OpenAI-compatible through ModelService', () => {
         { role: 'user', content: 'Say hello' },
       ],
     });
+  });
+
+  it('reads a text chat as a Node stream: no web stream between the provider and the tokens', async () => {
+    // The SDK's path pipes the body through a TextDecoderStream, an event-source parser and two
+    // TransformStreams: the largest part of a portal chat's main-thread time (bench:portal).
+    const piped = vi.spyOn(ReadableStream.prototype, 'pipeThrough');
+    try {
+      const events = await collect(svc.chat({ tenantId, provider: 'openai_api_compatible', model: 'fake-chat', messages: [{ role: 'user', content: 'Say hello' }] }));
+      expect(events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text)).toEqual(ANSWER_CHUNKS);
+      expect(piped).not.toHaveBeenCalled();
+    } finally {
+      piped.mockRestore();
+    }
   });
 
   it('reports a streamed tool call with its parsed arguments, and sends the tool result back', async () => {

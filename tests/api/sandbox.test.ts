@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NodeExecutionError } from '../../src/plugin-sdk/executor';
 import { createCodeSandbox, createSandboxService, type SandboxJob, type SandboxOutcome } from '../../src/server/sandbox';
 
@@ -58,6 +59,31 @@ describe('code sandbox: normal runs', () => {
     const huge = await sandbox.run(js('function main() { console.log("y".repeat(8 << 20)); return {} }'));
     expect(huge.ok).toBe(true);
     expect(huge.logs[0]?.text).toHaveLength(64 * 1024);
+  });
+
+  it('a job on a warm worker answers with one message (no "started"), and a new worker still says when it starts', async () => {
+    // Each message from a worker wakes the server's thread: a warm JavaScript worker's job starts
+    // at once, so its clock runs from the post and only the outcome comes back.
+    const own = createCodeSandbox({ maxWorkers: 1 });
+    const emitted = vi.spyOn(Worker.prototype, 'emit');
+    const messages = () => emitted.mock.calls.filter(([name]) => name === 'message').map(([, m]) => Object.keys(m as object).filter((k) => k !== 'id' && k !== 'warmBytes'));
+    try {
+      expect(await own.run(js('function main() { return { n: 1 } }'))).toMatchObject({ ok: true, outputs: { n: 1 } });
+      expect(messages()).toEqual([['started'], ['outcome']]);
+      emitted.mockClear();
+      for (let n = 2; n <= 3; n++) expect(await own.run(js('function main({ n }) { return { n } }', { n }))).toMatchObject({ ok: true, outputs: { n } });
+      expect(messages()).toEqual([['outcome'], ['outcome']]);
+      // Another memory ceiling needs another module: the worker says when it has started again.
+      emitted.mockClear();
+      expect(await own.run(js('function main() { return { n: 4 } }', {}, { memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { n: 4 } });
+      expect(messages()).toEqual([['started'], ['outcome']]);
+      // And a warm job still stops at its time limit.
+      const slow = await own.run(js('function main() { for (;;) {} }', {}, { memoryMb: 64, timeoutMs: 200 }));
+      expect(failure(slow).code).toBe('SANDBOX-TIMEOUT');
+    } finally {
+      emitted.mockRestore();
+      await own.close();
+    }
   });
 
   it('runs several jobs at once, more than there are workers', async () => {

@@ -21,6 +21,7 @@ import { Settings } from '../../src/server/settings';
 import { createStudio } from '../../src/server/server';
 import { runRegistry } from '../../src/server/runs/registry';
 import { flow } from '../engine/kit';
+import { profileWhile, threadCpu, threadCpuSince } from './cpu';
 
 const load = () => execSync('uptime').toString().trim().replace(/^.*load/, 'load');
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
@@ -113,9 +114,14 @@ try {
       inServer.length = 0;
       const total = clients === 1 ? 1000 : 4000;
       const cpu0 = process.cpuUsage();
-      const r = await loadClient({ url: `${base}/v1/workflows/run`, key, body, clients, total });
-      await settled();
+      const threads0 = threadCpu();
+      const r = await profileWhile(`api-${clients}-clients`, async () => {
+        const out = await loadClient({ url: `${base}/v1/workflows/run`, key, body, clients, total });
+        await settled();
+        return out;
+      });
       const cpu = process.cpuUsage(cpu0);
+      const threads = threadCpuSince(threads0);
       if (r.failed) console.log(`  ${r.failed} requests failed`);
       const label = `blocking run, ${clients} client${clients > 1 ? 's' : ''}`;
       print(`${label}: in the server`, `median ${fmt(quantile(inServer, 0.5))} ms, p95 ${fmt(quantile(inServer, 0.95))} ms${clients === 1 ? ' (target median <= 2 ms)' : ''}`);
@@ -125,6 +131,7 @@ try {
       // writes included): what a core free of other work would turn into runs per second.
       const cpuMs = (cpu.user + cpu.system) / 1000 / total;
       print(`${label}: server CPU per run`, `${fmt(cpuMs)} ms (${fmt(1000 / cpuMs, 0)} runs/s per busy core)`);
+      if (threads) print(`${label}: CPU per run by thread`, `main ${fmt(threads.main / total)} ms, workers (database, sandboxes) ${fmt(threads.others / total)} ms`);
     }
   } finally {
     await studio.close();

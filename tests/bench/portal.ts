@@ -29,6 +29,7 @@ import { createUser } from '../../src/server/services/users';
 import { runRegistry } from '../../src/server/runs/registry';
 import { GOOD_KEY } from '../api/fake-providers';
 import { flow } from '../engine/kit';
+import { profileWhile, threadCpu, threadCpuSince } from './cpu';
 
 const STREAMS = Number(process.env.STREAMS ?? 200);
 const USERS = 20;
@@ -113,10 +114,12 @@ try {
   const probe = await child('./portal-probe.ts');
   probe.p.stdin.write(`${JSON.stringify({ url: `${base}/config.json`, everyMs: 100 })}\n`);
   const cpu0 = process.cpuUsage();
+  const threads0 = threadCpu();
   const t0 = performance.now();
-  const result = await round(STREAMS);
+  const result = await profileWhile('portal-streams', () => round(STREAMS));
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpuSince(threads0);
   probe.p.stdin.end('stop\n');
   const { latencies } = JSON.parse(await probe.next()) as { latencies: number[] };
   provider.p.stdin.write('report\n');
@@ -135,6 +138,7 @@ try {
   console.log(`chunk gap past the provider's ${chunkMs} ms  p95 ${fmt(quantile(result.gaps, 0.95) - chunkMs)} ms | max ${fmt(Math.max(...result.gaps) - chunkMs)} ms   (target max <= 100 ms)`);
   console.log(`provider's own first token p50 ${fmt(quantile(Object.values(delays), 0.5))} ms (subtracted per stream)`);
   console.log(`server process CPU       ${fmt((cpu.user + cpu.system) / 1000 / STREAMS)} ms a stream (${((cpu.user + cpu.system) / 1000 / wall * 100).toFixed(0)}% of one core over the round: less sensitive to a busy machine than the latencies)`);
+  if (threads) console.log(`  by thread                ${fmt(threads.main / STREAMS)} ms main thread, ${fmt(threads.others / STREAMS)} ms workers (database, sandboxes) a stream`);
   console.log(`uptime: ${load}`);
 } finally {
   provider.p.stdin.end();

@@ -1,4 +1,4 @@
-import http, { type IncomingMessage } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -39,13 +39,44 @@ function withDeadline<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefi
  * across origins; 'manual' answers the 3xx; 'error' rejects.
  */
 export function createPolicyFetch(policy: OutboundPolicy, purpose: OutboundPurpose, opts: { connectTimeoutMs?: number } = {}): typeof fetch {
+  return createPolicyClient(policy, purpose, opts).fetch;
+}
+
+/** An answer of {@link PolicyClient.request}: the body as the Node stream it arrived on (decoded). */
+export interface PolicyResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+export interface PolicyRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+}
+
+/**
+ * The policy's fetch and, beside it on the same kept-alive connections, `request`: the same
+ * admission, redirects, decoding, errors and aborts, answering with the Node stream instead of a
+ * web Response. A streamed model answer read through fetch passes through web streams
+ * (ReadableStream, TextDecoderStream, TransformStreams), which cost more main-thread time per token
+ * than the rest of a portal chat's stream; the OpenAI-compatible text client reads this one.
+ */
+export interface PolicyClient {
+  fetch: typeof fetch;
+  request(url: string | URL, init?: PolicyRequestInit): Promise<PolicyResponse>;
+}
+
+export function createPolicyClient(policy: OutboundPolicy, purpose: OutboundPurpose, opts: { connectTimeoutMs?: number } = {}): PolicyClient {
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
     'https:': new https.Agent({ keepAlive: true }),
   };
   const connectMs = opts.connectTimeoutMs ?? 10_000;
 
-  async function one(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | string | undefined, signal: AbortSignal | undefined, redirect: RequestRedirect, hops: number): Promise<Response> {
+  async function one(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | string | undefined, signal: AbortSignal | undefined, redirect: RequestRedirect, hops: number): Promise<IncomingMessage> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error(`${url.protocol} URLs are not fetched`) });
     if (signal?.aborted) throw abortReason(signal);
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
@@ -82,10 +113,10 @@ export function createPolicyFetch(policy: OutboundPolicy, purpose: OutboundPurpo
       }
       return one(next, method, nextHeaders, body, signal, redirect, hops + 1);
     }
-    return toResponse(res, method, signal);
+    return res;
   }
 
-  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+  const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
     let url: URL;
     let method = init.method;
     let headers = headersOf(init.headers);
@@ -99,8 +130,16 @@ export function createPolicyFetch(policy: OutboundPolicy, purpose: OutboundPurpo
       signal ??= input.signal;
     } else url = new URL(String(input));
     const body = await bytesOf(rawBody, headers);
-    return one(url, (method ?? 'GET').toUpperCase(), headers, body, signal, init.redirect ?? 'follow', 0);
-  }) as typeof fetch;
+    method = (method ?? 'GET').toUpperCase();
+    return toResponse(await one(url, method, headers, body, signal, init.redirect ?? 'follow', 0), method, signal);
+  }) as typeof globalThis.fetch;
+
+  async function request(url: string | URL, init: PolicyRequestInit = {}): Promise<PolicyResponse> {
+    const res = await one(new URL(String(url)), (init.method ?? 'GET').toUpperCase(), { ...init.headers }, init.body, init.signal, 'follow', 0);
+    return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: decoded(res, init.signal) };
+  }
+
+  return { fetch, request };
 }
 
 /** A string or bytes as they are; any other body fetch accepts, read into bytes (with its type). */
@@ -157,7 +196,8 @@ function send(
   });
 }
 
-function toResponse(res: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
+/** The body of `res`, decoded (gzip, deflate, br), destroyed with the signal's reason when it aborts. */
+function decoded(res: IncomingMessage, signal: AbortSignal | undefined): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
   let source: Readable = res;
@@ -170,6 +210,11 @@ function toResponse(res: IncomingMessage, method: string, signal: AbortSignal | 
     signal.addEventListener('abort', onAbort, { once: true });
     source.once('close', () => signal.removeEventListener('abort', onAbort));
   }
+  return source;
+}
+
+function toResponse(res: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
+  const source = decoded(res, signal);
   const headers = new Headers();
   for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
   const status = res.statusCode ?? 0;

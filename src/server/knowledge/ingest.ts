@@ -25,12 +25,17 @@ type DatasetRow = typeof datasets.$inferSelect;
 
 const hasVectorColumn = new WeakMap<object, Promise<boolean>>();
 
-/** Whether dataset_segments has the pgvector column `embedding_v` (checked once per database). */
+/**
+ * Whether dataset_segments has the pgvector column `embedding_v` (checked once per database). Asked
+ * of pg_attribute directly: information_schema.columns is a view over every column of every table
+ * with privilege checks, the slowest statement of a start on the embedded database (it runs in the
+ * background, but on the database's one thread, ahead of the first requests).
+ */
 export function vectorColumnExists(ctx: Pick<ServerContext, 'db'>): Promise<boolean> {
   let p = hasVectorColumn.get(ctx.db);
   if (!p) {
     p = ctx.db
-      .execute(sql`select 1 as one from information_schema.columns where table_name = 'dataset_segments' and column_name = 'embedding_v'`)
+      .execute(sql`select 1 as one from pg_attribute where attrelid = to_regclass('dataset_segments') and attname = 'embedding_v' and not attisdropped`)
       .then((r) => ((r as { rows?: unknown[] }).rows ?? (r as unknown as unknown[])).length > 0);
     hasVectorColumn.set(ctx.db, p);
   }

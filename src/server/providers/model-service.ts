@@ -7,15 +7,17 @@ import * as models from '../services/models';
 import { providerOf, type CatalogueProvider } from './catalogue';
 import { ModelError, toModelError } from './errors';
 import { createGuardedHttpClient } from '../http/guarded-client';
-import { createPolicyFetch } from '../http/policy-fetch';
+import { createPolicyClient, type PolicyClient } from '../http/policy-fetch';
+import { isPlainText, streamOpenAiText } from './openai-stream';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
 /**
  * ModelService: the one way server code talks to models. It resolves the tenant's credentials
  * (decrypted only here), checks that the model is enabled, and calls the provider through the `ai`
- * SDK's provider for the catalogue entry's protocol. The engine's llm, agent and classifier nodes
- * and the knowledge embedder use it.
+ * SDK's provider for the catalogue entry's protocol (plain-text OpenAI-compatible chats through
+ * openai-stream.ts, the same wire without the SDK's web streams). The engine's llm, agent and
+ * classifier nodes and the knowledge embedder use it.
  *
  * @example
  * const svc = new ModelService(ctx);
@@ -63,6 +65,8 @@ type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
  */
 interface Outbound {
   fetch: typeof fetch;
+  /** The same connections as `fetch`, answering with Node streams (openai-stream.ts). */
+  client: PolicyClient;
   download: DownloadFunction;
   languageModels: Map<string, ProviderModel>;
 }
@@ -73,8 +77,10 @@ function outboundOf(policy: OutboundPolicy): Outbound {
   let o = outbounds.get(policy);
   if (!o) {
     const images = createGuardedHttpClient({ policy, purpose: 'model', maxResponseBytes: 20 * 1024 * 1024 });
+    const client = createPolicyClient(policy, 'model');
     o = {
-      fetch: createPolicyFetch(policy, 'model'),
+      fetch: client.fetch,
+      client,
       // The SDK would fetch these itself, past the policy: through the guarded client instead.
       download: (requests) =>
         Promise.all(
@@ -226,6 +232,11 @@ export class ModelService {
    */
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'llm');
+    // Text chats (a portal's, an llm node's) skip the SDK's web streams; tools and images keep it.
+    if (p.protocol === 'openai-compatible' && !req.tools?.length && isPlainText(req.messages)) {
+      yield* streamOpenAiText(outboundOf(this.ctx.outbound).client, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, model: req.model, messages: req.messages, params: req.params, signal: req.signal, maxRetries: req.maxRetries });
+      return;
+    }
     yield* streamChat(languageModel(this.ctx.outbound, p, creds, req.model), { ...req, download: outboundOf(this.ctx.outbound).download });
   }
 

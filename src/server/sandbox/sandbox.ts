@@ -138,6 +138,8 @@ interface WorkerJob {
   maxOutputChars: number;
   maxLogLines: number;
   maxLogChars: number;
+  /** The worker's module is warm for this memory ceiling: it sends no 'started' message (see execute). */
+  quiet?: true;
 }
 
 /** `fatal`: the interpreter itself failed; `recycle`: the job tampered with the sandbox. Either way the worker is not used again. */
@@ -161,6 +163,8 @@ interface Slot {
   tenantId?: string;
   /** Python: the interpreter's interrupt buffer; 2 (SIGINT) makes the running code raise KeyboardInterrupt. */
   interrupt?: Int32Array;
+  /** JavaScript: the memory ceiling of the QuickJS module the worker kept warm after its last job. */
+  warmBytes?: number;
 }
 
 const WORKER_URLS: Record<SandboxLanguage, URL> = {
@@ -289,7 +293,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
         resolve(outcome);
       };
       const fail = (code: SandboxErrorCode, message: string): WorkerOutcome => ({ ok: false, error: { code, message }, logs: [] });
-      const onMessage = (msg: { id: number; started?: true; outcome?: WorkerOutcome }) => {
+      const onMessage = (msg: { id: number; started?: true; outcome?: WorkerOutcome; warmBytes?: number }) => {
         if (msg.id !== id) return;
         if (msg.started) {
           // The interpreter is ready and the job's clock runs from now: the backstop counts from here too.
@@ -302,6 +306,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
         if (!msg.outcome) return;
         // A worker whose module ran out of memory holds a large WASM heap until it is collected: end it.
         const out = msg.outcome;
+        slot.warmBytes = msg.warmBytes;
         finish(out, !out.recycle && (out.ok || (out.error.code !== SANDBOX_ERRORS.MEMORY && !out.fatal)));
       };
       const onError = (e: Error & { code?: string }) =>
@@ -316,7 +321,12 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
       // The backstop: QuickJS interrupts itself at the limit; a worker still busy after the grace
       // period (stuck outside the interpreter) is terminated.
       const onOverdue = () => finish(fail(SANDBOX_ERRORS.TIMEOUT, `The code ran past its time limit of ${job.timeoutMs} ms`), false);
-      let killTimer = setTimeout(onOverdue, STARTUP_ALLOWANCE_MS[slot.language] + job.timeoutMs + o.killGraceMs);
+      // A JavaScript job on a module already warm for its ceiling starts within microseconds of
+      // arriving: its clock is counted from here and the worker sends no 'started' message (one
+      // wake-up of this thread less per run). Otherwise the worker may first build a module (or
+      // Pyodide), and the backstop allows for that until 'started' says the job runs.
+      if (slot.language === 'javascript' && slot.warmBytes === job.memoryBytes) job.quiet = true;
+      let killTimer = setTimeout(onOverdue, (job.quiet ? 0 : STARTUP_ALLOWANCE_MS[slot.language]) + job.timeoutMs + o.killGraceMs);
       let interruptTimer: NodeJS.Timeout | undefined;
       slot.worker.on('message', onMessage);
       slot.worker.on('error', onError);
