@@ -303,7 +303,7 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
       ],
     };
     const result = await runBuiltin(kr, { inputs: { q: 'tea' }, services: { knowledge } }).result;
-    expect(result.outputs.result.map((r: { segment_id: string; source: string }) => [r.segment_id, r.source])).toEqual([
+    expect((result.outputs.result as { segment_id: string; source: string }[]).map((r) => [r.segment_id, r.source])).toEqual([
       ['s1', 'full_text'],
       ['s2', 'graph'],
     ]);

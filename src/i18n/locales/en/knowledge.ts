@@ -237,7 +237,7 @@ const knowledge: typeof zh = {
     allStatuses: 'All statuses',
     empty: 'No tasks',
     col: { type: 'Type', tenant: 'Tenant', workspace: 'Project space', dataset: 'Knowledge base', unit: 'Unit', status: 'Status', createdAt: 'Created' },
-    types: { normal: 'Vectorisation', graphic: 'Graph', faq: 'FAQ' },
+    types: { normal: 'Vectorisation', graphic: 'Graph', faq: 'FAQ', index: 'Segment indexes' },
     stop: 'Stop task',
     cancelQueue: 'Cancel queued task',
   },

@@ -236,7 +236,7 @@ const knowledge = {
     allStatuses: '全部状态',
     empty: '没有任务',
     col: { type: '类型', tenant: '租户', workspace: '项目空间', dataset: '知识库', unit: '知识单元', status: '状态', createdAt: '创建时间' },
-    types: { normal: '向量化', graphic: '图谱', faq: '问答' },
+    types: { normal: '向量化', graphic: '图谱', faq: '问答', index: '分段索引' },
     stop: '停止任务',
     cancelQueue: '取消排队',
   },
