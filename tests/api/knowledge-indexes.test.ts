@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetDocuments, datasetGraphEntities, datasetGraphRelations, datasetSegmentIndexes, datasetSegments, datasetTasks } from '../../src/server/db/schema';
 import { builtinEmbedder } from '../../src/server/knowledge/embedder';
@@ -278,8 +278,8 @@ describe('tasks as calls, handle-graph-index-data, refresh now', () => {
       expectCode(await refresh(u.id), 409, 'KNOWLEDGE-1000');
       await runQueuedTasksNow(h.studio.ctx);
       expect((await segs(u.id)).map((s) => s.content).join(' ')).toContain('Version 2 of the page.');
-      const [{ n }] = (await db().execute(sql`select count(*)::int as n from dataset_tasks where document_id = ${u.id}::uuid and type = 'normal'`)).rows as { n: number }[];
-      expect(Number(n)).toBe(2);
+      const normal = (await db().select().from(datasetTasks).where(eq(datasetTasks.documentId, u.id))).filter((t) => t.type === 'normal');
+      expect(normal).toHaveLength(2);
     } finally {
       await pages.close();
     }

@@ -237,6 +237,13 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
       d.graph_status = enabled ? 'analysing' : 'disabled';
       return null;
     },
+    async refreshNow(_ws, _dsId, docId) {
+      await step('refreshNow', [docId]);
+      const d = findDoc(docId);
+      if (!d.source_url) throw bad('Only a unit made from a URL can be refreshed');
+      Object.assign(d, { status: 'queued', progress: 0 });
+      return d;
+    },
     async stopTask(_ws, _dsId, d) {
       await step('stopTask', [d.id]);
       findDoc(d.id).status = 'cancelling';

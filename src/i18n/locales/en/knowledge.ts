@@ -31,6 +31,8 @@ const knowledge: typeof zh = {
     created: 'Knowledge base created',
     updated: 'Knowledge base saved',
     saveFailed: 'Could not save',
+    graphMinRelevance: 'Graph minimum relevance',
+    graphMinRelevanceHelp: 'Hit tests add knowledge-graph neighbours scoring at least this (0 to {{max}})',
   },
   units: {
     title: 'Knowledge units',
@@ -52,6 +54,9 @@ const knowledge: typeof zh = {
     disabled: 'Unit disabled',
     graphAnalyse: 'Graph analysis of {{name}}',
     graphStarted: 'Graph analysis started',
+    refreshNow: 'Refresh {{name}} from its URL now',
+    refreshStarted: 'Refresh queued',
+    graphFailedReason: 'Graph analysis failed: {{reason}}',
     stop: 'Stop the task of {{name}}',
     cancelQueue: 'Take {{name}} out of the queue',
     delete: 'Delete {{name}}',

@@ -30,6 +30,8 @@ const knowledge = {
     created: '知识库已创建',
     updated: '知识库已保存',
     saveFailed: '保存失败',
+    graphMinRelevance: '图谱最低相关度',
+    graphMinRelevanceHelp: '命中测试只加入相关度不低于此值的知识图谱邻居（0 到 {{max}}）',
   },
   units: {
     title: '知识单元',
@@ -51,6 +53,9 @@ const knowledge = {
     disabled: '已停用',
     graphAnalyse: '对 {{name}} 进行图谱分析',
     graphStarted: '图谱分析已开始',
+    refreshNow: '立即从网址更新 {{name}}',
+    refreshStarted: '已加入更新队列',
+    graphFailedReason: '图谱分析失败：{{reason}}',
     stop: '停止 {{name}} 的任务',
     cancelQueue: '取消 {{name}} 的排队',
     delete: '删除 {{name}}',
