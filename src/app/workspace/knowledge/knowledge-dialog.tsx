@@ -109,9 +109,8 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
               <Field label={t('dialog.graphMinRelevance')} error={relevanceError} help={t('dialog.graphMinRelevanceHelp', { max: MAX_GRAPH_MIN_RELEVANCE })}>
                 <Input
                   type="number"
-                  min={0}
-                  max={MAX_GRAPH_MIN_RELEVANCE}
-                  step={0.05}
+                  // Checked on save with its own message (the browser's range check would block it silently).
+                  step="any"
                   value={minRelevance}
                   data-testid="kb-graph-min-relevance"
                   onChange={(e) => {
