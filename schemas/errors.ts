@@ -77,6 +77,16 @@ export const ErrorCode = {
    * `data.expected` the app's type. Nothing changes.
    */
   IMPORT_MODE_MISMATCH: 'APP-1001',
+  /**
+   * The knowledge unit is not in the state the action needs (409): it is being processed (a refresh
+   * or a new processing task waits for the current one), or its vector analysis has not completed
+   * (graph analysis, Q&A and segment index generation need its segments); `data.status` says where it is.
+   */
+  KNOWLEDGE_UNIT_STATE: 'KNOWLEDGE-1000',
+  /** "Refresh now" of a knowledge unit that has no URL source (400): only URL units are fetched again. */
+  KNOWLEDGE_NOT_URL: 'KNOWLEDGE-1001',
+  /** Generation (segment indexes, graph analysis) needs a default chat model in the tenant (400): set one in model management. */
+  KNOWLEDGE_NO_MODEL: 'KNOWLEDGE-1002',
   /** The caller's role does not allow the operation (403). */
   FORBIDDEN: 'PERMISSION-1000',
   /**

@@ -21,7 +21,7 @@ export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 /** Spec 4 processing states a task can be in. */
 export const TASK_STATUSES = ['waiting', 'queued', 'parsing', 'segmenting', 'indexing', 'cancelling', 'cancelled', 'failed', 'completed'] as const;
 /** Spec 9 task types. */
-export const TASK_TYPES = ['normal', 'graphic', 'faq'] as const;
+export const TASK_TYPES = ['normal', 'graphic', 'faq', 'index'] as const;
 
 /** Operators of knowledge metadata conditions (retrieval also takes a few spelled-out aliases). */
 export const METADATA_OPERATORS = ['is', 'is not', 'contains', 'not contains', 'start with', 'end with', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'before', 'after'] as const;
@@ -85,13 +85,15 @@ export const Dataset = z.object({
   size: z.number(),
   created_by: Id,
   created_by_name: z.string(),
+  /** The relevance a graph neighbour needs in this base's hit tests (0…0.5; the default when unset is 0.3). */
+  graph_min_relevance: z.number(),
   created_at: Time,
   updated_at: Time,
 });
 export type Dataset = z.infer<typeof Dataset>;
 export const DatasetListQuery = z.object({ ...paging, keyword: z.string().max(64).optional() });
 export const DatasetCreateBody = z.object({ name: z.string().trim().min(1).max(DATASET_NAME_MAX), description: z.string().max(DATASET_DESCRIPTION_MAX).default('') });
-export const DatasetUpdateBody = DatasetCreateBody.partial();
+export const DatasetUpdateBody = DatasetCreateBody.extend({ graph_min_relevance: z.number().min(0).max(MAX_GRAPH_MIN_RELEVANCE) }).partial();
 export const CheckNameResult = z.object({ exists: z.boolean() });
 
 export const DatasetDocument = z.object({
@@ -114,6 +116,8 @@ export const DatasetDocument = z.object({
   hit_count: z.number(),
   enabled: z.boolean(),
   graph_status: z.string(),
+  /** Why the unit's last graph analysis failed (graph_status `failed`), else null. */
+  graph_error: z.string().nullable(),
   created_at: Time,
   updated_at: Time,
 });
@@ -163,6 +167,8 @@ export const HitTestBody = z.object({
   score_threshold: z.number().min(0).max(1).optional(),
   rerank: z.boolean(),
   graph: z.boolean(),
+  /** With `graph`: the neighbours' minimum relevance for this test (else the base's own). */
+  graph_min_relevance: z.number().min(0).max(MAX_GRAPH_MIN_RELEVANCE).optional(),
 });
 export type HitTestBody = z.infer<typeof HitTestBody>;
 export const HitResult = z.object({
@@ -198,7 +204,8 @@ export const GraphQueryResult = z.object({ relations: z.array(GraphRelation) });
 export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
 /** Where a unit's graph analysis waits in the queue (null: not queued). */
 export const GraphQueuePosition = z.object({ position: z.number().int().nullable() });
-export const GraphReference = z.object({ source: z.string(), relation: z.string(), target: z.string() });
+/** A relation of a unit, once however many of its segments yield it (`count`: how many do). */
+export const GraphReference = z.object({ source: z.string(), relation: z.string(), target: z.string(), count: z.number().int() });
 export type GraphReference = z.infer<typeof GraphReference>;
 
 export const TaskLog = z.object({ time: Time, level: z.enum(['info', 'warn', 'error']), message: z.string() });
@@ -254,7 +261,11 @@ export const TaskParams = DatasetParams.extend({ task_id: z.string().describe('T
 export const AdminTaskParams = z.object({ task_id: z.string().describe('Task id') });
 
 /** DatasetUpdateBody as the server reads it: a field left out stays as it is (no defaults). */
-export const DatasetUpdateBodyIn = z.object({ name: z.string().trim().min(1).max(DATASET_NAME_MAX).optional(), description: z.string().max(DATASET_DESCRIPTION_MAX).optional() });
+export const DatasetUpdateBodyIn = z.object({
+  name: z.string().trim().min(1).max(DATASET_NAME_MAX).optional(),
+  description: z.string().max(DATASET_DESCRIPTION_MAX).optional(),
+  graph_min_relevance: z.number().min(0).max(MAX_GRAPH_MIN_RELEVANCE).optional(),
+});
 export const CheckNameBody = z.object({ name: z.string().trim().min(1).max(DATASET_NAME_MAX), exclude_id: z.string().optional() });
 export const ToggleEnableBody = z.object({ enabled: z.boolean() });
 export const ExcelSheetsQuery = z.object({ file_id: Id });

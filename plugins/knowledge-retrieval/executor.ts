@@ -37,6 +37,8 @@ export const knowledgeRetrievalExecutor = defineNodeExecutor(knowledgeRetrievalP
       dataset_id: c.datasetId ?? '',
       document_id: c.documentId ?? '',
       segment_id: c.segmentId ?? '',
+      // 'graph' for knowledge-graph neighbours, as the hit test shows them.
+      source: c.source ?? '',
       metadata: c.metadata ?? {},
     }));
     return { outputs: { result } };

@@ -53,6 +53,7 @@ const OUTPUTS: Port[] = [
       { name: 'dataset_id', type: 'string' },
       { name: 'document_id', type: 'string' },
       { name: 'segment_id', type: 'string' },
+      { name: 'source', type: 'string' },
       { name: 'metadata', type: 'object' },
     ],
   },

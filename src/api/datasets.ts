@@ -62,6 +62,7 @@ export const datasetEndpoints = {
   removeDocument: { method: 'DELETE', url: doc, name: 'datasets.removeDocument' },
   toggleEnable: { method: 'POST', url: `${doc}/toggle-enable`, name: 'datasets.toggleEnable' },
   toggleGraph: { method: 'POST', url: `${doc}/toggle-graph`, name: 'datasets.toggleGraph' },
+  refreshDocument: { method: 'POST', url: `${doc}/refresh`, name: 'datasets.refreshDocument' },
   preview: { method: 'POST', url: `${one}/segmentation-preview`, name: 'datasets.segmentationPreview' },
   excelSheets: { method: 'GET', url: `${one}/excel/sheets`, name: 'datasets.excelSheets' },
   excelHeaders: { method: 'GET', url: `${one}/excel/headers`, name: 'datasets.excelHeaders' },
@@ -107,6 +108,8 @@ export const deleteDocument = (dataset_id: string, document_id: string, o?: Opts
 export const createDocuments = (dataset_id: string, body: In<typeof CreateDocumentsBody>, o?: Opts) => call(z.array(DatasetDocument), ep.createDocuments, { ...body, dataset_id }, o);
 export const toggleEnable = (dataset_id: string, document_id: string, enabled: boolean, o?: Opts) => call(ok, ep.toggleEnable, { dataset_id, document_id, enabled }, o);
 export const toggleGraph = (dataset_id: string, document_id: string, enabled: boolean, o?: Opts) => call(ok, ep.toggleGraph, { dataset_id, document_id, enabled }, o);
+/** Fetches a URL unit again now (its processing task is queued). */
+export const refreshDocument = (dataset_id: string, document_id: string, o?: Opts) => call(DatasetDocument, ep.refreshDocument, { dataset_id, document_id }, o);
 export const stopTask = (dataset_id: string, task_id: string, o?: Opts) => call(ok, ep.stopTask, { dataset_id, task_id }, o);
 export const cancelQueuedTask = (dataset_id: string, task_id: string, o?: Opts) => call(ok, ep.cancelQueue, { dataset_id, task_id }, o);
 

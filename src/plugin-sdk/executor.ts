@@ -164,6 +164,8 @@ export interface KnowledgeChunk {
   datasetId?: string;
   documentId?: string;
   segmentId?: string;
+  /** How it was found: by its vector, its words, or as a knowledge-graph neighbour of the others. */
+  source?: 'vector' | 'full_text' | 'graph';
   metadata?: Record<string, unknown>;
 }
 

@@ -61,6 +61,9 @@ it('the knowledge client functions parse the real answers', async () => {
   expect((await ds.taskLogs(base.id, unit.task_id!, o)).length).toBeGreaterThan(0);
   expect((await ds.listAdminTasks({ page_size: 50 })).items.some((t) => t.id === unit.task_id)).toBe(true);
   await expect(ds.stopTask(base.id, unit.task_id!, { ...o, reaction: 'silent' })).rejects.toMatchObject({ code: 'VALIDATION-1000' });
+  // Refresh now is for URL units: a file unit is refused with its own code.
+  await expect(ds.refreshDocument(base.id, unit.id, { ...o, reaction: 'silent' })).rejects.toMatchObject({ code: 'KNOWLEDGE-1001' });
+  expect((await ds.updateDataset(base.id, { graph_min_relevance: 0.4 }, o)).graph_min_relevance).toBe(0.4);
   expect(await ds.deleteDocument(base.id, tableUnit!.id, o)).toBeNull();
   expect(await ds.deleteDataset(base.id, o)).toBeNull();
 });

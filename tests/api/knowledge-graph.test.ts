@@ -8,10 +8,12 @@ import { builtinEmbedder } from '../../src/server/knowledge/embedder';
 import { parseExtraction } from '../../src/server/knowledge/graph';
 import { writeSegments } from '../../src/server/knowledge/ingest';
 import { runQueuedTasksNow } from '../../src/server/knowledge/queue';
+import { refreshDueUnits } from '../../src/server/knowledge/refresh';
+import { createKnowledgeService } from '../../src/server/knowledge/runtime';
 import type { SegmentDraft } from '../../src/server/knowledge/types';
 import { GOOD_KEY } from './fake-providers';
 import { DEFAULT_TENANT_ID, useStudio } from './harness';
-import { createBase, waitFor } from './knowledge-kit';
+import { createBase, RULE, startPageServer, waitFor } from './knowledge-kit';
 import { configureProvider } from './runs-kit';
 import { expectCode, expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
@@ -37,6 +39,8 @@ const EXTRACTIONS: [string, unknown][] = [
   ['Ada Lovelace', { entities: [{ name: 'Ada Lovelace', type: 'person', description: 'mathematician' }, { name: 'Analytical Engine', type: 'machine' }], relations: [{ source: 'Ada Lovelace', relation: 'wrote notes on', target: 'Analytical Engine' }] }],
   ['Charles Babbage', { entities: [{ name: 'Charles Babbage', type: 'person' }, { name: 'analytical engine', type: 'machine' }, { name: 'London', type: 'place' }], relations: [{ source: 'Charles Babbage', relation: 'designed', target: 'Analytical Engine' }, { source: 'Charles Babbage', relation: 'worked in', target: 'London' }] }],
   ['Difference Engine', { entities: [{ name: 'Difference Engine', type: 'machine' }], relations: [{ source: 'Charles Babbage', relation: 'built', target: 'Difference Engine' }, { source: 'British government', relation: 'funded', target: 'Difference Engine' }] }],
+  ['Jacquard loom', { entities: [], relations: [{ source: 'Joseph Jacquard', relation: 'built', target: 'Jacquard loom' }] }],
+  ['Lyon', { entities: [], relations: [{ source: 'Joseph Jacquard', relation: 'lived in', target: 'Lyon' }] }],
   ['鲁迅', { entities: [{ name: '鲁迅', type: '人物' }, { name: '狂人日记', type: '作品' }], relations: [{ source: '鲁迅', relation: '创作', target: '狂人日记' }] }],
 ];
 
@@ -91,7 +95,7 @@ async function unit(name: string, drafts: SegmentDraft[], extra: Partial<typeof 
 
 const toggle = (doc: string, enabled: boolean, who = member()) => h.call('POST', `${DS(ds)}/documents/${doc}/toggle-graph`, { ...who, body: { enabled } });
 const graphStatus = async (doc: string) => expectOk(await h.call('GET', `${DS(ds)}/documents/${doc}`, member())).graph_status as string;
-type Ref = { source: string; relation: string; target: string };
+type Ref = { source: string; relation: string; target: string; count: number };
 /** A unit's relations; entity names lower-cased (which spelling is kept depends on which segment came first). */
 const references = async (doc: string) =>
   (expectOk(await h.call('GET', `${DS(ds)}/documents/${doc}/graph-references`, member())) as Ref[]).map((r) => ({ ...r, source: r.source.toLowerCase(), target: r.target.toLowerCase() }));
@@ -191,14 +195,14 @@ describe('graph analysis through the queue', () => {
     const refs = await references(docEngines);
     expect(refs).toEqual(
       expect.arrayContaining([
-        { source: 'ada lovelace', relation: 'wrote notes on', target: 'analytical engine' },
-        { source: 'charles babbage', relation: 'designed', target: 'analytical engine' },
-        { source: 'charles babbage', relation: 'built', target: 'difference engine' },
-        { source: 'british government', relation: 'funded', target: 'difference engine' },
+        { source: 'ada lovelace', relation: 'wrote notes on', target: 'analytical engine', count: 1 },
+        { source: 'charles babbage', relation: 'designed', target: 'analytical engine', count: 1 },
+        { source: 'charles babbage', relation: 'built', target: 'difference engine', count: 1 },
+        { source: 'british government', relation: 'funded', target: 'difference engine', count: 1 },
       ]),
     );
     expect(refs).toHaveLength(5);
-    expect(await references(docZh)).toEqual([{ source: '鲁迅', relation: '创作', target: '狂人日记' }]);
+    expect(await references(docZh)).toEqual([{ source: '鲁迅', relation: '创作', target: '狂人日记', count: 1 }]);
     // Entities are kept once per base, whatever the case the model used.
     const engines = await db().select().from(datasetGraphEntities).where(eq(datasetGraphEntities.nameNorm, 'analytical engine'));
     expect(engines).toHaveLength(1);
@@ -280,11 +284,96 @@ describe('graph analysis through the queue', () => {
     expect(await graphStatus(bad)).toBe('failed');
     const [row] = await db().select().from(datasetDocuments).where(eq(datasetDocuments.id, bad));
     expect(row!.graphError).toMatch(/model crashed|provider/i);
+    // The reason is on the unit, not only in the task log.
+    const shown = expectOk(await h.call('GET', `${DS(ds)}/documents/${bad}`, member()));
+    expect(shown.graph_error).toBe(row!.graphError);
     expect(await references(bad)).toEqual([]);
     // It can be tried again once fixed: a new task, analysing then enabled.
     await db().update(datasetSegments).set({ content: 'Grace Hopper wrote a compiler.' }).where(eq(datasetSegments.content, 'FAIL on this segment'));
     expectOk(await toggle(bad, true));
     await runQueuedTasksNow(h.studio.ctx);
     expect(await graphStatus(bad)).toBe('enabled');
+    expect(expectOk(await h.call('GET', `${DS(ds)}/documents/${bad}`, member())).graph_error).toBeNull();
+  });
+
+  it('graph-references lists a relation once, however many segments yield it (as graph-query groups)', async () => {
+    const twice = await unit('twice.txt', [{ content: S_BABBAGE }, { content: `Again: ${S_BABBAGE}` }]);
+    expectOk(await toggle(twice, true));
+    await runQueuedTasksNow(h.studio.ctx);
+    const refs = await references(twice);
+    expect(refs).toHaveLength(2);
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        { source: 'charles babbage', relation: 'designed', target: 'analytical engine', count: 2 },
+        { source: 'charles babbage', relation: 'worked in', target: 'london', count: 2 },
+      ]),
+    );
+    await db().delete(datasetDocuments).where(eq(datasetDocuments.id, twice));
+  });
+
+  it('a scheduled refresh of a URL unit runs its graph analysis again on the new segments', async () => {
+    const pages = await startPageServer(() => `<html><body><p>Joseph Jacquard built the Jacquard loom in 1804.</p><p>Joseph Jacquard lived and worked in Lyon.</p></body></html>`);
+    try {
+      h.allowOutbound(pages.url('/'));
+      const [u] = expectOk(await h.call('POST', `${DS(ds)}/documents`, { ...member(), body: { url: pages.url('/page'), name: 'Babbage page', update_frequency: '1', process_rule: { ...RULE, max_length: 80 } } }));
+      await runQueuedTasksNow(h.studio.ctx);
+      expectOk(await toggle(u.id, true));
+      await runQueuedTasksNow(h.studio.ctx);
+      expect(await graphStatus(u.id)).toBe('enabled');
+      const segIds = async () => new Set((await db().select({ id: datasetSegments.id }).from(datasetSegments).where(eq(datasetSegments.documentId, u.id))).map((r) => r.id));
+      const relSegs = async () => (await db().select({ s: datasetGraphRelations.segmentId }).from(datasetGraphRelations).where(eq(datasetGraphRelations.documentId, u.id))).map((r) => r.s);
+      expect((await relSegs()).length).toBeGreaterThan(0);
+      // Due now: the refresh re-creates the segments (new ids).
+      await db().update(datasetDocuments).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(datasetDocuments.id, u.id));
+      expect(await refreshDueUnits(h.studio.ctx)).toBe(1);
+      await runQueuedTasksNow(h.studio.ctx);
+      expect(await graphStatus(u.id)).toBe('enabled');
+      const now = await segIds();
+      const rels = await relSegs();
+      expect(rels.length).toBeGreaterThan(0);
+      expect(rels.every((id) => id !== null && now.has(id))).toBe(true);
+      // The neighbours are found again: the other segment, through Joseph Jacquard.
+      const hit = expectOk(await h.call('POST', `${DS(ds)}/hit-test`, { ...member(), body: { query: 'Joseph Jacquard', mode: 'full_text', top_k: 1, rerank: false, graph: true } }));
+      expect(hit.results.map((x: { document_id: string; source: string }) => [x.document_id, x.source])).toEqual([
+        [u.id, 'full_text'],
+        [u.id, 'graph'],
+      ]);
+      await db().delete(datasetDocuments).where(eq(datasetDocuments.id, u.id));
+    } finally {
+      await pages.close();
+    }
+  });
+
+  it('the knowledge service of runs says which passages came from the graph', async () => {
+    const service = createKnowledgeService(h.studio.ctx, { tenantId: DEFAULT_TENANT_ID, workspaceId: f.wsA });
+    const chunks = await service.retrieve({ datasetIds: [ds], text: 'Charles Babbage', topK: 1, mode: 'full_text', graphNeighbours: { minRelevance: 0.3 } }, { signal: new AbortController().signal });
+    expect(chunks[0]!.source).toBe('full_text');
+    expect(chunks.some((c) => c.source === 'graph')).toBe(true);
+  });
+});
+
+describe('graph minimum relevance of a base', () => {
+  it('is set by the base update call, answered with the base, and refused out of range or outside the space', async () => {
+    expect(expectOk(await h.call('GET', DS(ds), member())).graph_min_relevance).toBe(0.3);
+    expect(expectOk(await h.call('PUT', DS(ds), { ...member(), body: { graph_min_relevance: 0.5 } })).graph_min_relevance).toBe(0.5);
+    expectCode(await h.call('PUT', DS(ds), { ...member(), body: { graph_min_relevance: 0.6 } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('PUT', DS(ds), { ...member(), body: { graph_min_relevance: -0.1 } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('PUT', DS(ds), { token: f.u.outsider.token, workspaceId: f.wsA, body: { graph_min_relevance: 0 } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('PUT', DS(ds), { token: f.u.owner.token, workspaceId: f.wsB, body: { graph_min_relevance: 0 } }), 400, 'VALIDATION-1000');
+    const foreign = await h.call('PUT', DS(ds), { token: f.u.foreign.token, workspaceId: f.wsA, body: { graph_min_relevance: 0 } });
+    expect([400, 403]).toContain(foreign.status);
+    expect(expectOk(await h.call('GET', DS(ds), member())).graph_min_relevance).toBe(0.5);
+  });
+
+  it('is what hit tests use, unless the hit test passes its own', async () => {
+    // The hit (Ada's notes) holds part of the query only: neighbours through its entities weigh less than 0.5.
+    const body = { query: 'Ada Lovelace pineapple', mode: 'full_text', top_k: 1, rerank: false, graph: true };
+    const graphScores = (r: { results: { source: string; score: number }[] }) => r.results.filter((x) => x.source === 'graph').map((x) => x.score);
+    const strict = expectOk(await h.call('POST', `${DS(ds)}/hit-test`, { ...member(), body }));
+    expect(graphScores(strict).every((x) => x >= 0.5)).toBe(true);
+    const loose = expectOk(await h.call('POST', `${DS(ds)}/hit-test`, { ...member(), body: { ...body, graph_min_relevance: 0 } }));
+    expect(graphScores(loose).some((x) => x < 0.5)).toBe(true);
+    expectCode(await h.call('POST', `${DS(ds)}/hit-test`, { ...member(), body: { ...body, graph_min_relevance: 0.7 } }), 400, 'VALIDATION-1000');
+    expectOk(await h.call('PUT', DS(ds), { ...member(), body: { graph_min_relevance: 0.3 } }));
   });
 });

@@ -30,7 +30,17 @@ function startModel() {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    // A web page for a URL unit (the model's host is the one the operator opened).
+    if (req.url?.startsWith('/page')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<html><body><p>Red pandas FAIL-GRAPH live in the eastern Himalayas.</p></body></html>');
+    }
     const text = JSON.stringify(body.messages ?? []);
+    // A graph analysis of the page fails at the model, so its reason shows on the unit.
+    if (text.includes('FAIL-GRAPH') && JSON.stringify(body.messages?.[0] ?? '').includes('knowledge graph')) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: 'graph extraction refused by the model', type: 'invalid_request_error' } }));
+    }
     const answer = text.includes('Giant pandas') ? JSON.stringify([{ question: 'Where do giant pandas live?', answer: 'In the mountains of central China.' }]) : '[]';
     const base = { id: 'c1', created: 1, model: body.model };
     if (!body.stream) {
@@ -256,6 +266,33 @@ describe('the Knowledge Base tab against the real server', () => {
     await expect.poll(() => unitRow(page, 'nature.txt').getAttribute('data-status')).toBe('completed');
     expect(await unitRow(page, 'nature.txt').textContent()).toContain('Q&A 2');
     await shot(page, 'units-after-reload');
+
+    // A URL unit: "refresh now" fetches it again; a failed graph analysis says why on the unit.
+    const datasetOfUnits = new URL(unitsUrl).searchParams.get('dataset_id');
+    await page.evaluate(
+      async ({ id, url }) => {
+        const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+        const rule = { mode: 'general', max_length: 500, overlap: 0, separators: ['\n\n', '\n'], remove_extra_spaces: true, remove_urls_emails: false };
+        const r = await fetch(`/api/v1/console/datasets/${id}/documents`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId },
+          body: JSON.stringify({ url, name: 'Red panda page', update_frequency: '7', process_rule: rule }),
+        });
+        if (!r.ok) throw new Error(await r.text());
+      },
+      { id: datasetOfUnits, url: `${new URL(modelUrl).origin}/page` },
+    );
+    await page.reload();
+    const urlRow = unitRow(page, 'Red panda page');
+    await expect.poll(() => urlRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+    await urlRow.getByRole('button', { name: 'Graph analysis of Red panda page' }).click();
+    await expect.poll(() => urlRow.getByTestId('unit-graph-error').count(), { timeout: 40_000 }).toBe(1);
+    expect(await urlRow.getByTestId('unit-graph-error').textContent()).toMatch(/^Graph analysis failed: .*graph extraction refused by the model/);
+    expect(await unitRow(page, 'nature.txt').getByTestId('unit-refresh').count()).toBe(0);
+    await urlRow.getByTestId('unit-refresh').click();
+    await page.getByText('Refresh queued').first().waitFor();
+    await expect.poll(() => urlRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+    await shot(page, 'units-url-refresh-graph-error');
 
     // An agent app's agent node picks the base in the inspector (the knowledge-retrieval node's widget).
     const datasetId = new URL(unitsUrl).searchParams.get('dataset_id');

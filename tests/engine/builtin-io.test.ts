@@ -286,12 +286,26 @@ describe('built-in kinds: tool, mcp, knowledge-retrieval', () => {
       retrieve: async (q) => (queries.push(q), [{ content: 'Green tea', score: 0.9, documentId: 'doc1', datasetId: 'd1', title: 'Teas' }]),
     };
     const result = await runBuiltin(kr, { inputs: { q: 'tea' }, services: { knowledge } }).result;
-    expect(result.outputs.result).toEqual([{ content: 'Green tea', title: 'Teas', score: 0.9, dataset_id: 'd1', document_id: 'doc1', segment_id: '', metadata: {} }]);
+    expect(result.outputs.result).toEqual([{ content: 'Green tea', title: 'Teas', score: 0.9, dataset_id: 'd1', document_id: 'doc1', segment_id: '', source: '', metadata: {} }]);
     expect(queries[0]).toMatchObject({ datasetIds: ['d1'], text: 'tea', topK: 2, scoreThreshold: 0.4, mode: 'hybrid', vectorWeight: 0.7 });
     // The node speaks the knowledge query's own schema, spelling of the modes included.
     const fullText = structuredClone(kr);
     Object.assign(fullText.nodes[1].config, { retrievalMode: 'full_text', metadataFilterMode: 'manual', metadataConditions: [{ name: 'lang', operator: 'is', value: 'en' }] });
     await runBuiltin(fullText, { inputs: { q: 'tea' }, services: { knowledge } }).result;
     expect(KnowledgeQuery.parse(queries[1])).toMatchObject({ mode: 'full_text', metadataFilter: { logicalOperator: 'and', conditions: [{ name: 'lang', operator: 'is', value: 'en' }] } });
+  });
+
+  it('knowledge retrieval says which passages came from the knowledge graph (as the hit test does)', async () => {
+    const knowledge: KnowledgeService = {
+      retrieve: async () => [
+        { content: 'Green tea', score: 0.9, segmentId: 's1', source: 'full_text' },
+        { content: 'Tea gardens of Hangzhou', score: 0.55, segmentId: 's2', source: 'graph' },
+      ],
+    };
+    const result = await runBuiltin(kr, { inputs: { q: 'tea' }, services: { knowledge } }).result;
+    expect((result.outputs.result as { segment_id: string; source: string }[]).map((r) => [r.segment_id, r.source])).toEqual([
+      ['s1', 'full_text'],
+      ['s2', 'graph'],
+    ]);
   });
 });

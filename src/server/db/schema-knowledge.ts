@@ -191,7 +191,7 @@ export const datasetTasks = pgTable(
     documentId: uuid('document_id')
       .notNull()
       .references(() => datasetDocuments.id, { onDelete: 'cascade' }),
-    type: text('type', { enum: ['normal', 'graphic', 'faq'] }).notNull(),
+    type: text('type', { enum: ['normal', 'graphic', 'faq', 'index'] }).notNull(),
     status: text('status').notNull().default('queued'),
     progress: real('progress'),
     attempts: integer('attempts').notNull().default(0),
@@ -199,6 +199,8 @@ export const datasetTasks = pgTable(
     lockedBy: text('locked_by'),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     cancelRequested: boolean('cancel_requested').notNull().default(false),
+    /** What the task works with beyond its unit (migration 0022): `index` tasks, `{ types }` of the entries to generate. */
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     error: text('error'),
     createdBy: uuid('created_by').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -286,4 +288,34 @@ export const datasetGraphRelations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('dataset_graph_rel_doc').on(t.documentId), index('dataset_graph_rel_source').on(t.sourceId), index('dataset_graph_rel_target').on(t.targetId)],
+);
+
+/**
+ * Extra index entries of a segment (migration 0022): questions, summaries or keywords, by hand
+ * (`manual`) or from the tenant's chat model (`generated`), tokenised (`tsv`, generated) and
+ * embedded like segments (`embedding_v` where pgvector exists, else `embedding`). Retrieval answers
+ * their segment. They go with their segment.
+ */
+export const datasetSegmentIndexes = pgTable(
+  'dataset_segment_indexes',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    datasetId: uuid('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => datasetDocuments.id, { onDelete: 'cascade' }),
+    segmentId: uuid('segment_id')
+      .notNull()
+      .references(() => datasetSegments.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['question', 'summary', 'keyword'] }).notNull(),
+    source: text('source', { enum: ['manual', 'generated'] }).notNull().default('manual'),
+    content: text('content').notNull(),
+    tokens: text('tokens').notNull().default(''),
+    embedding: real('embedding').array(),
+    ...stamps,
+  },
+  (t) => [index('dataset_segment_indexes_segment').on(t.segmentId, t.createdAt), index('dataset_segment_indexes_ds').on(t.datasetId), index('dataset_segment_indexes_doc').on(t.documentId)],
 );

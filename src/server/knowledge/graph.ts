@@ -14,7 +14,7 @@ import type { ServerContext } from '../context';
 import { datasetDocuments, datasetGraphEntities, datasetGraphRelations, datasetSegments } from '../db/schema';
 import { ModelService } from '../providers/model-service';
 import { getDefault } from '../services/models';
-import { rowsOf } from './queue';
+import { enqueueTask, rowsOf } from './queue';
 import type { TaskHandler } from './types';
 
 type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
@@ -77,6 +77,42 @@ export async function removeUnitGraph(ctx: Pick<ServerContext, 'db'>, datasetId:
   await ctx.db.execute(sql`
     delete from dataset_graph_entities e where e.dataset_id = ${datasetId}::uuid
       and not exists (select 1 from dataset_graph_relations r where r.source_id = e.id or r.target_id = e.id)`);
+}
+
+/**
+ * Removes the relations extracted from the given segments (a deleted segment: its graph links go
+ * with it) and the base's entities no relation uses any more. Runs on the caller's transaction.
+ */
+export async function removeSegmentsGraph(db: Pick<ServerContext['db'], 'execute'>, datasetId: string, segmentIds: string[]): Promise<void> {
+  if (!segmentIds.length) return;
+  await db.execute(sql`delete from dataset_graph_relations where dataset_id = ${datasetId}::uuid and segment_id = any(${`{${segmentIds.join(',')}}`}::uuid[])`);
+  await db.execute(sql`
+    delete from dataset_graph_entities e where e.dataset_id = ${datasetId}::uuid
+      and not exists (select 1 from dataset_graph_relations r where r.source_id = e.id or r.target_id = e.id)`);
+}
+
+/**
+ * After a unit's segments were made again (a URL refresh, processing the unit again), the graph's
+ * relations name segment ids that are gone, so its neighbours would silently vanish from retrieval.
+ * When the unit's graph is on (enabled or analysing), its analysis runs again on the new segments:
+ * the stale relations are removed, the unit shows `analysing` and a graphic task is queued (unless
+ * one is queued already: it reads the new segments when it runs). Called by the `normal` handler at
+ * its end, so the unit is marked completed here (the graph task checks it when it starts).
+ */
+export async function rerunGraphAfterReindex(ctx: Pick<ServerContext, 'db'>, task: { documentId: string; datasetId: string; tenantId: string; workspaceId: string; createdBy: string }): Promise<boolean> {
+  const [doc] = await ctx.db.select({ graphStatus: datasetDocuments.graphStatus }).from(datasetDocuments).where(eq(datasetDocuments.id, task.documentId));
+  if (!doc || (doc.graphStatus !== 'enabled' && doc.graphStatus !== 'analysing')) return false;
+  const [queued] = rowsOf<{ id: string }>(
+    await ctx.db.execute(sql`select id from dataset_tasks where document_id = ${task.documentId}::uuid and type = 'graphic' and status = 'queued' limit 1`),
+  );
+  await ctx.db
+    .update(datasetDocuments)
+    .set({ status: 'completed', progress: 1, error: null, graphStatus: 'analysing', graphError: null, updatedAt: new Date() })
+    .where(eq(datasetDocuments.id, task.documentId));
+  if (queued) return true;
+  await removeUnitGraph(ctx, task.datasetId, task.documentId);
+  await enqueueTask(ctx, { tenantId: task.tenantId, workspaceId: task.workspaceId, datasetId: task.datasetId, documentId: task.documentId, type: 'graphic', createdBy: task.createdBy });
+  return true;
 }
 
 /** The text segments a unit's graph analysis reads (not children: parents carry their context). */
@@ -213,16 +249,20 @@ export interface GraphRelationRow {
   target: string;
 }
 
-/** The relations extracted from one unit. */
-export async function unitRelations(ctx: Pick<ServerContext, 'db'>, documentId: string, limit = 1000): Promise<GraphRelationRow[]> {
-  return rowsOf<GraphRelationRow>(
+/**
+ * The relations extracted from one unit, each once however many of its segments yield it (grouped
+ * as {@link queryGraph} groups them; `count`: how many do), in the order they were first found.
+ */
+export async function unitRelations(ctx: Pick<ServerContext, 'db'>, documentId: string, limit = 1000): Promise<(GraphRelationRow & { count: number })[]> {
+  return rowsOf<GraphRelationRow & { count: number }>(
     await ctx.db.execute(sql`
-      select s.name as source, r.relation, t.name as target
+      select s.name as source, r.relation, t.name as target, count(*)::int as count
       from dataset_graph_relations r join dataset_graph_entities s on s.id = r.source_id join dataset_graph_entities t on t.id = r.target_id
       where r.document_id = ${documentId}::uuid
-      order by r.created_at, r.id
+      group by r.source_id, r.target_id, s.name, r.relation, t.name
+      order by min(r.created_at), min(r.id::text)
       limit ${limit}`),
-  );
+  ).map((r) => ({ ...r, count: Number(r.count) }));
 }
 
 /**

@@ -11,7 +11,7 @@ import { datasetDocuments, datasetHitResults, datasetTasks } from '../db/schema'
 import { badRequest, notFoundOrForeign } from '../errors';
 import { ModelError } from '../providers/errors';
 import { getDefault } from '../services/models';
-import { assertCanEdit, assertCanRead, loadDataset, loadDocument, type DatasetRow } from '../services/datasets';
+import { assertCanEdit, assertCanRead, graphMinRelevanceOf, loadDataset, loadDocument, type DatasetRow } from '../services/datasets';
 import { page, type Scope } from '../services/workspace-resources';
 import type { GraphQueryResult, GraphReference, HitHistory, HitHistoryDetail, HitResult, HitTestBody, HitTestResult } from '../../../schemas/knowledge';
 import { graphSegmentsOf, queryGraph, removeUnitGraph, unitRelations } from './graph';
@@ -24,8 +24,6 @@ type Ctx = Pick<ServerContext, 'db'>;
 /** How long turning a graph off waits for its running analysis to stop. */
 const STOP_WAIT_MS = 10_000;
 
-/** The graph neighbours' minimum relevance when the base sets none. */
-export const DEFAULT_GRAPH_MIN_RELEVANCE = 0.3;
 
 /** Provider failures during a search are the caller's setup problem, shown as they are. */
 export function asAppError(e: unknown): unknown {
@@ -80,7 +78,7 @@ const toResult = (h: RetrievedHit): HitResult => ({
 function defaultsOf(ds: DatasetRow) {
   const r = ds.retrieval ?? {};
   const num = (x: unknown, d: number, max = 1) => (typeof x === 'number' && x >= 0 && x <= max ? x : d);
-  return { vectorWeight: num(r.vector_weight, DEFAULT_VECTOR_WEIGHT), graphMinRelevance: num(r.graph_min_relevance, DEFAULT_GRAPH_MIN_RELEVANCE, 0.5) };
+  return { vectorWeight: num(r.vector_weight, DEFAULT_VECTOR_WEIGHT), graphMinRelevance: graphMinRelevanceOf(ds) };
 }
 
 export async function hitTest(ctx: ServerContext, s: Scope, datasetId: string, body: HitTestBody): Promise<HitTestResult> {
@@ -97,7 +95,7 @@ export async function hitTest(ctx: ServerContext, s: Scope, datasetId: string, b
       scoreThreshold: body.score_threshold,
       vectorWeight: d.vectorWeight,
       rerank,
-      graph: body.graph ? { minRelevance: d.graphMinRelevance } : null,
+      graph: body.graph ? { minRelevance: body.graph_min_relevance ?? d.graphMinRelevance } : null,
     });
   } catch (e) {
     throw asAppError(e);

@@ -12,6 +12,7 @@ import { createGuardedHttpClient, createWebPageReader } from '../http';
 import { createEmbedder, EMBED_BATCH_SIZE, embedderForTenant } from './embedder';
 import { parseFile } from './parse';
 import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
+import { rerunGraphAfterReindex } from './graph';
 import { fileStorage } from './storage';
 import { prepareOffThread, warmPrepareWorker } from './prepare-pool';
 import { copyBinary, COPY_COLUMNS, tsvOf, vectorOf, type CopyRow } from './prepare';
@@ -411,6 +412,8 @@ export const ingestHandler: TaskHandler = async (job) => {
     const written = await writeSegments(ctx, doc, drafts, embedder, { signal, onProgress: (f) => job.progress(0.2 + 0.8 * f) });
     await job.log('info', `${written} segments stored with ${embedder.id} vectors`);
     if (doc.sourceUrl) await setUnit(ctx, doc.id, { nextRefreshAt: nextRefreshOf(doc.updateFrequency) });
+    // The new segments have new ids: a graph that was on is analysed again on them.
+    if (await rerunGraphAfterReindex(ctx, task)) await job.log('info', 'The segments are new: the graph analysis runs again');
   } catch (e) {
     // Nothing half-done stays behind: the unit's segments are those of a complete run or none.
     await ctx.db.delete(datasetSegments).where(eq(datasetSegments.documentId, doc.id));

@@ -20,7 +20,7 @@ import type { Tx } from '../services/workspace-resources';
 import type { DatasetTaskRow, TaskHandler, TaskJob } from './types';
 import { vectorCacheOf } from './vector-cache';
 
-export type TaskType = 'normal' | 'graphic' | 'faq';
+export type TaskType = 'normal' | 'graphic' | 'faq' | 'index';
 export const MAX_ATTEMPTS = 3;
 const LEASE_MS = 30_000;
 const POLL_MS = 1_000;

@@ -28,6 +28,7 @@ import { cosine } from './embed-builtin';
 import { createEmbedder } from './embedder';
 import { vectorColumnExists } from './ingest';
 import { rowsOf } from './queue';
+import { indexDetails, indexFullTextCandidates, indexVectorCandidates } from './retrieve-indexes';
 import { rerank as rerankCall, type RerankModelRef } from './rerank';
 import { isCjkChar, queryTokens, requiredTokens, tokenHolder, tsqueryTerm } from './tokenize';
 import { vectorCacheOf, type UnitVersion } from './vector-cache';
@@ -261,7 +262,7 @@ export function metadataFilterSql(meta: SQL, f: MetadataFilter | null | undefine
 // ---------------------------------------------------------------- candidates
 
 interface Candidate {
-  /** 's:' + segment id or 'q:' + Q&A id. */
+  /** 's:' + segment id, 'q:' + Q&A id or 'i:' + segment index entry id. */
   key: string;
   vector?: number;
   rank?: number;
@@ -577,6 +578,8 @@ async function details(ctx: Ctx, keys: string[], tsquery: string, qvec: number[]
       });
     }
   }
+  const indexIds = keys.filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
+  for (const d of await indexDetails(ctx, indexIds, tsquery, inDb ? qvec : null, withVector)) out.set(d.key, d);
   return out;
 }
 
@@ -636,6 +639,16 @@ export async function retrieve(ctx: Ctx, bases: RetrievalBase[], req: RetrieveRe
           limit,
           req.metadataFilter,
         )),
+        // Segment index entries answer their segment (retrieve-indexes.ts).
+        ...(await indexVectorCandidates(
+          ctx,
+          tenantId,
+          group.map((b) => b.id),
+          qvec,
+          limit,
+          metadataFilterSql(SEG_META, req.metadataFilter),
+          await vectorColumnExists(ctx),
+        )),
       );
     }
   }
@@ -649,6 +662,14 @@ export async function retrieve(ctx: Ctx, bases: RetrievalBase[], req: RetrieveRe
         toks,
         limit,
         req.metadataFilter,
+      )),
+      ...(await indexFullTextCandidates(
+        ctx,
+        tenantId,
+        bases.map((b) => b.id),
+        tsquery,
+        limit,
+        metadataFilterSql(SEG_META, req.metadataFilter),
       )),
     );
   }
@@ -679,7 +700,8 @@ export async function retrieve(ctx: Ctx, bases: RetrievalBase[], req: RetrieveRe
   const byAnswer = new Map<string, { hit: RetrievedHit; part: { vector: number; text: number } }>();
   for (const s of scored.sort((a, b) => b.score - a.score)) {
     const d = s.d;
-    const answerKey = d.parent ? 's:' + d.parent.id : d.key;
+    // A child answers its parent; a segment index entry answers its segment: one hit each.
+    const answerKey = d.parent ? 's:' + d.parent.id : d.kind === 'segment' ? 's:' + d.id : d.key;
     const seen = byAnswer.get(answerKey);
     if (seen) {
       if (!seen.hit.matchedIds.includes(d.id)) seen.hit.matchedIds.push(d.id);

@@ -64,6 +64,7 @@ export function createKnowledgeService(ctx: ServerContext, scope: { tenantId: st
           datasetId: h.datasetId,
           documentId: h.documentId,
           segmentId: h.id,
+          source: h.source,
           metadata: { ...h.metadata, dataset_name: nameOf.get(h.datasetId) ?? '', source: h.source, kind: h.kind, position: h.position },
         }));
       } catch (e) {

@@ -22,6 +22,7 @@ import { consoleModelRoutes } from './console/models';
 import { toolRoutes } from './console/tools';
 import { datasetRoutes } from './console/datasets';
 import { datasetSearchRoutes } from './console/datasets-search';
+import { datasetTaskRoutes } from './console/datasets-tasks';
 import { fileRoutes } from './console/files';
 import { commonFileRoutes } from './common/files';
 import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
@@ -68,6 +69,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
   await app.register(datasetRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(datasetSearchRoutes(ctx), { prefix: '/console/datasets' });
+  await app.register(datasetTaskRoutes(ctx), { prefix: '/console/datasets' });
   await app.register(fileRoutes(ctx), { prefix: '/console/files' });
   await app.register(consolePluginRoutes(ctx), { prefix: '/console/plugins' });
   await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });

@@ -9,10 +9,12 @@ import type { QaPair, Segment, TaskLog } from '../../../schemas/knowledge';
 import { embedAndStoreQa, embedderOfDataset, fetchUrlText, prepareSegmentContent, ruleOf, segmentParsed, vectorColumnExists, writeSegments } from '../knowledge/ingest';
 import { searchTokens } from '../knowledge/tokenize';
 import { excelHeaders, excelSheets, fileKind, parseFile } from '../knowledge/parse';
+import { removeSegmentsGraph } from '../knowledge/graph';
 import { cancelQueued, requestStop } from '../knowledge/queue';
 import { segmentText, validateProcessRule } from '../knowledge/segment';
 import type { ParsedDoc, ProcessRule } from '../knowledge/types';
 import { assertCanEdit, assertCanRead, loadDataset, loadDocument, loadFileRow, type DocumentRow } from './datasets';
+import { assertUnitIdle } from './datasets-tasks';
 import { fileBytes } from './files';
 import { contains, page, type Scope, type Tx } from './workspace-resources';
 
@@ -245,6 +247,25 @@ export async function updateSegment(
     for (const write of writes) await write(tx);
   });
   return toSegment((await ctx.db.select(segmentColumns).from(datasetSegments).where(eq(datasetSegments.id, row.id)))[0]!);
+}
+
+/**
+ * Deletes a segment (a parent with its children): its vectors and full-text entry are in its row, its
+ * hit count and index entries go with it (cascade), and the graph relations extracted from it, with
+ * the entities no relation uses any more, in the same transaction.
+ */
+export async function deleteSegment(ctx: ServerContext, s: Scope, datasetId: string, documentId: string, segmentId: string): Promise<void> {
+  await assertCanEdit(ctx, s);
+  const doc = await loadDocument(ctx, s, datasetId, documentId);
+  const row = await segmentRow(ctx, doc, segmentId);
+  assertUnitIdle(doc);
+  await ctx.db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(datasetSegments)
+      .where(or(eq(datasetSegments.id, row.id), eq(datasetSegments.parentId, row.id)))
+      .returning({ id: datasetSegments.id });
+    await removeSegmentsGraph(tx, doc.datasetId, gone.map((g) => g.id));
+  });
 }
 
 // ---------------------------------------------------------------- Q&A pairs

@@ -10,7 +10,7 @@ import { checkCancelsNow, enqueueTask, nudgeWorkers, queuePositions } from '../k
 import { extensionOf, fileKind, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
 import { validateProcessRule } from '../knowledge/segment';
 import type { ProcessRule } from '../knowledge/types';
-import { UPDATE_FREQUENCIES } from '../../../schemas/knowledge';
+import { MAX_GRAPH_MIN_RELEVANCE, UPDATE_FREQUENCIES } from '../../../schemas/knowledge';
 
 /**
  * Knowledge bases and their units (spec 3, 4, 5, 7.5 datasets). Any member of the project space
@@ -66,6 +66,15 @@ export async function loadDocument(ctx: ServerContext, s: Scope, datasetId: stri
 
 // ---------------------------------------------------------------- knowledge bases
 
+/** The graph neighbours' minimum relevance when the base sets none. */
+export const DEFAULT_GRAPH_MIN_RELEVANCE = 0.3;
+
+/** The base's stored graph minimum relevance (retrieval.graph_min_relevance), read leniently. */
+export function graphMinRelevanceOf(ds: Pick<DatasetRow, 'retrieval'>): number {
+  const x = (ds.retrieval ?? {}).graph_min_relevance;
+  return typeof x === 'number' && x >= 0 && x <= MAX_GRAPH_MIN_RELEVANCE ? x : DEFAULT_GRAPH_MIN_RELEVANCE;
+}
+
 async function toDatasets(ctx: ServerContext, rows: DatasetRow[]): Promise<Dataset[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
@@ -87,6 +96,7 @@ async function toDatasets(ctx: ServerContext, rows: DatasetRow[]): Promise<Datas
     size: Number(byId.get(r.id)?.size ?? 0),
     created_by: r.createdBy,
     created_by_name: nameOf.get(r.createdBy) ?? '',
+    graph_min_relevance: graphMinRelevanceOf(r),
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   }));
@@ -153,10 +163,10 @@ export async function createDataset(ctx: ServerContext, s: Scope, input: { name:
   return getDataset(ctx, s, id);
 }
 
-export async function updateDataset(ctx: ServerContext, s: Scope, id: string, input: { name?: string; description?: string }): Promise<Dataset> {
+export async function updateDataset(ctx: ServerContext, s: Scope, id: string, input: { name?: string; description?: string; graph_min_relevance?: number }): Promise<Dataset> {
   await assertCanEdit(ctx, s);
-  await loadDataset(ctx, s, id);
-  if (input.name === undefined && input.description === undefined) throw nothingToChange();
+  const before = await loadDataset(ctx, s, id);
+  if (input.name === undefined && input.description === undefined && input.graph_min_relevance === undefined) throw nothingToChange();
   await ctx.db
     .transaction(async (tx) => {
       if (input.name !== undefined) {
@@ -168,6 +178,8 @@ export async function updateDataset(ctx: ServerContext, s: Scope, id: string, in
         .set({
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
+          // Kept beside the other retrieval defaults of the base (hit tests read them).
+          ...(input.graph_min_relevance !== undefined ? { retrieval: { ...(before.retrieval ?? {}), graph_min_relevance: input.graph_min_relevance } } : {}),
           updatedAt: new Date(),
         })
         .where(eq(datasets.id, id));
@@ -233,6 +245,7 @@ export async function toDocuments(ctx: ServerContext, rows: DocumentRow[]): Prom
       hit_count: r.hitCount,
       enabled: r.enabled,
       graph_status: r.graphStatus,
+      graph_error: r.graphStatus === 'failed' ? r.graphError : null,
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     };

@@ -50,7 +50,7 @@ export interface KnowledgeApi {
   /** Whether another base of the space has this name. */
   checkName(ws: string, name: string, excludeId?: string): Promise<boolean>;
   createDataset(ws: string, body: { name: string; description: string }): Promise<Dataset>;
-  updateDataset(ws: string, id: string, body: { name: string; description: string }): Promise<Dataset>;
+  updateDataset(ws: string, id: string, body: { name: string; description: string; graph_min_relevance?: number }): Promise<Dataset>;
   deleteDataset(ws: string, id: string): Promise<unknown>;
 
   listDocuments(ws: string, datasetId: string, q: ListQuery): Promise<PagedAnswer<DatasetDocument>>;
@@ -59,6 +59,8 @@ export interface KnowledgeApi {
   toggleEnable(ws: string, datasetId: string, id: string, enabled: boolean): Promise<unknown>;
   /** Starts (true) or switches off (false) graph analysis of a unit. */
   toggleGraph(ws: string, datasetId: string, id: string, enabled: boolean): Promise<unknown>;
+  /** Fetches a URL unit again now. */
+  refreshNow(ws: string, datasetId: string, id: string): Promise<unknown>;
   stopTask(ws: string, datasetId: string, doc: DatasetDocument): Promise<unknown>;
   cancelQueue(ws: string, datasetId: string, doc: DatasetDocument): Promise<unknown>;
   taskLogs(ws: string, datasetId: string, doc: DatasetDocument): Promise<TaskLog[]>;
@@ -126,6 +128,7 @@ export const apiKnowledgeApi: KnowledgeApi = {
   deleteDocument: (ws, datasetId, id) => ds.deleteDocument(datasetId, id, w(ws)),
   toggleEnable: (ws, datasetId, id, enabled) => ds.toggleEnable(datasetId, id, enabled, w(ws)),
   toggleGraph: (ws, datasetId, id, enabled) => ds.toggleGraph(datasetId, id, enabled, w(ws)),
+  refreshNow: (ws, datasetId, id) => ds.refreshDocument(datasetId, id, w(ws)),
   stopTask: (ws, datasetId, doc) => ds.stopTask(datasetId, doc.task_id ?? '', w(ws)),
   cancelQueue: (ws, datasetId, doc) => ds.cancelQueuedTask(datasetId, doc.task_id ?? '', w(ws)),
   taskLogs: (ws, datasetId, doc) => ds.taskLogs(datasetId, doc.task_id ?? '', w(ws)),

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATASET_DESCRIPTION_MAX, DATASET_NAME_MAX, type Dataset } from '../../../api/datasets-contract';
+import { DATASET_DESCRIPTION_MAX, DATASET_NAME_MAX, MAX_GRAPH_MIN_RELEVANCE, type Dataset } from '../../../api/datasets-contract';
 import { describeError } from '../../../api/reactions';
 import { Button, Dialog, DialogBody, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, Field, Input, Textarea, toast } from '../../../ui';
 import { useKnowledgeApi } from './knowledge-api';
@@ -16,7 +16,8 @@ export interface KnowledgeDialogProps {
 
 /**
  * Create or edit a knowledge base: name (required, unique in the project space — asked of
- * check-names before saving) and description. Errors show on their field or under the form.
+ * check-names before saving) and description; when editing, the graph minimum relevance its hit
+ * tests use. Errors show on their field or under the form.
  */
 export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: KnowledgeDialogProps) {
   const { t } = useTranslation(['knowledge', 'common', 'kit']);
@@ -24,6 +25,9 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
   const editing = target !== null && target !== 'new' ? target : null;
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  /** Kept as typed; checked on save (0…MAX_GRAPH_MIN_RELEVANCE). */
+  const [minRelevance, setMinRelevance] = useState('');
+  const [relevanceError, setRelevanceError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -32,6 +36,8 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
     if (target === null) return;
     setName(editing?.name ?? '');
     setDescription(editing?.description ?? '');
+    setMinRelevance(editing ? String(editing.graph_min_relevance) : '');
+    setRelevanceError(null);
     setNameError(null);
     setFailure(null);
   }, [target, editing]);
@@ -40,6 +46,10 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
     const n = name.trim();
     if (!n) return setNameError(t('kit:validation.required'));
     if (n.length > DATASET_NAME_MAX) return setNameError(t('kit:validation.maxLength', { max: DATASET_NAME_MAX }));
+    const relevance = Number(minRelevance);
+    if (editing && (minRelevance.trim() === '' || !Number.isFinite(relevance) || relevance < 0 || relevance > MAX_GRAPH_MIN_RELEVANCE)) {
+      return setRelevanceError(t('dialog.graphMinRelevanceHelp', { max: MAX_GRAPH_MIN_RELEVANCE }));
+    }
     setSaving(true);
     setFailure(null);
     try {
@@ -48,7 +58,7 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
         return;
       }
       const saved = editing
-        ? await api.updateDataset(workspaceId, editing.id, { name: n, description: description.trim() })
+        ? await api.updateDataset(workspaceId, editing.id, { name: n, description: description.trim(), graph_min_relevance: relevance })
         : await api.createDataset(workspaceId, { name: n, description: description.trim() });
       toast.success(editing ? t('dialog.updated') : t('dialog.created'));
       onSaved(saved);
@@ -95,6 +105,21 @@ export function KnowledgeDialog({ workspaceId, target, onClose, onSaved }: Knowl
                 onChange={(e) => setDescription(e.target.value)}
               />
             </Field>
+            {editing && (
+              <Field label={t('dialog.graphMinRelevance')} error={relevanceError} help={t('dialog.graphMinRelevanceHelp', { max: MAX_GRAPH_MIN_RELEVANCE })}>
+                <Input
+                  type="number"
+                  // Checked on save with its own message (the browser's range check would block it silently).
+                  step="any"
+                  value={minRelevance}
+                  data-testid="kb-graph-min-relevance"
+                  onChange={(e) => {
+                    setMinRelevance(e.target.value);
+                    setRelevanceError(null);
+                  }}
+                />
+              </Field>
+            )}
             {failure && (
               <p role="alert" className={s.errorText}>
                 {failure}

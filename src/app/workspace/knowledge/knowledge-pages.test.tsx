@@ -164,3 +164,46 @@ describe('knowledge screens', () => {
     expect(api.calls.find((c) => c.method === 'hitTest')!.args[1]).toMatchObject({ query: 'segments retrieval', mode: 'hybrid', top_k: 5 });
   });
 });
+
+describe('issue 33: refresh now, graph failure reason, graph minimum relevance', () => {
+  it('offers "refresh now" on an idle URL unit only, queues it, and shows why a graph analysis failed', async () => {
+    const { api, user } = setup(
+      {
+        units: [
+          { name: 'site', source_url: 'https://intranet.example/docs', file_type: 'html', update_frequency: '7', graph_status: 'failed', graph_error: 'The model answered 500: model crashed' },
+          { name: 'file.pdf' },
+          { name: 'busy-site', source_url: 'https://intranet.example/busy', status: 'waiting', progress: 0 },
+        ],
+      },
+      (a) => knowledgePaths.units(a.workspaceId, a.datasets[0]!.id),
+    );
+    const row = (name: string) => screen.getAllByTestId('unit-row').find((r) => r.dataset.name === name)!;
+    await screen.findByText('file.pdf');
+    expect(within(row('file.pdf')).queryByTestId('unit-refresh')).toBeNull();
+    expect(within(row('busy-site')).queryByTestId('unit-refresh')).toBeNull();
+    expect(within(row('site')).getByTestId('unit-graph-error')).toHaveTextContent('Graph analysis failed: The model answered 500: model crashed');
+    expect(within(row('file.pdf')).queryByTestId('unit-graph-error')).toBeNull();
+    await user.click(within(row('site')).getByRole('button', { name: 'Refresh site from its URL now' }));
+    expect(await screen.findByText('Refresh queued')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'refreshNow').map((c) => c.args)).toEqual([[api.documents.find((d) => d.name === 'site')!.id]]);
+  });
+
+  it('sets a base’s graph minimum relevance in its edit dialog, refusing a value out of range', async () => {
+    const { api, user } = setup();
+    await screen.findByText('Product manuals');
+    await user.click(screen.getByRole('button', { name: 'Edit Product manuals' }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByTestId('kb-graph-min-relevance');
+    expect(field).toHaveValue(0.3);
+    await user.clear(field);
+    await user.type(field, '0.7');
+    await user.click(within(dialog).getByTestId('kb-save'));
+    // The field's help becomes its error.
+    expect(await within(dialog).findByText('Hit tests add knowledge-graph neighbours scoring at least this (0 to 0.5)')).toHaveAttribute('role', 'alert');
+    expect(api.calls.some((c) => c.method === 'updateDataset')).toBe(false);
+    await user.clear(field);
+    await user.type(field, '0.45');
+    await user.click(within(dialog).getByTestId('kb-save'));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'updateDataset')?.args).toEqual([api.datasets[0]!.id, { name: 'Product manuals', description: 'Manuals of every product line', graph_min_relevance: 0.45 }]));
+  });
+});

@@ -6,7 +6,7 @@
  * analysis succeeded); stop a running task, cancel a queued one, delete. The list refreshes by itself
  * while any unit is moving. Buttons add text files, table files or a URL.
  */
-import { FileSpreadsheet, FileText, Globe, Network, ScrollText, Square, Trash2, XCircle } from 'lucide-react';
+import { FileSpreadsheet, FileText, Globe, Network, RefreshCw, ScrollText, Square, Trash2, XCircle } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -233,9 +233,30 @@ function UnitList({ workspaceId: given }: { workspaceId?: string }) {
                         </Tooltip>
                       )}
                     </span>
+                    {doc.graph_status === 'failed' && doc.graph_error && (
+                      // Why the analysis failed, on the unit itself (not only in the task log).
+                      <div className={s.errorText} data-testid="unit-graph-error" title={doc.graph_error}>
+                        {t('units.graphFailedReason', { reason: doc.graph_error })}
+                      </div>
+                    )}
                   </TableCell>
                   <TableCell>
                     <span className={s.inline}>
+                      {doc.source_url && !v.inProgress && (
+                        <Tooltip content={t('units.refreshNow', { name: doc.name })}>
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            iconOnly
+                            disabled={busy}
+                            aria-label={t('units.refreshNow', { name: doc.name })}
+                            data-testid="unit-refresh"
+                            onClick={() => void act(doc, () => api.refreshNow(workspaceId, datasetId, doc.id), t('units.refreshStarted')).catch(() => {})}
+                          >
+                            <RefreshCw aria-hidden="true" />
+                          </Button>
+                        </Tooltip>
+                      )}
                       {v.canStop && (
                         <Tooltip content={t('units.stop', { name: doc.name })}>
                           <Button size="sm" variant="ghost" iconOnly disabled={busy} aria-label={t('units.stop', { name: doc.name })} onClick={() => setPending({ kind: 'stop', doc })}>

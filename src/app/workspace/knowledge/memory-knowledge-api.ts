@@ -82,6 +82,7 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
     size: 0,
     created_by: WS,
     created_by_name: 'admin',
+    graph_min_relevance: 0.3,
     created_at: at(i),
     updated_at: at(i),
   }));
@@ -105,6 +106,7 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
     hit_count: 0,
     enabled: true,
     graph_status: 'disabled',
+    graph_error: null,
     created_at: at(n),
     updated_at: at(n),
     ...d,
@@ -234,6 +236,13 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
       if (d.status !== 'completed') throw bad('Vector analysis must succeed first');
       d.graph_status = enabled ? 'analysing' : 'disabled';
       return null;
+    },
+    async refreshNow(_ws, _dsId, docId) {
+      await step('refreshNow', [docId]);
+      const d = findDoc(docId);
+      if (!d.source_url) throw bad('Only a unit made from a URL can be refreshed');
+      Object.assign(d, { status: 'queued', progress: 0 });
+      return d;
     },
     async stopTask(_ws, _dsId, d) {
       await step('stopTask', [d.id]);
@@ -373,8 +382,8 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
     async graphReferences(_ws, _dsId, docId) {
       await step('graphReferences', [docId]);
       return [
-        { source: 'knowledge base', relation: 'holds', target: 'unit' },
-        { source: 'unit', relation: 'is cut into', target: 'segment' },
+        { source: 'knowledge base', relation: 'holds', target: 'unit', count: 1 },
+        { source: 'unit', relation: 'is cut into', target: 'segment', count: 3 },
       ];
     },
     async graphQueuePosition(_ws, _dsId, docId) {

@@ -160,6 +160,23 @@ export const datasetRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => asyn
       done(await content.updateSegment(ctx, scopeOf(req), req.params.dataset_id, req.params.document_id, req.params.segment_id, req.body)),
   );
 
+  app.delete(
+    '/:dataset_id/documents/:document_id/segments/:segment_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a segment (a parent with its children) with its vectors, index entries and the graph relations extracted from it',
+        headers,
+        params: SegmentParams,
+        response: nothing,
+      },
+    },
+    async (req) => {
+      await content.deleteSegment(ctx, scopeOf(req), req.params.dataset_id, req.params.document_id, req.params.segment_id);
+      return done(null);
+    },
+  );
+
   // ---- Q&A pairs
   app.get(
     '/:dataset_id/documents/:document_id/qa-pairs',
