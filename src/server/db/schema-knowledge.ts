@@ -199,7 +199,7 @@ export const datasetTasks = pgTable(
     lockedBy: text('locked_by'),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     cancelRequested: boolean('cancel_requested').notNull().default(false),
-    /** What the task works with beyond its unit (migration 0022): `index` tasks, `{ types }` of the entries to generate. */
+    /** What the task works with beyond its unit (migration 0035): `index` tasks, `{ types }` of the entries to generate. */
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     error: text('error'),
     createdBy: uuid('created_by').notNull(),
@@ -291,7 +291,7 @@ export const datasetGraphRelations = pgTable(
 );
 
 /**
- * Extra index entries of a segment (migration 0022): questions, summaries or keywords, by hand
+ * Extra index entries of a segment (migration 0035): questions, summaries or keywords, by hand
  * (`manual`) or from the tenant's chat model (`generated`), tokenised (`tsv`, generated) and
  * embedded like segments (`embedding_v` where pgvector exists, else `embedding`). Retrieval answers
  * their segment. They go with their segment.

@@ -1,5 +1,5 @@
 /**
- * Retrieval over segment index entries (./segment-indexes.ts, migration 0022), beside segments and
+ * Retrieval over segment index entries (./segment-indexes.ts, migration 0035), beside segments and
  * Q&A pairs in ./retrieve.ts: candidates by vector and by words, keyed `i:` + entry id, and their
  * details. An entry is scored on its own text but answers its segment: the detail carries the
  * segment's id and content (and, for a child in parent-child mode, its parent), so retrieve.ts

@@ -1,5 +1,5 @@
 /**
- * Segment index entries (spec 7.5 segment indexes, migration 0022): questions a segment answers, a
+ * Segment index entries (spec 7.5 segment indexes, migration 0035): questions a segment answers, a
  * summary of it, its keywords. Stored tokenised and embedded like segments, with the base's own
  * embedder (so their vectors compare with the query's); retrieval (./retrieve-indexes.ts) matches
  * them and answers their segment. Generated entries come from the tenant's default chat model
