@@ -98,18 +98,23 @@ export type NodeRunResult = z.infer<typeof NodeRunResult>;
 
 export const RunStopResult = z.object({ stopped: z.boolean() });
 
+const LastEventId = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .optional()
+  .describe('The id of the last frame received; the stream resumes after it');
+
 /**
  * Resuming a run's stream (GET .../runs/{run_id}/events): `Last-Event-ID` is the `id:` of the last
  * frame the client got (the stream goes on after it); without it the stream starts from `run_created`.
  */
 export const RunEventsHeaders = z.looseObject({
   'x-workspace-id': z.string().optional().describe('The project space (required; missing: VALIDATION-1008)'),
-  'last-event-id': z
-    .string()
-    .regex(/^\d{1,9}$/)
-    .optional()
-    .describe('The id of the last frame received; the stream resumes after it'),
+  'last-event-id': LastEventId,
 });
+
+/** Resuming a portal or public-API run stream: the same `Last-Event-ID`, with that group's own auth. */
+export const StreamResumeHeaders = z.looseObject({ 'last-event-id': LastEventId });
 
 export const RunListQuery = z.object({
   period: LogPeriod.default('all'),

@@ -103,6 +103,58 @@ describe('streamDraftChat', () => {
   });
 });
 
+describe('a run stream whose connection drops mid-run', () => {
+  const idFrame = (id: number, e: { type: string; [k: string]: unknown }) => `event: ${e.type}\nid: ${id}\ndata: ${JSON.stringify(e)}\n\n`;
+  const chunk = (seq: number, text: string) => ({ type: 'answer_chunk', ...base, seq, nodeId: 'answer', text });
+  const finished = { type: 'run_finished', ...base, seq: 6, elapsedMs: 5, outputs: {}, answer: 'Hello world!', usage: { promptTokens: 1, completionTokens: 3, totalTokens: 4 }, steps: 2 };
+  const said = (events: RunStreamEvent[]) => events.map((e) => (e.type === 'answer_chunk' ? e.text : '')).join('');
+
+  it('reconnects to the run with Last-Event-ID (again after a second drop) and yields every event once, in order', async () => {
+    let resumes = 0;
+    server.handle(async (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.method === 'POST') {
+        res.write(idFrame(0, { type: 'run_created', runId: 'r1', conversationId: 'c1' }) + idFrame(1, chunk(0, 'Hel')) + idFrame(2, chunk(1, 'lo')));
+        // Half a frame, then the connection is cut (the process restarted, a network blip).
+        res.write('event: answer_chunk\nid: 3\ndata: {"ty');
+        await wait(5);
+        res.destroy();
+        return;
+      }
+      if (++resumes === 1) {
+        // The server may repeat a frame the client has (ids name what it already got): skipped.
+        res.write(idFrame(2, chunk(1, 'lo')) + idFrame(3, chunk(2, ' wor')));
+        await wait(5);
+        res.destroy();
+        return;
+      }
+      res.end(idFrame(4, chunk(3, 'ld')) + idFrame(5, chunk(4, '!')) + idFrame(6, finished));
+    });
+    const events = await collect(streamDraftChat('app-1', { query: 'hi' }, { workspaceId: 'ws-9' }));
+    expect(said(events)).toBe('Hello world!');
+    expect(events.map((e) => e.type)).toEqual(['run_created', 'answer_chunk', 'answer_chunk', 'answer_chunk', 'answer_chunk', 'answer_chunk', 'run_finished']);
+    expect(server.requests.map((r) => [r.method, r.path, r.headers['last-event-id']])).toEqual([
+      ['POST', '/api/v1/console/apps/app-1/draft/chat-messages', undefined],
+      ['GET', '/api/v1/console/apps/app-1/runs/r1/events', '2'],
+      ['GET', '/api/v1/console/apps/app-1/runs/r1/events', '3'],
+    ]);
+    expect(server.requests[1].headers['x-workspace-id']).toBe('ws-9');
+  });
+
+  it('throws the answer of a refused reconnect (a run the caller may not read)', async () => {
+    server.handle(async (req, res) => {
+      if (req.method === 'GET') return fail(res, 400, 'VALIDATION-1000', 'Parameter error');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(idFrame(0, { type: 'run_created', runId: 'r5' }));
+      await wait(5);
+      res.destroy();
+    });
+    const err = await collect(streamDraftWorkflow('app-1', { inputs: {} })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, code: 'VALIDATION-1000' });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+});
+
 describe('the other run calls', () => {
   it('stops a run and lists runs with the period filter', async () => {
     server.handle((req, res) => (req.path.endsWith('/stop') ? ok(res, { stopped: true }) : ok(res, { list: [], total: 0, page: 1, page_size: 20 })));

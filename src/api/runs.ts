@@ -26,6 +26,7 @@ import {
   type RunListQuery,
 } from '../../schemas/run-api';
 import { call, request, type Endpoint, type RequestOptions } from './request';
+import { resumableRunEvents } from './run-stream';
 import { readSseFrames } from './sse';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -40,6 +41,7 @@ export const runEndpoints = {
   draftWorkflow: { method: 'POST', url: `${base}/draft/workflow-runs`, name: 'runs.draftWorkflow' },
   draftNode: { method: 'POST', url: `${base}/draft/nodes/:node_id/run`, name: 'runs.draftNode' },
   stop: { method: 'POST', url: `${base}/runs/:run_id/stop`, name: 'runs.stop' },
+  events: { method: 'GET', url: `${base}/runs/:run_id/events`, name: 'runs.events' },
   list: { method: 'GET', url: `${base}/runs`, name: 'runs.list' },
   get: { method: 'GET', url: `${base}/runs/:run_id`, name: 'runs.get' },
   conversations: { method: 'GET', url: `${base}/conversations`, name: 'runs.conversations' },
@@ -68,13 +70,17 @@ export async function* readRunEvents(body: ReadableStream<Uint8Array>, signal?: 
 }
 
 async function* stream(endpoint: Endpoint, app_id: string, body: object, opts: Opts): AsyncGenerator<RunStreamEvent> {
-  const res = await request(endpoint, { app_id, ...body }, { ...opts, responseType: 'stream', headers: { Accept: 'text/event-stream', ...opts.headers } });
-  yield* readRunEvents(res, opts.signal);
+  const sse = { ...opts, responseType: 'stream' as const, headers: { Accept: 'text/event-stream', ...opts.headers } };
+  const res = await request(endpoint, { app_id, ...body }, sse);
+  // A dropped connection is picked up again after the last event received, on any server process (./run-stream.ts).
+  const resume = (run_id: string, last: number) => request(runEndpoints.events, { app_id, run_id }, { ...sse, headers: { ...sse.headers, 'Last-Event-ID': String(last) } });
+  yield* resumableRunEvents(res, resume, opts.signal);
 }
 
 /**
- * Sends a chat message to the app's draft and yields the run's events as they come. Aborting
- * `opts.signal` closes the connection (call {@link stopRun} too, to stop the run on the server).
+ * Sends a chat message to the app's draft and yields the run's events as they come; a connection
+ * that drops mid-run is resumed where it stopped (./run-stream.ts). Aborting `opts.signal` closes
+ * the connection (call {@link stopRun} too, to stop the run on the server).
  * @example
  * for await (const e of streamDraftChat(appId, { query: 'hi' }, { workspaceId, signal })) if (e.type === 'answer_chunk') out += e.text;
  */

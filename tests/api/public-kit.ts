@@ -76,9 +76,10 @@ export function expectDifyError(r: Reply, status: number, code: string) {
 
 /** The JSON objects of a Dify SSE body (`data:` lines), and whether pings came. */
 export function difyEvents(body: string): Record<string, any>[] {
+  // Each frame's `data:` line (a frame also has its `id:` line; a ping has no data).
   return body
     .split('\n\n')
-    .map((f) => f.trim())
-    .filter((f) => f.startsWith('data: '))
-    .map((f) => JSON.parse(f.slice(6)));
+    .map((f) => f.split('\n').find((l) => l.startsWith('data: ')))
+    .filter((l): l is string => l !== undefined)
+    .map((l) => JSON.parse(l.slice(6)));
 }

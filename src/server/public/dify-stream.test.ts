@@ -36,7 +36,14 @@ const frames = async (it: AsyncGenerator<string>) => {
   for await (const f of it) out.push(f);
   return out;
 };
-const eventOf = (frame: string) => (frame.startsWith('data: ') ? JSON.parse(frame.slice(6)).event : frame.trim());
+/** A frame's data (its `data:` line), or undefined for a ping. */
+const dataOf = (frame: string) => {
+  const line = frame.split('\n').find((l) => l.startsWith('data: '));
+  return line === undefined ? undefined : JSON.parse(line.slice(6));
+};
+const eventOf = (frame: string) => dataOf(frame)?.event ?? frame.trim();
+/** A frame's `id:` (the run event's number; the closing frames the numbers after the last). */
+const idOf = (frame: string) => frame.match(/^id: (\d+)$/m)?.[1];
 
 afterEach(() => {
   vi.useRealTimers();
@@ -52,18 +59,21 @@ describe('difyStream', () => {
     expect(eventOf((await it.next()).value!)).toBe('workflow_started');
     const next = it.next();
     await vi.advanceTimersByTimeAsync(10_000);
+    // A ping carries no id: it tells no event.
     expect((await next).value).toBe('event: ping\n\n');
     release();
     const rest = await frames(it);
     expect(rest.map(eventOf)).toEqual(['workflow_finished']);
-    expect(JSON.parse(rest[0]!.slice(6))).toMatchObject({ task_id: 'r1', workflow_run_id: 'r1', data: { status: 'succeeded', outputs: { y: 1 }, elapsed_time: 12, total_tokens: 3 } });
+    expect(dataOf(rest[0]!)).toMatchObject({ task_id: 'r1', workflow_run_id: 'r1', data: { status: 'succeeded', outputs: { y: 1 }, elapsed_time: 12, total_tokens: 3 } });
   });
 
   it('ends a failed chat run with workflow_finished and an error event', async () => {
     const result: RunResult = { runId: 'r1', status: 'failed', outputs: {}, answer: 'par', error: { code: 'RUN-1100', message: 'The model failed' }, usage, steps: 2, elapsedMs: 5, conversation: {} };
     const out = await frames(difyStream(ctx(started([{ type: 'answer_chunk', ...base, nodeId: 'ans', text: 'par' }], result), true)));
     expect(out.map(eventOf)).toEqual(['message', 'workflow_finished', 'error']);
-    expect(JSON.parse(out[0]!.slice(6))).toMatchObject({ event: 'message', answer: 'par', id: 'm1', message_id: 'm1', conversation_id: 'c1', task_id: 'r1' });
-    expect(JSON.parse(out[2]!.slice(6))).toEqual({ event: 'error', task_id: 'r1', message_id: 'm1', conversation_id: 'c1', status: 400, code: 'RUN-1100', message: 'The model failed' });
+    // Numbered as the run's log numbers the events (run_created 0): a lost stream resumes after its last id.
+    expect(out.map(idOf)).toEqual(['1', '2', '3']);
+    expect(dataOf(out[0]!)).toMatchObject({ event: 'message', answer: 'par', id: 'm1', message_id: 'm1', conversation_id: 'c1', task_id: 'r1' });
+    expect(dataOf(out[2]!)).toEqual({ event: 'error', task_id: 'r1', message_id: 'm1', conversation_id: 'c1', status: 400, code: 'RUN-1100', message: 'The model failed' });
   });
 });

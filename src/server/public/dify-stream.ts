@@ -14,18 +14,26 @@ import type { StartedRun } from '../runs/launch';
 const PING_MS = 10_000;
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-export interface DifyRunContext {
-  started: StartedRun;
+/** What a run's Dify frames are made of: a live run's, or a stored one's when its stream resumes (./dify-resume.ts). */
+export interface DifyFraming {
+  ids: { runId: string; messageId?: string; conversationId?: string };
   chat: boolean;
-  mode: string;
   versionId: string;
-  /** Show the knowledge passages (the app's citations feature). */
-  citations: boolean;
   /** When the request came (ms). */
   at: number;
   /** The flow's edges, for each node's `predecessor_node_id` (streaming only). */
   edges?: readonly { source: string; target: string }[];
 }
+
+export interface DifyRunContext extends Omit<DifyFraming, 'ids'> {
+  started: StartedRun;
+  mode: string;
+  /** Show the knowledge passages (the app's citations feature). */
+  citations: boolean;
+}
+
+/** How a run ended, as the closing frames tell it (a RunResult, or a resumed stream's logged last event). */
+export type DifyRunEnd = Pick<RunResult, 'status' | 'outputs' | 'error' | 'elapsedMs' | 'usage' | 'steps'>;
 
 export function difyUsage(u: TokenUsage, elapsedMs: number): DifyUsage {
   return {
@@ -56,9 +64,9 @@ export const retrieverResources = (cs: readonly Citation[]): RetrieverResource[]
     content: c.content,
   }));
 
-export function workflowData(r: DifyRunContext, result: RunResult): WorkflowRunData {
+export function workflowData(r: Pick<DifyFraming, 'versionId' | 'at'> & { ids: { runId: string } }, result: DifyRunEnd): WorkflowRunData {
   return {
-    id: r.started.created.runId,
+    id: r.ids.runId,
     workflow_id: r.versionId,
     status: result.status,
     outputs: result.outputs,
@@ -89,14 +97,34 @@ export function chatBlocking(r: DifyRunContext, result: RunResult): ChatBlocking
 export const workflowBlocking = (r: DifyRunContext, result: RunResult): WorkflowBlockingResponse => ({
   task_id: r.started.created.runId,
   workflow_run_id: r.started.created.runId,
-  data: workflowData(r, result),
+  data: workflowData({ ...r, ids: r.started.created }, result),
 });
 
-const frame = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
+/**
+ * A Dify frame; `id` is the number of the run event it tells (the run's log numbering, as every run
+ * stream's ids), or for the closing frames the numbers after the last event: a client that lost the
+ * stream resumes after it with Last-Event-ID. Pings carry none.
+ */
+const frame = (o: unknown, id: number) => `id: ${id}\ndata: ${JSON.stringify(o)}\n\n`;
 
-/** One engine event as Dify frames (most events have none). */
-function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>, before: Map<string, string>): string | null {
-  const { runId } = r.started.created;
+/** The frames' common fields. */
+export function difyBase(r: DifyFraming): Record<string, unknown> {
+  const { runId, messageId, conversationId } = r.ids;
+  return r.chat
+    ? { task_id: runId, workflow_run_id: runId, conversation_id: conversationId, message_id: messageId, created_at: seconds(r.at) }
+    : { task_id: runId, workflow_run_id: runId };
+}
+
+/** Each node's predecessor (the source of its first incoming edge; none for the start node). */
+export function predecessors(r: DifyFraming): Map<string, string> {
+  const before = new Map<string, string>();
+  for (const edge of r.edges ?? []) if (!before.has(edge.target)) before.set(edge.target, edge.source);
+  return before;
+}
+
+/** One engine event (numbered `id` in the run) as Dify frames (most events have none). */
+export function framesOf(r: DifyFraming, e: RunEvent, id: number, base: Record<string, unknown>, before: Map<string, string>): string | null {
+  const { runId } = r.ids;
   const node = (x: Extract<RunEvent, { executionId: string }>) => ({
     id: x.executionId,
     node_id: x.nodeId,
@@ -107,9 +135,9 @@ function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>,
   });
   switch (e.type) {
     case 'run_started':
-      return frame({ event: 'workflow_started', ...base, data: { id: runId, workflow_id: r.versionId, sequence_number: 1, inputs: e.inputs, created_at: seconds(e.at) } });
+      return frame({ event: 'workflow_started', ...base, data: { id: runId, workflow_id: r.versionId, sequence_number: 1, inputs: e.inputs, created_at: seconds(e.at) } }, id);
     case 'node_started':
-      return frame({ event: 'node_started', ...base, data: { ...node(e), inputs: e.inputs, created_at: seconds(e.at) } });
+      return frame({ event: 'node_started', ...base, data: { ...node(e), inputs: e.inputs, created_at: seconds(e.at) } }, id);
     case 'node_finished':
     case 'node_failed': {
       const done = e.type === 'node_finished';
@@ -128,15 +156,39 @@ function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>,
           created_at: seconds(e.at - e.elapsedMs),
           finished_at: seconds(e.at),
         },
-      });
+      }, id);
     }
     case 'answer_chunk':
       return r.chat
-        ? frame({ event: 'message', ...base, id: r.started.created.messageId, answer: e.text })
-        : frame({ event: 'text_chunk', ...base, data: { text: e.text, from_variable_selector: [e.nodeId, 'answer'] } });
+        ? frame({ event: 'message', ...base, id: r.ids.messageId, answer: e.text }, id)
+        : frame({ event: 'text_chunk', ...base, data: { text: e.text, from_variable_selector: [e.nodeId, 'answer'] } }, id);
     default:
       return null;
   }
+}
+
+/**
+ * The closing frames once the run is stored: `workflow_finished` (numbered `last + 1`, after the run's
+ * last event), and for chat `message_end` or, when the run failed, `error` (`last + 2`). `after`: the
+ * client's Last-Event-ID on a resumed stream (what it already has is not sent again).
+ */
+export function endFrames(r: DifyFraming, result: DifyRunEnd, citations: RetrieverResource[], last: number, after = -1): string[] {
+  const { runId, messageId, conversationId } = r.ids;
+  const base = difyBase(r);
+  const out: string[] = [];
+  if (after < last + 1) out.push(frame({ event: 'workflow_finished', ...base, data: workflowData(r, result) }, last + 1));
+  if (!r.chat || after >= last + 2) return out;
+  if (result.status === 'failed') {
+    out.push(
+      frame(
+        { event: 'error', task_id: runId, message_id: messageId, conversation_id: conversationId, status: 400, code: result.error?.code ?? 'RUN-1100', message: result.error?.message ?? 'The run failed' },
+        last + 2,
+      ),
+    );
+  } else {
+    out.push(frame({ event: 'message_end', ...base, id: messageId, metadata: { usage: difyUsage(result.usage, result.elapsedMs), retriever_resources: citations }, files: [] }, last + 2));
+  }
+  return out;
 }
 
 /**
@@ -144,15 +196,12 @@ function framesOf(r: DifyRunContext, e: RunEvent, base: Record<string, unknown>,
  * for chat `message_end` (or `error` when the run failed). Ends once the run is stored.
  */
 export async function* difyStream(r: DifyRunContext): AsyncGenerator<string> {
-  const { runId, messageId, conversationId } = r.started.created;
-  const createdAt = seconds(r.at);
-  const base: Record<string, unknown> = r.chat
-    ? { task_id: runId, workflow_run_id: runId, conversation_id: conversationId, message_id: messageId, created_at: createdAt }
-    : { task_id: runId, workflow_run_id: runId };
-  // Each node's predecessor (the source of its first incoming edge; none for the start node).
-  const before = new Map<string, string>();
-  for (const edge of r.edges ?? []) if (!before.has(edge.target)) before.set(edge.target, edge.source);
+  const framing: DifyFraming = { ...r, ids: r.started.created };
+  const base = difyBase(framing);
+  const before = predecessors(framing);
   const it = r.started.execution[Symbol.asyncIterator]();
+  // The events are numbered as the run's log numbers them: run_created 0 (no Dify frame), then 1, 2…
+  let seq = 0;
   // A `ping` goes out whenever nothing else did for PING_MS (Dify's keep-alive for proxies).
   let next = it.next();
   for (;;) {
@@ -166,20 +215,9 @@ export async function* difyStream(r: DifyRunContext): AsyncGenerator<string> {
     }
     if (got.done) break;
     next = it.next();
-    const out = framesOf(r, got.value, base, before);
+    const out = framesOf(framing, got.value, ++seq, base, before);
     if (out) yield out;
   }
   const result = await r.started.stored;
-  yield frame({ event: 'workflow_finished', ...base, data: workflowData(r, result) });
-  if (r.chat && result.status === 'failed') {
-    yield frame({ event: 'error', task_id: runId, message_id: messageId, conversation_id: conversationId, status: 400, code: result.error?.code ?? 'RUN-1100', message: result.error?.message ?? 'The run failed' });
-  } else if (r.chat) {
-    yield frame({
-      event: 'message_end',
-      ...base,
-      id: messageId,
-      metadata: { usage: difyUsage(result.usage, result.elapsedMs), retriever_resources: r.citations ? retrieverResources(r.started.citations) : [] },
-      files: [],
-    });
-  }
+  yield* endFrames(framing, result, r.citations ? retrieverResources(r.started.citations) : [], seq);
 }

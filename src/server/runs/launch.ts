@@ -281,7 +281,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     ended = true;
     go();
   }, go);
-  registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, controller });
+  registry.add({ runId, tenantId: app.tenantId, appId: app.id, userId, source: req.source, controller });
   // Removed from the registry once stored (or its write failed): a server that stops waits for it.
   const stored = execution.result.then(async (result) => {
     try {

@@ -133,22 +133,28 @@ export function portalEvent(e: RunEvent): RunEvent | null {
   }
 }
 
+/** The `message_end` frame of a portal chat: numbered after the run's last event. */
+export const messageEndFrame = (end: WebMessageEnd, id: number) => `event: message_end\nid: ${id}\ndata: ${JSON.stringify(end)}\n\n`;
+
 /**
  * The stream of a portal run: `run_created`, the run events as {@link portalEvent} shows them, and
  * for chat a last `message_end` frame once the answer is stored (its citations when the app shows
- * them, and the usage).
+ * them, and the usage). Each frame's `id:` is its event's number in the run's log (events the portal
+ * does not show leave gaps), `message_end` the number after the last: a client that lost the stream
+ * resumes after it on any process (./portal-resume.ts).
  */
 export async function* portalStream({ started, target }: PortalRun): AsyncGenerator<string> {
-  yield sseFrame(started.created);
+  let seq = 0;
+  yield sseFrame(started.created, seq);
   for await (const e of started.execution) {
+    seq++;
     const shown = portalEvent(e);
-    if (shown) yield sseFrame(shown);
+    if (shown) yield sseFrame(shown, seq);
   }
   const result = await started.stored;
   const { messageId, conversationId } = started.created;
   if (messageId && conversationId) {
-    const end: WebMessageEnd = { type: 'message_end', messageId, conversationId, citations: target.features.citations ? started.citations : [], usage: result.usage };
-    yield `event: message_end\ndata: ${JSON.stringify(end)}\n\n`;
+    yield messageEndFrame({ type: 'message_end', messageId, conversationId, citations: target.features.citations ? started.citations : [], usage: result.usage }, seq + 1);
   }
 }
 

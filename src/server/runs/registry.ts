@@ -8,6 +8,8 @@ export interface ActiveRun {
   appId: string;
   /** Who started it (the portal stops only the user's own runs). */
   userId?: string;
+  /** Where it was started (debug, portal, api…): a resumed portal or API stream reads only its own kind. */
+  source?: string;
   controller: AbortController;
 }
 
@@ -45,10 +47,14 @@ export class RunRegistry {
     return this.runs.has(runId);
   }
 
-  /** Whether the run goes on here and belongs to the tenant's app. */
-  owns(runId: string, scope: StopScope): boolean {
+  /**
+   * Whether the run goes on here and belongs to the tenant's app (and, with `userId` and `source`,
+   * was started by that user from there).
+   */
+  owns(runId: string, scope: StopScope & { source?: string }): boolean {
     const r = this.runs.get(runId);
-    return !!r && r.tenantId === scope.tenantId && r.appId === scope.appId;
+    if (!r || r.tenantId !== scope.tenantId || r.appId !== scope.appId) return false;
+    return (scope.userId === undefined || r.userId === scope.userId) && (scope.source === undefined || r.source === scope.source);
   }
 
   get size(): number {

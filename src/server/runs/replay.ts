@@ -15,15 +15,31 @@ const ENDED_LOOKS = 2;
 
 const TERMINAL = new Set(['run_finished', 'run_failed']);
 
+/** One event of a run's log, as stored: its number in the run, its type and its JSON text. */
+export interface LoggedEvent {
+  seq: number;
+  type: string;
+  text: string;
+}
+
 /**
- * A run's stream from its durable log (issue 34), after the event numbered `after` (the client's
- * Last-Event-ID; -1 for the whole stream): the rows there now, then each batch as the bus says it
- * landed, on whichever process wrote it. Frames carry the same ids and text the live stream sent, so
- * a reconnecting client neither loses nor repeats an event. Ends after `run_finished` /
- * `run_failed`, when `signal` aborts (the client went away), or when the run is stored as ended and
- * nothing more comes.
+ * A run's console stream from its durable log (issue 34): the frames of {@link replayEvents}, with the
+ * same ids and text the live stream sent, so a reconnecting client neither loses nor repeats an event.
  */
 export async function* replayRun(ctx: ServerContext, runId: string, after: number, signal: AbortSignal): AsyncGenerator<string> {
+  // A comment line first: the headers go out now, even when the next event is a while away.
+  yield ': resumed\n\n';
+  for await (const r of replayEvents(ctx, runId, after, signal)) yield `event: ${r.type}\nid: ${r.seq}\ndata: ${r.text}\n\n`;
+}
+
+/**
+ * A run's events from its durable log (issue 34), after the event numbered `after` (the client's
+ * Last-Event-ID; -1 for the whole stream): the rows there now, then each batch as the bus says it
+ * landed, on whichever process wrote it. Each surface (console, portal, public API) frames them as
+ * its live stream does. Ends after `run_finished` / `run_failed`, when `signal` aborts (the client
+ * went away), or when the run is stored as ended and nothing more comes.
+ */
+export async function* replayEvents(ctx: ServerContext, runId: string, after: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
   let told = false;
   let wake: (() => void) | undefined;
   // Listening starts before the first read, so a batch that lands between the two is not missed.
@@ -37,8 +53,6 @@ export async function* replayRun(ctx: ServerContext, runId: string, after: numbe
   // What this process has queued for the log goes in first (a reconnect to the same process).
   await runEventLog(ctx).flush();
   try {
-    // A comment line first: the headers go out now, even when the next event is a while away.
-    yield ': resumed\n\n';
     let endedLooks = 0;
     while (!signal.aborted) {
       told = false;
@@ -53,7 +67,7 @@ export async function* replayRun(ctx: ServerContext, runId: string, after: numbe
         // The log is written in order, one batch at a time: a gap means a batch is still on its way
         // (or its write failed: then the run's stored end closes the stream).
         if (r.seq !== after + 1) break;
-        yield `event: ${r.type}\nid: ${r.seq}\ndata: ${r.text}\n\n`;
+        yield r;
         after = r.seq;
         sent++;
         if (TERMINAL.has(r.type)) return;

@@ -19,15 +19,19 @@ import {
   RenameBody,
   TaskParams,
   UserBody,
+  UserQuery,
   WorkflowBlockingResponse,
   WorkflowRunBody,
 } from '../../../../schemas/public-api';
+import { z } from 'zod';
+import { StreamResumeHeaders } from '../../../../schemas/run-api';
 import type { ServerContext } from '../../context';
 import type { ErrorCode, FieldIssue } from '../../../../schemas/errors';
 import { findTextProblem } from '../../../../schemas/text';
 import { AppError, badRequest } from '../../errors';
 import { sendSse } from '../../http/sse';
 import * as convs from '../../public/dify-conversations';
+import { difyResume } from '../../public/dify-resume';
 import { keyTarget, startApiChat, startApiWorkflow, stopApiRun, type ApiRun } from '../../public/dify-runs';
 import { chatBlocking, difyStream, workflowBlocking, type DifyRunContext } from '../../public/dify-stream';
 import { limitMbOf } from '../../services/files';
@@ -123,6 +127,50 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
       await stopApiRun(ctx, requireKey(req), req.params.task_id, req.body.user);
       return success;
     },
+  );
+
+  /** A run's Dify stream again (any process), after Last-Event-ID. */
+  async function resume(req: FastifyRequest, reply: FastifyReply, task: { task_id: string; user: string }, chat: boolean) {
+    const last = req.headers['last-event-id'];
+    const gone = new AbortController();
+    const after = typeof last === 'string' ? Number(last) : -1;
+    const frames = await difyResume(ctx, requireKey(req), task.task_id, task.user, chat, after, gone.signal);
+    await sendSse(reply, frames, { onClientGone: () => gone.abort(), onError: (e) => req.log.error({ err: e }, 'API run stream failed') });
+    return reply;
+  }
+  const resumed = (what: string) =>
+    z.string().describe(`text/event-stream: the ${what}'s Dify frames after Last-Event-ID (each frame's id: as the first stream gave it), live until it ends`);
+
+  app.get(
+    '/chat-messages/:task_id/events',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The end user's message streamed again, from any server process: the frames after Last-Event-ID (all without it), live until the run ends",
+        params: TaskParams,
+        querystring: UserQuery,
+        headers: StreamResumeHeaders,
+        response: { 200: resumed('message') },
+      },
+    },
+    async (req, reply) => resume(req, reply, { task_id: req.params.task_id, user: req.query.user }, true),
+  );
+
+  app.get(
+    '/workflows/tasks/:task_id/events',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The end user's workflow run streamed again, from any server process: the frames after Last-Event-ID (all without it), live until the run ends",
+        params: TaskParams,
+        querystring: UserQuery,
+        headers: StreamResumeHeaders,
+        response: { 200: resumed('workflow run') },
+      },
+    },
+    async (req, reply) => resume(req, reply, { task_id: req.params.task_id, user: req.query.user }, false),
   );
 
   app.get(

@@ -13,11 +13,12 @@ import {
   WebRunQuery,
   WebWorkflowBody,
 } from '../../../../schemas/portal';
-import { RunStopResult } from '../../../../schemas/run-api';
+import { RunStopResult, StreamResumeHeaders } from '../../../../schemas/run-api';
 import { requireCaller, type ServerContext } from '../../context';
 import { sendSse } from '../../http/sse';
 import { runRegistry } from '../../runs/registry';
 import { listPortalApps, portalDetail, portalTarget } from '../../runs/portal-access';
+import { portalResume } from '../../runs/portal-resume';
 import { portalStream, startPortalChat, startPortalWorkflow, stopPortalRun, type PortalRun } from '../../runs/portal-run';
 import { getWebRun, listWebRuns } from '../../services/portal-usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -82,6 +83,25 @@ export const webPortalRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
     '/portal/:portal_id/runs/:run_id/stop',
     { schema: { tags, summary: "Stop one of the user's own runs (stopped: false when it had already ended)", params: PortalRunParams, response: { 200: ok(RunStopResult) } } },
     async (req) => done(await stopPortalRun(ctx, requireCaller(req), req.params.portal_id, req.params.run_id)),
+  );
+
+  app.get(
+    '/portal/:portal_id/runs/:run_id/events',
+    {
+      schema: {
+        tags,
+        summary: "One of the user's own runs streamed again, from any server process: the frames after Last-Event-ID (all without it), live until the run ends",
+        params: PortalRunParams,
+        headers: StreamResumeHeaders,
+        response: sse,
+      },
+    },
+    async (req, reply) => {
+      const last = req.headers['last-event-id'];
+      const gone = new AbortController();
+      const frames = await portalResume(ctx, requireCaller(req), req.params.portal_id, req.params.run_id, last === undefined ? -1 : Number(last), gone.signal);
+      await sendSse(reply, frames, { onClientGone: () => gone.abort(), onError: (e) => req.log.error({ err: e }, 'portal run stream failed') });
+    },
   );
 
   app.get(
