@@ -75,9 +75,11 @@ describe('the documented examples follow the public API contract', () => {
       docs
         .find((e) => e.id === id)!
         .responses.find((r) => r.kind === 'stream')!
-        .text.split('\n\n')
+        .text.split('\n')
         .filter((l) => l.startsWith('data: {'))
         .map((l) => JSON.parse(l.slice(6)));
+    // Dify's frames carry their ids (a client resumes with Last-Event-ID); OpenAI's carry none.
+    const ids = (id: string, docs = chat) => [...docs.find((e) => e.id === id)!.responses.find((r) => r.kind === 'stream')!.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     const end = frames('chat').find((f) => f.event === 'message_end');
     exactly(DifyMetadata, end.metadata);
     expect(JSON.parse(chat.find((e) => e.id === 'chat')!.responses[0].text).mode).toBe('advanced-chat');
@@ -85,6 +87,9 @@ describe('the documented examples follow the public API contract', () => {
     const workflow = buildEndpoints('a1', 'workflow', documentWith('workflow'));
     exactly(WorkflowRunData, frames('run', workflow).find((f) => f.event === 'workflow_finished').data);
     expect(frames('run', workflow).map((f) => f.event)).toEqual(['workflow_started', 'node_started', 'node_finished', 'workflow_finished']);
+    expect(ids('run', workflow)).toEqual([1, 2, 3, 4]);
+    expect(ids('chat')).toEqual(frames('chat').map((_, i) => i + 1));
+    expect(ids('completions')).toEqual([]);
   });
 
   it('the parameters example shows what the served version offers', () => {

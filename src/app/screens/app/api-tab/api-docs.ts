@@ -115,6 +115,8 @@ const CREATED = 1767225600;
 
 const json = (value: unknown) => ({ kind: 'json' as const, text: JSON.stringify(value, null, 2) });
 const sse = (events: unknown[]) => ({ kind: 'stream' as const, text: events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') });
+/** Dify's frames as the server sends them: each with its `id:` (the event's number, for resuming with Last-Event-ID). */
+const difySse = (events: unknown[]) => ({ kind: 'stream' as const, text: events.map((e, i) => `id: ${i + 1}\ndata: ${JSON.stringify(e)}\n\n`).join('') });
 const tokens = { prompt_tokens: 1033, completion_tokens: 128, total_tokens: 1161 };
 // Weft has no prices: Dify's price fields are "0".
 const usage: DifyUsage = {
@@ -214,7 +216,7 @@ function chatEndpoints(appId: string, mode: FlowMode, inputs: readonly ApiInput[
       call: { method: 'POST', path: '/chat-messages', json: { inputs: exampleInputs(inputs), query: 'Hello', response_mode: 'blocking', conversation_id: '', user: EXAMPLE_USER } },
       responses: [
         json(blocking),
-        sse([
+        difySse([
           { event: 'message', ...ids, id: IDS.message, answer: 'Hello!' },
           { event: 'message', ...ids, id: IDS.message, answer: ' How can I help you today?' },
           { event: 'message_end', ...ids, id: IDS.message, metadata: { usage, retriever_resources: [] }, files: [] },
@@ -279,7 +281,7 @@ function workflowEndpoints(inputs: readonly ApiInput[], outputs: readonly string
       call: { method: 'POST', path: '/workflows/run', json: { inputs: exampleInputs(inputs), response_mode: 'blocking', user: EXAMPLE_USER } },
       responses: [
         json(blocking),
-        sse([
+        difySse([
           { event: 'workflow_started', ...ids, data: { id: IDS.run, workflow_id: IDS.version, sequence_number: 1, inputs: exampleInputs(inputs), created_at: CREATED } },
           { event: 'node_started', ...ids, data: { ...node, created_at: CREATED } },
           { event: 'node_finished', ...ids, data: { ...node, process_data: null, outputs: exampleInputs(inputs), status: 'succeeded', error: null, elapsed_time: 0.01, execution_metadata: { total_tokens: 0, total_price: 0, currency: 'USD' }, created_at: CREATED, finished_at: CREATED } },
