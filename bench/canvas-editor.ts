@@ -181,15 +181,8 @@ async function main() {
       return out;
     };
     const OPENS = 5;
-    // The renderer main thread's CPU time over each open (Chromium's ThreadTime: CPU, not wall time,
-    // so less swayed by other processes on a loaded machine than the open's duration).
-    const openMetrics = await context.newCDPSession(page);
-    await openMetrics.send('Performance.enable');
-    const threadTime = async () => ((await openMetrics.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
-    const openCpu: number[] = [];
     for (let i = 0; i < OPENS; i++) {
       const last = i === OPENS - 1;
-      const cpuBefore = await threadTime();
       const tracing = last && process.env.BENCH_TRACE;
       // BENCH_OPEN_FROM=blank: from a blank page, so the previous open's page is gone before the clock starts.
       if (process.env.BENCH_OPEN_FROM === 'blank') await page.goto(`${studio.url}/api/v1/bench-blank`);
@@ -202,7 +195,6 @@ async function main() {
       }
       const seen = (await (await (last ? profile('open', painted) : painted())).jsonValue()) as { at: number; count: number; draftAt: number; draftFrom: number; scriptAt: number };
       opens.push(seen.at);
-      openCpu.push(((await threadTime()) - cpuBefore) * 1000);
       inView = seen.count;
       draftAt = seen.draftAt;
       draftFrom = seen.draftFrom;
@@ -212,8 +204,6 @@ async function main() {
         console.log(`-- open: ${commits.length} React commits until painted, at ${commits.map((t) => t.toFixed(0)).join(', ')} ms`);
       }
     }
-    await openMetrics.detach();
-    console.log(`-- open: the renderer main thread's CPU per open ${openCpu.map((c) => c.toFixed(0)).join(', ')} ms (median ${pct(openCpu, 50).toFixed(0)} ms; from the previous page's pagehide to painted)`);
     if (process.env.BENCH_OPEN_ONLY) {
       console.log(`open 1,000 nodes: best ${Math.min(...opens).toFixed(0)} ms, median ${pct(opens, 50).toFixed(0)} ms (runs ${opens.map((o) => o.toFixed(0)).join(', ')} ms)`);
       return;
