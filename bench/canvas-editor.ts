@@ -204,10 +204,6 @@ async function main() {
         console.log(`-- open: ${commits.length} React commits until painted, at ${commits.map((t) => t.toFixed(0)).join(', ')} ms`);
       }
     }
-    if (process.env.BENCH_OPEN_ONLY) {
-      console.log(`open 1,000 nodes: best ${Math.min(...opens).toFixed(0)} ms, median ${pct(opens, 50).toFixed(0)} ms (runs ${opens.map((o) => o.toFixed(0)).join(', ')} ms)`);
-      return;
-    }
     if (process.env.BENCH_TIMELINE) {
       // What the last open waited for: navigation milestones and every request, in ms from navigation start.
       const timeline = await page.evaluate(() => {
@@ -217,6 +213,10 @@ async function main() {
         return [...marks, ...res];
       });
       console.log(`-- open timeline\n${timeline.join('\n')}`);
+    }
+    if (process.env.BENCH_OPEN_ONLY) {
+      console.log(`open 1,000 nodes: best ${Math.min(...opens).toFixed(0)} ms, median ${pct(opens, 50).toFixed(0)} ms (runs ${opens.map((o) => o.toFixed(0)).join(', ')} ms)`);
+      return;
     }
 
     // Drag one node: rAF deltas while the mouse moves, renders of every other node counted.
