@@ -37,6 +37,7 @@ function PromptMessagesWidget(p: NodeWidgetProps) {
             className={s.wide}
             rows={row.role === 'system' ? 5 : 3}
             aria-label={t('prompt.text', { index: i + 1, role: t(`prompt.roles.${str(row.role) || 'user'}`) })}
+            large={t('prompt.text', { index: i + 1, role: t(`prompt.roles.${str(row.role) || 'user'}`) })}
             placeholder={t('prompt.placeholder')}
             value={str(row.text)}
             readOnly={locked}

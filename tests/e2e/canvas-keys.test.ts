@@ -149,9 +149,44 @@ describe('keys inside the canvas', () => {
 
     // The LLM node: a prompt (the template editor) and the stop sequences (a tag input).
     await open(page, 'llm_1');
-    const prompt = inspector.getByLabel('Message 2 (User)');
+    // (exact: the prompt's "Open large" button is named after it.)
+    const prompt = inspector.getByLabel('Message 2 (User)', { exact: true });
     await prompt.click();
     await typeEveryKey(page, () => prompt.inputValue());
+    // The prompt opened large (issue 27): the same template editor in a dialog of most of the
+    // viewport edits the same message; every key reaches it, `{{` offers the variables (Escape
+    // closes the list first, then the dialog), and the text is the node's once closed.
+    await inspector.getByRole('button', { name: 'Open large: Message 2 (User)' }).click();
+    const largeDialog = page.locator('[data-slot="large-editor"]');
+    const largePrompt = largeDialog.getByRole('textbox', { name: 'Message 2 (User)' });
+    await expect.poll(() => largePrompt.inputValue()).toBe('c d ');
+    const largeBox = (await largePrompt.boundingBox())!;
+    expect(largeBox.width).toBeGreaterThanOrEqual(1600 * 0.8);
+    expect(largeBox.height).toBeGreaterThanOrEqual(1000 * 0.6);
+    await largePrompt.click();
+    await typeEveryKey(page, () => largePrompt.inputValue());
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('in {{cit');
+    const completion = page.locator('[data-slot="template-completion"]');
+    await expect.poll(() => completion.getByRole('option').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => completion.count()).toBe(0);
+    expect(await largeDialog.count()).toBe(1);
+    await page.keyboard.type('y');
+    await expect.poll(() => completion.getByRole('option').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => largePrompt.inputValue()).toBe('c d in {{#start.city#}}');
+    await page.keyboard.type(' now');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => largePrompt.inputValue()).toBe('c d in {{#start.city#}} no');
+    await snap(page, 'canvas-keys-prompt-large');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => largeDialog.count()).toBe(0);
+    await expect.poll(() => prompt.inputValue()).toBe('c d in {{#start.city#}} no');
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
+    const saved = await sessionApi(page, 'GET', `/api/v1/console/apps/${appId}/workflow`);
+    const llm = (saved.data.document as { nodes: { id: string; config: { prompts?: { text: string }[] } }[] }).nodes.find((n) => n.id === 'llm_1')!;
+    expect(llm.config.prompts?.map((m) => m.text)).toContain('c d in {{#start.city#}} no');
     const stops = inspector.getByLabel('Stop sequences');
     await stops.click();
     await typeEveryKey(page, () => stops.inputValue());

@@ -69,8 +69,11 @@ function ArrayVariableWidget(p: NodeWidgetProps) {
 }
 
 function TemplateWidget(p: NodeWidgetProps) {
+  const rows = p.field.meta.rows ?? 2;
   return (
     <TemplateEditor
+      // A text of several lines (a prompt, an answer, a body) also opens large; a one-line box does not.
+      large={rows > 1 ? (p.field.label ? p.tk(p.field.label) : p.field.name) : undefined}
       {...ariaOf(p)}
       value={typeof p.value === 'string' ? p.value : ''}
       onChange={p.onChange}
@@ -79,7 +82,7 @@ function TemplateWidget(p: NodeWidgetProps) {
       readOnly={p.readOnly}
       invalid={p.invalid}
       placeholder={p.placeholder}
-      rows={p.field.meta.rows ?? 2}
+      rows={rows}
     />
   );
 }

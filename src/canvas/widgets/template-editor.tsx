@@ -1,9 +1,10 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { type WidgetValueProps, ariaOf, isInvalid } from '../../kit/widgets/types';
 import { cn } from '../../ui/cn';
 import { Popover, PopoverAnchor, PopoverContent } from '../../ui/popover';
 import { useNodeWidgetEnv } from './context';
 import { useVariableLabels } from './labels';
+import { LargeEditor } from './large-editor';
 import { findTrigger, insertReference, tokenize, type TemplateTrigger } from './template';
 import { filterVariables, findVariable, type VariableOption } from './variables';
 import { flatOptions, VariableList } from './variable-picker';
@@ -12,6 +13,13 @@ import s from './widgets.module.css';
 export interface TemplateEditorProps extends WidgetValueProps<string> {
   rows?: number;
   placeholder?: string;
+  /**
+   * The field's name for "Open large" (issue 27): given, a button in the box's corner opens the
+   * same editor in a dialog of most of the viewport, editing the same value.
+   */
+  large?: string;
+  /** A fixed height of the text area in px (the large dialog's); it then does not resize. */
+  height?: number;
 }
 
 /**
@@ -20,7 +28,15 @@ export interface TemplateEditorProps extends WidgetValueProps<string> {
  * `/` opens the list of variables this node may use (arrows, Enter or Tab to insert, Esc to close).
  * @example <TemplateEditor value={config.answer} onChange={(v) => set('answer', v)} rows={4} />
  */
-export function TemplateEditor({ value, onChange, onBlur, rows = 3, placeholder, disabled, readOnly, className, ...rest }: TemplateEditorProps) {
+export function TemplateEditor({ large, ...props }: TemplateEditorProps) {
+  if (!large) return <TemplateField {...props} />;
+  // The dialog's copy is named by the field (its label is the panel's) and has no id of its own:
+  // the panel's stays mounted behind the dialog.
+  const largeField = (height: number) => <TemplateField {...props} id={undefined} aria-labelledby={undefined} aria-label={large} height={height} />;
+  return <TemplateField {...props} largeButton={<LargeEditor label={large} compact>{largeField}</LargeEditor>} />;
+}
+
+function TemplateField({ value, onChange, onBlur, rows = 3, placeholder, disabled, readOnly, className, height, largeButton, ...rest }: Omit<TemplateEditorProps, 'large'> & { largeButton?: ReactNode }) {
   const env = useNodeWidgetEnv();
   const { t, optionLabel } = useVariableLabels();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -71,7 +87,7 @@ export function TemplateEditor({ value, onChange, onBlur, rows = 3, placeholder,
   };
 
   return (
-    <div className={cn(s.template, isInvalid(rest) && s.invalid, className)} data-slot="template-editor">
+    <div className={cn(s.template, isInvalid(rest) && s.invalid, largeButton ? s.withLarge : undefined, className)} data-slot="template-editor">
       <Popover open={!!trigger && !locked}>
         <PopoverAnchor asChild>
           <div className={s.templateBox}>
@@ -94,6 +110,7 @@ export function TemplateEditor({ value, onChange, onBlur, rows = 3, placeholder,
               className={s.templateInput}
               value={text}
               rows={rows}
+              style={height ? { height, resize: 'none' } : undefined}
               placeholder={placeholder}
               disabled={disabled}
               readOnly={readOnly || env.readOnly}
@@ -132,6 +149,7 @@ export function TemplateEditor({ value, onChange, onBlur, rows = 3, placeholder,
           )}
         </PopoverContent>
       </Popover>
+      {largeButton}
     </div>
   );
 }
