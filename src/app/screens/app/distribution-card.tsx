@@ -20,7 +20,7 @@ import s from './distribute-page.module.css';
 
 const ICONS: Record<DistributionPlatform, LucideIcon> = { current_project: Users, portal: Globe, store: Store, tool: Wrench };
 const STATE_TONES: Record<DistributionState, BadgeVariant> = { not_distributed: 'neutral', distributed: 'success', cancelled: 'warning' };
-const REVIEW_TONES: Record<StoreReviewState, BadgeVariant> = { awaiting_release: 'info', released: 'success', rejected: 'danger', offline: 'neutral' };
+const REVIEW_TONES: Record<StoreReviewState, BadgeVariant> = { in_approval: 'warning', awaiting_release: 'info', released: 'success', rejected: 'danger', offline: 'neutral' };
 
 export interface DistributionCardProps {
   view: DistributionView;
