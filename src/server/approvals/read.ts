@@ -14,7 +14,8 @@ import { approvalRow } from './flow';
 
 type Runner = Pick<ServerContext, 'db'>['db'];
 const name = (u: typeof users) => sql<string>`coalesce(nullif(${u.realName}, ''), nullif(${u.nickname}, ''), ${u.username}, '')`;
-const lastComment = sql<string>`coalesce((select s.comment from approval_steps s where s.approval_id = ${approvals.id} order by s.created_at desc limit 1), '')`;
+// Qualified by hand: drizzle leaves a one-table select's columns unqualified, which the subquery would read as its own.
+const lastComment = sql<string>`coalesce((select s.comment from approval_steps s where s.approval_id = "approvals"."id" order by s.created_at desc limit 1), '')`;
 
 const columns = { a: approvals, submitter: name(users), workspaceName: sql<string>`coalesce(${workspaces.name}, '')`, lastComment };
 type Joined = { a: typeof approvals.$inferSelect; submitter: string; workspaceName: string; lastComment: string };
