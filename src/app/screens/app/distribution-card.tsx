@@ -52,6 +52,7 @@ function To({ href, children, ...rest }: { href: string; children: ReactNode; 'd
 
 export function DistributionCard({ view, app, latest, origin, versionTabHref, onDistribute, onMove, onCancel }: DistributionCardProps) {
   const { t } = useTranslation('distribution');
+  const { t: tApproval } = useTranslation('approval');
   const { platform, state, distribution: d } = view;
   const Icon = ICONS[platform];
   const actions = actionsOf(view);
@@ -119,6 +120,12 @@ export function DistributionCard({ view, app, latest, origin, versionTabHref, on
               </>
             )}
           </dl>
+        )}
+        {view.approval && (
+          <p className={s.muted} data-testid="distribution-approval" data-state={view.approval.state}>
+            {tApproval(`submitterState.${view.approval.state}`, { comment: view.approval.last_comment })}
+            {view.approval.version ? ` · ${view.approval.version}` : ''}
+          </p>
         )}
         {distributed && reachesPortal(platform) && (
           <div className={s.portal}>
