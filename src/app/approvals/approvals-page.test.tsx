@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Approval, ApprovalDetail } from '../../../schemas/approval';
+import type { Approval, ApprovalAction, ApprovalDetail, ApprovalState } from '../../../schemas/approval';
 import { configureRequest } from '../../api/request';
 import { ok, startServer, type TestServer } from '../../api/testing/http-server';
 import { i18n, initI18n } from '../../i18n';
@@ -35,7 +35,7 @@ const approval = (over: Partial<Approval> = {}): Approval => ({
   can_force_recall: false,
   ...over,
 });
-const step = (action: string, to: string, comment = '') => ({ id: crypto.randomUUID(), action, from_state: null, to_state: to, actor_id: '88888888-8888-4888-8888-888888888888', actor_name: 'Olga', comment, created_at: at });
+const step = (action: ApprovalAction, to: ApprovalState, comment = '') => ({ id: crypto.randomUUID(), action, from_state: null, to_state: to, actor_id: '88888888-8888-4888-8888-888888888888', actor_name: 'Olga', comment, created_at: at });
 let current: ApprovalDetail = { ...approval(), steps: [step('submit', 'processing')], approvers: [{ kind: 'role', id: 'tenant_admin', name: '' }] };
 
 let server: TestServer;
