@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { ApprovalRef } from './approval';
 
 /**
  * App distribution (spec 4 "Distribution: not distributed to distributed; it can be cancelled; only
@@ -27,8 +28,12 @@ export type DistributionPlatform = z.infer<typeof DistributionPlatform>;
 export const DistributionState = z.enum(['not_distributed', 'distributed', 'cancelled']);
 export type DistributionState = z.infer<typeof DistributionState>;
 
-/** A store submission's review (spec 4: awaiting release → released; taken offline; Weft adds rejected with a reason). */
-export const StoreReviewState = z.enum(['awaiting_release', 'released', 'rejected', 'offline']);
+/**
+ * A store submission's review (spec 4: awaiting release → released; taken offline; Weft adds rejected
+ * with a reason). `in_approval`: the tenant's approval flow (schemas/approval.ts) has not agreed yet;
+ * once agreed the item awaits release.
+ */
+export const StoreReviewState = z.enum(['in_approval', 'awaiting_release', 'released', 'rejected', 'offline']);
 export type StoreReviewState = z.infer<typeof StoreReviewState>;
 
 /** Why the caller may not distribute on a platform (the UI shows the action disabled with this reason). */
@@ -78,6 +83,12 @@ export const DistributionView = z.object({
   newer_version_available: z.boolean(),
   /** Null when the caller may distribute, move and cancel here; otherwise why not. */
   blocked: DistributionBlock.nullable(),
+  /**
+   * The latest approval of this platform's submission (the tenant's approval flow, schemas/approval.ts:
+   * `store` and `portal` only); null when none. A portal distribution under approval changes nothing
+   * until it is agreed.
+   */
+  approval: ApprovalRef.nullable().optional(),
 });
 export type DistributionView = z.infer<typeof DistributionView>;
 

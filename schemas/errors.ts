@@ -99,6 +99,18 @@ export const ErrorCode = {
    * take offline what is released, copy what is released; `data.review_state` says where it is.
    */
   STORE_STATE: 'STORE-1000',
+  /** An approval is not in the state the action needs (409); `data.state` says where it is (schemas/approval.ts). */
+  APPROVAL_STATE: 'APPROVAL-1000',
+  /** The caller is not one of the approval's approvers (403). */
+  APPROVAL_NOT_APPROVER: 'APPROVAL-1001',
+  /** The submitter may not decide their own submission (403): another approver does. */
+  APPROVAL_OWN: 'APPROVAL-1002',
+  /** The item already has an approval in progress (409): wait for the decision or cancel it first. */
+  APPROVAL_PENDING: 'APPROVAL-1003',
+  /** The agreed item is already released (409): only a tenant admin's forced recall takes it back. */
+  APPROVAL_RELEASED: 'APPROVAL-1004',
+  /** Approval is turned on without any approver (400), or an approver is not of the tenant. */
+  APPROVAL_NO_APPROVERS: 'APPROVAL-1005',
   /**
    * The destination is not allowed by the server's outbound network policy (400): loopback, private,
    * link-local, metadata or reserved addresses the operator's allow-list does not open. Answered

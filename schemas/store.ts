@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, Timestamp } from './common';
 import { pageNumber, pageSize } from './guards';
 import { StoreReviewState } from './distribution';
+import { ApprovalRef } from './approval';
 import { ParamRow } from './parameter';
 import { SemVer } from './plugin-package';
 
@@ -74,6 +75,8 @@ export const StoreItem = z.object({
   stats: z.object({ documents: z.number().int(), segments: z.number().int(), functions: z.number().int(), variables: z.number().int() }),
   /** Plugins: the package's author and what it adds, for the card (null for the other types). */
   plugin: z.object({ author: z.string(), kinds: z.array(z.string()), tools: z.array(z.string()) }).nullable(),
+  /** The submission's approval (the tenant's approval flow, schemas/approval.ts): on a resource's own submission only. */
+  approval: ApprovalRef.nullable().optional(),
 });
 export type StoreItem = z.infer<typeof StoreItem>;
 

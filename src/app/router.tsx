@@ -267,6 +267,7 @@ function systemRoutes(): RouteObject {
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
           { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
+          { path: 'approval', lazy: page(() => import('./system/approval/approval-settings-page')), handle: { title: 'system.approval', crumb: true } },
           { path: 'resource', lazy: pageOrSkeleton('./system/resource/resource-page.tsx'), handle: { title: 'system.resource', crumb: true } },
         ],
       },
@@ -477,6 +478,7 @@ export function buildRoutes(): RouteObject[] {
                       element: <WithBreadcrumb />,
                       children: [
                         stub('my', 'operation.my'),
+                        { path: 'approvals', lazy: page(() => import('./approvals/approvals-page')), handle: { title: 'operation.approvals', crumb: true } },
                         { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
                       ],
                     },

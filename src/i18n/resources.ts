@@ -54,6 +54,7 @@ export type Namespaces = {
   overview: typeof import('./locales/zh/overview').default;
   builder: typeof import('./locales/zh/builder').default;
   portal: typeof import('./locales/zh/portal').default;
+  approval: typeof import('./locales/zh/approval').default;
 };
 
 export { defaultNamespace, languages, type Language };

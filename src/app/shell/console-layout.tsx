@@ -8,6 +8,7 @@ import { ConnectedWorkspaceSwitcher } from './console-workspace-switcher';
 import { DocumentTitle, NavigationProgress } from './layouts';
 import { useArea } from './route-handle';
 import { ShellTopBar } from './shell-top-bar';
+import { ApprovalBell } from './approval-bell';
 import s from './layouts.module.css';
 
 export default function ConsoleLayout() {
@@ -18,7 +19,7 @@ export default function ConsoleLayout() {
     <div className={s.shell}>
       <NavigationProgress />
       <DocumentTitle />
-      <ShellTopBar area={area} workspaceSwitcher={showWorkspaces ? <ConnectedWorkspaceSwitcher /> : undefined} />
+      <ShellTopBar area={area} workspaceSwitcher={showWorkspaces ? <ConnectedWorkspaceSwitcher /> : undefined} notifications={<ApprovalBell />} />
       <main className={s.main} id="main">
         <Outlet />
       </main>

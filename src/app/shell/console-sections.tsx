@@ -2,7 +2,7 @@
  * The console's section layouts, loaded with their routes (router.tsx): system admin (side navigation)
  * and store (store tabs). Not in the portal's first load (issue 21: Radix tabs, the section icons).
  */
-import { Boxes, Building2, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
+import { Boxes, Building2, ClipboardCheck, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { NavTab, NavTabs } from '../../ui/tabs';
@@ -19,6 +19,7 @@ export const SYSTEM_NAV = [
   { key: 'user', icon: Users },
   { key: 'tenant', icon: Building2 },
   { key: 'security', icon: ShieldCheck },
+  { key: 'approval', icon: ClipboardCheck },
   { key: 'resource', icon: Server },
 ] as const satisfies readonly { key: string; icon: LucideIcon }[];
 

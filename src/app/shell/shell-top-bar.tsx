@@ -75,9 +75,11 @@ export interface ShellTopBarProps {
   area: Area | undefined;
   /** The project-space switcher (console pages: console-layout.tsx). */
   workspaceSwitcher?: ReactNode;
+  /** Before the language switcher: the console's notification bell (console-layout.tsx). */
+  notifications?: ReactNode;
 }
 
-export function ShellTopBar({ area, workspaceSwitcher }: ShellTopBarProps) {
+export function ShellTopBar({ area, workspaceSwitcher, notifications }: ShellTopBarProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
@@ -111,6 +113,7 @@ export function ShellTopBar({ area, workspaceSwitcher }: ShellTopBarProps) {
 
   const right = (
     <>
+      {user && notifications}
       <DeferredMenu load={loadLanguageSwitcher} props={{}} trigger={<LanguageButton language={currentLanguage()} />} />
       {user ? (
         <DeferredMenu

@@ -27,6 +27,7 @@ export interface PublishToStoreProps {
 
 export function PublishToStore({ workspaceId, type, sourceId, name, description = '', tags = [] }: PublishToStoreProps) {
   const { t } = useTranslation(['store', 'common']);
+  const { t: tApproval } = useTranslation('approval');
   const [item, setItem] = useState<StoreItem | null>(null);
   const [allowed, setAllowed] = useState<boolean | null>(null);
   const [open, setOpen] = useState(false);
@@ -82,6 +83,11 @@ export function PublishToStore({ workspaceId, type, sourceId, name, description 
         <Badge variant={REVIEW_TONE[item.review_state]} title={item.review_reason ?? undefined}>
           {t('publish.state', { state: t(`review.${item.review_state}`) })}
         </Badge>
+      )}
+      {item?.approval && (
+        <span className={s.note} data-testid="store-approval" data-state={item.approval.state}>
+          {tApproval(`submitterState.${item.approval.state}`, { comment: item.approval.last_comment })}
+        </span>
       )}
       {item?.review_reason && (
         <span className={s.note} data-testid="store-reason">

@@ -18,6 +18,7 @@ export function typeOfRoute(segment: string | undefined): StoreItemType | null {
 export const detailPath = (type: StoreItemType, id: string) => `/operation/store/${ROUTE_OF[type]}/${encodeURIComponent(id)}`;
 
 export const REVIEW_TONE: Record<StoreReviewState, BadgeVariant> = {
+  in_approval: 'info',
   awaiting_release: 'warning',
   released: 'success',
   rejected: 'danger',

@@ -30,7 +30,7 @@ export const storeItems = pgTable(
     version: text('version'),
     snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
     stats: jsonb('stats').$type<{ documents?: number; segments?: number; functions?: number; variables?: number }>().notNull().default({}),
-    reviewState: text('review_state', { enum: ['awaiting_release', 'released', 'rejected', 'offline'] }).notNull().default('awaiting_release'),
+    reviewState: text('review_state', { enum: ['in_approval', 'awaiting_release', 'released', 'rejected', 'offline'] }).notNull().default('awaiting_release'),
     reviewReason: text('review_reason'),
     copyCount: integer('copy_count').notNull().default(0),
     publishedBy: uuid('published_by').notNull(),

@@ -38,6 +38,8 @@ import { adminSystemRoutes } from './admin/system';
 import { consolePluginRoutes } from './console/plugins';
 import { commonSsoRoutes } from './common/sso';
 import { loginCodeRoutes } from './console/login-code';
+import { approvalRoutes } from './console/approvals';
+import { adminApprovalRoutes } from './admin/approval';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -85,4 +87,6 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(adminPluginRoutes(ctx), { prefix: '/admin/plugins' });
   await app.register(adminToolRoutes(ctx), { prefix: '/admin/tools' });
   await app.register(adminSystemRoutes(ctx), { prefix: '/admin/system' });
+  await app.register(approvalRoutes(ctx), { prefix: '/console/approvals' });
+  await app.register(adminApprovalRoutes(ctx), { prefix: '/admin/approval' });
 };

@@ -18,6 +18,9 @@ import {
 import { forgetDraftRows } from './cache-generations';
 import { submitApp, withdrawApp } from '../store/submit';
 import { isUniqueViolation, type Scope } from './workspace-resources';
+import { approversFor } from '../approvals/approvers';
+import { assertNotProcessing, cancelOpenApprovals, openApproval } from '../approvals/flow';
+import { latestApproval } from '../approvals/read';
 
 /**
  * App distribution (schemas/distribution.ts; spec 4 "only project-space owners may do it", 7.5).
@@ -96,7 +99,7 @@ async function viewOf(ctx: ServerContext, app: AppRow, isOwner: boolean): Promis
       byName: sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, '')`,
       cancelledByName: cancelledBy,
       v: { id: appVersions.id, version: appVersions.version, createdAt: appVersions.createdAt },
-      review: { state: storeItems.reviewState, reason: storeItems.reviewReason },
+      review: { id: storeItems.id, state: storeItems.reviewState, reason: storeItems.reviewReason },
     })
     .from(appDistributions)
     .leftJoin(storeItems, eq(storeItems.distributionId, appDistributions.id))
@@ -104,10 +107,16 @@ async function viewOf(ctx: ServerContext, app: AppRow, isOwner: boolean): Promis
     .leftJoin(appVersions, eq(appVersions.id, appDistributions.versionId))
     .where(eq(appDistributions.appId, app.id));
   const latest = await latestOf(ctx, app.id);
+  const storeItemId = rows.find((x) => x.d.platform === 'store')?.review?.id;
+  const approvalOf = {
+    portal: await latestApproval(ctx.db, 'portal', app.id),
+    store: storeItemId ? await latestApproval(ctx.db, 'store', storeItemId) : null,
+  };
   const platforms = DISTRIBUTION_PLATFORMS.map((platform): DistributionView => {
     const r = rows.find((x) => x.d.platform === platform);
     const blocked = blockOf(platform, app, isOwner, !!latest);
-    if (!r) return { platform, state: 'not_distributed', distribution: null, newer_version_available: false, blocked };
+    const approval = platform === 'portal' || platform === 'store' ? approvalOf[platform] : null;
+    if (!r) return { platform, state: 'not_distributed', distribution: null, newer_version_available: false, blocked, approval };
     const d = r.d;
     const version = r.v?.id ? ref(r.v as VersionRow) : null;
     return {
@@ -128,6 +137,7 @@ async function viewOf(ctx: ServerContext, app: AppRow, isOwner: boolean): Promis
       },
       newer_version_available: d.state === 'distributed' && !!latest && !!version && latest.id !== version.id && latest.createdAt > r.v!.createdAt!,
       blocked,
+      approval,
     };
   });
   return { platforms, latest_version: latest ? ref(latest) : null, is_owner: isOwner };
@@ -168,6 +178,7 @@ export async function distribute(ctx: ServerContext, s: Scope, appId: string, bo
   if (!version) throw badRequest('The app has no published version: publish it on its Version tab first', { platform, blocked: 'no_version' });
   const [row] = await ctx.db.select().from(appDistributions).where(and(eq(appDistributions.appId, app.id), eq(appDistributions.platform, platform)));
   if (row?.state === 'distributed') throw exists(`The app is already distributed on ${platform}: move it to another version or cancel it`);
+  if (platform === 'portal' && (await submitForApproval(ctx, s, app, version))) return viewOf(ctx, app, true);
 
   const tool = platform === 'tool' ? await toolFor(ctx, s, app, version, row?.toolId ?? null) : null;
   const now = new Date();
@@ -219,6 +230,12 @@ export async function moveDistribution(ctx: ServerContext, s: Scope, appId: stri
   if (row.state !== 'distributed') throw badRequest(`The app is not distributed on ${row.platform}: distribute it first`, { platform: row.platform });
   if (app.status !== 'active') throw badRequest('The app is inactive: enable it before moving its distribution', { platform: row.platform, blocked: 'inactive' });
   const version = await versionOf(ctx, app, body.version_id);
+  if (row.platform === 'portal' && (await submitForApproval(ctx, s, app, version))) return viewOf(ctx, app, true);
+  if (row.platform === 'store') {
+    // The store item under approval is not moved under the approver's eyes.
+    const [item] = await ctx.db.select({ id: storeItems.id }).from(storeItems).where(eq(storeItems.distributionId, row.id));
+    if (item) await assertNotProcessing(ctx.db, 'store', item.id);
+  }
   await ctx.db
     .update(appDistributions)
     .set({ versionId: version.id, updatedAt: new Date() })
@@ -239,7 +256,21 @@ export async function cancelDistribution(ctx: ServerContext, s: Scope, appId: st
     .update(appDistributions)
     .set({ state: 'cancelled', cancelledBy: s.caller.userId, cancelledAt: now, updatedAt: now })
     .where(and(eq(appDistributions.id, row.id), eq(appDistributions.state, 'distributed')));
-  if (row.platform === 'store') await withdrawApp(ctx, row.id);
+  if (row.platform === 'store') await withdrawApp(ctx, row.id, s.caller.userId);
+  if (row.platform === 'portal') await cancelOpenApprovals(ctx.db, 'portal', app.id, s.caller.userId);
   forgetDraftRows();
   return viewOf(ctx, app, true);
+}
+
+/**
+ * With the tenant's approval on for the portal (schemas/approval.ts), distributing on it or moving it to
+ * another version opens an approval instead: nothing changes for end users until an approver agrees
+ * (approvals/flow.ts then serves `version`). Answers whether it did.
+ */
+async function submitForApproval(ctx: ServerContext, s: Scope, app: AppRow, version: Pick<VersionRow, 'id' | 'version'>): Promise<boolean> {
+  const approvers = await approversFor(ctx.db, app.tenantId, 'portal');
+  if (!approvers) return false;
+  const detail = { item_type: 'app' as const, source_id: app.id, app_mode: app.type, version: version.version, version_id: version.id };
+  await ctx.db.transaction((tx) => openApproval(tx, { tenantId: app.tenantId, workspaceId: app.workspaceId, kind: 'portal', targetId: app.id, title: app.name, detail, approvers, userId: s.caller.userId }));
+  return true;
 }

@@ -6,6 +6,7 @@ import { AppError, notFoundOrForeign } from '../errors';
 import { contains } from '../services/workspace-resources';
 import { rowsOf } from '../knowledge/queue';
 import { ErrorCode } from '../../../schemas/errors';
+import { latestApproval } from '../approvals/read';
 import type { AdminStoreListParsed, StoreItem, StoreItemDetail, StoreItemType, StoreListAnswer, StoreListParsed, StoreSegmentPage, StoreSnapshot } from '../../../schemas/store';
 
 /**
@@ -154,7 +155,7 @@ export async function segmentsOf(ctx: ServerContext, row: StoreItemRow, document
 /** The submission of a resource (any state), as its space's members see it; null when never published. */
 export async function submissionOf(ctx: ServerContext, tenantId: string, type: StoreItemType, sourceId: string): Promise<StoreItem | null> {
   const [r] = await selectItems(ctx, and(eq(storeItems.tenantId, tenantId), eq(storeItems.type, type), eq(storeItems.sourceId, sourceId)));
-  return r ? toItem(r) : null;
+  return r ? { ...toItem(r), approval: await latestApproval(ctx.db, 'store', r.item.id) } : null;
 }
 
 /** Store managers: items of every state, by type, state and keyword; a tenant admin sees their tenant's only. */

@@ -6,6 +6,8 @@ import { apps, appVersions, datasets, storeItems, toolFunctions, tools } from '.
 import type { Scope, Tx } from '../services/workspace-resources';
 import type { StoreItem, StoreReference, StoreSnapshot } from '../../../schemas/store';
 import { collectRefs } from './refs';
+import { approversFor } from '../approvals/approvers';
+import { cancelOpenApprovals, openApproval } from '../approvals/flow';
 
 /**
  * Writing a store item's snapshot (shared by publish.ts and the distribution service, which submits an
@@ -32,6 +34,8 @@ export async function upsertItem(
   extra: { tags?: string[]; distributionId?: string | null },
 ): Promise<string> {
   const now = new Date();
+  // With the tenant's approval on for the store, the item waits for an approver before a store manager sees it.
+  const approvers = await approversFor(tx, who.tenantId, 'store');
   const set = {
     name: fields.name,
     description: fields.description,
@@ -40,7 +44,7 @@ export async function upsertItem(
     version: fields.version,
     snapshot: fields.snapshot as unknown as Record<string, unknown>,
     stats: fields.stats,
-    reviewState: 'awaiting_release' as const,
+    reviewState: approvers ? ('in_approval' as const) : ('awaiting_release' as const),
     reviewReason: null,
     publishedBy: who.userId,
     publishedAt: now,
@@ -55,6 +59,10 @@ export async function upsertItem(
     .values({ id: randomUUID(), tenantId: who.tenantId, type, sourceId, sourceWorkspaceId: who.workspaceId, tags: extra.tags ?? [], ...set })
     .onConflictDoUpdate({ target: [storeItems.type, storeItems.sourceId], set })
     .returning({ id: storeItems.id });
+  if (approvers) {
+    const detail = { item_type: type, source_id: sourceId, app_mode: type === 'app' ? fields.kind : null, version: fields.version, version_id: null };
+    await openApproval(tx, { tenantId: who.tenantId, workspaceId: who.workspaceId, kind: 'store', targetId: row.id, title: fields.name, detail, approvers, userId: who.userId });
+  }
   return row.id;
 }
 
@@ -115,8 +123,9 @@ export async function submitApp(ctx: ServerContext, s: Scope, appId: string, ver
   );
 }
 
-/** Called when the owner cancels the app's `store` distribution: the item leaves the store (offline, no reason). */
-export async function withdrawApp(ctx: ServerContext, distributionId: string) {
-  await ctx.db.update(storeItems).set({ reviewState: 'offline', reviewReason: null, updatedAt: new Date() }).where(eq(storeItems.distributionId, distributionId));
+/** Called when the owner cancels the app's `store` distribution: the item leaves the store (offline, no reason), its open approval is canceled. */
+export async function withdrawApp(ctx: ServerContext, distributionId: string, actorId: string) {
+  const items = await ctx.db.update(storeItems).set({ reviewState: 'offline', reviewReason: null, updatedAt: new Date() }).where(eq(storeItems.distributionId, distributionId)).returning({ id: storeItems.id });
+  for (const i of items) await cancelOpenApprovals(ctx.db, 'store', i.id, actorId);
 }
 

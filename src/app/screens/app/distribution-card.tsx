@@ -20,7 +20,7 @@ import s from './distribute-page.module.css';
 
 const ICONS: Record<DistributionPlatform, LucideIcon> = { current_project: Users, portal: Globe, store: Store, tool: Wrench };
 const STATE_TONES: Record<DistributionState, BadgeVariant> = { not_distributed: 'neutral', distributed: 'success', cancelled: 'warning' };
-const REVIEW_TONES: Record<StoreReviewState, BadgeVariant> = { awaiting_release: 'info', released: 'success', rejected: 'danger', offline: 'neutral' };
+const REVIEW_TONES: Record<StoreReviewState, BadgeVariant> = { in_approval: 'warning', awaiting_release: 'info', released: 'success', rejected: 'danger', offline: 'neutral' };
 
 export interface DistributionCardProps {
   view: DistributionView;
@@ -52,6 +52,7 @@ function To({ href, children, ...rest }: { href: string; children: ReactNode; 'd
 
 export function DistributionCard({ view, app, latest, origin, versionTabHref, onDistribute, onMove, onCancel }: DistributionCardProps) {
   const { t } = useTranslation('distribution');
+  const { t: tApproval } = useTranslation('approval');
   const { platform, state, distribution: d } = view;
   const Icon = ICONS[platform];
   const actions = actionsOf(view);
@@ -119,6 +120,12 @@ export function DistributionCard({ view, app, latest, origin, versionTabHref, on
               </>
             )}
           </dl>
+        )}
+        {view.approval && (
+          <p className={s.muted} data-testid="distribution-approval" data-state={view.approval.state}>
+            {tApproval(`submitterState.${view.approval.state}`, { comment: view.approval.last_comment })}
+            {view.approval.version ? ` · ${view.approval.version}` : ''}
+          </p>
         )}
         {distributed && reachesPortal(platform) && (
           <div className={s.portal}>

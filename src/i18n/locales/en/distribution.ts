@@ -13,7 +13,7 @@ const distribution: typeof zh = {
     tool: { title: 'Tool', description: 'A workflow tool of the project space, which other apps can call.' },
   },
   state: { not_distributed: 'Not distributed', distributed: 'Distributed', cancelled: 'Cancelled' },
-  review: { awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Taken offline' },
+  review: { in_approval: 'In approval', awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Taken offline' },
   fields: {
     version: 'Version served',
     distributed: 'Distributed',

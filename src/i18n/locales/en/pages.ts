@@ -30,6 +30,7 @@ const pages: typeof zh = {
   operation: {
     home: 'Project spaces',
     my: 'My space',
+    approvals: 'Approvals',
     error: 'Cannot be viewed',
   },
   workspace: {
@@ -76,6 +77,7 @@ const pages: typeof zh = {
     user: 'Users',
     tenant: 'Tenants',
     security: 'Security',
+    approval: 'Approval',
     resource: 'System resources',
   },
   app: {

@@ -54,8 +54,10 @@ const shell: typeof zh = {
     user: 'Users',
     tenant: 'Tenants',
     security: 'Security',
+    approval: 'Approval',
     resource: 'System resources',
   },
+  approvals: { bell: 'Approval notifications', count: 'Approvals: {{toApprove}} to approve, {{decided}} new decisions' },
   store: {
     nav: 'Store sections',
     app: 'Apps',

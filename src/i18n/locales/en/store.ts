@@ -5,7 +5,7 @@ const store: typeof zh = {
   types: { app: 'app', dataset: 'knowledge base', prompt: 'prompt', tool: 'tool', plugin: 'plugin' },
   /** As a label of its own (a column, a filter option). */
   typeNames: { app: 'App', dataset: 'Knowledge base', prompt: 'Prompt', tool: 'Tool', plugin: 'Plugin' },
-  review: { awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Taken offline' },
+  review: { in_approval: 'In approval', awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Taken offline' },
   toolTypes: { custom: 'Custom', mcp: 'MCP', workflow: 'Workflow', inner: 'Built-in', plugin: 'Plugin' },
   scenes: { llm_chain: 'LLM chain', retrieval_chain: 'Retrieval chain', extract_chain: 'Extraction chain', analysis_chain: 'Analysis chain' },
   gallery: {

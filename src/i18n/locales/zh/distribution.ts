@@ -12,7 +12,7 @@ export default {
     tool: { title: '工具', description: '作为项目空间的工作流工具，供其他应用调用。' },
   },
   state: { not_distributed: '未分发', distributed: '已分发', cancelled: '已取消' },
-  review: { awaiting_release: '待上架', released: '已上架', rejected: '已驳回', offline: '已下架' },
+  review: { in_approval: '审批中', awaiting_release: '待上架', released: '已上架', rejected: '已驳回', offline: '已下架' },
   fields: {
     version: '服务版本',
     distributed: '分发',

@@ -32,6 +32,7 @@ const pages = {
   operation: {
     home: '项目空间',
     my: '我的空间',
+    approvals: '审批',
     error: '无法查看',
   },
   workspace: {
@@ -78,6 +79,7 @@ const pages = {
     user: '用户管理',
     tenant: '租户管理',
     security: '安全',
+    approval: '审批设置',
     resource: '系统资源',
   },
   app: {

@@ -53,8 +53,10 @@ const shell = {
     user: '用户管理',
     tenant: '租户管理',
     security: '安全',
+    approval: '审批设置',
     resource: '系统资源',
   },
+  approvals: { bell: '审批通知', count: '审批通知：{{toApprove}} 项待审批，{{decided}} 项有新结果' },
   store: {
     nav: '商店分类',
     app: '应用',

@@ -3,7 +3,7 @@ const store = {
   types: { app: '应用', dataset: '知识库', prompt: '提示词', tool: '工具', plugin: '插件' },
   /** 单独作标签时（列、筛选项）。 */
   typeNames: { app: '应用', dataset: '知识库', prompt: '提示词', tool: '工具', plugin: '插件' },
-  review: { awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
+  review: { in_approval: '审批中', awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
   toolTypes: { custom: '自定义', mcp: 'MCP', workflow: '工作流', inner: '内置', plugin: '插件' },
   scenes: { llm_chain: '对话生成', retrieval_chain: '检索问答', extract_chain: '信息抽取', analysis_chain: '数据分析' },
   gallery: {
