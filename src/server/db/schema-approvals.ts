@@ -1,4 +1,4 @@
-/** Tables of the approval flows (issue 33, migration 0023). Re-exported from ./schema. */
+/** Tables of the approval flows (issue 33, migration 0036). Re-exported from ./schema. */
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
