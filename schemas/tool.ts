@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppIcon } from './app';
 import { Id, Timestamp } from './common';
 import { needsId, noId, pageNumber, pageSize } from './guards';
-import { BodySubtype, ParamRow, paramTableSchema, type BodySubtype as BodySubtypeT } from './parameter';
+import { BodySubtype, PARAM_MESSAGES, ParamRow, paramTableSchema, type BodySubtype as BodySubtypeT } from './parameter';
 
 /**
  * Tools of a project space (spec 3 "Tool", "Tool function", "Parameter row"; 4; 5; 7.5 tools; 9 tool
@@ -155,11 +155,21 @@ const headers = paramTableSchema({ kind: 'headers' });
 const response = paramTableSchema({ kind: 'response' });
 const body = z.array(ParamRow);
 
-/** The body rows checked with the rules of the chosen subtype (spec 5). */
-function checkBody(v: { body?: unknown; body_subtype?: BodySubtypeT }, ctx: z.RefinementCtx) {
+/**
+ * The body rows checked with the rules of the chosen subtype (spec 5); a `path` body's fields each
+ * need their `{key}` in the URL's path (checked when the URL is in the same body: an update that
+ * changes one of them alone is checked when it runs).
+ */
+function checkBody(v: { body?: unknown; body_subtype?: BodySubtypeT; url?: string }, ctx: z.RefinementCtx) {
   if (v.body === undefined) return;
   const r = paramTableSchema({ kind: 'body', subtype: v.body_subtype ?? 'json' }).safeParse(v.body);
   if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: ['body', ...i.path] });
+  else if (v.body_subtype === 'path' && v.url !== undefined) {
+    const path = v.url.split(/[?#]/)[0];
+    r.data.forEach((row, i) => {
+      if (!path.includes(`{${row.param_key}}`)) ctx.addIssue({ code: 'custom', message: PARAM_MESSAGES.pathPlaceholder, path: ['body', i, 'param_key'] });
+    });
+  }
 }
 
 const functionFields = {
