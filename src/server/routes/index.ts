@@ -6,6 +6,7 @@ import { commonTenantRoutes } from './common/tenants';
 import { commonOrgRoutes, switchAppRoutes } from './common/org';
 import { consoleUserRoutes } from './console/users';
 import { adminUserRoutes } from './admin/users';
+import { adminRoleRoutes } from './admin/roles';
 import { adminTenantRoutes } from './admin/tenants';
 import { adminOrgRoutes } from './admin/orgs';
 import { credentialRoutes } from './console/credentials';
@@ -52,6 +53,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(switchAppRoutes(), { prefix: '/common' });
   await app.register(consoleUserRoutes(ctx), { prefix: '/console/users' });
   await app.register(adminUserRoutes(ctx), { prefix: '/admin/users' });
+  await app.register(adminRoleRoutes(ctx), { prefix: '/admin/roles' });
   await app.register(adminTenantRoutes(ctx), { prefix: '/admin/tenants' });
   await app.register(adminOrgRoutes(ctx), { prefix: '/admin/orgs' });
   await app.register(credentialRoutes(ctx), { prefix: '/console/credentials' });
