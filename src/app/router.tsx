@@ -265,6 +265,7 @@ function systemRoutes(): RouteObject {
             children: [{ index: true, lazy: pageOrSkeleton('./system/tools/tools-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/tools/tool-detail-page.tsx'), handle: { title: 'system.toolDetail', crumb: true } }],
           },
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
+          { path: 'role', lazy: page(() => import('./system/roles/roles-page')), handle: { title: 'system.role', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
           { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
           { path: 'resource', lazy: pageOrSkeleton('./system/resource/resource-page.tsx'), handle: { title: 'system.resource', crumb: true } },
