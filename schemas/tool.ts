@@ -18,6 +18,15 @@ export const TOOL_TYPES = ['inner', 'custom', 'mcp', 'workflow', 'plugin'] as co
 export const ToolType = z.enum(TOOL_TYPES);
 export type ToolType = z.infer<typeof ToolType>;
 
+/**
+ * How a tool came into its project space (spec 3 "install method"): made by hand, imported from an
+ * OpenAPI/Swagger document, an MCP server's config, a workflow app offered as a tool, a plugin, or
+ * copied from the tool store. Built-in (`inner`) tools are `builtin`.
+ */
+export const TOOL_INSTALL_METHODS = ['manual', 'openapi', 'mcp', 'workflow', 'plugin', 'store', 'builtin'] as const;
+export const ToolInstallMethod = z.enum(TOOL_INSTALL_METHODS);
+export type ToolInstallMethod = z.infer<typeof ToolInstallMethod>;
+
 export const ToolStatus = z.enum(['draft', 'published']);
 export type ToolStatus = z.infer<typeof ToolStatus>;
 
@@ -99,8 +108,9 @@ export const Tool = z
     intro: z.string().meta({ label: 'fields.intro', column: { order: 2 } }),
     type: ToolType.meta({ label: 'fields.type', optionLabels: 'types', column: { order: 3, width: 110 } }),
     status: ToolStatus.meta({ label: 'fields.status', widget: 'status', optionLabels: 'statuses', tones: { published: 'success', draft: 'neutral' }, column: { order: 4, width: 110 } }),
-    function_count: z.number().int().meta({ label: 'fields.functionCount', column: { order: 5, width: 110, align: 'right' } }),
-    reference_count: z.number().int().meta({ label: 'fields.referenceCount', column: { order: 6, width: 110, align: 'right' } }),
+    install_method: ToolInstallMethod.meta({ label: 'fields.installMethod', optionLabels: 'installMethods', column: { order: 5, width: 130 } }),
+    function_count: z.number().int().meta({ label: 'fields.functionCount', column: { order: 6, width: 110, align: 'right' } }),
+    reference_count: z.number().int().meta({ label: 'fields.referenceCount', column: { order: 7, width: 110, align: 'right' } }),
     auth: ToolAuth.meta({ column: false }),
     /** MCP tools: the server's config (name → server). */
     mcp_config: McpConfigDocument.nullable().meta({ column: false }),
@@ -112,7 +122,7 @@ export const Tool = z
     published_version: z.number().int().meta({ column: false }),
     created_by: Id.meta({ column: false }),
     created_at: Timestamp.meta({ column: false }),
-    updated_at: Timestamp.meta({ label: 'fields.updatedAt', widget: 'datetime', column: { order: 7, width: 170 } }),
+    updated_at: Timestamp.meta({ label: 'fields.updatedAt', widget: 'datetime', column: { order: 8, width: 170 } }),
   })
   .meta({ title: 'title' });
 export type Tool = z.infer<typeof Tool>;
