@@ -5,6 +5,7 @@ import { workspaceRoutes } from './console/workspaces';
 import { commonTenantRoutes } from './common/tenants';
 import { commonOrgRoutes, switchAppRoutes } from './common/org';
 import { consoleUserRoutes } from './console/users';
+import { consoleMyRoutes } from './console/my';
 import { adminUserRoutes } from './admin/users';
 import { adminRoleRoutes } from './admin/roles';
 import { adminTenantRoutes } from './admin/tenants';
@@ -52,6 +53,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(commonOrgRoutes(ctx), { prefix: '/common/org' });
   await app.register(switchAppRoutes(), { prefix: '/common' });
   await app.register(consoleUserRoutes(ctx), { prefix: '/console/users' });
+  await app.register(consoleMyRoutes(ctx), { prefix: '/console/my' });
   await app.register(adminUserRoutes(ctx), { prefix: '/admin/users' });
   await app.register(adminRoleRoutes(ctx), { prefix: '/admin/roles' });
   await app.register(adminTenantRoutes(ctx), { prefix: '/admin/tenants' });
