@@ -477,7 +477,7 @@ export function buildRoutes(): RouteObject[] {
                     {
                       element: <WithBreadcrumb />,
                       children: [
-                        stub('my', 'operation.my'),
+                        { path: 'my', lazy: page(() => import('./screens/my/my-page')), handle: { title: 'operation.my', crumb: true } satisfies RouteHandle },
                         { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
                       ],
                     },
