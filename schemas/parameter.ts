@@ -6,7 +6,8 @@ import { z } from 'zod';
  * One table kind per place a function declares parameters:
  * - `params`: request parameters; each row is in the query (`query_params`) or the path (`query_path`);
  * - `headers`: request headers; `param_key` is the header name (labelled "type"), `param_value` its value;
- * - `body`: the request body, in one subtype (form-data, x-www-form-urlencoded or json);
+ * - `body`: the request body, in one subtype (form-data, x-www-form-urlencoded, json, query_string or
+ *   path: spec 9's body types; the last two send the body's fields in the URL, see BODY_IN_URL);
  * - `response`: the response body (JSON).
  *
  * `ParamRow` is the saved form (no row ids: those live only in the editor, see src/kit/param-table).
@@ -22,10 +23,15 @@ export type DataType = z.infer<typeof DataType>;
 export const RequestType = z.enum(['query_params', 'query_path', 'body']);
 export type RequestType = z.infer<typeof RequestType>;
 
-/** The request body's subtype (spec 3: request_subtype). */
-export const BODY_SUBTYPES = ['form-data', 'x-www-form-urlencoded', 'json'] as const;
+/** The request body's subtype (spec 3: request_subtype; spec 9: the body types). */
+export const BODY_SUBTYPES = ['form-data', 'x-www-form-urlencoded', 'json', 'query_string', 'path'] as const;
 export const BodySubtype = z.enum(BODY_SUBTYPES);
 export type BodySubtype = z.infer<typeof BodySubtype>;
+/**
+ * Body types whose fields travel in the URL, whatever the method (GET included): `query_string`
+ * appends them to the query, `path` puts each into the URL's `{key}` placeholder. No request body.
+ */
+export const BODY_IN_URL: readonly BodySubtype[] = ['query_string', 'path'];
 /** Spec 3: returned body rows carry the chosen subtype, default form-data. */
 export const DEFAULT_BODY_SUBTYPE: BodySubtype = 'form-data';
 
@@ -60,6 +66,9 @@ export const DATA_TYPES_BY_LOCATION = {
   'form-data': [...BASE_TYPES, ...TIME_TYPES],
   'x-www-form-urlencoded': [...BASE_TYPES, ...TIME_TYPES],
   json: [...BASE_TYPES, ...TIME_TYPES, ...JSON_TYPES],
+  // In the URL, like request parameters: flat text values.
+  query_string: [...BASE_TYPES],
+  path: [...BASE_TYPES],
   response: [...BASE_TYPES, ...TIME_TYPES, ...JSON_TYPES],
 } as const satisfies Record<Exclude<ParamLocation, 'body'> | BodySubtype | 'response', readonly DataType[]>;
 
@@ -134,6 +143,7 @@ export const PARAM_MESSAGES = {
   keyPattern: 'field key may contain only English letters, digits and underscore',
   headerTypeRequired: 'type cannot be empty',
   valueRequired: 'value cannot be empty',
+  pathPlaceholder: 'the URL path has no {key} placeholder for this field',
 } as const;
 export type ParamMessageName = keyof typeof PARAM_MESSAGES;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppIcon } from './app';
 import { Id, Timestamp } from './common';
 import { needsId, noId, pageNumber, pageSize } from './guards';
-import { BodySubtype, ParamRow, paramTableSchema, type BodySubtype as BodySubtypeT } from './parameter';
+import { BodySubtype, PARAM_MESSAGES, ParamRow, paramTableSchema, type BodySubtype as BodySubtypeT } from './parameter';
 
 /**
  * Tools of a project space (spec 3 "Tool", "Tool function", "Parameter row"; 4; 5; 7.5 tools; 9 tool
@@ -17,6 +17,15 @@ export const TOOL_PAGE_MAX = 1000;
 export const TOOL_TYPES = ['inner', 'custom', 'mcp', 'workflow', 'plugin'] as const;
 export const ToolType = z.enum(TOOL_TYPES);
 export type ToolType = z.infer<typeof ToolType>;
+
+/**
+ * How a tool came into its project space (spec 3 "install method"): made by hand, imported from an
+ * OpenAPI/Swagger document, an MCP server's config, a workflow app offered as a tool, a plugin, or
+ * copied from the tool store. Built-in (`inner`) tools are `builtin`.
+ */
+export const TOOL_INSTALL_METHODS = ['manual', 'openapi', 'mcp', 'workflow', 'plugin', 'store', 'builtin'] as const;
+export const ToolInstallMethod = z.enum(TOOL_INSTALL_METHODS);
+export type ToolInstallMethod = z.infer<typeof ToolInstallMethod>;
 
 export const ToolStatus = z.enum(['draft', 'published']);
 export type ToolStatus = z.infer<typeof ToolStatus>;
@@ -99,8 +108,9 @@ export const Tool = z
     intro: z.string().meta({ label: 'fields.intro', column: { order: 2 } }),
     type: ToolType.meta({ label: 'fields.type', optionLabels: 'types', column: { order: 3, width: 110 } }),
     status: ToolStatus.meta({ label: 'fields.status', widget: 'status', optionLabels: 'statuses', tones: { published: 'success', draft: 'neutral' }, column: { order: 4, width: 110 } }),
-    function_count: z.number().int().meta({ label: 'fields.functionCount', column: { order: 5, width: 110, align: 'right' } }),
-    reference_count: z.number().int().meta({ label: 'fields.referenceCount', column: { order: 6, width: 110, align: 'right' } }),
+    install_method: ToolInstallMethod.meta({ label: 'fields.installMethod', optionLabels: 'installMethods', column: { order: 5, width: 130 } }),
+    function_count: z.number().int().meta({ label: 'fields.functionCount', column: { order: 6, width: 110, align: 'right' } }),
+    reference_count: z.number().int().meta({ label: 'fields.referenceCount', column: { order: 7, width: 110, align: 'right' } }),
     auth: ToolAuth.meta({ column: false }),
     /** MCP tools: the server's config (name → server). */
     mcp_config: McpConfigDocument.nullable().meta({ column: false }),
@@ -112,7 +122,7 @@ export const Tool = z
     published_version: z.number().int().meta({ column: false }),
     created_by: Id.meta({ column: false }),
     created_at: Timestamp.meta({ column: false }),
-    updated_at: Timestamp.meta({ label: 'fields.updatedAt', widget: 'datetime', column: { order: 7, width: 170 } }),
+    updated_at: Timestamp.meta({ label: 'fields.updatedAt', widget: 'datetime', column: { order: 8, width: 170 } }),
   })
   .meta({ title: 'title' });
 export type Tool = z.infer<typeof Tool>;
@@ -155,11 +165,21 @@ const headers = paramTableSchema({ kind: 'headers' });
 const response = paramTableSchema({ kind: 'response' });
 const body = z.array(ParamRow);
 
-/** The body rows checked with the rules of the chosen subtype (spec 5). */
-function checkBody(v: { body?: unknown; body_subtype?: BodySubtypeT }, ctx: z.RefinementCtx) {
+/**
+ * The body rows checked with the rules of the chosen subtype (spec 5); a `path` body's fields each
+ * need their `{key}` in the URL's path (checked when the URL is in the same body: an update that
+ * changes one of them alone is checked when it runs).
+ */
+function checkBody(v: { body?: unknown; body_subtype?: BodySubtypeT; url?: string }, ctx: z.RefinementCtx) {
   if (v.body === undefined) return;
   const r = paramTableSchema({ kind: 'body', subtype: v.body_subtype ?? 'json' }).safeParse(v.body);
   if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: ['body', ...i.path] });
+  else if (v.body_subtype === 'path' && v.url !== undefined) {
+    const path = v.url.split(/[?#]/)[0];
+    r.data.forEach((row, i) => {
+      if (!path.includes(`{${row.param_key}}`)) ctx.addIssue({ code: 'custom', message: PARAM_MESSAGES.pathPlaceholder, path: ['body', i, 'param_key'] });
+    });
+  }
 }
 
 const functionFields = {

@@ -34,6 +34,8 @@ export const UserListQuery = z.object({
   page_size: pageSize(1000),
   name: z.string().trim().max(64).optional(),
   status: z.coerce.number().pipe(Status).optional(),
+  /** Only the holders of one system role (System › Roles). */
+  role: SystemRole.optional(),
   tenant_id: Id.optional(),
 });
 

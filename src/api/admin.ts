@@ -9,6 +9,7 @@ import { OrgCreateBody, OrgRenameBody, OrgTreeQuery, PickerOrg } from '../../sch
 import { Tenant, TenantCreateBody, TenantListQuery, TenantUpdateBody } from '../../schemas/tenant';
 import { AdminSetPasswordBody, AdminUser, UserCreateBody, UserListQuery, UserUpdateBody } from '../../schemas/user';
 import { NetworkPolicy, NetworkPolicyBody } from '../../schemas/network-policy';
+import { RoleAssignBody, RolesOverview, RolesQuery } from '../../schemas/role';
 import { call, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -22,6 +23,8 @@ export const adminEndpoints = {
   setUserStatus: { method: 'PUT', url: `${base}/users/:user_id/status`, name: 'admin.users.status' },
   setUserPassword: { method: 'PUT', url: `${base}/users/:user_id/password`, name: 'admin.users.password' },
   updateOwnPassword: { method: 'PUT', url: `${base}/users/password`, name: 'admin.users.ownPassword' },
+  roles: { method: 'GET', url: `${base}/roles`, name: 'admin.roles.overview' },
+  assignRole: { method: 'PUT', url: `${base}/roles/users/:user_id`, name: 'admin.roles.assign' },
   listTenants: { method: 'GET', url: `${base}/tenants`, name: 'admin.tenants.list' },
   createTenant: { method: 'POST', url: `${base}/tenants`, name: 'admin.tenants.create' },
   getTenant: { method: 'GET', url: `${base}/tenants/:tenant_id`, name: 'admin.tenants.get' },
@@ -54,6 +57,10 @@ export const setAdminUserStatus = (user_id: string, status: Status, opts?: Opts)
 /** Sets another user's password; their sessions end at once. */
 export const setAdminUserPassword = (user_id: string, body: z.input<typeof AdminSetPasswordBody>, opts?: Opts) =>
   call(z.null(), adminEndpoints.setUserPassword, { user_id, ...body }, opts);
+/** The system roles, the server's permission rules and each role's holders (a super admin may pass tenant_id). */
+export const getRoles = (q: z.input<typeof RolesQuery> = {}, opts?: Opts) => call(RolesOverview, adminEndpoints.roles, q, opts);
+/** Gives one user a system role (the user form's limits). */
+export const assignRole = (user_id: string, body: RoleAssignBody, opts?: Opts) => call(AdminUser, adminEndpoints.assignRole, { user_id, ...body }, opts);
 /** Changes the admin's own password. */
 export const updateAdminOwnPassword = (body: z.input<typeof UpdatePasswordBody>, opts?: Opts) =>
   call(z.null(), adminEndpoints.updateOwnPassword, body, opts);

@@ -265,6 +265,7 @@ function systemRoutes(): RouteObject {
             children: [{ index: true, lazy: pageOrSkeleton('./system/tools/tools-page.tsx') }, { path: 'detail', lazy: pageOrSkeleton('./system/tools/tool-detail-page.tsx'), handle: { title: 'system.toolDetail', crumb: true } }],
           },
           { path: 'user', lazy: pageOrSkeleton('./system/users/users-page.tsx'), handle: { title: 'system.user', crumb: true } },
+          { path: 'role', lazy: page(() => import('./system/roles/roles-page')), handle: { title: 'system.role', crumb: true } },
           { path: 'tenant', lazy: pageOrSkeleton('./system/tenants/tenants-page.tsx'), handle: { title: 'system.tenant', crumb: true } },
           { path: 'security', lazy: pageOrSkeleton('./system/security/network-policy-page.tsx'), handle: { title: 'system.security', crumb: true } },
           { path: 'approval', lazy: page(() => import('./system/approval/approval-settings-page')), handle: { title: 'system.approval', crumb: true } },
@@ -477,7 +478,7 @@ export function buildRoutes(): RouteObject[] {
                     {
                       element: <WithBreadcrumb />,
                       children: [
-                        stub('my', 'operation.my'),
+                        { path: 'my', lazy: page(() => import('./screens/my/my-page')), handle: { title: 'operation.my', crumb: true } satisfies RouteHandle },
                         { path: 'approvals', lazy: page(() => import('./approvals/approvals-page')), handle: { title: 'operation.approvals', crumb: true } },
                         { path: 'error', element: <ErrorPage />, handle: { title: 'operation.error', crumb: true } },
                       ],

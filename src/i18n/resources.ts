@@ -28,6 +28,8 @@ export type Namespaces = {
   picker: typeof import('./locales/zh/picker').default;
   param: typeof import('./locales/zh/param').default;
   system: typeof import('./locales/zh/system').default;
+  roles: typeof import('./locales/zh/roles').default;
+  mine: typeof import('./locales/zh/mine').default;
   shell: typeof import('./locales/zh/shell').default;
   auth: typeof import('./locales/zh/auth').default;
   workspace: typeof import('./locales/zh/workspace').default;

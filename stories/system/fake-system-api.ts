@@ -11,6 +11,7 @@ import type { AdminUser } from '../../schemas/user';
 import { NetworkPolicyBody, type NetworkPolicy } from '../../schemas/network-policy';
 import { ApiError } from '../../src/api/request';
 import type { Page, SystemApi } from '../../src/app/system/users/system-api';
+import { permissionRules } from '../../src/server/security/system-permission-rules';
 
 export const ACME_TENANT_ID = '6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f';
 
@@ -30,6 +31,8 @@ export interface FakeOptions {
   fail?: boolean;
   /** No users besides the signed-in admin… none at all when 'none'. */
   users?: 'many' | 'none';
+  /** Who calls (the role rules of getRoles and assignRole). Default the super admin. */
+  as?: CurrentUser;
 }
 
 const uuid = () => crypto.randomUUID();
@@ -74,6 +77,7 @@ const fail = (msg: string, code = 'VALIDATION-1000', status = 400) => new ApiErr
 
 export function createFakeSystemApi(options: FakeOptions = {}): SystemApi {
   const delay = options.delayMs ?? 150;
+  const signedIn = options.as ?? superAdmin;
   const wait = <T>(value: () => T, isList = false): Promise<T> => {
     if (isList && options.hang) return new Promise(() => {});
     return new Promise((resolve, reject) =>
@@ -228,6 +232,7 @@ export function createFakeSystemApi(options: FakeOptions = {}): SystemApi {
           .filter((u) => u.tenant_id === tenantId)
           .filter((u) => !name || [u.username, u.realName, u.nickname].some((v) => v.toLowerCase().includes(name)))
           .filter((u) => q.status === undefined || u.status === q.status)
+          .filter((u) => q.role === undefined || u.role === q.role)
           .sort((a, b) => b.created_at.localeCompare(a.created_at))
           .map(view);
         return pageOf(rows, q.page, q.page_size);
@@ -269,6 +274,32 @@ export function createFakeSystemApi(options: FakeOptions = {}): SystemApi {
       wait(() => {
         userById(id);
         return null;
+      }),
+    // The server's own rules (the same table its guards read); holders counted here.
+    getRoles: (q) =>
+      wait(() => {
+        const tenantId = q.tenant_id ?? DEFAULT_TENANT_ID;
+        const rules = permissionRules();
+        const roles: SystemRole[] = ['super_admin', 'tenant_admin', 'user'];
+        return {
+          tenant_id: tenantId,
+          roles: roles.map((role) => ({
+            role,
+            holders: users.filter((u) => u.tenant_id === tenantId && u.role === role).length,
+            permissions: rules.filter((r) => r.roles.includes(role)).map((r) => r.key),
+          })),
+          permissions: rules,
+          assignable: roles.filter((r) => r !== 'super_admin' || signedIn.role === 'super_admin'),
+        };
+      }),
+    assignRole: (id, role) =>
+      wait(() => {
+        const u = userById(id);
+        if (role === 'super_admin' && signedIn.role !== 'super_admin') throw fail('Only a super admin may grant the super admin role', 'PERMISSION-1000', 403);
+        if (id === signedIn.id && role !== u.role) throw fail('You cannot change your own role');
+        u.role = role;
+        u.updated_at = now();
+        return view(u);
       }),
     listTenants: (q) =>
       wait(() => {

@@ -163,7 +163,9 @@ const fnByName = (d: { functions: { name: string }[] }, name: string) => d.funct
 describe('POST /tools/import-openapi', () => {
   it('imports an OpenAPI 3 YAML document: one function per operation, rows by location', async () => {
     const t = expectOk(await call('POST', `${URL}/import-openapi`, 'owner', { body: { document: PETSTORE_V3 } }));
-    expect(t).toMatchObject({ name: 'Pet Store', intro: 'Pets for sale', type: 'custom', function_count: 5 });
+    expect(t).toMatchObject({ name: 'Pet Store', intro: 'Pets for sale', type: 'custom', function_count: 5, install_method: 'openapi' });
+    // The list says it too (spec 3 "install method").
+    expect(expectOk(await call('GET', URL, 'member', { query: { name: 'Pet Store' } })).items[0].install_method).toBe('openapi');
     const d = await detailOf(t.id);
     expect(d.functions.map((x: { name: string; method: string }) => `${x.method} ${x.name}`).sort()).toEqual(
       ['GET listPets', 'POST createPet', 'GET get-pet_by-id', 'DELETE delete_pets_petId', 'POST uploadPhoto'].sort(),

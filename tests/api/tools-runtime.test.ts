@@ -155,6 +155,25 @@ describe('function test (POST /tools/:id/functions/:fid/test)', () => {
     expect(echo.headers['content-type']).toBe('application/x-www-form-urlencoded');
   });
 
+  it('sends query_string and path bodies in the URL (GET too), and refuses them malformed (spec 9 body types)', async () => {
+    const qs = await addFn({ name: 'qs', method: 'GET', url: `${apiBase}/search`, body_subtype: 'query_string', body: [{ param_key: 'q', data_type: 'string', request_type: 'body', request_subtype: 'query_string' }] });
+    const echoQs = JSON.parse((await test(qs, { q: 'a b&c' })).body);
+    expect(echoQs).toMatchObject({ method: 'GET', path: '/search', query: { q: 'a b&c' }, body: '' });
+    const pathFn = await addFn({ name: 'by_path', method: 'DELETE', url: `${apiBase}/items/{id}`, body_subtype: 'path', body: [{ param_key: 'id', data_type: 'integer', request_type: 'body', request_subtype: 'path' }] });
+    const echoPath = JSON.parse((await test(pathFn, { id: 'x/1' })).body);
+    expect(echoPath).toMatchObject({ method: 'DELETE', path: '/items/x%2F1', body: '' });
+    // Bad input changes nothing: a path field without its {key}, a json-only type, an unknown body type.
+    const before = expectOk(await call('GET', `${URL}/${toolId}`, 'owner')).functions.length;
+    const noPlaceholder = await call('POST', `${URL}/${toolId}/functions`, 'owner', { body: { name: 'bad_path', url: `${apiBase}/items`, body_subtype: 'path', body: [{ param_key: 'id', data_type: 'string' }] } });
+    expectCode(noPlaceholder, 400, 'VALIDATION-1000');
+    expect(JSON.stringify(noPlaceholder.body.data)).toContain('placeholder');
+    expectCode(await call('POST', `${URL}/${toolId}/functions`, 'owner', { body: { name: 'bad_type', url: `${apiBase}/x`, body_subtype: 'query_string', body: [{ param_key: 'b', data_type: 'boolean' }] } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', `${URL}/${toolId}/functions`, 'owner', { body: { name: 'bad_sub', url: `${apiBase}/x`, body_subtype: 'query', body: [] } }), 400, 'VALIDATION-1000');
+    // A member may test but not add functions.
+    expectCode(await call('POST', `${URL}/${toolId}/functions`, 'member', { body: { name: 'm_qs', url: `${apiBase}/x`, body_subtype: 'query_string' } }), 403, 'PERMISSION-1000');
+    expect(expectOk(await call('GET', `${URL}/${toolId}`, 'owner')).functions.length).toBe(before);
+  });
+
   it('authenticates with the credential: API key in header or query, bearer, basic', async () => {
     const cred = await credential('echo-key', 'user-1', 'secret-123');
     const headerFn = await addFn({ name: 'key_header', url: `${apiBase}/a`, auth: { type: 'api_key', location: 'header', key: 'X-Api-Key', credential_id: cred } });

@@ -37,7 +37,7 @@ beforeAll(async () => {
 describe('tools CRUD', () => {
   it('creates a custom tool (owner, admin) with defaults, and reads it with its counts', async () => {
     const t = await create({ name: '  Weather  ', intro: 'Forecasts' });
-    expect(t).toMatchObject({ name: 'Weather', intro: 'Forecasts', type: 'custom', status: 'draft', function_count: 0, reference_count: 0, auth: { type: 'none' }, workspace_id: f.wsA, published_version: 0 });
+    expect(t).toMatchObject({ name: 'Weather', intro: 'Forecasts', type: 'custom', status: 'draft', function_count: 0, reference_count: 0, auth: { type: 'none' }, workspace_id: f.wsA, published_version: 0, install_method: 'manual' });
     expect(t.icon.icon).toBe('wrench');
     const byAdmin = await create({ name: 'Maps' }, 'admin');
     expect(byAdmin.created_by).toBe(f.u.admin.id);
@@ -188,7 +188,7 @@ describe('workflow tools', () => {
     // A workflow tool runs the app's latest published version: publish first.
     expectOk(await call('POST', `/api/v1/console/apps/${app.id}/publish`, 'owner', { body: { version: 'v1' } }));
     const t = expectOk(await call('POST', `${URL}/workflow`, 'owner', { body: { app_id: app.id } }));
-    expect(t).toMatchObject({ type: 'workflow', name: 'Translate flow', intro: 'Translates text', workflow_app_id: app.id, function_count: 1 });
+    expect(t).toMatchObject({ type: 'workflow', name: 'Translate flow', intro: 'Translates text', workflow_app_id: app.id, function_count: 1, install_method: 'workflow' });
     const detail = expectOk(await call('GET', `${URL}/${t.id}`, 'owner'));
     expect(detail.functions[0].name).toBe('run');
     expect(detail.functions[0].params).toEqual([

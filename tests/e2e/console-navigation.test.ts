@@ -129,3 +129,19 @@ describe('the first load', () => {
     }
   });
 });
+
+describe.each(['zh', 'en'] as const)('my space and system roles in %s (issue 33)', (lang) => {
+  it('opens the my page with what the admin made, and the role page with the rules and holders', async () => {
+    const { context, page } = await signInAs(browser, studio.url, lang, { width: 1280, height: 900 });
+    await page.goto(`${studio.url}/operation/my`);
+    const created = page.getByTestId('my-created');
+    await created.waitFor();
+    expect(await created.getByRole('link').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `test-results/my-page-${lang}.png`, fullPage: true });
+    await page.goto(`${studio.url}/operation/system/role`);
+    await page.getByTestId('role-matrix').waitFor();
+    await page.getByTestId('role-holders').locator('tbody tr[data-user-id]').first().waitFor();
+    await page.screenshot({ path: `test-results/role-page-${lang}.png`, fullPage: true });
+    await context.close();
+  });
+});

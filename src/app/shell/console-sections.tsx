@@ -2,7 +2,7 @@
  * The console's section layouts, loaded with their routes (router.tsx): system admin (side navigation)
  * and store (store tabs). Not in the portal's first load (issue 21: Radix tabs, the section icons).
  */
-import { Boxes, Building2, ClipboardCheck, Cpu, Database, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
+import { Boxes, Building2, ClipboardCheck, Cpu, Database, KeySquare, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { NavTab, NavTabs } from '../../ui/tabs';
@@ -17,6 +17,7 @@ export const SYSTEM_NAV = [
   { key: 'dataset', icon: Database },
   { key: 'tool', icon: Wrench },
   { key: 'user', icon: Users },
+  { key: 'role', icon: KeySquare },
   { key: 'tenant', icon: Building2 },
   { key: 'security', icon: ShieldCheck },
   { key: 'approval', icon: ClipboardCheck },

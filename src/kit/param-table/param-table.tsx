@@ -345,6 +345,8 @@ export function ParamTable({
         )}
       </div>
       <TabsContent value={draft.subtype} className={s.root}>
+        {/* The two URL body types say where their fields go (spec 9): nothing is sent as a body. */}
+        {(draft.subtype === 'query_string' || draft.subtype === 'path') && <p className={s.subtypeHint}>{t(`subtypeHints.${draft.subtype}`)}</p>}
         {table}
         {addButton}
       </TabsContent>

@@ -28,6 +28,8 @@ export const tools = pgTable(
     publishedVersion: integer('published_version').notNull().default(0),
     /** The store item it was copied from (issue 23), null when made here. */
     storeOriginId: uuid('store_origin_id'),
+    /** How it came (spec 3 "install method"; schemas/tool.ts ToolInstallMethod): kept, since an OpenAPI import is not derivable. */
+    installMethod: text('install_method', { enum: ['manual', 'openapi', 'mcp', 'workflow', 'plugin', 'store', 'builtin'] }).notNull().default('manual'),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

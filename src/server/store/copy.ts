@@ -137,6 +137,7 @@ async function insertCopy(ctx: ServerContext, tx: Tx, item: StoreItemRow, caller
     await tx.insert(tools).values({
       ...base,
       type: snap.tool_type as 'custom',
+      installMethod: 'store',
       intro: item.description,
       icon: item.icon ?? { icon: 'wrench', iconColor: '#CCFBF1' },
       auth: { type: 'none' },

@@ -8,7 +8,8 @@ import { credentialSecret, type WorkspaceScope } from './rows';
 
 /**
  * One call of a custom tool's HTTP function: inputs by param_key go to the path (`{key}` in the
- * URL), the query, the headers' values may hold `{key}`, and the body in its subtype; the auth's
+ * URL), the query, the headers' values may hold `{key}`, and the body in its subtype (query_string
+ * and path bodies go in the URL instead, for every method); the auth's
  * secret comes from the workspace's credential. Through the guarded client only (private addresses
  * refused unless WEFT_HTTP_ALLOW_PRIVATE).
  */
@@ -16,6 +17,8 @@ import { credentialSecret, type WorkspaceScope } from './rows';
 export const TOOL_CALL_ERRORS = {
   MISSING_INPUT: 'TOOL-INPUT-MISSING',
   CREDENTIAL: 'TOOL-CREDENTIAL-MISSING',
+  /** A `path` body field whose `{key}` is not in the URL's path. */
+  PATH_PLACEHOLDER: 'TOOL-PATH-PLACEHOLDER',
 } as const;
 
 const fail = (code: string, message: string) => new NodeExecutionError(code, message);
@@ -83,6 +86,26 @@ function jsonFrom(rows: readonly ParamRow[], inputs: Record<string, unknown>): R
   return out;
 }
 
+/**
+ * The body rows of a `query_string` body added to `query`, or of a `path` body put into the URL's
+ * `{key}` placeholders (encoded as one path segment); the URL with them.
+ */
+function fieldsInUrl(fn: ToolFunction, url: string, query: Record<string, string>, inputs: Record<string, unknown>): string {
+  let out = url;
+  for (const row of fn.body) {
+    const v = valueOf(row, inputs);
+    if (fn.body_subtype === 'query_string') {
+      if (v !== undefined) query[row.param_key] = str(v);
+      continue;
+    }
+    const placeholder = `{${row.param_key}}`;
+    if (!out.split(/[?#]/)[0].includes(placeholder)) throw fail(TOOL_CALL_ERRORS.PATH_PLACEHOLDER, `The URL path has no ${placeholder} for the body field "${row.param_key}"`);
+    if (v === undefined) throw fail(TOOL_CALL_ERRORS.MISSING_INPUT, `The path field "${row.param_key}" has no value`);
+    out = out.split(placeholder).join(encodeURIComponent(str(v)));
+  }
+  return out;
+}
+
 export async function buildRequest(ctx: ServerContext, w: WorkspaceScope, fn: ToolFunction, inputs: Record<string, unknown>): Promise<GuardedRequest> {
   let url = fn.url;
   const query: Record<string, string> = {};
@@ -96,7 +119,10 @@ export async function buildRequest(ctx: ServerContext, w: WorkspaceScope, fn: To
   const headers: Record<string, string> = {};
   for (const row of fn.headers) headers[row.param_key] = (row.param_value ?? '').replace(/\{(\w+)\}/g, (m, k: string) => (inputs[k] !== undefined ? str(inputs[k]) : m));
   const req: GuardedRequest = { method: fn.method, url, headers, query };
-  if (fn.method !== 'GET' && fn.method !== 'HEAD' && fn.body.length > 0) {
+  if (fn.body_subtype === 'query_string' || fn.body_subtype === 'path') {
+    // Spec 9's URL body types: the fields go in the URL for every method, and no body is sent.
+    req.url = url = fieldsInUrl(fn, url, query, inputs);
+  } else if (fn.method !== 'GET' && fn.method !== 'HEAD' && fn.body.length > 0) {
     if (fn.body_subtype === 'json') {
       // The spec's json body is one object row `data` whose children are the fields: send the fields.
       const only = fn.body.length === 1 && fn.body[0].data_type === 'object' && fn.body[0].param_key === 'data' ? fn.body[0] : undefined;

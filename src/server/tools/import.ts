@@ -31,7 +31,7 @@ export async function importOpenApiTool(ctx: ServerContext, s: Scope, input: { d
   });
   const name = (input.name ?? imported.title.trim()).slice(0, 50) || 'Imported API';
   const intro = input.intro ?? imported.description.trim().slice(0, 500);
-  const id = await insertTool(ctx, s, { type: 'custom', name, intro, icon: input.icon, auth: input.auth }, (tx, toolId) =>
+  const id = await insertTool(ctx, s, { type: 'custom', installMethod: 'openapi', name, intro, icon: input.icon, auth: input.auth }, (tx, toolId) =>
     insertFunctions(tx, { id: toolId, auth: input.auth }, functions),
   );
   return toolView(ctx, s, id);

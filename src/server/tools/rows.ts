@@ -73,6 +73,7 @@ export function toTool(r: ToolRow, functionCount: number, referenceCount: number
     mcp_enabled: r.mcpEnabled,
     mcp_policy: r.type === 'mcp' ? mcpPolicyOf(r.mcpConfig as McpConfigDocument | null, stdioAllowed) : null,
     workflow_app_id: r.workflowAppId,
+    install_method: r.installMethod,
     published_version: r.publishedVersion,
     created_by: r.createdBy,
     created_at: r.createdAt.toISOString(),

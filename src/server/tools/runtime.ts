@@ -81,7 +81,9 @@ export function functionParameters(fn: ToolFunction): Record<string, unknown> {
   const body = fn.body_subtype === 'json' && fn.body.length === 1 && fn.body[0].param_key === 'data' && fn.body[0].data_type === 'object' ? (fn.body[0].children ?? []) : fn.body;
   const headerInputs: ParamRow[] = [];
   for (const h of fn.headers) for (const m of (h.param_value ?? '').matchAll(/\{([\w.-]+)\}/g)) headerInputs.push({ param_key: m[1], data_type: 'string', is_not_null: true });
-  return objectSchema([...fn.params, ...headerInputs, ...(fn.method === 'GET' || fn.method === 'HEAD' ? [] : body)]);
+  // query_string and path bodies travel in the URL, so GET and HEAD send them too (http-call.ts).
+  const sent = fn.body_subtype === 'query_string' || fn.body_subtype === 'path' || (fn.method !== 'GET' && fn.method !== 'HEAD');
+  return objectSchema([...fn.params, ...headerInputs, ...(sent ? body : [])]);
 }
 
 /**

@@ -5,7 +5,7 @@ import { requireMembership } from '../context';
 import { toolFunctions, tools, toolVersions } from '../db/schema';
 import { badRequest, exists } from '../errors';
 import { contains, isUniqueViolation, lockNames, MANAGERS, nothingToChange, page, type Scope, type Tx } from '../services/workspace-resources';
-import { DEFAULT_TOOL_ICON, type McpConfigDocument, type ToolAuth, type ToolListQuery, type ToolVersion } from '../../../schemas/tool';
+import { DEFAULT_TOOL_ICON, type McpConfigDocument, type ToolAuth, type ToolInstallMethod, type ToolListQuery, type ToolVersion } from '../../../schemas/tool';
 import type { AppIcon } from '../../../schemas/app';
 import { syncWorkflowParams } from './workflow-sync';
 import { assertMcpConfigAllowed } from './mcp-stdio-policy';
@@ -77,6 +77,8 @@ export interface NewTool {
   auth?: ToolAuth;
   mcpConfig?: McpConfigDocument;
   workflowAppId?: string;
+  /** Default: `manual` for a custom tool, else its type (schemas/tool.ts ToolInstallMethod). */
+  installMethod?: ToolInstallMethod;
 }
 
 /** Inserts a tool (and, through `more`, its first functions) in one transaction. Managers only; the caller checks the role. */
@@ -97,6 +99,7 @@ export async function insertTool(ctx: ServerContext, s: Scope, t: NewTool, more?
         auth: t.auth ?? { type: 'none' },
         mcpConfig: t.mcpConfig ?? null,
         workflowAppId: t.workflowAppId ?? null,
+        installMethod: t.installMethod ?? (t.type === 'custom' ? 'manual' : t.type),
         createdBy: s.caller.userId,
       });
       await more?.(tx, id);

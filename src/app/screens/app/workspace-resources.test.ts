@@ -43,6 +43,7 @@ const tool = (over: Partial<Tool>): Tool => ({
   mcp_enabled: [],
   mcp_policy: null,
   workflow_app_id: null,
+  install_method: 'manual',
   published_version: 0,
   created_by: 'u1',
   created_at: '2026-11-25T00:00:00.000Z',

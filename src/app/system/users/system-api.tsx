@@ -9,6 +9,8 @@ import type { OrgCreateBody, OrgRenameBody, PickerOrg } from '../../../../schema
 import type { Tenant, TenantCreateBody, TenantUpdateBody } from '../../../../schemas/tenant';
 import type { NetworkPolicy, NetworkPolicyBody } from '../../../../schemas/network-policy';
 import type { AdminSetPasswordBody, AdminUser, UserCreateBody, UserUpdateBody } from '../../../../schemas/user';
+import type { RolesOverview } from '../../../../schemas/role';
+import type { SystemRole } from '../../../../schemas/auth';
 import * as admin from '../../../api/admin';
 
 export interface Page<T> {
@@ -29,6 +31,8 @@ export interface SystemApi {
   updateUser(userId: string, body: z.input<typeof UserUpdateBody>): Promise<AdminUser>;
   setUserStatus(userId: string, status: Status): Promise<AdminUser>;
   setUserPassword(userId: string, body: z.input<typeof AdminSetPasswordBody>): Promise<null>;
+  getRoles(q: { tenant_id?: string }, opts?: CallOptions): Promise<RolesOverview>;
+  assignRole(userId: string, role: SystemRole): Promise<AdminUser>;
   listTenants(q: admin.TenantListParams, opts?: CallOptions): Promise<Page<Tenant>>;
   createTenant(body: z.input<typeof TenantCreateBody>): Promise<Tenant>;
   updateTenant(tenantId: string, body: z.input<typeof TenantUpdateBody>): Promise<Tenant>;
@@ -47,6 +51,8 @@ export const realSystemApi: SystemApi = {
   updateUser: (id, b) => admin.updateAdminUser(id, b),
   setUserStatus: (id, s) => admin.setAdminUserStatus(id, s),
   setUserPassword: (id, b) => admin.setAdminUserPassword(id, b),
+  getRoles: (q, opts) => admin.getRoles(q, opts),
+  assignRole: (id, role) => admin.assignRole(id, { role }),
   listTenants: (q, opts) => admin.listTenants(q, opts),
   createTenant: (b) => admin.createTenant(b),
   updateTenant: (id, b) => admin.updateTenant(id, b),

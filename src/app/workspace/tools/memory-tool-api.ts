@@ -69,6 +69,7 @@ export function createMemoryToolApi(opts: MemoryToolOptions = {}): MemoryToolApi
       mcp_enabled: [],
       mcp_policy: x.type === 'mcp' ? { allowed: true, reason: null } : null,
       workflow_app_id: null,
+      install_method: x.type === 'mcp' || x.type === 'workflow' ? x.type : 'manual',
       published_version: 0,
       created_by: WS,
       created_at: now(),
@@ -95,7 +96,7 @@ export function createMemoryToolApi(opts: MemoryToolOptions = {}): MemoryToolApi
   };
   const add = (t: Partial<ToolDetail> & { name: string }): Tool => {
     if (stored.some((x) => x.name.toLowerCase() === t.name.toLowerCase())) throw new ApiError({ status: 400, code: 'VALIDATION-1001', msg: `A tool named '${t.name}' already exists` });
-    const tool = { ...stored[0], id: newId(), workspace_id: WS, icon: { icon: 'wrench', iconColor: '#CCFBF1' }, intro: '', type: 'custom', status: 'draft', reference_count: 0, auth: { type: 'none' }, mcp_config: null, mcp_enabled: [], mcp_policy: t.type === 'mcp' ? { allowed: true, reason: null } : null, workflow_app_id: null, published_version: 0, created_by: WS, created_at: now(), updated_at: now(), functions: [], function_count: 0, ...t } as ToolDetail;
+    const tool = { ...stored[0], id: newId(), workspace_id: WS, icon: { icon: 'wrench', iconColor: '#CCFBF1' }, intro: '', type: 'custom', status: 'draft', reference_count: 0, auth: { type: 'none' }, mcp_config: null, mcp_enabled: [], mcp_policy: t.type === 'mcp' ? { allowed: true, reason: null } : null, workflow_app_id: null, install_method: t.type === 'mcp' || t.type === 'workflow' ? t.type : 'manual', published_version: 0, created_by: WS, created_at: now(), updated_at: now(), functions: [], function_count: 0, ...t } as ToolDetail;
     stored.push(tool);
     return plain(tool);
   };

@@ -138,6 +138,8 @@ export default function ToolDetailPage(props: ToolDetailPageProps) {
           <dl className={s.infoGrid}>
             <dt>{t('fields.type')}</dt>
             <dd>{t(`types.${tool.type}`)}</dd>
+            <dt>{t('fields.installMethod')}</dt>
+            <dd data-testid="tool-install-method">{t(`installMethods.${tool.install_method}`)}</dd>
             <dt>{t('fields.functionCount')}</dt>
             <dd>{tool.function_count}</dd>
             <dt>{t('fields.referenceCount')}</dt>

@@ -75,6 +75,7 @@ const pages: typeof zh = {
     tool: 'Tools',
     toolDetail: 'Tool detail',
     user: 'Users',
+    role: 'Roles',
     tenant: 'Tenants',
     security: 'Security',
     approval: 'Approval',

@@ -51,6 +51,12 @@ const param: typeof zh = {
     'form-data': 'form-data',
     'x-www-form-urlencoded': 'x-www-form-urlencoded',
     json: 'json',
+    query_string: 'query_string',
+    path: 'path',
+  },
+  subtypeHints: {
+    query_string: "These fields are appended to the URL's query (for every method; no body is sent).",
+    path: 'Each field replaces its {key} placeholder in the URL path (no body is sent).',
   },
   actions: {
     add: 'Add parameter',
@@ -75,6 +81,7 @@ const param: typeof zh = {
     keyRequired: 'Field key cannot be empty',
     keyPattern: 'Field key "{{key}}" may contain only English letters, digits and underscore',
     headerTypeRequired: 'Type cannot be empty',
+    pathPlaceholder: 'The URL path has no {…} placeholder for the field "{{key}}"',
     valueRequired: 'Value cannot be empty',
   },
 };

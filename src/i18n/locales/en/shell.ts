@@ -52,6 +52,7 @@ const shell: typeof zh = {
     dataset: 'Dataset tasks',
     tool: 'Tools',
     user: 'Users',
+    role: 'Roles',
     tenant: 'Tenants',
     security: 'Security',
     approval: 'Approval',

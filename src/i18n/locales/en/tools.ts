@@ -8,6 +8,7 @@ const tools: typeof zh = {
     intro: 'Intro',
     type: 'Type',
     status: 'Status',
+    installMethod: 'Install method',
     functionCount: 'Functions',
     referenceCount: 'References',
     updatedAt: 'Updated',
@@ -26,6 +27,7 @@ const tools: typeof zh = {
   },
   types: { inner: 'Built-in', custom: 'Custom', mcp: 'MCP', workflow: 'Workflow', plugin: 'Plugin' },
   statuses: { draft: 'Unpublished', published: 'Published' },
+  installMethods: { manual: 'Manual', openapi: 'OpenAPI import', mcp: 'MCP server', workflow: 'From a workflow', plugin: 'Plugin', store: 'Tool store', builtin: 'Built-in' },
   auth: { none: 'None', api_key: 'API key', bearer: 'Bearer token', basic: 'Basic auth', header: 'Header', query: 'Query', pickCredential: 'Choose a credential', noCredentials: 'This project space has no credentials yet' },
   page: { title: 'Tools', description: 'Custom HTTP tools, MCP servers and workflow tools for the tool nodes and agents of your apps' },
   builtin: {

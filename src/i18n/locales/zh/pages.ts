@@ -77,6 +77,7 @@ const pages = {
     tool: '工具管理',
     toolDetail: '工具详情',
     user: '用户管理',
+    role: '角色管理',
     tenant: '租户管理',
     security: '安全',
     approval: '审批设置',

@@ -53,6 +53,12 @@ const param = {
     'form-data': 'form-data',
     'x-www-form-urlencoded': 'x-www-form-urlencoded',
     json: 'json',
+    query_string: 'query_string',
+    path: 'path',
+  },
+  subtypeHints: {
+    query_string: '这些字段会追加到 URL 的查询参数中（任何请求方法都适用，不发送请求体）。',
+    path: '每个字段替换 URL 路径中的 {key} 占位符（不发送请求体）。',
   },
   actions: {
     add: '添加参数',
@@ -77,6 +83,7 @@ const param = {
     keyRequired: '字段键不能为空',
     keyPattern: '字段键“{{key}}”只能包含英文字母、数字和下划线',
     headerTypeRequired: '类型不能为空',
+    pathPlaceholder: 'URL 路径中没有字段“{{key}}”的 {…} 占位符',
     valueRequired: '值不能为空',
   },
 };

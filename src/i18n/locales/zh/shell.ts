@@ -51,6 +51,7 @@ const shell = {
     dataset: '知识任务管理',
     tool: '工具管理',
     user: '用户管理',
+    role: '角色管理',
     tenant: '租户管理',
     security: '安全',
     approval: '审批设置',

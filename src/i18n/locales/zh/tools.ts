@@ -6,6 +6,7 @@ const tools = {
     intro: '简介',
     type: '类型',
     status: '状态',
+    installMethod: '安装方式',
     functionCount: '方法数',
     referenceCount: '引用数',
     updatedAt: '更新时间',
@@ -24,6 +25,7 @@ const tools = {
   },
   types: { inner: '内置', custom: '自定义', mcp: 'MCP', workflow: '工作流', plugin: '插件' },
   statuses: { draft: '未发布', published: '已发布' },
+  installMethods: { manual: '手动创建', openapi: 'OpenAPI 导入', mcp: 'MCP 服务', workflow: '工作流发布', plugin: '插件', store: '工具商店', builtin: '内置' },
   auth: { none: '无', api_key: 'API Key', bearer: 'Bearer Token', basic: 'Basic 认证', header: '请求头', query: '查询参数', pickCredential: '选择凭证', noCredentials: '此项目空间还没有凭证' },
   page: { title: '工具', description: '自定义 HTTP 工具、MCP 服务与工作流工具，供应用中的工具节点和智能体调用' },
   builtin: {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ok, page } from '../../../../schemas/common';
 import { AdminDatasetTask, AdminTaskListQuery, AdminTaskParams } from '../../../../schemas/knowledge';
 import type { Caller, ServerContext } from '../../context';
-import { requireSystemRole, UUID_RE } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
+import { UUID_RE } from '../../context';
 import { datasetDocuments, datasets, datasetTasks, tenants, workspaces } from '../../db/schema';
 import { badRequest, notFoundOrForeign } from '../../errors';
 import { cancelQueued, queuePositions, requestStop } from '../../knowledge/queue';
@@ -30,7 +31,7 @@ async function taskFor(ctx: ServerContext, caller: Caller, taskId: string) {
  * project space, base and unit; stop a running task, take a queued one out of the queue.
  */
 export const adminDatasetTaskRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
-  const admin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin', 'tenant_admin');
+  const admin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'datasetTasks.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     admin(req);

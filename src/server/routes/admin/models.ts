@@ -19,7 +19,7 @@ import {
   ProviderCredentialsOut,
 } from '../../../../schemas/model';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import { badRequest } from '../../errors';
 import { ModelService } from '../../providers/model-service';
 import { OutboundRefusedError } from '../../security/outbound-policy';
@@ -49,7 +49,7 @@ async function assertBaseUrlAllowed(ctx: ServerContext, baseUrl: string | undefi
  */
 export const adminModelRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const models = new ModelService(ctx);
-  const admin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin', 'tenant_admin');
+  const admin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'models.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     admin(req);

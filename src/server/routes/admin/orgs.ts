@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
 import { OrgCreateBody, OrgRenameBody, OrgTreeQuery, PickerOrg } from '../../../../schemas/org';
 import type { Caller, ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import { notFoundOrForeign } from '../../errors';
 import * as svc from '../../services/orgs';
 import { scopeTenant } from '../../services/tenants';
@@ -19,7 +19,7 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  */
 export const adminOrgRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const { db } = ctx;
-  const admin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin', 'tenant_admin');
+  const admin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'orgs.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     admin(req);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
 import { InstalledPlugin, PluginDeleteQuery, SemVer, PluginDetail, PluginIdParams, PluginUpgradeResult } from '../../../../schemas/plugin-package';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import { badRequest } from '../../errors';
 import { countStoreInstall, storePackage } from '../../store/plugins';
 import { deletePlugin, getPlugin, installPlugin, listPlugins, pluginHistory, pluginUsage, upgradePlugin } from '../../plugins/packages';
@@ -43,7 +43,7 @@ async function packageOf(ctx: ServerContext, req: FastifyRequest): Promise<{ byt
   if (source === 'store') {
     const parsed = StoreInstallFields.safeParse(fields);
     if (!parsed.success) throw badRequest('Installing from the store needs store_item_id (a released plugin listing) and optionally version', [{ path: 'body/store_item_id', message: 'invalid' }]);
-    return { bytes: await storePackage(ctx, requireSystemRole(req, 'super_admin'), parsed.data.store_item_id, parsed.data.version), storeItemId: parsed.data.store_item_id };
+    return { bytes: await storePackage(ctx, requirePermission(req, 'plugins.manage'), parsed.data.store_item_id, parsed.data.version), storeItemId: parsed.data.store_item_id };
   }
   if (source !== 'upload') throw badRequest('A package comes from an upload (source: upload) or the plugin store (source: store)', [{ path: 'body/source', message: 'invalid' }]);
   if (!file) throw badRequest('No package was sent (multipart field "file")', [{ path: 'body/file', message: 'required' }]);
@@ -59,7 +59,7 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
   await app.register(multipart, { throwFileSizeLimit: true });
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
-    requireSystemRole(req, 'super_admin');
+    requirePermission(req, 'plugins.manage');
   });
 
   app.get('/', { schema: { tags, summary: 'Installed plugin packages, with their state (active, or failed and why)', response: { 200: ok(z.array(InstalledPlugin)) } } }, async () =>
@@ -70,7 +70,7 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
     '/install',
     { schema: { tags, summary: 'Install a plugin package (multipart: source = upload with file = the .tgz, or source = store with store_item_id and optional version: a released listing of the plugin store); the same checks either way', consumes: ['multipart/form-data'], response: { 200: ok(InstalledPlugin) } } },
     async (req) => {
-      const caller = requireSystemRole(req, 'super_admin');
+      const caller = requirePermission(req, 'plugins.manage');
       const pkg = await packageOf(ctx, req);
       const installed = await installPlugin(ctx, pkg.bytes, caller.username);
       // Counted only once the install succeeded (store items' count; schemas/store.ts).
@@ -97,7 +97,7 @@ export const adminPluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => 
       },
     },
     async (req) => {
-      const caller = requireSystemRole(req, 'super_admin');
+      const caller = requirePermission(req, 'plugins.manage');
       return done(await upgradePlugin(ctx, req.params.plugin_id, (await packageOf(ctx, req)).bytes, caller.username));
     },
   );

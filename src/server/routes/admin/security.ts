@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../../schemas/common';
 import { NetworkPolicy, NetworkPolicyBody } from '../../../../schemas/network-policy';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import { writeStoredPolicy, type StoredNetworkPolicy } from '../../security/network-settings';
 
 const tags = ['admin: security'];
@@ -15,7 +15,7 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  * once in this process and within seconds in the others on the same database.
  */
 export const adminSecurityRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
-  const superAdmin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin');
+  const superAdmin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'security.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     superAdmin(req);

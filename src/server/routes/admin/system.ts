@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../../schemas/common';
 import { SystemResource } from '../../../../schemas/system-resource';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import { systemResource } from '../../services/system-resource';
 
 const tags = ['admin: system'];
@@ -13,7 +13,7 @@ const tags = ['admin: system'];
  */
 export const adminSystemRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   app.addHook('preValidation', async (req) => {
-    requireSystemRole(req, 'super_admin');
+    requirePermission(req, 'resource.view');
   });
   app.get('/resource', { schema: { tags, summary: 'Database and file sizes, queues and workers, model providers, plugins, memory and uptime', response: { 200: ok(SystemResource) } } }, async () => ({
     code: 0 as const,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ok, page } from '../../../../schemas/common';
 import { StatusBody, Tenant, TenantCreateBody, TenantListQuery, TenantUpdateBody } from '../../../../schemas/tenant';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import * as svc from '../../services/tenants';
 
 const tags = ['admin: tenants'];
@@ -13,7 +13,7 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
 /** Tenant management (spec 7.4 tenants): super admin only. */
 export const adminTenantRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const { db } = ctx;
-  const superAdmin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin');
+  const superAdmin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'tenants.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     superAdmin(req);

@@ -4,7 +4,7 @@ import { ok } from '../../../../schemas/common';
 import { AdminTool, AdminToolDetail, AdminToolQuery } from '../../../../schemas/admin-tools';
 import { CredentialsSchemaAnswer, PluginCredentials, PluginCredentialsAnswer, PluginCredentialsBody } from '../../../../schemas/plugin-credentials';
 import type { ServerContext } from '../../context';
-import { requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
 import {
   adminToolCredentialsSchema,
   adminToolDetail,
@@ -22,7 +22,7 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  * tenant and super admins. Credentials are the caller's tenant's; a plugin tool's are its plugin's.
  */
 export const adminToolRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
-  const admin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'tenant_admin', 'super_admin');
+  const admin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'tools.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     admin(req);

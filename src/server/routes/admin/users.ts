@@ -7,7 +7,9 @@ import { ErrorCode } from '../../../../schemas/errors';
 import { StatusBody } from '../../../../schemas/tenant';
 import { AdminSetPasswordBody, AdminUser, UserCreateBody, UserListQuery, UserUpdateBody } from '../../../../schemas/user';
 import type { Caller, ServerContext } from '../../context';
-import { requireSystemRole, UUID_RE } from '../../context';
+import type { SystemRole } from '../../../../schemas/auth';
+import { UUID_RE } from '../../context';
+import { requirePermission, roleMay } from '../../security/system-permissions';
 import type { Db } from '../../db/client';
 import { orgUsers, users } from '../../db/schema';
 import { AppError, badRequest, exists, forbidden, notFoundOrForeign } from '../../errors';
@@ -26,12 +28,21 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  * A user the caller may manage: a tenant admin only its own tenant's users (others are
  * VALIDATION-1000, as if unknown); with `change`, a tenant admin may not touch a super admin (403).
  */
-async function targetUser(db: Db, caller: Caller, userId: string, change: boolean): Promise<UserRow> {
+export async function targetUser(db: Db, caller: Caller, userId: string, change: boolean): Promise<UserRow> {
   if (!UUID_RE.test(userId)) throw notFoundOrForeign('User', userId);
   const [u] = await db.select().from(users).where(eq(users.id, userId));
   if (!u || (caller.role !== 'super_admin' && u.tenantId !== caller.tenantId)) throw notFoundOrForeign('User', userId);
-  if (change && caller.role !== 'super_admin' && u.role === 'super_admin') throw forbidden('Only a super admin may change a super admin');
+  if (change && !roleMay(caller.role, 'roles.superAdmin') && u.role === 'super_admin') throw forbidden('Only a super admin may change a super admin');
   return u;
+}
+
+/**
+ * The role rules of the user form and System › Roles alike: only a holder of `roles.superAdmin`
+ * grants super_admin (403), and nobody changes their own role (400). `u` came from {@link targetUser}.
+ */
+export function checkRoleChange(caller: Caller, u: UserRow, role: SystemRole | undefined): void {
+  if (role === 'super_admin' && !roleMay(caller.role, 'roles.superAdmin')) throw forbidden('Only a super admin may grant the super admin role');
+  if (role !== undefined && role !== u.role && u.id === caller.userId) throw badRequest('You cannot change your own role');
 }
 
 /** Users with their organisations (master first). */
@@ -53,7 +64,7 @@ async function toAdminUsers(db: Db, rows: UserRow[]): Promise<AdminUser[]> {
   });
 }
 
-async function adminUser(db: Db, userId: string) {
+export async function adminUser(db: Db, userId: string) {
   const [u] = await db.select().from(users).where(eq(users.id, userId));
   return (await toAdminUsers(db, [u]))[0];
 }
@@ -77,7 +88,7 @@ const bumpTokenVersion = () => ({ tokenVersion: sql`${users.tokenVersion} + 1` }
  */
 export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   const { db } = ctx;
-  const admin = (req: Parameters<typeof requireSystemRole>[0]) => requireSystemRole(req, 'super_admin', 'tenant_admin');
+  const admin = (req: Parameters<typeof requirePermission>[0]) => requirePermission(req, 'users.manage');
   // Role first, so that a caller without the role gets 403 whatever the input.
   app.addHook('preValidation', async (req) => {
     admin(req);
@@ -103,6 +114,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
         conds.push(or(ilike(users.username, p), ilike(users.realName, p), ilike(users.nickname, p))!);
       }
       if (q.status !== undefined) conds.push(eq(users.status, q.status));
+      if (q.role !== undefined) conds.push(eq(users.role, q.role));
       const where = and(...conds);
       const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
       const rows = await db
@@ -129,7 +141,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
     async (req) => {
       const caller = admin(req);
       const b = req.body;
-      if (b.role === 'super_admin' && caller.role !== 'super_admin') throw forbidden('Only a super admin may create a super admin');
+      if (b.role === 'super_admin' && !roleMay(caller.role, 'roles.superAdmin')) throw forbidden('Only a super admin may create a super admin');
       const tenantId = await scopeTenant(db, caller, b.tenant_id);
       const orgIds = await assertOrgsOfTenant(db, tenantId, b.org_ids);
       if (await findUserByName(db, tenantId, b.username)) throw exists(`The username '${b.username}' already exists`);
@@ -193,8 +205,7 @@ export const adminUserRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
       if (Object.values(b).every((v) => v === undefined)) {
         throw new AppError(400, ErrorCode.FORM_ALL_EMPTY, 'Form non-ID data cannot all be empty');
       }
-      if (b.role === 'super_admin' && caller.role !== 'super_admin') throw forbidden('Only a super admin may grant the super admin role');
-      if (b.role !== undefined && b.role !== u.role && u.id === caller.userId) throw badRequest('You cannot change your own role');
+      checkRoleChange(caller, u, b.role);
       const orgIds = b.org_ids ? await assertOrgsOfTenant(db, u.tenantId, b.org_ids) : undefined;
       await db.transaction(async (tx) => {
         await tx

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ok } from '../../../../schemas/common';
 import { EditorPlugin, PluginIdParams } from '../../../../schemas/plugin-package';
 import type { ServerContext } from '../../context';
-import { requireCaller, requireSystemRole } from '../../context';
+import { requirePermission } from '../../security/system-permissions';
+import { requireCaller } from '../../context';
 import { notFoundOrForeign } from '../../errors';
 import { CredentialsSchemaAnswer, PluginCredentials, PluginCredentialsAnswer, PluginCredentialsBody } from '../../../../schemas/plugin-credentials';
 import { createPluginCredentials, credentialsSchemaOf, deletePluginCredentials, getPluginCredentials, updatePluginCredentials } from '../../plugins/credentials';
@@ -34,7 +35,7 @@ export const consolePluginRoutes = (ctx: ServerContext): FastifyPluginAsyncZod =
 
   // The plugin's credentials for the caller's tenant (spec 7.3 plugin credentials): its admins
   // (tenant and super admins) only, since the values reach the plugin's code in every run.
-  const admin = (req: Parameters<typeof requireCaller>[0]) => requireSystemRole(req, 'tenant_admin', 'super_admin');
+  const admin = (req: Parameters<typeof requireCaller>[0]) => requirePermission(req, 'plugins.credentials');
   // The role before the input, so a caller without it gets 403 whatever it sent.
   const preValidation = async (req: Parameters<typeof requireCaller>[0]) => {
     admin(req);

@@ -1,0 +1,77 @@
+import type zh from '../zh/roles';
+
+const roles = {
+  title: 'Role management',
+  description: "The system roles and what each may do, read from the rules the server enforces. Give users a role here, with the same limits as user management.",
+  tenant: 'Tenant',
+  names: {
+    super_admin: 'Super admin',
+    tenant_admin: 'Tenant admin',
+    user: 'User',
+  },
+  summaries: {
+    super_admin: 'Runs the whole server: every tenant, plugins, security and system resources.',
+    tenant_admin: 'Runs its tenant: models, tools, users, organisations and roles, store review, knowledge tasks.',
+    user: 'Uses the console and the portal; no access to the system area.',
+  },
+  holders: '{{count}} users',
+  matrix: {
+    title: 'Permissions by role',
+    label: 'What each role may do',
+    permission: 'Permission',
+    scope: 'Scope',
+    granted: 'Allowed',
+    denied: 'Not allowed',
+  },
+  scopes: {
+    all_tenants: 'Whole server',
+    own_tenant: 'Own tenant',
+  },
+  areas: {
+    system: 'System admin',
+    users: 'Users and roles',
+  },
+  permissions: {
+    'models.manage': 'Manage model providers and default models',
+    'store.review': 'Review store submissions (release, reject, take offline)',
+    'store.publishPlugin': 'Publish plugin packages to the plugin store',
+    'plugins.manage': 'Install, upgrade and delete plugin packages',
+    'plugins.credentials': 'Set plugin credentials',
+    'datasetTasks.manage': 'Manage knowledge tasks (stop, take out of the queue)',
+    'tools.manage': 'Manage built-in and plugin tools and their credentials',
+    'users.manage': 'Create users, change their profile, status and password',
+    'orgs.manage': 'Manage the organisation tree',
+    'roles.assign': 'See the roles and give tenant admin and user',
+    'roles.superAdmin': 'Grant or change the super admin role',
+    'tenants.manage': 'Manage tenants',
+    'security.manage': 'Manage the outbound network and stdio MCP allow-lists',
+    'resource.view': 'See the system resources',
+  },
+  members: {
+    title: 'Role holders',
+    label: 'Users holding the roles',
+    roleFilter: 'Filter by role',
+    allRoles: 'All roles',
+    search: 'Search users',
+    searchPlaceholder: 'Search username, name or nickname',
+    username: 'Username',
+    realName: 'Name',
+    role: 'Role',
+    status: 'Status',
+    enabled: 'Enabled',
+    disabled: 'Disabled',
+    roleOf: 'Role of {{name}}',
+    selfHint: 'You cannot change your own role',
+    protectedHint: 'Only a super admin can change a super admin',
+    empty: 'No user holds this role',
+    noMatch: 'No matching users',
+  },
+  assign: {
+    title: 'Give {{name}} the role "{{role}}"?',
+    description: 'The new role applies from their next request.',
+    confirm: 'Change role',
+    done: '{{name}} now has the role "{{role}}"',
+  },
+} satisfies typeof zh;
+
+export default roles;
