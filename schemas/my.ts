@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { StoreReviewState } from './distribution';
 import { RUN_SOURCES } from './run-api';
 
 /**
@@ -29,7 +30,7 @@ export const MySubmission = z.object({
   id: Id,
   type: z.enum(['app', 'dataset', 'prompt', 'tool', 'plugin']),
   name: z.string(),
-  review_state: z.enum(['awaiting_release', 'released', 'rejected', 'offline']),
+  review_state: StoreReviewState,
   /** The reviewer's reason for a rejection or a take-down. */
   reason: z.string(),
   workspace_id: Id.nullable(),

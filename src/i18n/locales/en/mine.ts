@@ -26,7 +26,7 @@ const mine = {
   created: { label: 'What I created', empty: 'You have not created anything in a project space yet' },
   submissions: { label: 'My store submissions', empty: 'You have not submitted anything to the store' },
   runs: { label: 'My recent runs', empty: 'No runs yet' },
-  states: { awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Offline' },
+  states: { in_approval: 'In approval', awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Offline' },
   sources: { draft: 'Debug', 'single-node': 'Single node', portal: 'Portal', api: 'API', tool: 'As a tool', mcp: 'MCP', published: 'Published' },
   runStatus: { running: 'Running', succeeded: 'Succeeded', failed: 'Failed', stopped: 'Stopped' },
 } satisfies typeof zh;

@@ -25,7 +25,7 @@ const mine = {
   created: { label: '我创建的内容', empty: '你还没有在项目空间中创建内容' },
   submissions: { label: '我的商店提交', empty: '你还没有提交到商店' },
   runs: { label: '我的最近运行', empty: '还没有运行记录' },
-  states: { awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
+  states: { in_approval: '审批中', awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
   sources: { draft: '调试', 'single-node': '单节点调试', portal: '门户', api: 'API', tool: '工具调用', mcp: 'MCP', published: '已发布' },
   runStatus: { running: '运行中', succeeded: '成功', failed: '失败', stopped: '已停止' },
 };
