@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { UserApprovals } from './approval';
 import { StoreReviewState } from './distribution';
 import { RUN_SOURCES } from './run-api';
 
@@ -51,11 +52,8 @@ export const MyRun = z.object({
 });
 export type MyRun = z.infer<typeof MyRun>;
 
-/**
- * Approval flows (issue 33, another part) will list the caller's approvals here. Until they land the
- * field is always null: the page shows no list rather than a made-up one.
- */
-export const MyApprovals = z.null();
+/** The caller's approvals: the newest they submitted and those waiting for their decision. */
+export const MyApprovals = UserApprovals;
 
 export const MyOverview = z.object({
   resources: z.array(MyResource),

@@ -30,7 +30,7 @@ describe('GET /console/my', () => {
     expect(d.resources.find((r: { id: string }) => r.id === ownerToolB)).toMatchObject({ kind: 'tool', subtype: 'custom', workspace_id: f.wsB, workspace_name: 'mine B' });
     expect(d.counts).toEqual({ app: 0, dataset: 0, prompt: 1, tool: 2 });
     // Approvals are a typed hook for the approval flows: null, never a made-up list.
-    expect(d).toMatchObject({ submissions: [], runs: [], approvals: null });
+    expect(d).toMatchObject({ submissions: [], runs: [], approvals: { submitted: [], to_approve: [] } });
     const a = expectOk(await my('admin'));
     expect(a.resources.map((r: { id: string }) => r.id)).toEqual([adminPrompt]);
   });

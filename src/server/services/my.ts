@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { MY_LIST_LIMIT, type MyOverview, type MyResource, type MyResourceKind } from '../../../schemas/my';
+import { listUserApprovals } from '../approvals/read';
 import type { Caller, ServerContext } from '../context';
 import { apps, datasets, prompts, runs, storeItems, tools, workspaceMembers, workspaces } from '../db/schema';
 
@@ -20,7 +21,7 @@ export async function myOverview(ctx: ServerContext, caller: Caller): Promise<My
     .where(eq(workspaces.tenantId, caller.tenantId));
   const names = new Map(spaces.map((w) => [w.id, w.name]));
   const ids = [...names.keys()];
-  if (ids.length === 0) return { resources: [], counts: { app: 0, dataset: 0, prompt: 0, tool: 0 }, submissions: await submissions(ctx, caller, ids), approvals: null, runs: [] };
+  if (ids.length === 0) return { resources: [], counts: { app: 0, dataset: 0, prompt: 0, tool: 0 }, submissions: await submissions(ctx, caller, ids), approvals: await listUserApprovals(ctx, caller, MY_LIST_LIMIT), runs: [] };
 
   const mine = (t: Owned): SQL => and(eq(t.tenantId, caller.tenantId), eq(t.createdBy, caller.userId), inArray(t.workspaceId, ids))!;
   const list = async (kind: MyResourceKind, t: Owned, subtype?: AnyPgColumn): Promise<{ rows: MyResource[]; total: number }> => {
@@ -46,7 +47,7 @@ export async function myOverview(ctx: ServerContext, caller: Caller): Promise<My
       })),
     };
   };
-  const [a, d, p, t, subs, recent] = await Promise.all([
+  const [a, d, p, t, subs, recent, mineApprovals] = await Promise.all([
     list('app', apps as unknown as Owned, apps.type),
     list('dataset', datasets as unknown as Owned),
     list('prompt', prompts as unknown as Owned),
@@ -59,12 +60,13 @@ export async function myOverview(ctx: ServerContext, caller: Caller): Promise<My
       .where(and(eq(runs.tenantId, caller.tenantId), eq(runs.createdBy, caller.userId), inArray(runs.workspaceId, ids)))
       .orderBy(desc(runs.createdAt))
       .limit(MY_LIST_LIMIT),
+    listUserApprovals(ctx, caller, MY_LIST_LIMIT),
   ]);
   return {
     resources: [...a.rows, ...d.rows, ...p.rows, ...t.rows],
     counts: { app: a.total, dataset: d.total, prompt: p.total, tool: t.total },
     submissions: subs,
-    approvals: null,
+    approvals: mineApprovals,
     runs: recent.map((r) => ({
       id: r.id,
       app_id: r.appId,

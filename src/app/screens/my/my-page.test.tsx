@@ -2,6 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
+import type { Approval } from '../../../../schemas/approval';
 import type { MyOverview } from '../../../../schemas/my';
 import { i18n, initI18n } from '../../../i18n';
 import MyPage from './my-page';
@@ -18,6 +19,11 @@ afterAll(async () => {
 
 const WS = '00000000-0000-4000-8000-0000000000a1';
 const id = (n: number) => `00000000-0000-4000-8000-00000000010${n}`;
+const approval = (a: Partial<Approval>): Approval => ({
+  id: id(9), kind: 'store', state: 'processing', title: '', item_type: 'app', source_id: id(1), app_mode: null, version: null, workspace_id: WS, workspace_name: 'Team',
+  submitted_by: id(0), submitted_by_name: 'Ann', submitted_at: '2026-11-04T08:00:00.000Z', decided_at: null, updated_at: '2026-11-04T08:00:00.000Z', last_comment: '',
+  can_decide: false, can_cancel: false, can_recall: false, can_force_recall: false, ...a,
+});
 const overview: MyOverview = {
   resources: [
     { kind: 'app', id: id(1), name: 'Helpdesk', subtype: 'workflow', workspace_id: WS, workspace_name: 'Team', updated_at: '2026-11-01T08:00:00.000Z' },
@@ -26,7 +32,10 @@ const overview: MyOverview = {
   ],
   counts: { app: 1, dataset: 1, prompt: 0, tool: 1 },
   submissions: [{ id: id(4), type: 'prompt', name: 'Greeter', review_state: 'rejected', reason: 'Too short', workspace_id: WS, created_at: '2026-11-02T08:00:00.000Z' }],
-  approvals: null,
+  approvals: {
+    to_approve: [approval({ id: id(6), title: 'Helpdesk', state: 'processing', item_type: 'app', source_id: id(1), app_mode: 'workflow' })],
+    submitted: [approval({ id: id(7), title: 'Greeter', state: 'returned', item_type: 'prompt', source_id: id(8), last_comment: 'Say hello first' })],
+  },
   runs: [{ id: id(5), app_id: id(1), app_name: 'Helpdesk', app_type: 'workflow', workspace_id: WS, source: 'portal', status: 'failed', elapsed_ms: 1234, created_at: '2026-11-03T08:00:00.000Z' }],
 };
 
@@ -49,6 +58,13 @@ describe('MyPage', () => {
     expect(within(subs).getByText('Too short')).toBeInTheDocument();
     // Not released: nothing in the store to open.
     expect(within(subs).queryByRole('link')).toBeNull();
+    await user.click(screen.getByRole('tab', { name: 'Approvals (2)' }));
+    const todo = await screen.findByTestId('my-to-approve');
+    expect(within(todo).getByRole('link', { name: 'Helpdesk' })).toHaveAttribute('href', expect.stringContaining(id(1)));
+    expect(within(todo).getByText('Processing')).toBeInTheDocument();
+    const mine = screen.getByTestId('my-approvals-submitted');
+    expect(within(mine).getByText('Returned')).toBeInTheDocument();
+    expect(within(mine).getByText('Say hello first')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Recent runs (1)' }));
     const runs = await screen.findByTestId('my-runs');
     expect(within(runs).getByText('Portal')).toBeInTheDocument();

@@ -1,12 +1,13 @@
 /**
  * /operation/my: the user's own page. What they created across their project spaces (apps, knowledge
  * bases, prompts, tools), their store submissions with their review states, and their recent runs,
- * each linking to where it lives (GET /console/my). Approvals join when the approval flows land
- * (`approvals` is null until then, and no tab is shown for it).
+ * their approvals (submitted, and waiting for their decision), each linking to where it lives
+ * (GET /console/my).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { Approval } from '../../../../schemas/approval';
 import type { MyOverview, MyResource } from '../../../../schemas/my';
 import { getMyOverview } from '../../../api/my';
 import { seededName } from '../../../i18n/seeded';
@@ -15,6 +16,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { Skeleton } from '../../../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
+import { itemPath, STATE_TONE } from '../../approvals/approval-kit';
 import { REVIEW_TONE } from '../../store/store-kinds';
 import { Page, PageHeader } from '../../shell/page';
 import { formatDateTime, LoadFailed, useLoad } from '../../system/users/admin-kit';
@@ -35,7 +37,7 @@ export function resourcePath(r: Pick<MyResource, 'kind' | 'id' | 'subtype' | 'wo
 const STORE_SECTION = { app: 'app', dataset: 'knowledge', prompt: 'prompt', tool: 'tool', plugin: 'plugin' } as const;
 
 export default function MyPage({ load = getMyOverview }: { load?: (opts: { signal: AbortSignal }) => Promise<MyOverview> }) {
-  const { t } = useTranslation(['mine', 'tools', 'apps']);
+  const { t } = useTranslation(['mine', 'tools', 'apps', 'approval']);
   const data = useLoad((signal) => load({ signal }), [load]);
   const [tab, setTab] = useState('created');
   const d = data.data;
@@ -51,6 +53,7 @@ export default function MyPage({ load = getMyOverview }: { load?: (opts: { signa
           <TabsList>
             <TabsTrigger value="created">{t('tabs.created', { count: d.resources.length })}</TabsTrigger>
             <TabsTrigger value="submissions">{t('tabs.submissions', { count: d.submissions.length })}</TabsTrigger>
+            <TabsTrigger value="approvals">{t('tabs.approvals', { count: d.approvals.to_approve.length + d.approvals.submitted.length })}</TabsTrigger>
             <TabsTrigger value="runs">{t('tabs.runs', { count: d.runs.length })}</TabsTrigger>
           </TabsList>
           <TabsContent value="created">
@@ -126,6 +129,10 @@ export default function MyPage({ load = getMyOverview }: { load?: (opts: { signa
               </TableBody>
             </Table>
           </TabsContent>
+          <TabsContent value="approvals">
+            <ApprovalTable rows={d.approvals.to_approve} label={t('approvals.toApprove')} empty={t('approvals.toApproveEmpty')} testId="my-to-approve" />
+            <ApprovalTable rows={d.approvals.submitted} label={t('approvals.submitted')} empty={t('approvals.submittedEmpty')} testId="my-approvals-submitted" />
+          </TabsContent>
           <TabsContent value="runs">
             <Table size="sm" aria-label={t('runs.label')} data-testid="my-runs">
               <TableHeader>
@@ -159,6 +166,48 @@ export default function MyPage({ load = getMyOverview }: { load?: (opts: { signa
         </Tabs>
       )}
     </Page>
+  );
+}
+
+/** Approvals with their item (linked where it lives), state and latest comment; the approvals page decides them. */
+function ApprovalTable({ rows, label, empty, testId }: { rows: Approval[]; label: string; empty: string; testId: string }) {
+  const { t } = useTranslation(['mine', 'approval']);
+  return (
+    <section className={s.section}>
+      <h3 className={s.sectionTitle}>
+        {label} <Link to="/operation/approvals">{t('approvals.open')}</Link>
+      </h3>
+      <Table size="sm" aria-label={label} data-testid={testId}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>{t('fields.name')}</TableHead>
+            <TableHead>{t('fields.kind')}</TableHead>
+            <TableHead>{t('fields.state')}</TableHead>
+            <TableHead>{t('fields.reason')}</TableHead>
+            <TableHead>{t('fields.submittedAt')}</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.length === 0 ? (
+            <Empty colSpan={5} text={empty} />
+          ) : (
+            rows.map((a) => (
+              <TableRow key={a.id}>
+                <TableCell>
+                  <Link to={itemPath(a)}>{a.title}</Link>
+                </TableCell>
+                <TableCell className={s.nowrap}>{t(`kinds.${a.item_type}`)}</TableCell>
+                <TableCell>
+                  <Badge variant={STATE_TONE[a.state]}>{t(`approval:states.${a.state}`)}</Badge>
+                </TableCell>
+                <TableCell>{a.last_comment || <span className={s.muted}>-</span>}</TableCell>
+                <TableCell className={s.nowrap}>{formatDateTime(a.submitted_at)}</TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </section>
   );
 }
 

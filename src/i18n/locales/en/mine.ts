@@ -6,6 +6,7 @@ const mine = {
   tabs: {
     created: 'Created by me ({{count}})',
     submissions: 'Store submissions ({{count}})',
+    approvals: 'Approvals ({{count}})',
     runs: 'Recent runs ({{count}})',
   },
   kinds: { app: 'App', dataset: 'Knowledge base', prompt: 'Prompt', tool: 'Tool', plugin: 'Plugin' },
@@ -24,6 +25,7 @@ const mine = {
     startedAt: 'Started',
   },
   created: { label: 'What I created', empty: 'You have not created anything in a project space yet' },
+  approvals: { toApprove: 'Waiting for my decision', toApproveEmpty: 'Nothing waits for your decision', submitted: 'Submitted by me', submittedEmpty: 'You have submitted nothing for approval', open: 'Open approvals' },
   submissions: { label: 'My store submissions', empty: 'You have not submitted anything to the store' },
   runs: { label: 'My recent runs', empty: 'No runs yet' },
   states: { in_approval: 'In approval', awaiting_release: 'Awaiting release', released: 'Released', rejected: 'Rejected', offline: 'Offline' },

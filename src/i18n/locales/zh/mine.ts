@@ -5,6 +5,7 @@ const mine = {
   tabs: {
     created: '我创建的 ({{count}})',
     submissions: '商店提交 ({{count}})',
+    approvals: '审批 ({{count}})',
     runs: '最近运行 ({{count}})',
   },
   kinds: { app: '应用', dataset: '知识库', prompt: '提示词', tool: '工具', plugin: '插件' },
@@ -23,6 +24,7 @@ const mine = {
     startedAt: '开始时间',
   },
   created: { label: '我创建的内容', empty: '你还没有在项目空间中创建内容' },
+  approvals: { toApprove: '待我审批', toApproveEmpty: '没有等待你审批的事项', submitted: '我提交的审批', submittedEmpty: '你还没有提交过审批', open: '打开审批' },
   submissions: { label: '我的商店提交', empty: '你还没有提交到商店' },
   runs: { label: '我的最近运行', empty: '还没有运行记录' },
   states: { in_approval: '审批中', awaiting_release: '待发布', released: '已发布', rejected: '已驳回', offline: '已下架' },
