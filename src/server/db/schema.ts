@@ -336,3 +336,4 @@ export * from './schema-api';
 export * from './schema-plugins';
 export * from './schema-sso';
 export * from './schema-login-codes';
+export * from './schema-gbi';
