@@ -163,6 +163,8 @@ const errors: typeof zh = {
   /** A missing or foreign record, by the server's `data.resource` (src/server/errors.ts resourceKey). */
   missing: {
     generic: 'The record does not exist or you have no permission',
+    gbi_source: 'The data source does not exist or you have no permission',
+    gbi_session: 'The session does not exist or you have no permission',
     app: 'The app does not exist or you have no permission',
     file: 'The file does not exist or you have no permission',
     conversation: 'The conversation does not exist or you have no permission',

@@ -170,6 +170,8 @@ const errors = {
   /** 记录不存在或无权访问，按服务端的 `data.resource`（src/server/errors.ts resourceKey）。 */
   missing: {
     generic: '记录不存在或无权访问',
+    gbi_source: '数据源不存在或无权访问',
+    gbi_session: '会话不存在或无权访问',
     app: '应用不存在或无权访问',
     file: '文件不存在或无权访问',
     conversation: '会话不存在或无权访问',
