@@ -338,9 +338,17 @@ describe('the portal', () => {
 
     await page.goto(`${studio.url}/portal/gbi/ask`);
     await page.getByRole('textbox', { name: 'Ask' }).fill('Total amount by region?');
+    // The sources load with the page: asking waits for one to be chosen.
+    await expect.poll(() => page.getByRole('button', { name: 'Ask', exact: true }).isEnabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Ask' }).press('Enter');
     const answer = page.getByTestId('gbi-answer').last();
-    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
+    await expect
+      .poll(() => answer.getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('ok')
+      .catch(async (e: unknown) => {
+        await snap(page, 'portal-gbi-02-ask-failed');
+        throw e;
+      });
     expect(await answer.getByTestId('gbi-sql').textContent()).toContain('select region, sum(amount) as total from sales');
     await expect.poll(() => answer.getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
     expect(await answer.getByTestId('gbi-result-table').locator('tbody tr').first().textContent()).toBe('North150');

@@ -16,7 +16,9 @@ const show = (v: Cell) => (v === null ? '' : String(v));
 export function ResultTable({ columns, rows, tall }: { columns: { name: string }[]; rows: Cell[][]; tall?: boolean }) {
   return (
     <TableVirtuoso
-      className={tall ? `${s.table} ${s.tableTall}` : s.table}
+      className={s.table}
+      // A height the virtual list can measure (a class alone left it collapsed in Chromium).
+      style={{ height: tall ? '60vh' : Math.min(260, 34 + rows.length * 26) }}
       data={rows}
       components={{ Table: (props) => <table {...props} className={s.grid} /> }}
       fixedHeaderContent={() => (

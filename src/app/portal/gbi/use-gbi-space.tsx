@@ -11,6 +11,7 @@ import { listWorkspaces } from '../../../api/workspaces';
 import { SelectInput } from '../../../kit/widgets/select-input';
 import { useSession } from '../../session';
 import { settleLoadError } from '../load-error';
+import s from './gbi.module.css';
 
 type Space = z.output<typeof Workspace>;
 
@@ -37,6 +38,7 @@ export function SpacePicker({ space }: { space: ReturnType<typeof useGbiSpace> }
   const { t } = useTranslation('portal');
   if (!space.spaces?.length) return null;
   return (
+    <div className={s.picker}>
     <SelectInput
       aria-label={t('gbi.workspace')}
       size="sm"
@@ -44,5 +46,6 @@ export function SpacePicker({ space }: { space: ReturnType<typeof useGbiSpace> }
       onChange={(v) => v && space.setWorkspace(v)}
       options={space.spaces.map((w) => ({ value: w.id, label: w.name }))}
     />
+    </div>
   );
 }
