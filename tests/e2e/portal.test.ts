@@ -327,6 +327,7 @@ describe('the portal', () => {
     const buffer = Buffer.from(await wb.xlsx.writeBuffer());
 
     const page = owner.page;
+    page.on('pageerror', (e) => console.log('GBI page error', e.stack));
     await page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
     await page.getByTestId('gbi-file-input').setInputFiles({ name: 'sales.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
     const preview = page.getByTestId('gbi-preview');
@@ -352,9 +353,9 @@ describe('the portal', () => {
     expect(await answer.getByTestId('gbi-sql').textContent()).toContain('select region, sum(amount) as total from sales');
     await expect.poll(() => answer.getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
     expect(await answer.getByTestId('gbi-result-table').locator('tbody tr').first().textContent()).toBe('North150');
-    // Five regions: a bar chart, drawn once echarts (its own chunk) has loaded.
+    // Five regions, parts of one whole: a pie, drawn once echarts (its own chunk) has loaded.
     await expect.poll(() => answer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
-    expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('bar');
+    expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('pie');
     expect(await answer.locator('canvas').count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('gbi-session').count()).toBe(1);
     await snap(page, 'portal-gbi-02-ask-en');

@@ -6,8 +6,10 @@
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+// The pie's labels need the label layout feature (without it the pie fails to draw).
+echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, LabelLayout, CanvasRenderer]);
 
 export { echarts };

@@ -33,12 +33,14 @@ export function ResultChart({ chart, result }: { chart: GbiChart; result: GbiRes
   const { t } = useTranslation('portal');
   const el = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
+  const [failed, setFailed] = useState(false);
   const drawn = chart.kind === 'bar' || chart.kind === 'line' || chart.kind === 'pie';
   useEffect(() => {
     if (!drawn || !el.current) return;
     let disposed = false;
     let dispose = () => {};
-    void import('./echarts-setup').then(({ echarts }) => {
+    void import('./echarts-setup')
+      .then(({ echarts }) => {
       if (disposed || !el.current) return;
       const instance = echarts.init(el.current);
       instance.setOption(chartOption(chart, result));
@@ -49,7 +51,9 @@ export function ResultChart({ chart, result }: { chart: GbiChart; result: GbiRes
         instance.dispose();
       };
       setReady(true);
-    });
+    })
+      // A chart that cannot be drawn leaves the table to answer; the page stays.
+      .catch(() => setFailed(true));
     return () => {
       disposed = true;
       dispose();
@@ -63,7 +67,7 @@ export function ResultChart({ chart, result }: { chart: GbiChart; result: GbiRes
       </div>
     );
   }
-  if (!drawn) return null;
+  if (!drawn || failed) return null;
   return (
     <div>
       {!ready && <span className={s.muted}>{t('gbi.chartLoading')}</span>}
