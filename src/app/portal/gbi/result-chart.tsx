@@ -41,17 +41,17 @@ export function ResultChart({ chart, result }: { chart: GbiChart; result: GbiRes
     let dispose = () => {};
     void import('./echarts-setup')
       .then(({ echarts }) => {
-      if (disposed || !el.current) return;
-      const instance = echarts.init(el.current);
-      instance.setOption(chartOption(chart, result));
-      const resize = () => instance.resize();
-      window.addEventListener('resize', resize);
-      dispose = () => {
-        window.removeEventListener('resize', resize);
-        instance.dispose();
-      };
-      setReady(true);
-    })
+        if (disposed || !el.current) return;
+        const instance = echarts.init(el.current);
+        instance.setOption(chartOption(chart, result));
+        const resize = () => instance.resize();
+        window.addEventListener('resize', resize);
+        dispose = () => {
+          window.removeEventListener('resize', resize);
+          instance.dispose();
+        };
+        setReady(true);
+      })
       // A chart that cannot be drawn leaves the table to answer; the page stays.
       .catch(() => setFailed(true));
     return () => {

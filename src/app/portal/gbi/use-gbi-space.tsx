@@ -39,13 +39,13 @@ export function SpacePicker({ space }: { space: ReturnType<typeof useGbiSpace> }
   if (!space.spaces?.length) return null;
   return (
     <div className={s.picker}>
-    <SelectInput
-      aria-label={t('gbi.workspace')}
-      size="sm"
-      value={space.workspaceId}
-      onChange={(v) => v && space.setWorkspace(v)}
-      options={space.spaces.map((w) => ({ value: w.id, label: w.name }))}
-    />
+      <SelectInput
+        aria-label={t('gbi.workspace')}
+        size="sm"
+        value={space.workspaceId}
+        onChange={(v) => v && space.setWorkspace(v)}
+        options={space.spaces.map((w) => ({ value: w.id, label: w.name }))}
+      />
     </div>
   );
 }
