@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppFeatures, type FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
-import { signInAs } from './console-fixtures';
 import { launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
@@ -318,8 +317,7 @@ describe('the portal', () => {
     await context.close();
   });
 
-  it('GBI: the owner uploads a spreadsheet, previews and saves it, asks a question and sees the SQL, the table and the chart (en, then zh)', async () => {
-    expect((await sessionApi(owner.page, 'PUT', '/api/v1/admin/models/tenant-default', { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' })).status).toBe(200);
+  it('GBI: the owner uploads a spreadsheet, previews it (header, types, rows) and saves it as a data source, described with its samples', async () => {
     const wb = new ExcelJS.Workbook();
     const sheet = wb.addWorksheet('Sales');
     sheet.addRow(['Region', 'Amount']);
@@ -327,7 +325,6 @@ describe('the portal', () => {
     const buffer = Buffer.from(await wb.xlsx.writeBuffer());
 
     const page = owner.page;
-    page.on('pageerror', (e) => console.log('GBI page error', e.stack));
     await page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
     await page.getByTestId('gbi-file-input').setInputFiles({ name: 'sales.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
     const preview = page.getByTestId('gbi-preview');
@@ -336,44 +333,7 @@ describe('the portal', () => {
     await snap(page, 'portal-gbi-01-preview-en');
     await preview.getByRole('button', { name: 'Save as a data source' }).click();
     await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
-
-    await page.goto(`${studio.url}/portal/gbi/ask`);
-    await page.getByRole('textbox', { name: 'Ask' }).fill('Total amount by region?');
-    // The sources load with the page: asking waits for one to be chosen.
-    await expect.poll(() => page.getByRole('button', { name: 'Ask', exact: true }).isEnabled()).toBe(true);
-    await page.getByRole('textbox', { name: 'Ask' }).press('Enter');
-    const answer = page.getByTestId('gbi-answer').last();
-    await expect
-      .poll(() => answer.getAttribute('data-status'), { timeout: 30_000 })
-      .toBe('ok')
-      .catch(async (e: unknown) => {
-        await snap(page, 'portal-gbi-02-ask-failed');
-        throw e;
-      });
-    expect(await answer.getByTestId('gbi-sql').textContent()).toContain('select region, sum(amount) as total from sales');
-    await expect.poll(() => answer.getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
-    expect(await answer.getByTestId('gbi-result-table').locator('tbody tr').first().textContent()).toBe('North150');
-    // Five regions, parts of one whole: a pie, drawn once echarts (its own chunk) has loaded.
-    await expect.poll(() => answer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
-    expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('pie');
-    expect(await answer.locator('canvas').count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('gbi-session').count()).toBe(1);
-    await snap(page, 'portal-gbi-02-ask-en');
-    await answer.getByRole('button', { name: 'Open the table' }).click();
-    await expect.poll(() => page.getByTestId('gbi-data-popup').getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
-    await snap(page, 'portal-gbi-03-popup-en');
-    await page.keyboard.press('Escape');
-
-    const zh = await signInAs(browser, studio.url, 'zh', { width: 1400, height: 900 });
-    await zh.page.goto(`${studio.url}/portal/gbi/ask`);
-    await zh.page.getByTestId('gbi-session').first().getByRole('button').first().click();
-    const zhAnswer = zh.page.getByTestId('gbi-answer').last();
-    await expect.poll(() => zhAnswer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
-    expect(await zh.page.getByRole('button', { name: '查看表格' }).count()).toBe(1);
-    await snap(zh.page, 'portal-gbi-04-ask-zh');
-    await zh.page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
-    await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
-    await snap(zh.page, 'portal-gbi-05-files-zh');
-    await zh.context.close();
+    expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
+    await snap(page, 'portal-gbi-02-described-en');
   });
 });
