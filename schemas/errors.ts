@@ -149,6 +149,18 @@ export const ErrorCode = {
    * schema, so there is nothing to store. Nothing changes.
    */
   PLUGIN_NO_CREDENTIALS: 'PLUGIN-CREDENTIALS-NONE',
+  /**
+   * GBI (issue 30): the SQL is not a single read-only SELECT over the source's tables (400): DDL or
+   * DML, several statements, SELECT INTO, a table function or a function that reads or writes files
+   * or reaches the network, or SQL that does not parse. Nothing ran.
+   */
+  GBI_SQL_REFUSED: 'GBI-1000',
+  /** GBI: the source's database refused the query, also after one correction by the model (400); `data.detail` says why. */
+  GBI_QUERY_FAILED: 'GBI-1001',
+  /** GBI: the spreadsheet cannot be read (400): not .csv or .xlsx (.xls: save it as .xlsx), empty, or no table in it. */
+  GBI_FILE_UNREADABLE: 'GBI-1002',
+  /** GBI: a database of this type cannot be asked yet (400): PostgreSQL databases and spreadsheets can. */
+  GBI_SOURCE_UNSUPPORTED: 'GBI-1003',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -394,11 +394,20 @@ function portalRoutes(): RouteObject {
                 path: 'gbi-data-settings/gbi-data-settings-page',
                 lazy: page(() => import('./screens/portal/gbi-settings-layout')),
                 handle: { title: 'portal.gbiSettings', crumb: true } satisfies RouteHandle,
-                children: [indexTo('database-management'), stub('database-management', 'portal.gbiDatabase'), stub('file-management', 'portal.gbiFiles')],
+                children: [
+                  indexTo('database-management'),
+                  { path: 'database-management', lazy: page(() => import('./portal/gbi/database-management-page')), handle: { title: 'portal.gbiDatabase', crumb: true } },
+                  { path: 'file-management', lazy: page(() => import('./portal/gbi/file-management-page')), handle: { title: 'portal.gbiFiles', crumb: true } },
+                ],
               },
               {
                 path: 'gbi',
-                children: [indexTo('ask'), stub('ask', 'portal.gbiAsk'), stub('table-display', 'portal.gbiTable'), stub('session-list-item', 'portal.gbiSessionList')],
+                children: [
+                  indexTo('ask'),
+                  { path: 'ask', lazy: page(() => import('./portal/gbi/ask-page')), handle: { title: 'portal.gbiAsk', crumb: true, fullHeight: true } },
+                  stub('table-display', 'portal.gbiTable'),
+                  stub('session-list-item', 'portal.gbiSessionList'),
+                ],
               },
               {
                 path: 'single-agent/single-agent-chat',

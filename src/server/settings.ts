@@ -41,6 +41,8 @@ export const Settings = z.object({
   /** Upload limits shown by the client (spec: templated). */
   uploadMaxCount: z.coerce.number().int().min(1).default(10),
   uploadMaxMb: z.coerce.number().min(1).default(50),
+  /** GBI: how long one query of a data source may run (ms) before it is cancelled (issue 30). */
+  gbiQueryTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** Directory of the built client; served when present. */
   clientDir: z.string().default(path.resolve('dist')),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -193,6 +195,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     refreshTokenTtl: env.WEFT_REFRESH_TOKEN_TTL || undefined,
     uploadMaxCount: env.WEFT_UPLOAD_MAX_COUNT || undefined,
     uploadMaxMb: env.WEFT_UPLOAD_MAX_MB || undefined,
+    gbiQueryTimeoutMs: env.WEFT_GBI_QUERY_TIMEOUT_MS || undefined,
     clientDir: env.WEFT_CLIENT_DIR || undefined,
     logLevel: env.WEFT_LOG_LEVEL || undefined,
     httpAllowPrivate: env.WEFT_HTTP_ALLOW_PRIVATE || undefined,

@@ -66,6 +66,21 @@ async function serve(handler: (req: http.IncomingMessage, body: any, res: http.S
 /** The text the fake models answer, in the chunks they stream it. */
 export const ANSWER_CHUNKS = ['Hel', 'lo', ', wor', 'ld'];
 
+/**
+ * GBI's SQL writer (src/server/gbi/ask.ts: its system prompt lists the tables): answers the total
+ * of the first numeric column by the first text column of the first table, as a model would for
+ * "total by …". Any other request answers ANSWER_CHUNKS.
+ */
+export function gbiSql(messages: { role: string; content: unknown }[]): string | null {
+  const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? messages[0].content : '';
+  if (!system.startsWith('You write SQL')) return null;
+  const table = /^TABLE (\S+)/m.exec(system)?.[1];
+  const text = /^ {2}(\w+) (?:VARCHAR|text|character varying)/m.exec(system)?.[1];
+  const num = /^ {2}(\w+) (?:DOUBLE|BIGINT|INTEGER|DECIMAL[^ ]*|numeric|integer|bigint)/m.exec(system)?.[1];
+  if (!table || !text || !num) return 'select 1';
+  return `\`\`\`sql\nselect ${text}, sum(${num}) as total from ${table} group by ${text} order by total desc\n\`\`\``;
+}
+
 /** OpenAI-compatible: /v1/chat/completions (stream or not, tool calls) and /v1/embeddings. */
 export function fakeOpenAi(): Promise<FakeServer> {
   return serve(async (req, body, res) => {
@@ -103,7 +118,8 @@ export function fakeOpenAi(): Promise<FakeServer> {
       for (const part of ['{"city"', ':"Par', 'is"}']) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
       events.push(chunk({}, 'tool_calls'));
     } else {
-      for (const t of ANSWER_CHUNKS) events.push(chunk({ content: t }));
+      const sql = gbiSql(body.messages);
+      for (const t of sql ? [sql] : ANSWER_CHUNKS) events.push(chunk({ content: t }));
       events.push(chunk({}, 'stop'));
     }
     events.push({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model: body.model, choices: [], usage } });

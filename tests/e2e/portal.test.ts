@@ -7,6 +7,7 @@
  * at phone width; and after the owner cancels the chatflow's distribution sees the clear state, the
  * past conversation still readable. Screenshots go to test-results/ (portal-*.png).
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppFeatures, type FlowDocument } from '../../schemas/flow';
@@ -314,5 +315,25 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('lost-access-banner').count()).toBe(1);
     expect(await page.getByTestId('portal-nav').count()).toBe(0);
     await context.close();
+  });
+
+  it('GBI: the owner uploads a spreadsheet, previews it (header, types, rows) and saves it as a data source, described with its samples', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Sales');
+    sheet.addRow(['Region', 'Amount']);
+    for (const [region, amount] of [['North', 120], ['South', 80], ['East', 45], ['North', 30], ['West', 60], ['South', 20], ['Central', 15]] as const) sheet.addRow([region, amount]);
+    const buffer = Buffer.from(await wb.xlsx.writeBuffer());
+
+    const page = owner.page;
+    await page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
+    await page.getByTestId('gbi-file-input').setInputFiles({ name: 'sales.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+    const preview = page.getByTestId('gbi-preview');
+    await expect.poll(() => preview.textContent()).toContain('Header row detected');
+    expect(await preview.textContent()).toContain('amount · BIGINT');
+    await snap(page, 'portal-gbi-01-preview-en');
+    await preview.getByRole('button', { name: 'Save as a data source' }).click();
+    await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
+    expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
+    await snap(page, 'portal-gbi-02-described-en');
   });
 });

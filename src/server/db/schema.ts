@@ -337,3 +337,4 @@ export * from './schema-plugins';
 export * from './schema-sso';
 export * from './schema-login-codes';
 export * from './schema-approvals';
+export * from './schema-gbi';

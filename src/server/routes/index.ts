@@ -12,6 +12,7 @@ import { adminTenantRoutes } from './admin/tenants';
 import { adminOrgRoutes } from './admin/orgs';
 import { credentialRoutes } from './console/credentials';
 import { databaseRoutes } from './console/databases';
+import { gbiRoutes } from './console/gbi';
 import { promptRoutes } from './console/prompts';
 import { appRoutes } from './console/apps';
 import { runRoutes } from './console/runs';
@@ -63,6 +64,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(adminOrgRoutes(ctx), { prefix: '/admin/orgs' });
   await app.register(credentialRoutes(ctx), { prefix: '/console/credentials' });
   await app.register(databaseRoutes(ctx), { prefix: '/console/databases' });
+  await app.register(gbiRoutes(ctx), { prefix: '/console/gbi' });
   await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
   await app.register(appRoutes(ctx), { prefix: '/console/apps' });
   await app.register(runRoutes(ctx), { prefix: '/console/apps' });

@@ -182,6 +182,16 @@ export async function getDatabase(ctx: ServerContext, s: Scope, id: string) {
   return toDatabase(ctx, await rowOf(ctx, s, id));
 }
 
+/**
+ * A saved database's connection settings with the password in plain text, for the server's own use
+ * only (GBI queries it): never part of an answer. Any member of the workspace (membership checked).
+ */
+export async function connectionOf(ctx: ServerContext, s: Scope, id: string): Promise<{ database: Database; settings: ConnectionSettings }> {
+  await requireMembership(ctx.db, s.caller, s.workspaceId);
+  const row = await rowOf(ctx, s, id);
+  return { database: toDatabase(ctx, row), settings: settingsOf(ctx, row) };
+}
+
 export interface DatabaseInput {
   name: string;
   type: DatabaseType;

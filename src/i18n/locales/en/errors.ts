@@ -77,6 +77,11 @@ const errors: typeof zh = {
     'PLUGIN-CREDENTIALS-FOREIGN': "A plugin's code may read only its own plugin's credentials",
     'PLUGIN-TOOL-INPUT': "The plugin tool's arguments do not match its parameters",
     'PLUGIN-TOOL-FAILED': 'The plugin tool failed',
+    // GBI: asking questions of databases and spreadsheets (src/server/gbi).
+    'GBI-1000': 'The generated SQL was refused: only a single read-only SELECT over the source\'s tables may run (no changes, no several statements, no file or network functions)',
+    'GBI-1001': 'The database could not answer the query, even after one correction',
+    'GBI-1002': 'The spreadsheet cannot be read: upload a .csv or .xlsx file (save .xls files as .xlsx) that holds a table',
+    'GBI-1003': 'Databases of this type cannot be asked yet: use a PostgreSQL database or a spreadsheet',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',
@@ -167,6 +172,8 @@ const errors: typeof zh = {
   /** A missing or foreign record, by the server's `data.resource` (src/server/errors.ts resourceKey). */
   missing: {
     generic: 'The record does not exist or you have no permission',
+    gbi_source: 'The data source does not exist or you have no permission',
+    gbi_session: 'The session does not exist or you have no permission',
     app: 'The app does not exist or you have no permission',
     file: 'The file does not exist or you have no permission',
     conversation: 'The conversation does not exist or you have no permission',

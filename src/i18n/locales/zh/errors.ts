@@ -81,6 +81,11 @@ const errors = {
     'PLUGIN-CREDENTIALS-FOREIGN': '插件代码只能读取本插件自己的凭证',
     'PLUGIN-TOOL-INPUT': '插件工具的参数与其参数定义不符',
     'PLUGIN-TOOL-FAILED': '插件工具运行失败',
+    // GBI：用自然语言查询数据库与表格（src/server/gbi）。
+    'GBI-1000': '生成的 SQL 已被拒绝：只允许对数据源中的表执行单条只读 SELECT（不能修改数据、不能多条语句、不能读写文件或访问网络）',
+    'GBI-1001': '数据库无法执行该查询（已自动修正一次仍失败）',
+    'GBI-1002': '无法读取该表格：请上传包含表格数据的 .csv 或 .xlsx 文件（.xls 请另存为 .xlsx）',
+    'GBI-1003': '暂不支持查询此类型的数据库：请使用 PostgreSQL 数据库或上传表格',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',
@@ -174,6 +179,8 @@ const errors = {
   /** 记录不存在或无权访问，按服务端的 `data.resource`（src/server/errors.ts resourceKey）。 */
   missing: {
     generic: '记录不存在或无权访问',
+    gbi_source: '数据源不存在或无权访问',
+    gbi_session: '会话不存在或无权访问',
     app: '应用不存在或无权访问',
     file: '文件不存在或无权访问',
     conversation: '会话不存在或无权访问',

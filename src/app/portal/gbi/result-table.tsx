@@ -1,0 +1,57 @@
+/**
+ * A query result as a virtualised table (react-virtuoso: up to the query limit of 1,000 rows), and
+ * the spec's table-or-file-data-display popup showing it taller.
+ */
+import { Table2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { TableVirtuoso } from 'react-virtuoso';
+import type { GbiResult } from '../../../../schemas/gbi';
+import { Button } from '../../../ui/button';
+import { Dialog, DialogBody, DialogContent, DialogHeader, DialogTitle, DialogTrigger } from '../../../ui/dialog';
+import s from './gbi.module.css';
+
+type Cell = GbiResult['rows'][number][number];
+const show = (v: Cell) => (v === null ? '' : String(v));
+
+export function ResultTable({ columns, rows, tall }: { columns: { name: string }[]; rows: Cell[][]; tall?: boolean }) {
+  return (
+    <TableVirtuoso
+      className={s.table}
+      // A height the virtual list can measure (a class alone left it collapsed in Chromium).
+      style={{ height: tall ? '60vh' : Math.min(260, 34 + rows.length * 26) }}
+      data={rows}
+      components={{ Table: (props) => <table {...props} className={s.grid} /> }}
+      fixedHeaderContent={() => (
+        <tr>
+          {columns.map((c) => (
+            <th key={c.name}>{c.name}</th>
+          ))}
+        </tr>
+      )}
+      itemContent={(_, row) => row.map((v, i) => <td key={i}>{show(v)}</td>)}
+      data-testid="gbi-result-table"
+    />
+  );
+}
+
+/** The table-or-file-data-display popup: the same rows in a large dialog. */
+export function DataDisplayPopup({ title, columns, rows }: { title: string; columns: { name: string }[]; rows: Cell[][] }) {
+  const { t } = useTranslation('portal');
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="ghost" icon={<Table2 aria-hidden="true" />}>
+          {t('gbi.showAll')}
+        </Button>
+      </DialogTrigger>
+      <DialogContent size="lg" data-testid="gbi-data-popup">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+        </DialogHeader>
+        <DialogBody>
+          <ResultTable columns={columns} rows={rows} tall />
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
+  );
+}

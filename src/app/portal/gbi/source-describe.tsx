@@ -1,0 +1,116 @@
+/**
+ * Describe the data: business names and descriptions of a source's tables and columns, beside the
+ * column types and the sample values read from the source. Owner and admin save; others read.
+ */
+import { Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { GbiSourceDetail } from '../../../../schemas/gbi';
+import { deleteGbiSource, getGbiSource, updateGbiSource } from '../../../api/gbi';
+import { notify } from '../../../api/reactions';
+import { Badge } from '../../../ui/badge';
+import { Button } from '../../../ui/button';
+import { confirm } from '../../../ui/confirm-dialog';
+import { Input } from '../../../ui/input';
+import { Spinner } from '../../../ui/spinner';
+import s from './gbi.module.css';
+
+type Words = Record<string, { business_name: string; description: string }>;
+
+export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: { workspaceId: string; sourceId: string; canManage: boolean; onDeleted(): void }) {
+  const { t } = useTranslation(['portal', 'common']);
+  const [source, setSource] = useState<GbiSourceDetail | null>(null);
+  const [words, setWords] = useState<Words>({});
+  const [saving, setSaving] = useState(false);
+
+  const take = (d: GbiSourceDetail) => {
+    setSource(d);
+    const w: Words = {};
+    for (const tb of d.tables) {
+      w[tb.id] = { business_name: tb.business_name, description: tb.description };
+      for (const c of tb.columns) w[c.id] = { business_name: c.business_name, description: c.description };
+    }
+    setWords(w);
+  };
+  useEffect(() => {
+    getGbiSource(sourceId, { workspaceId }).then(take, () => {});
+  }, [workspaceId, sourceId]);
+
+  if (!source) return <Spinner />;
+  const edit = (id: string, key: 'business_name' | 'description', value: string) => setWords((w) => ({ ...w, [id]: { ...w[id], [key]: value } }));
+  const field = (id: string, key: 'business_name' | 'description', label: string) => (
+    <Input className={s.cell} size="sm" aria-label={label} value={words[id]?.[key] ?? ''} readOnly={!canManage} maxLength={key === 'business_name' ? 64 : 500} onChange={(e) => edit(id, key, e.target.value)} />
+  );
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const tables = source.tables.map((tb) => ({ id: tb.id, ...words[tb.id], columns: tb.columns.map((c) => ({ id: c.id, ...words[c.id] })) }));
+      take(await updateGbiSource(source.id, { tables }, { workspaceId }));
+      notify({ level: 'success', text: t('gbi.saved') });
+    } catch {
+      // The request layer showed why.
+    } finally {
+      setSaving(false);
+    }
+  };
+  const remove = async () => {
+    if (!(await confirm({ title: t('gbi.deleteTitle', { name: source.name }), description: t('gbi.deleteBody'), danger: true, confirmLabel: t('common:actions.delete') }))) return;
+    await deleteGbiSource(source.id, { workspaceId }).then(() => {
+      notify({ level: 'success', text: t('gbi.deleted') });
+      onDeleted();
+    }, () => {});
+  };
+
+  return (
+    <div className={s.card} data-testid="gbi-describe">
+      <div className={s.row}>
+        <strong>{source.name}</strong>
+        <Badge>{t(`gbi.kinds.${source.kind}`)}</Badge>
+        <span className={s.muted}>{t('gbi.describeHint')}</span>
+        {canManage && (
+          <>
+            <Button size="sm" variant="primary" loading={saving} onClick={() => void save()}>
+              {t('gbi.save')}
+            </Button>
+            <Button size="sm" variant="danger" icon={<Trash2 aria-hidden="true" />} onClick={() => void remove()}>
+              {t('common:actions.delete')}
+            </Button>
+          </>
+        )}
+      </div>
+      {source.tables.map((tb) => (
+        <div key={tb.id} className={s.card}>
+          <div className={s.row}>
+            <strong>{tb.name}</strong>
+            {tb.row_count !== null && <span className={s.muted}>{t('gbi.rows', { count: tb.row_count })}</span>}
+            {field(tb.id, 'business_name', `${tb.name} ${t('gbi.businessName')}`)}
+            {field(tb.id, 'description', `${tb.name} ${t('gbi.description')}`)}
+          </div>
+          <table className={s.grid}>
+            <thead>
+              <tr>
+                <th>{t('gbi.column')}</th>
+                <th>{t('gbi.type')}</th>
+                <th>{t('gbi.businessName')}</th>
+                <th>{t('gbi.description')}</th>
+                <th>{t('gbi.samples')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tb.columns.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.name}</td>
+                  <td className={s.muted}>{c.data_type}</td>
+                  <td>{field(c.id, 'business_name', `${c.name} ${t('gbi.businessName')}`)}</td>
+                  <td>{field(c.id, 'description', `${c.name} ${t('gbi.description')}`)}</td>
+                  <td className={s.muted}>{c.sample_values.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </div>
+  );
+}
