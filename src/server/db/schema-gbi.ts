@@ -1,4 +1,4 @@
-/** The tables of GBI (issue 30, migration 0025). Re-exported from ./schema. */
+/** The tables of GBI (issue 30, migration 0038). Re-exported from ./schema. */
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
