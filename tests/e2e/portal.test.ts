@@ -317,7 +317,8 @@ describe('the portal', () => {
     await context.close();
   });
 
-  it('GBI: the owner uploads a spreadsheet, previews it (header, types, rows) and saves it as a data source, described with its samples', async () => {
+  it('GBI: the owner uploads a spreadsheet, previews and saves it, asks a question and sees the SQL, the table and the chart (en, then zh)', async () => {
+    expect((await sessionApi(owner.page, 'PUT', '/api/v1/admin/models/tenant-default', { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' })).status).toBe(200);
     const wb = new ExcelJS.Workbook();
     const sheet = wb.addWorksheet('Sales');
     sheet.addRow(['Region', 'Amount']);
@@ -335,5 +336,39 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
     expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
     await snap(page, 'portal-gbi-02-described-en');
+
+    await page.goto(`${studio.url}/portal/gbi/ask`);
+    await page.getByRole('textbox', { name: 'Ask' }).fill('Total amount by region?');
+    await page.getByRole('textbox', { name: 'Ask' }).press('Enter');
+    const answer = page.getByTestId('gbi-answer').last();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
+    expect(await answer.getByTestId('gbi-sql').textContent()).toContain('select region, sum(amount) as total from sales');
+    await expect.poll(() => answer.getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
+    expect(await answer.getByTestId('gbi-result-table').locator('tbody tr').first().textContent()).toBe('North150');
+    // Five non-negative parts: a pie, drawn once echarts (its own chunk) has loaded.
+    await expect.poll(() => answer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
+    expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('pie');
+    expect(await answer.locator('canvas').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('gbi-session').count()).toBe(1);
+    await page.waitForTimeout(1200); // the pie's opening animation, for the picture
+    await snap(page, 'portal-gbi-03-ask-en');
+    await answer.getByRole('button', { name: 'Open the table' }).click();
+    await expect.poll(() => page.getByTestId('gbi-data-popup').getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
+    await snap(page, 'portal-gbi-04-popup-en');
+    await page.keyboard.press('Escape');
+
+    // The same signed-in owner in a Chinese browser.
+    const zhContext = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'zh-CN', storageState: await owner.context.storageState() });
+    const zh = { context: zhContext, page: await zhContext.newPage() };
+    await zh.page.goto(`${studio.url}/portal/gbi/ask`);
+    await zh.page.getByTestId('gbi-session').first().getByRole('button').first().click();
+    const zhAnswer = zh.page.getByTestId('gbi-answer').last();
+    await expect.poll(() => zhAnswer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
+    expect(await zh.page.getByRole('button', { name: '查看表格' }).count()).toBe(1);
+    await snap(zh.page, 'portal-gbi-05-ask-zh');
+    await zh.page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
+    await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
+    await snap(zh.page, 'portal-gbi-06-files-zh');
+    await zh.context.close();
   });
 });

@@ -67,7 +67,10 @@ export default function GbiAskPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ws, active]);
 
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, asking]);
+  // Braces: Chromium's scrollIntoView now answers a promise, which React would take for a clean-up.
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length, asking]);
 
   const send = async () => {
     const q = question.trim();
