@@ -18,7 +18,7 @@ afterAll(async () => {
 const DOC = {
   id: 'd1', dataset_id: 'k1', name: 'a.txt', file_type: 'txt', size: 3, source_url: null, update_frequency: 'none', upload_status: 'success',
   status: 'queued', progress: 0, queue_position: 2, task_id: 't1', error: null, segment_mode: 'general', segment_count: 0, qa_count: 0,
-  hit_count: 0, enabled: true, graph_status: 'disabled', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z',
+  hit_count: 0, enabled: true, graph_status: 'disabled', graph_error: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z',
 };
 
 describe('datasets client', () => {

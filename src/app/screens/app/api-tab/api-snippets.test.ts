@@ -89,7 +89,8 @@ describe('buildEndpoints', () => {
     for (const e of buildEndpoints('app-1', 'agent', documentWith('agent', FIELDS))) {
       for (const r of e.responses) {
         if (r.kind === 'json') expect(() => JSON.parse(r.text)).not.toThrow();
-        else for (const line of r.text.split('\n\n').filter(Boolean)) expect(line.startsWith('data: ')).toBe(true);
+        // A frame is `data: …`, with Dify's `id: N` line before it (for resuming with Last-Event-ID).
+        else for (const frame of r.text.split('\n\n').filter(Boolean)) expect(frame).toMatch(/^(id: \d+\n)?data: /);
       }
     }
   });
