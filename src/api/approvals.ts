@@ -4,6 +4,8 @@
  * the setting and forced recalls are tenant admins'.
  */
 import type { ApprovalDetail as Detail, ApprovalList as List, ApprovalListQuery, ApprovalNotifications as Counts, ApprovalSettings as Settings, ApprovalSettingsBody } from '../../schemas/approval';
+import { guard } from './guard';
+import { answerSchemas } from './guard-schemas';
 import { call, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -32,9 +34,11 @@ export const getApproval = (id: string, opts?: Opts): Promise<Detail> => call(as
 export const actOnApproval = (id: string, action: ApprovalUserAction, comment: string, opts?: Opts): Promise<Detail> =>
   call(async () => (await schemas()).ApprovalDetail, approvalEndpoints.act, { id, action, comment }, opts);
 export const forceRecall = (id: string, comment: string, opts?: Opts): Promise<Detail> => call(async () => (await schemas()).ApprovalDetail, approvalEndpoints.forceRecall, { id, comment }, opts);
+/** The counts' answer, checked by a guard: the bell is in every console page, zod stays out of the first load. */
+const counts = guard<Counts>(answerSchemas.approvalNotifications);
 /** The bell's counts: approvals waiting for the caller, decisions on their submissions not seen yet. */
-export const approvalNotifications = (opts?: Opts): Promise<Counts> => call(async () => (await schemas()).ApprovalNotifications, approvalEndpoints.notifications, undefined, opts);
-export const markApprovalsSeen = (opts?: Opts): Promise<Counts> => call(async () => (await schemas()).ApprovalNotifications, approvalEndpoints.seen, {}, opts);
+export const approvalNotifications = (opts?: Opts): Promise<Counts> => call(counts, approvalEndpoints.notifications, undefined, opts);
+export const markApprovalsSeen = (opts?: Opts): Promise<Counts> => call(counts, approvalEndpoints.seen, {}, opts);
 export const getApprovalSettings = (opts?: Opts): Promise<Settings> => call(async () => (await schemas()).ApprovalSettings, approvalEndpoints.settings, undefined, opts);
 export const saveApprovalSettings = (body: ApprovalSettingsBody, opts?: Opts): Promise<Settings> =>
   call(async () => (await schemas()).ApprovalSettings, approvalEndpoints.saveSettings, { ...body }, opts);

@@ -5,6 +5,7 @@
  * ./guard-schemas.ts) and by guard.test.ts: never by the client, so zod stays out of its first load.
  */
 import { z } from 'zod';
+import { ApprovalNotifications } from '../../schemas/approval';
 import { CurrentUser, TokenPair } from '../../schemas/auth';
 import { page } from '../../schemas/common';
 import { SwitchAppEntry } from '../../schemas/org';
@@ -26,6 +27,7 @@ export const guardSources = {
   memberPage: page(Member),
   memberList: z.array(Member),
   member: Member,
+  approvalNotifications: ApprovalNotifications,
 } satisfies Record<string, z.ZodType>;
 
 /** The JSON Schema keywords ./guard.ts checks; any other one in zod's output stops the generator. */
