@@ -1,5 +1,5 @@
 /**
- * The console's one page layout, in Chromium against the real server (issue 28), at 1280 and 1440 px
+ * The console's one page layout, in Chromium against the real server (issue 28), at 1280 px
  * (and 1920 for the width rule): every table on every console page fits its box or scrolls sideways
  * with a scrollbar one can see; the function editor's parameter tables fit whole (their optional-values
  * and actions columns in view); every page spans the same width with the breadcrumb, the tab bar and
@@ -65,11 +65,12 @@ function edges(p: Page) {
 }
 
 describe('the console page layout', () => {
-  // One pass per width (a pass opens every page: ~1 s each): tables at 1280 and 1440, the layout's
-  // edges at 1440 and 1920.
-  it('at 1280, 1440 and 1920 px: every table fits or scrolls visibly (the function editor’s fit whole); every page spans the same width with heading, breadcrumb and tabs on one edge and pagers on the right', async () => {
+  // One pass per width (a pass opens every page: ~1 s each): tables at 1280 (the narrowest the spec
+  // names: wider windows only give them room), the layout's edges at 1920. (1440 was a third pass, dropped
+  // for CI's 20-minute budget.)
+  it('at 1280 and 1920 px: every table fits or scrolls visibly (the function editor’s fit whole); every page spans the same width with heading, breadcrumb and tabs on one edge and pagers on the right', async () => {
     const problems: string[] = [];
-    for (const width of [1280, 1440, 1920]) {
+    for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });
       for (const [name, path] of Object.entries(consolePages(seeded))) {
         await openPage(page, studio.url, path);
@@ -96,7 +97,7 @@ describe('the console page layout', () => {
       }
     }
     expect(problems).toEqual([]);
-    // Three passes over ~20 pages: minutes, not seconds, on a loaded machine.
+    // Two passes over ~20 pages: minutes, not seconds, on a loaded machine.
   }, 600_000);
 
   it('gives the function editor’s json body its row controls in view at 1280 px', async () => {
