@@ -9,7 +9,7 @@ import { Input } from '../../ui/input';
 import { useNodeWidgetEnv } from './context';
 import { FileTestRows } from './file-tests';
 import type { NodeWidgetProps } from './list-widgets';
-import { keepOrFirst, operatorsFor, takesValue } from './operators';
+import { keepOrFirst, operatorsFor, takesValue, operatorLabel } from './operators';
 import { defaultOf, elementShape, RowSelect, RowList, rowsWithIssues } from './rows';
 import { TemplateEditor } from './template-editor';
 import { VariablePicker } from './variable-picker';
@@ -84,11 +84,7 @@ function ConditionRows({ value, onChange, shape, tk, locked, invalidRows, label 
   const env = useNodeWidgetEnv();
   const all = (shape.operator ? enumValues(shape.operator) : null) ?? [];
   const byName = 'name' in shape && !('selector' in shape);
-  const opLabel = (op: string) => {
-    const key = `conditions.operators.o${all.indexOf(op)}`;
-    const text = tk(key);
-    return text === key ? op : text;
-  };
+  const opLabel = (op: string) => operatorLabel(tk, all, op);
   return (
     <RowList
       value={value}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ValueType } from '../../../schemas/flow';
 import type { NodeWidgetProps } from './list-widgets';
-import { keepOrFirst, operatorsFor, takesValue } from './operators';
+import { keepOrFirst, operatorsFor, takesValue, operatorLabel } from './operators';
 import { RowList, RowSelect } from './rows';
 import { TemplateEditor } from './template-editor';
 import s from './widgets.module.css';
@@ -37,11 +37,7 @@ export interface FileTestRowsProps {
 export function FileTestRows({ value, onChange, keys, typeOf, operators, tk, locked, label, addLabel, invalidRows, max, id, onBlur, rowLabels }: FileTestRowsProps) {
   const { t } = useTranslation('inspector');
   const keyOptions = keys?.map((k) => ({ value: k, label: tk(`fileKeys.${k}`) }));
-  const opLabel = (op: string) => {
-    const key = `conditions.operators.o${operators.indexOf(op)}`;
-    const text = tk(key);
-    return text === key ? op : text;
-  };
+  const opLabel = (op: string) => operatorLabel(tk, operators, op);
   return (
     <RowList
       value={value}

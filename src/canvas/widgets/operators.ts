@@ -30,3 +30,13 @@ export const takesValue = (op: string) => !VALUELESS_OPERATORS.includes(op);
 export function keepOrFirst<T extends string>(current: T, allowed: readonly T[]): T {
   return allowed.includes(current) ? current : (allowed[0] ?? current);
 }
+
+/**
+ * An operator's label from the plugin's texts (`conditions.operators.o<index in the schema's list>`: the
+ * symbols make poor keys), the operator itself when the plugin has no text for it.
+ */
+export function operatorLabel(tk: (key: string) => string, operators: readonly string[], op: string): string {
+  const key = `conditions.operators.o${operators.indexOf(op)}`;
+  const text = tk(key);
+  return text === key ? op : text;
+}

@@ -2,7 +2,7 @@ import type zh from '../zh/mine';
 
 const mine = {
   title: 'My space',
-  description: 'What you created in your project spaces, what you submitted to the store, and your recent runs.',
+  description: 'What you created in your project spaces, what you submitted to the store, your approvals and your recent runs.',
   tabs: {
     created: 'Created by me ({{count}})',
     submissions: 'Store submissions ({{count}})',

@@ -1,7 +1,7 @@
 /** The user's own page (/operation/my). */
 const mine = {
   title: '我的空间',
-  description: '你在各项目空间创建的内容、提交到商店的条目和最近的运行。',
+  description: '你在各项目空间创建的内容、提交到商店的条目、审批和最近的运行。',
   tabs: {
     created: '我创建的 ({{count}})',
     submissions: '商店提交 ({{count}})',
