@@ -34,13 +34,7 @@ export async function lockNames(tx: Tx, kind: string, workspaceId: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}-name:${workspaceId}`}))`);
 }
 
-export function isUniqueViolation(e: unknown): boolean {
-  for (let cur = e as { code?: string; cause?: unknown } | undefined, depth = 0; cur && depth < 3; depth++) {
-    if (cur.code === '23505') return true;
-    cur = cur.cause as typeof cur;
-  }
-  return false;
-}
+export { isUniqueViolation } from '../db/pg-errors';
 
 export const nothingToChange = () => new AppError(400, ErrorCode.FORM_ALL_EMPTY, 'Form non-ID data cannot all be empty');
 

@@ -7,6 +7,7 @@ import { AppError, badRequest, exists, forbidden, notFoundOrForeign } from '../e
 import { forgetDraftRows } from './cache-generations';
 import { ErrorCode } from '../../../schemas/errors';
 import type { Member, MemberRole, Workspace } from '../../../schemas/workspace';
+import { isUniqueViolation } from '../db/pg-errors';
 
 /**
  * Project spaces (workspaces) and their members (spec 3, 4, 6). Every query is scoped by the
@@ -261,14 +262,6 @@ export async function addMembers(db: Db, caller: Caller, workspaceId: string, in
     throw e;
   });
   return memberRows(db, inArray(workspaceMembers.id, added));
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  for (let cur = e as { code?: string; cause?: unknown } | undefined, depth = 0; cur && depth < 3; depth++) {
-    if (cur.code === '23505') return true;
-    cur = cur.cause as typeof cur;
-  }
-  return false;
 }
 
 /** A member row of this workspace, or VALIDATION-1000. */

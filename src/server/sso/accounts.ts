@@ -10,6 +10,7 @@ import { ErrorCode } from '../../../schemas/errors';
 import type { Settings } from '../settings';
 import { UUID_RE } from '../context';
 import { ssoFailed } from './oidc';
+import { isUniqueViolation } from '../db/pg-errors';
 
 type Claims = Record<string, unknown>;
 type UserRow = typeof users.$inferSelect;
@@ -47,14 +48,6 @@ export async function accountFromClaims(db: Db, settings: Settings, issuer: stri
       if (attempt >= 3 || !isUniqueViolation(e)) throw e;
     }
   }
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  for (let cur = e as { code?: string; cause?: unknown } | undefined, depth = 0; cur && depth < 3; depth++) {
-    if (cur.code === '23505') return true;
-    cur = cur.cause as typeof cur;
-  }
-  return false;
 }
 
 async function matchOrCreate(db: Db, settings: Settings, issuer: string, claims: Claims): Promise<UserRow> {

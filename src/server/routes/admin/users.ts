@@ -19,6 +19,7 @@ import { scopeTenant } from '../../services/tenants';
 import { createUser, findUserByName, setUserOrgs, toUser, type UserRow } from '../../services/users';
 import { changeOwnPassword } from '../console/base';
 import { forgetCallers } from '../../auth';
+import { isUniqueViolation } from '../../db/pg-errors';
 
 const tags = ['admin: users'];
 const UserParams = z.object({ user_id: z.string().describe('User id') });
@@ -67,14 +68,6 @@ async function toAdminUsers(db: Db, rows: UserRow[]): Promise<AdminUser[]> {
 export async function adminUser(db: Db, userId: string) {
   const [u] = await db.select().from(users).where(eq(users.id, userId));
   return (await toAdminUsers(db, [u]))[0];
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  for (let cur = e as { code?: string; cause?: unknown } | undefined, depth = 0; cur && depth < 3; depth++) {
-    if (cur.code === '23505') return true;
-    cur = cur.cause as typeof cur;
-  }
-  return false;
 }
 
 /** Set with an update that ends every access token of the user (token version); refresh tokens are revoked apart. */
