@@ -206,4 +206,30 @@ describe('issue 33: refresh now, graph failure reason, graph minimum relevance',
     await user.click(within(dialog).getByTestId('kb-save'));
     await waitFor(() => expect(api.calls.find((c) => c.method === 'updateDataset')?.args).toEqual([api.datasets[0]!.id, { name: 'Product manuals', description: 'Manuals of every product line', graph_min_relevance: 0.45 }]));
   });
+  it('lets a hit test pass its own graph minimum relevance (up to 0.5, the base’s by default) beside the semantic one (up to 1)', async () => {
+    const { api, user } = setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'hit'));
+    await user.type(await screen.findByTestId('hit-query'), 'segments retrieval');
+    const semantic = screen.getByRole('textbox', { name: 'Minimum relevance' });
+    expect(semantic).toHaveAttribute('aria-valuemax', '1');
+    // Only with the graph on: its own field, starting at the base's stored value.
+    expect(screen.queryByRole('textbox', { name: 'Graph minimum relevance' })).toBeNull();
+    await user.click(screen.getByRole('switch', { name: 'Also search the knowledge graph' }));
+    const graph = await screen.findByRole('textbox', { name: 'Graph minimum relevance' });
+    await waitFor(() => expect(graph).toHaveValue('0.3'));
+    expect(graph).toHaveAttribute('aria-valuemax', '0.5');
+    expect(semantic).toHaveAttribute('aria-valuemax', '1');
+    await user.clear(semantic);
+    await user.type(semantic, '0.8');
+    await user.clear(graph);
+    await user.type(graph, '0.9');
+    await user.click(screen.getByTestId('hit-run'));
+    // Out of range: said on the field, nothing sent.
+    expect(await screen.findByText('0 to 0.5')).toHaveAttribute('role', 'alert');
+    expect(api.calls.some((c) => c.method === 'hitTest')).toBe(false);
+    await user.clear(graph);
+    await user.type(graph, '0.15');
+    await user.click(screen.getByTestId('hit-run'));
+    await screen.findAllByTestId('hit-result');
+    expect(api.calls.find((c) => c.method === 'hitTest')!.args[1]).toMatchObject({ graph: true, score_threshold: 0.8, graph_min_relevance: 0.15 });
+  });
 });

@@ -206,6 +206,7 @@ const knowledge = {
     modes: { vector: '向量检索', full_text: '全文检索', hybrid: '混合检索' },
     topK: 'Top K',
     minScore: '最低相关度',
+    graphMinRelevance: '图谱最低相关度',
     minScoreHelp: '0 到 {{max}}',
     rerank: '结果重排序（Rerank）',
     graph: '同时检索知识图谱',
