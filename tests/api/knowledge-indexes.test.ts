@@ -261,9 +261,10 @@ describe('tasks as calls, handle-graph-index-data, refresh now', () => {
     expect(expectOk(await h.call('GET', `${DS(ds)}/documents/${doc}`, member())).graph_status).toBe('enabled');
   });
 
-  it('refresh now fetches a URL unit again; other units and busy ones are refused', async () => {
+  it('refresh now fetches a URL unit again (index entries kept where the text stayed); other units and busy ones are refused', async () => {
     let version = 1;
-    const pages = await startPageServer(() => `<html><body><p>Version ${version} of the page.</p></body></html>`);
+    const STABLE = 'The front lamp stays green when idle.';
+    const pages = await startPageServer(() => `<html><body><p>${STABLE}</p><p>Version ${version} of the page is shown here.</p></body></html>`);
     try {
       h.allowOutbound(pages.url('/'));
       const [u] = expectOk(await h.call('POST', `${DS(ds)}/documents`, { ...member(), body: { url: pages.url('/page'), name: 'Refreshed page', process_rule: RULE } }));
@@ -272,12 +273,28 @@ describe('tasks as calls, handle-graph-index-data, refresh now', () => {
       expectCode(await refresh(doc), 400, 'KNOWLEDGE-1001');
       expectCode(await refresh(MISSING), 400, 'VALIDATION-1000');
       await refusedToStrangers('POST', `${DS(ds)}/documents/${u.id}/refresh`);
+      const before = await segs(u.id);
+      expect(before.map((x) => x.content)).toEqual([STABLE, 'Version 1 of the page is shown here.']);
+      const entryUrl = (seg: string) => `${DS(ds)}/documents/${u.id}/segments/${seg}/indexes`;
+      expectOk(await h.call('PUT', entryUrl(before[0]!.id), { ...member(), body: { indexes: [{ type: 'question', content: 'What colour is the idle indicator?' }, { type: 'keyword', content: 'standby colour' }] } }));
+      expectOk(await h.call('PUT', entryUrl(before[1]!.id), { ...member(), body: { indexes: [{ type: 'summary', content: 'The first edition of the page.' }] } }));
       version = 2;
       const queued = expectOk(await refresh(u.id));
       expect(queued.status).toBe('queued');
       expectCode(await refresh(u.id), 409, 'KNOWLEDGE-1000');
       await runQueuedTasksNow(h.studio.ctx);
-      expect((await segs(u.id)).map((s) => s.content).join(' ')).toContain('Version 2 of the page.');
+      const after = await segs(u.id);
+      expect(after.map((x) => x.content)).toEqual([STABLE, 'Version 2 of the page is shown here.']);
+      expect(after[0]!.id).not.toBe(before[0]!.id);
+      // The unchanged segment keeps its entries (on its new id, still matched); the changed one loses its own.
+      const kept = expectOk(await h.call('GET', entryUrl(after[0]!.id), member()));
+      expect(kept.map((e: { type: string; source: string; content: string }) => [e.type, e.source, e.content])).toEqual([
+        ['question', 'manual', 'What colour is the idle indicator?'],
+        ['keyword', 'manual', 'standby colour'],
+      ]);
+      expect(expectOk(await h.call('GET', entryUrl(after[1]!.id), member()))).toEqual([]);
+      for (const mode of ['full_text', 'vector']) expect((await hitTest('What colour is the idle indicator?', mode))[0], mode).toMatchObject({ segment_id: after[0]!.id });
+      expect((await db().select().from(datasetSegmentIndexes).where(eq(datasetSegmentIndexes.documentId, u.id))).map((e) => e.segmentId)).toEqual([after[0]!.id, after[0]!.id]);
       const normal = (await db().select().from(datasetTasks).where(eq(datasetTasks.documentId, u.id))).filter((t) => t.type === 'normal');
       expect(normal).toHaveLength(2);
     } finally {

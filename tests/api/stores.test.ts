@@ -117,6 +117,10 @@ describe('a knowledge base, a tool and an app that uses them', () => {
     const file = await uploadOk(h, f.u.member.token, f.wsA, 'handbook.txt', 'Holidays are booked in the portal.\n\nExpenses are paid monthly.\n\nThe office opens at nine.');
     const [{ id: doc }] = await addUnits(h, f.u.member.token, f.wsA, ds, { file_ids: [file] });
     await waitUnit(h, f.u.member.token, f.wsA, ds, doc);
+    // A segment's hand-written index entry goes with it through the store.
+    const units = `/api/v1/console/datasets/${ds}/documents/${doc}/segments`;
+    const seg = (expectOk(await h.call('GET', units, as('member', f.wsA))).items as { id: string; content: string }[]).find((x) => x.content.includes('Expenses'))!;
+    expectOk(await h.call('PUT', `${units}/${seg.id}/indexes`, { ...as('member', f.wsA), body: { indexes: [{ type: 'question', content: 'When is reimbursement settled?' }] } }));
     expectCode(await h.call('POST', `/api/v1/console/datasets/${ds}/publish`, { ...as('member', f.wsA), body: {} }), 403, 'PERMISSION-1000');
     const item = expectOk(await h.call('POST', `/api/v1/console/datasets/${ds}/publish`, { ...as('owner', f.wsA), body: { tags: ['hr'] } }));
     dsItem = item.id;
@@ -145,6 +149,11 @@ describe('a knowledge base, a tool and an app that uses them', () => {
     expect(copied.every((r) => r.v)).toBe(true);
     const hits = expectOk(await h.call('POST', `/api/v1/console/datasets/${dsCopy}/hit-test`, { ...as('owner', f.wsB), body: { query: 'expenses paid', mode: 'hybrid', top_k: 4, rerank: false, graph: false } }));
     expect(JSON.stringify(hits)).toContain('Expenses are paid monthly.');
+    // The index entry came along with its vector, on the copied segment, and retrieval matches it.
+    const entries = shape(await h.studio.ctx.db.execute(sql.raw(`select i.type, i.source, i.content, s.content as seg, i.${vec.replace('::text', '')} is not null as has_v from dataset_segment_indexes i join dataset_segments s on s.id = i.segment_id where i.dataset_id = '${dsCopy}'`)));
+    expect(entries).toEqual([{ type: 'question', source: 'manual', content: 'When is reimbursement settled?', seg: expect.stringContaining('Expenses are paid monthly.'), has_v: true }]);
+    const byEntry = expectOk(await h.call('POST', `/api/v1/console/datasets/${dsCopy}/hit-test`, { ...as('owner', f.wsB), body: { query: 'reimbursement settled', mode: 'full_text', top_k: 4, rerank: false, graph: false } }));
+    expect(byEntry.results[0].content).toContain('Expenses are paid monthly.');
   });
 
   it('publishes a tool’s published version without credentials, and a copy gets its own through authorization', async () => {

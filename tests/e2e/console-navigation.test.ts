@@ -8,8 +8,8 @@ import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from './first-load';
-import { snap, startStudio, type RunningStudio } from './server';
-import { consolePages, launchWithScrollbars, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
+import { sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { consolePages, launchWithScrollbars, MEMBER, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -143,5 +143,61 @@ describe.each(['zh', 'en'] as const)('my space and system roles in %s (issue 33)
     await page.getByTestId('role-holders').locator('tbody tr[data-user-id]').first().waitFor();
     await page.screenshot({ path: `test-results/role-page-${lang}.png`, fullPage: true });
     await context.close();
+  });
+});
+
+describe('assigning a system role on System › Roles (issue 33)', () => {
+  /** The holder row of `username` on the role page (searched for, so paging cannot hide it). */
+  const holder = async (page: Page, username: string) => {
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(username);
+    const row = page.getByTestId('role-holders').locator('tbody tr[data-user-id]').filter({ has: page.getByRole('cell', { name: username, exact: true }) });
+    // Searched (after the box's debounce): only that user is listed.
+    await expect.poll(() => page.getByTestId('role-holders').locator('tbody tr[data-user-id]').count()).toBe(1);
+    await expect.poll(() => row.count()).toBe(1);
+    return row;
+  };
+  const give = async (page: Page, username: string, role: string) => {
+    const row = await holder(page, username);
+    await row.getByRole('combobox', { name: `Role of ${username}` }).click();
+    await page.getByRole('option', { name: role }).click();
+    const confirm = page.getByRole('alertdialog');
+    expect(await confirm.textContent()).toContain(`Give ${username} the role "${role}"?`);
+    await confirm.getByRole('button', { name: 'Change role' }).click();
+    await page.getByText(`${username} now has the role "${role}"`).first().waitFor();
+    await expect.poll(() => row.getByRole('combobox', { name: `Role of ${username}` }).textContent()).toBe(role);
+  };
+
+  it('lets the super admin make a user tenant admin, who then has it, and keeps a tenant admin to their limit', async () => {
+    const admin = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const other = { username: 'qiao', password: 'Passw0rd123', realName: 'Qiao Assigned' };
+    expect((await sessionApi(admin.page, 'POST', '/api/v1/admin/users', other)).status).toBe(200);
+    await admin.page.goto(`${studio.url}/operation/system/role`);
+    await admin.page.getByTestId('role-matrix').waitFor();
+    await give(admin.page, MEMBER.username, 'Tenant admin');
+    await admin.page.screenshot({ path: 'test-results/role-assign-super-en.png', fullPage: true });
+    const users = await sessionApi(admin.page, 'GET', `/api/v1/admin/users?name=${MEMBER.username}`);
+    expect((users.data.items as { username: string; role: string }[]).find((u) => u.username === MEMBER.username)?.role).toBe('tenant_admin');
+    await admin.context.close();
+
+    // The user now has the role: signed in, they reach System › Roles and act as a tenant admin.
+    const lin = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 }, MEMBER);
+    await lin.page.goto(`${studio.url}/operation/system/role`);
+    await lin.page.getByTestId('role-matrix').waitFor();
+    // Above their limit: a super admin's role is locked, and "Super admin" cannot be given.
+    const adminRow = await holder(lin.page, 'admin');
+    expect(await adminRow.getByRole('combobox').isDisabled()).toBe(true);
+    const qiao = await holder(lin.page, other.username);
+    await qiao.getByRole('combobox', { name: `Role of ${other.username}` }).click();
+    expect(await lin.page.getByRole('option', { name: 'Super admin' }).getAttribute('aria-disabled')).toBe('true');
+    await lin.page.screenshot({ path: 'test-results/role-assign-tenant-admin-en.png', fullPage: true });
+    await lin.page.keyboard.press('Escape');
+    // Nor through the API the page calls: the server refuses, and the role stays.
+    const qiaoId = await qiao.getAttribute('data-user-id');
+    const refused = await sessionApi(lin.page, 'PUT', `/api/v1/admin/roles/users/${qiaoId}`, { role: 'super_admin' });
+    expect(refused.status).toBe(403);
+    expect(refused.data).toMatchObject({ code: 'PERMISSION-1000' });
+    // Within it: tenant admin.
+    await give(lin.page, other.username, 'Tenant admin');
+    await lin.context.close();
   });
 });

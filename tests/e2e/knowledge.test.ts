@@ -231,6 +231,45 @@ describe('the Knowledge Base tab against the real server', () => {
     expect(await page.getByTestId('qa-generation').textContent()).toContain('Generated');
     await shot(page, 'qa');
 
+    // Segment index entries (issue 33): one written by hand on the panda segment, the model's own
+    // generated for it, then for every segment of the unit on the queue; a segment deleted after a confirmation.
+    await page.getByTestId('details-tab-segments').click();
+    await page.getByTestId('segment').filter({ hasText: 'Ailuropoda melanoleuca' }).first().getByRole('button', { name: /^Index entries of segment/ }).click();
+    const indexes = page.getByTestId('segment-indexes-dialog');
+    await indexes.getByText('No index entries yet').waitFor();
+    await indexes.getByTestId('segment-index-add').click();
+    await indexes.getByRole('textbox', { name: 'Text of entry 1' }).fill('Which animal chews bamboo all day?');
+    await indexes.getByTestId('segment-index-save').click();
+    await page.getByText('Index entries saved').first().waitFor();
+    await indexes.getByTestId('segment-index-regenerate').click();
+    await expect.poll(() => indexes.locator('[data-testid="segment-index"][data-source="generated"]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await indexes.locator('[data-testid="segment-index"][data-source="manual"]').count()).toBe(1);
+    await shot(page, 'segment-indexes');
+    await indexes.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await indexes.waitFor({ state: 'detached' });
+    await page.getByTestId('unit-indexes-generate').click();
+    await expect.poll(() => page.getByTestId('unit-indexes-state').getAttribute('data-status'), { timeout: 20_000 }).toBe('completed');
+    await expect.poll(() => page.getByTestId('unit-indexes-count').textContent()).toMatch(/^5 of 5 segments indexed/);
+    const photo = page.getByTestId('segment').filter({ hasText: 'Photosynthesis' });
+    await photo.getByRole('button', { name: /^Delete segment/ }).click();
+    const confirmDelete = page.getByRole('alertdialog');
+    expect(await confirmDelete.textContent()).toContain('index entries');
+    await confirmDelete.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('segment').count()).toBe(4);
+    await expect.poll(() => page.getByTestId('unit-indexes-count').textContent()).toMatch(/^4 of 4 segments indexed/);
+    await shot(page, 'segments-indexed');
+    // The same in Chinese.
+    await page.evaluate(() => localStorage.setItem('weft.lang', 'zh'));
+    await page.reload();
+    await page.getByTestId('segment').filter({ hasText: 'Ailuropoda melanoleuca' }).first().getByRole('button', { name: /段的索引条目$/ }).click();
+    await indexes.locator('[data-testid="segment-index"][data-source="manual"]').waitFor();
+    expect(await indexes.textContent()).toContain('手动编写');
+    await shot(page, 'segment-indexes-zh');
+    await indexes.getByRole('button', { name: '关闭', exact: true }).last().click();
+    await page.evaluate(() => localStorage.setItem('weft.lang', 'en'));
+    await page.reload();
+    await page.getByTestId('segments-panel').waitFor();
+
     // Hit test: the panda paragraph comes back with a score, and the test is in the history.
     await page.getByTestId('details-tab-hit').click();
     await page.getByTestId('hit-query').fill('how much bamboo does a panda eat');

@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { signInAs } from './console-fixtures';
 import { createAppInUi, launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
@@ -218,6 +219,99 @@ describe('the stores', () => {
     await page.goto(`${studio.url}/operation/store/knowledge`);
     await page.getByTestId('store-empty').waitFor();
     await snap(page, 'stores-17-knowledge-empty-zh');
+    await context.close();
+  });
+
+  it('goes through approval when the tenant turns it on: submitted, returned with a comment, resubmitted, agreed, then awaiting release (issue 33)', async () => {
+    const { context, page } = await signIn(browser, studio.url, VIEWPORT);
+    await openFirstWorkspaceApps(page);
+    const workspaceId = new URL(page.url()).pathname.split('/')[3]!;
+    const APPROVER = { username: 'shen', password: 'Passw0rd123', realName: 'Shen Approver' };
+    expect((await sessionApi(page, 'POST', '/api/v1/admin/users', APPROVER)).status).toBe(200);
+
+    // The tenant admin turns approval on for store submissions, with Shen as approver (person picker).
+    await page.goto(`${studio.url}/operation/system/approval`);
+    await page.getByTestId('approval-settings-page').getByTestId('approval-setting-store').click();
+    await page.getByTestId('picker-field').getByRole('button').last().click();
+    await page.getByTestId('picker-search').fill('Shen');
+    await page.locator('[data-testid^="picker-user-checkbox-"]').first().click();
+    await expect.poll(() => page.getByTestId('picker-selected').textContent()).toContain(APPROVER.realName);
+    await page.getByTestId('picker-confirm').click();
+    await expect.poll(() => page.getByTestId('picker-field').textContent()).toContain(APPROVER.realName);
+    await page.getByTestId('approval-settings-save').click();
+    await page.getByText('Approval settings saved').first().waitFor();
+    await snap(page, 'approvals-01-settings-en');
+
+    // The space's owner submits a prompt: it waits for approval, not for release.
+    const prompt = await sessionApi(page, 'POST', '/api/v1/console/prompts', { name: 'Release notes writer', description: 'Drafts release notes', content: 'Write release notes for {changes}.', template_type: 'f-string', tags: [] });
+    const promptPage = `${studio.url}/operation/workspace/${workspaceId}/prompt-add/${prompt.data.id as string}`;
+    await page.goto(promptPage);
+    const state = page.getByTestId('store-state');
+    await expect.poll(() => state.getAttribute('data-state')).toBe('none');
+    await page.getByTestId('publish-to-store').click();
+    await page.getByTestId('publish-to-store-submit').click();
+    await expect.poll(() => page.getByTestId('store-approval').getAttribute('data-state')).toBe('processing');
+    expect(await state.getAttribute('data-state')).not.toBe('awaiting_release');
+
+    // The approver: the bell counts it, the approvals page lists it; returned with a comment.
+    const approver = await signInAs(browser, studio.url, 'en', VIEWPORT, APPROVER);
+    await expect.poll(() => approver.page.getByTestId('approval-bell').getAttribute('data-count')).toBe('1');
+    await approver.page.getByTestId('approval-bell').click();
+    await approver.page.waitForURL((u) => u.pathname === '/operation/approvals');
+    const row = approver.page.getByTestId('approval-row').filter({ hasText: 'Release notes writer' });
+    await expect.poll(() => row.getAttribute('data-state')).toBe('processing');
+    await snap(approver.page, 'approvals-02-todo-en');
+    await row.getByTestId('approval-open').click();
+    const dialog = approver.page.getByTestId('approval-dialog');
+    await dialog.getByTestId('approval-return').click();
+    await dialog.getByText('Say what to change before returning it').waitFor();
+    await dialog.getByTestId('approval-comment').fill('Say which changes go in');
+    await dialog.getByTestId('approval-return').click();
+    await expect.poll(() => dialog.getByTestId('approval-state').getAttribute('data-state')).toBe('returned');
+    await approver.page.keyboard.press('Escape');
+    await expect.poll(() => approver.page.getByTestId('approval-bell').getAttribute('data-count')).toBe('0');
+
+    // The submitter sees it returned with the comment (the item's page, the bell, My page) and resubmits.
+    await page.goto(promptPage);
+    await expect.poll(() => page.getByTestId('store-approval').getAttribute('data-state')).toBe('returned');
+    expect(await page.getByTestId('store-approval').textContent()).toContain('Say which changes go in');
+    await expect.poll(() => page.getByTestId('approval-bell').getAttribute('data-count')).toBe('1');
+    await page.goto(`${studio.url}/operation/my`);
+    await page.getByRole('tab', { name: /Approvals/ }).click();
+    const mine = page.getByTestId('my-approvals-submitted');
+    await expect.poll(() => mine.textContent()).toContain('Say which changes go in');
+    await snap(page, 'approvals-03-my-returned-en');
+    await page.goto(promptPage);
+    await page.getByTestId('publish-to-store').click();
+    await page.getByTestId('publish-to-store-submit').click();
+    await expect.poll(() => page.getByTestId('store-approval').getAttribute('data-state')).toBe('processing');
+
+    // The approver agrees: the item reaches "awaiting release" (the store manager's review).
+    await approver.page.reload();
+    await expect.poll(() => row.getAttribute('data-state')).toBe('processing');
+    await row.getByTestId('approval-open').click();
+    expect(await dialog.getByTestId('approval-steps').textContent()).toContain('Say which changes go in');
+    await dialog.getByTestId('approval-agree').click();
+    await expect.poll(() => dialog.getByTestId('approval-state').getAttribute('data-state')).toBe('agreed');
+    await snap(approver.page, 'approvals-04-agreed-dialog-en');
+    await approver.page.keyboard.press('Escape');
+    await page.goto(promptPage);
+    await expect.poll(() => state.getAttribute('data-state')).toBe('awaiting_release');
+    expect(await page.getByTestId('store-approval').getAttribute('data-state')).toBe('agreed');
+
+    // The pages with their real items, in both languages.
+    for (const lang of ['en', 'zh'] as const) {
+      await page.evaluate((l) => localStorage.setItem('weft.lang', l), lang);
+      await page.goto(`${studio.url}/operation/approvals?box=mine`);
+      await expect.poll(() => page.getByTestId('approval-row').filter({ hasText: 'Release notes writer' }).getAttribute('data-state')).toBe('agreed');
+      await snap(page, `approvals-05-mine-${lang}`);
+      await page.goto(`${studio.url}/operation/my`);
+      await page.getByRole('tab').nth(2).click();
+      await expect.poll(() => page.getByTestId('my-approvals-submitted').textContent()).toContain('Release notes writer');
+      await snap(page, `approvals-06-my-approvals-${lang}`);
+    }
+    await page.evaluate(() => localStorage.setItem('weft.lang', 'en'));
+    await approver.context.close();
     await context.close();
   });
 });

@@ -93,6 +93,30 @@ export const storeDatasetSegments = pgTable(
 );
 
 /**
+ * The snapshot's segment index entries (migration 0041): a copy takes them with their segment, vectors
+ * as they are (`embedding_v` where pgvector exists is added by the migration, not declared here).
+ */
+export const storeDatasetSegmentIndexes = pgTable(
+  'store_dataset_segment_indexes',
+  {
+    id: uuid('id').primaryKey(),
+    storeItemId: uuid('store_item_id')
+      .notNull()
+      .references(() => storeItems.id, { onDelete: 'cascade' }),
+    segmentId: uuid('segment_id')
+      .notNull()
+      .references(() => storeDatasetSegments.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['question', 'summary', 'keyword'] }).notNull(),
+    source: text('source', { enum: ['manual', 'generated'] }).notNull().default('manual'),
+    content: text('content').notNull(),
+    tokens: text('tokens').notNull().default(''),
+    embedding: real('embedding').array(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('store_dataset_segment_indexes_item').on(t.storeItemId), index('store_dataset_segment_indexes_segment').on(t.segmentId)],
+);
+
+/**
  * The published versions of a plugin listing (type 'plugin'): each keeps the package's bytes (base64,
  * as plugin_packages does), so installing from the store needs nothing else and passes the upload's checks.
  */

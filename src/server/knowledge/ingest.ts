@@ -13,6 +13,7 @@ import { createEmbedder, EMBED_BATCH_SIZE, embedderForTenant } from './embedder'
 import { parseFile } from './parse';
 import { DEFAULT_PROCESS_RULE, segmentTable, segmentText } from './segment';
 import { rerunGraphAfterReindex } from './graph';
+import { holdIndexes, restoreIndexes } from './keep-indexes';
 import { fileStorage } from './storage';
 import { prepareOffThread, warmPrepareWorker } from './prepare-pool';
 import { copyBinary, COPY_COLUMNS, tsvOf, vectorOf, type CopyRow } from './prepare';
@@ -391,7 +392,8 @@ export const ingestHandler: TaskHandler = async (job) => {
   if (!doc || !ds) throw new Error('The knowledge unit no longer exists');
   // The indexing worker loads while the source is read and segmented.
   warmPrepareWorker();
-  // A new attempt (restart, refresh) starts from nothing.
+  // A new attempt (restart, refresh) starts from nothing, but for the index entries of segments whose text stays.
+  const heldIndexes = await holdIndexes(ctx, doc.id);
   await ctx.db.delete(datasetSegments).where(eq(datasetSegments.documentId, doc.id));
   try {
     await setUnit(ctx, doc.id, { status: 'parsing', progress: 0, error: null });
@@ -411,6 +413,8 @@ export const ingestHandler: TaskHandler = async (job) => {
     const embedder = await embedderOfDataset(ctx, ds);
     const written = await writeSegments(ctx, doc, drafts, embedder, { signal, onProgress: (f) => job.progress(0.2 + 0.8 * f) });
     await job.log('info', `${written} segments stored with ${embedder.id} vectors`);
+    const kept = await restoreIndexes(ctx, doc, heldIndexes);
+    if (heldIndexes.length) await job.log('info', `${kept} of ${heldIndexes.length} segment index entries kept (their segment's text did not change)`);
     if (doc.sourceUrl) await setUnit(ctx, doc.id, { nextRefreshAt: nextRefreshOf(doc.updateFrequency) });
     // The new segments have new ids: a graph that was on is analysed again on them.
     if (await rerunGraphAfterReindex(ctx, task)) await job.log('info', 'The segments are new: the graph analysis runs again');

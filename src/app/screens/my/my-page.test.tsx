@@ -65,6 +65,8 @@ describe('MyPage', () => {
     const mine = screen.getByTestId('my-approvals-submitted');
     expect(within(mine).getByText('Returned')).toBeInTheDocument();
     expect(within(mine).getByText('Say hello first')).toBeInTheDocument();
+    // An approval's own state and its approver's comment, not the store review's.
+    expect(within(mine).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Kind', 'State', 'Latest comment', 'Submitted']);
     await user.click(screen.getByRole('tab', { name: 'Recent runs (1)' }));
     const runs = await screen.findByTestId('my-runs');
     expect(within(runs).getByText('Portal')).toBeInTheDocument();

@@ -182,8 +182,8 @@ function ApprovalTable({ rows, label, empty, testId }: { rows: Approval[]; label
           <TableRow>
             <TableHead>{t('fields.name')}</TableHead>
             <TableHead>{t('fields.kind')}</TableHead>
-            <TableHead>{t('fields.state')}</TableHead>
-            <TableHead>{t('fields.reason')}</TableHead>
+            <TableHead>{t('approval:columns.state')}</TableHead>
+            <TableHead>{t('fields.comment')}</TableHead>
             <TableHead>{t('fields.submittedAt')}</TableHead>
           </TableRow>
         </TableHeader>

@@ -100,7 +100,7 @@ describe('RolesPage', () => {
       expect(marks, rule.key).toEqual((['super_admin', 'tenant_admin', 'user'] as const).map((r) => (rule.roles.includes(r) ? 'Allowed' : 'Not allowed')));
     }
     expect(within(matrix).getByText('Manage tenants')).toBeInTheDocument();
-    expect(within(screen.getByTestId('role-cards')).getAllByText('1 users')).toHaveLength(3);
+    expect(within(screen.getByTestId('role-cards')).getAllByText('1 user')).toHaveLength(3);
   });
 
   it('gives a role after a confirmation; a tenant admin cannot give super admin nor change a super admin or itself', async () => {

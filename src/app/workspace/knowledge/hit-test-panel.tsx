@@ -1,7 +1,7 @@
 import { Eye, Search, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HIT_QUERY_MAX, RETRIEVAL_MODES, type HitResult, type HitTestBody, type RetrievalMode } from '../../../api/datasets-contract';
+import { HIT_QUERY_MAX, MAX_GRAPH_MIN_RELEVANCE, RETRIEVAL_MODES, type HitResult, type HitTestBody, type RetrievalMode } from '../../../api/datasets-contract';
 import { usePagedList } from '../../../kit/schema-table';
 import { formatDateTime } from '../../../kit/widgets/datetime';
 import { NumberInput } from '../../../kit/widgets/number-input';
@@ -13,7 +13,7 @@ import s from './knowledge.module.css';
 
 /** Spec 9: semantic relevance up to 1, graph relevance up to 0.5. */
 export const SCORE_MAX = 1;
-export const GRAPH_SCORE_MAX = 0.5;
+export const GRAPH_SCORE_MAX = MAX_GRAPH_MIN_RELEVANCE;
 export const TOP_K_MAX = 20;
 
 export const HIT_DEFAULTS: Omit<HitTestBody, 'query'> = { mode: 'hybrid', top_k: 5, score_threshold: 0, rerank: false, graph: false };
@@ -48,20 +48,35 @@ export function HitTestPanel({ workspaceId, datasetId, onTested }: { workspaceId
   const [query, setQuery] = useState('');
   const [opts, setOpts] = useState(HIT_DEFAULTS);
   const [queryError, setQueryError] = useState<string | null>(null);
+  /** With the graph on: the neighbours' minimum relevance for this test, the base's stored one until changed. */
+  const [graphMin, setGraphMin] = useState<number | undefined>(undefined);
+  const [graphMinError, setGraphMinError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [results, setResults] = useState<HitResult[] | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const history = usePagedList((q) => api.listHitHistory(workspaceId, datasetId, q), {}, [api, workspaceId, datasetId], reportError);
   const labels = usePaginationLabels();
-  const scoreMax = opts.graph ? GRAPH_SCORE_MAX : SCORE_MAX;
+  useEffect(() => {
+    let live = true;
+    api.getDataset(workspaceId, datasetId).then(
+      (d) => live && setGraphMin((cur) => cur ?? d.graph_min_relevance),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, workspaceId, datasetId]);
 
   const run = async () => {
     const text = query.trim();
     if (!text) return setQueryError(t('kit:validation.required'));
     if (text.length > HIT_QUERY_MAX) return setQueryError(t('kit:validation.maxLength', { max: HIT_QUERY_MAX }));
+    const graphOwn = opts.graph && graphMin !== undefined;
+    if (graphOwn && (graphMin < 0 || graphMin > GRAPH_SCORE_MAX)) return setGraphMinError(t('hit.minScoreHelp', { max: GRAPH_SCORE_MAX }));
     setRunning(true);
     try {
-      const r = await api.hitTest(workspaceId, datasetId, { ...opts, score_threshold: Math.min(opts.score_threshold ?? 0, scoreMax), query: text });
+      const body = { ...opts, score_threshold: Math.max(0, Math.min(opts.score_threshold ?? 0, SCORE_MAX)), query: text, ...(graphOwn ? { graph_min_relevance: graphMin } : {}) };
+      const r = await api.hitTest(workspaceId, datasetId, body);
       setResults(r.results);
       history.reload();
       onTested?.();
@@ -106,9 +121,22 @@ export function HitTestPanel({ workspaceId, datasetId, onTested }: { workspaceId
             <Field label={t('hit.topK')}>
               <NumberInput value={opts.top_k} min={1} max={TOP_K_MAX} integer onChange={(v) => setOpts((o) => ({ ...o, top_k: v ?? 1 }))} />
             </Field>
-            <Field label={t('hit.minScore')} help={t('hit.minScoreHelp', { max: scoreMax })}>
-              <NumberInput value={opts.score_threshold} min={0} max={scoreMax} onChange={(v) => setOpts((o) => ({ ...o, score_threshold: v ?? 0 }))} />
+            <Field label={t('hit.minScore')} help={t('hit.minScoreHelp', { max: SCORE_MAX })}>
+              <NumberInput value={opts.score_threshold} min={0} max={SCORE_MAX} onChange={(v) => setOpts((o) => ({ ...o, score_threshold: v ?? 0 }))} />
             </Field>
+            {opts.graph && (
+              <Field label={t('hit.graphMinRelevance')} error={graphMinError} help={t('hit.minScoreHelp', { max: GRAPH_SCORE_MAX })}>
+                <NumberInput
+                  value={graphMin}
+                  min={0}
+                  max={GRAPH_SCORE_MAX}
+                  onChange={(v) => {
+                    setGraphMin(v ?? undefined);
+                    setGraphMinError(null);
+                  }}
+                />
+              </Field>
+            )}
           </div>
           <Label className={s.inline}>
             <Switch size="sm" checked={opts.rerank} onCheckedChange={(c) => setOpts((o) => ({ ...o, rerank: c }))} />

@@ -22,7 +22,9 @@ import type {
   TaskLog,
   UploadedFile,
 } from '../../../api/datasets-contract';
+import type { SegmentIndex, SegmentIndexStatus, SegmentIndexType } from '../../../../schemas/knowledge-tasks';
 import * as ds from '../../../api/datasets';
+import * as idx from '../../../api/dataset-indexes';
 import { uploadFile } from '../../../api/files';
 import { availableModels } from '../../../api/models';
 import type { PagedAnswer } from '../../../kit/schema-table';
@@ -74,6 +76,17 @@ export interface KnowledgeApi {
   listSegments(ws: string, datasetId: string, documentId: string, q: ListQuery): Promise<PagedAnswer<Segment>>;
   createSegment(ws: string, datasetId: string, documentId: string, body: { content: string }): Promise<Segment>;
   updateSegment(ws: string, datasetId: string, documentId: string, id: string, body: { content?: string; enabled?: boolean }): Promise<Segment>;
+  /** Deletes a segment with its children, vectors, index entries and graph relations. */
+  deleteSegment(ws: string, datasetId: string, documentId: string, id: string): Promise<unknown>;
+  /** A segment's index entries (questions, summaries, keywords), oldest first. */
+  segmentIndexes(ws: string, datasetId: string, documentId: string, segmentId: string): Promise<SegmentIndex[]>;
+  /** Sets a segment's whole list of entries: kept by id, added without, removed when left out. */
+  setSegmentIndexes(ws: string, datasetId: string, documentId: string, segmentId: string, entries: { id?: string; type: SegmentIndexType; content: string }[]): Promise<SegmentIndex[]>;
+  /** The default chat model writes the segment's generated entries again (hand-written ones stay). */
+  regenerateSegmentIndexes(ws: string, datasetId: string, documentId: string, segmentId: string, types: SegmentIndexType[]): Promise<SegmentIndex[]>;
+  /** Queues the generation of every segment's entries of the unit. */
+  generateUnitIndexes(ws: string, datasetId: string, documentId: string, types: SegmentIndexType[]): Promise<SegmentIndexStatus>;
+  unitIndexStatus(ws: string, datasetId: string, documentId: string): Promise<SegmentIndexStatus>;
   listQa(ws: string, datasetId: string, documentId: string, q: ListQuery): Promise<PagedAnswer<QaPair>>;
   createQa(ws: string, datasetId: string, documentId: string, body: { question: string; answer: string }): Promise<QaPair>;
   updateQa(ws: string, datasetId: string, documentId: string, id: string, body: { question: string; answer: string }): Promise<QaPair>;
@@ -155,6 +168,12 @@ export const apiKnowledgeApi: KnowledgeApi = {
   listSegments: (ws, datasetId, documentId, q) => ds.listSegments(datasetId, documentId, { ...q, keyword: q.keyword || undefined }, w(ws)),
   createSegment: (ws, datasetId, documentId, body) => ds.createSegment(datasetId, documentId, body, silent(ws)),
   updateSegment: (ws, datasetId, documentId, id, body) => ds.updateSegment(datasetId, documentId, id, body, silent(ws)),
+  deleteSegment: (ws, dataset_id, document_id, segment_id) => idx.deleteSegment({ dataset_id, document_id, segment_id }, w(ws)),
+  segmentIndexes: (ws, dataset_id, document_id, segment_id) => idx.segmentIndexes({ dataset_id, document_id, segment_id }, w(ws)),
+  setSegmentIndexes: (ws, dataset_id, document_id, segment_id, indexes) => idx.setSegmentIndexes({ dataset_id, document_id, segment_id }, { indexes }, w(ws)),
+  regenerateSegmentIndexes: (ws, dataset_id, document_id, segment_id, types) => idx.regenerateSegmentIndexes({ dataset_id, document_id, segment_id }, types, w(ws)),
+  generateUnitIndexes: (ws, dataset_id, document_id, types) => idx.generateUnitIndexes({ dataset_id, document_id }, types, w(ws)),
+  unitIndexStatus: (ws, dataset_id, document_id) => idx.unitIndexStatus({ dataset_id, document_id }, w(ws)),
   listQa: (ws, datasetId, documentId, q) => ds.listQaPairs(datasetId, documentId, { ...q, keyword: q.keyword || undefined }, w(ws)),
   createQa: (ws, datasetId, documentId, body) => ds.createQaPair(datasetId, documentId, body, silent(ws)),
   updateQa: (ws, datasetId, documentId, id, body) => ds.updateQaPair(datasetId, documentId, id, body, silent(ws)),

@@ -206,4 +206,95 @@ describe('issue 33: refresh now, graph failure reason, graph minimum relevance',
     await user.click(within(dialog).getByTestId('kb-save'));
     await waitFor(() => expect(api.calls.find((c) => c.method === 'updateDataset')?.args).toEqual([api.datasets[0]!.id, { name: 'Product manuals', description: 'Manuals of every product line', graph_min_relevance: 0.45 }]));
   });
+  it('lets a hit test pass its own graph minimum relevance (up to 0.5, the base’s by default) beside the semantic one (up to 1)', async () => {
+    const { api, user } = setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'hit'));
+    await user.type(await screen.findByTestId('hit-query'), 'segments retrieval');
+    const semantic = screen.getByRole('textbox', { name: 'Minimum relevance' });
+    expect(semantic).toHaveAttribute('aria-valuemax', '1');
+    // Only with the graph on: its own field, starting at the base's stored value.
+    expect(screen.queryByRole('textbox', { name: 'Graph minimum relevance' })).toBeNull();
+    await user.click(screen.getByRole('switch', { name: 'Also search the knowledge graph' }));
+    const graph = await screen.findByRole('textbox', { name: 'Graph minimum relevance' });
+    await waitFor(() => expect(graph).toHaveValue('0.3'));
+    expect(graph).toHaveAttribute('aria-valuemax', '0.5');
+    expect(semantic).toHaveAttribute('aria-valuemax', '1');
+    await user.clear(semantic);
+    await user.type(semantic, '0.8');
+    await user.clear(graph);
+    await user.type(graph, '0.9');
+    await user.click(screen.getByTestId('hit-run'));
+    // Out of range: said on the field, nothing sent.
+    expect(await screen.findByText('0 to 0.5')).toHaveAttribute('role', 'alert');
+    expect(api.calls.some((c) => c.method === 'hitTest')).toBe(false);
+    await user.clear(graph);
+    await user.type(graph, '0.15');
+    await user.click(screen.getByTestId('hit-run'));
+    await screen.findAllByTestId('hit-result');
+    expect(api.calls.find((c) => c.method === 'hitTest')!.args[1]).toMatchObject({ graph: true, score_threshold: 0.8, graph_min_relevance: 0.15 });
+  });
+});
+
+describe('issue 33: segment index entries and segment delete', () => {
+  const open = () => setup({}, (a) => knowledgePaths.details(a.workspaceId, a.datasets[0]!.id, a.documents[0]!.id, 'segments'));
+
+  it('adds, edits and removes a segment’s entries by hand, and has the model generate them', async () => {
+    const { api, user } = open();
+    await user.click(await screen.findByRole('button', { name: 'Index entries of segment 1' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('No index entries yet')).toBeInTheDocument();
+    await user.click(within(dialog).getByTestId('segment-index-add'));
+    await user.click(within(dialog).getByTestId('segment-index-save'));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('An entry has no text: write it or remove it');
+    expect(api.calls.some((c) => c.method === 'setSegmentIndexes')).toBe(false);
+    await user.type(within(dialog).getByRole('textbox', { name: 'Text of entry 1' }), 'Where does Weft keep knowledge?');
+    // Unsaved changes: the model may not overwrite them.
+    expect(within(dialog).getByTestId('segment-index-regenerate')).toBeDisabled();
+    await user.click(within(dialog).getByTestId('segment-index-save'));
+    await waitFor(() => expect(api.indexes).toHaveLength(1));
+    const seg1 = api.segments[0]!.id;
+    expect(api.calls.find((c) => c.method === 'setSegmentIndexes')!.args).toEqual([seg1, [{ type: 'question', content: 'Where does Weft keep knowledge?' }]]);
+    expect(within(dialog).getByTestId('segment-index')).toHaveTextContent('Written by hand');
+    await user.click(within(dialog).getByTestId('segment-index-regenerate'));
+    await waitFor(() => expect(within(dialog).getAllByTestId('segment-index')).toHaveLength(4));
+    expect(within(dialog).getAllByTestId('segment-index').map((r) => [r.dataset.type, r.dataset.source])).toEqual([
+      ['question', 'manual'],
+      ['question', 'generated'],
+      ['summary', 'generated'],
+      ['keyword', 'generated'],
+    ]);
+    // Remove the hand-written one, edit a generated one (it becomes hand-written), save the list whole.
+    await user.click(within(dialog).getByRole('button', { name: 'Remove entry 1' }));
+    const summary = within(dialog).getByRole('textbox', { name: 'Text of entry 2' });
+    await user.clear(summary);
+    await user.type(summary, 'How Weft stores knowledge');
+    await user.click(within(dialog).getByTestId('segment-index-save'));
+    await waitFor(() => expect(api.indexes.map((e) => [e.type, e.source, e.segment_id])).toEqual([
+      ['question', 'generated', seg1],
+      ['summary', 'manual', seg1],
+      ['keyword', 'generated', seg1],
+    ]));
+    expect(api.indexes[1]!.content).toBe('How Weft stores knowledge');
+  });
+
+  it('deletes a segment only after confirming, and generates every segment’s entries with its state', async () => {
+    const { api, user } = open();
+    const before = (await screen.findAllByTestId('segment')).length;
+    const second = api.segments[1]!;
+    await user.click(screen.getByRole('button', { name: 'Delete segment 2' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('Delete segment 2?');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.some((c) => c.method === 'deleteSegment')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Delete segment 2' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getAllByTestId('segment')).toHaveLength(before - 1));
+    expect(api.calls.find((c) => c.method === 'deleteSegment')!.args).toEqual([second.id]);
+    expect(await screen.findByText('Segment deleted')).toBeInTheDocument();
+
+    expect(await screen.findByTestId('unit-indexes-count')).toHaveTextContent(`0 of ${before - 1} segments indexed · 0 entries`);
+    await user.click(screen.getByTestId('unit-indexes-generate'));
+    expect(await screen.findByTestId('unit-indexes-state')).toHaveTextContent('Generation queued 1');
+    await waitFor(() => expect(screen.getByTestId('unit-indexes-state')).toHaveAttribute('data-status', 'completed'), { timeout: 6000 });
+    expect(screen.getByTestId('unit-indexes-count')).toHaveTextContent(`${before - 1} of ${before - 1} segments indexed · ${3 * (before - 1)} entries`);
+  });
 });

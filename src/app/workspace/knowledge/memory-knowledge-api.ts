@@ -8,6 +8,8 @@ import type { AdminDatasetTask, Dataset, DatasetDocument, HitHistoryDetail, QaGe
 import { ApiError } from '../../../api/request';
 import type { KnowledgeApi, ListQuery } from './knowledge-api';
 import { separatorsOf, type SegmentationForm } from './segmentation';
+import { createMemoryIndexApi } from './memory-index-api';
+import type { SegmentIndex } from '../../../../schemas/knowledge-tasks';
 
 export interface MemoryKnowledgeOptions {
   datasets?: number;
@@ -26,6 +28,8 @@ export interface MemoryKnowledgeApi extends KnowledgeApi {
   datasets: Dataset[];
   documents: DatasetDocument[];
   segments: Segment[];
+  /** The segments' index entries. */
+  indexes: SegmentIndex[];
   qa: QaPair[];
   calls: { method: string; args: unknown[] }[];
 }
@@ -114,6 +118,7 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
   });
   const documents: DatasetDocument[] = datasets.length ? (opts.units ?? [{}]).map((u) => doc(u, datasets[0]!.id)) : [];
   const segments: Segment[] = [];
+  const indexes: SegmentIndex[] = [];
   const qa: QaPair[] = [];
   const history: HitHistoryDetail[] = [];
   const tasks = (): AdminDatasetTask[] =>
@@ -174,8 +179,10 @@ export function createMemoryKnowledgeApi(opts: MemoryKnowledgeOptions = {}): Mem
     datasets,
     documents,
     segments,
+    indexes,
     qa,
     calls,
+    ...createMemoryIndexApi({ segments, entries: indexes, step, id, now: () => at(n), noModel: opts.noModel }),
     async listDatasets(_ws, q) {
       await step('listDatasets', [q]);
       if (opts.listFails) throw new ApiError({ status: 500, code: 'SYSTEM-1000', msg: 'Server error' });

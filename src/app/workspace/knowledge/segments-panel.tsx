@@ -11,6 +11,7 @@ import { PagePager } from '../../shell/page';
 import { useKnowledgeApi } from './knowledge-api';
 import { TextDialog } from './text-dialog';
 import { QaGenerationControl } from './qa-generation';
+import { SegmentIndexesButton, SegmentIndexesDialog, UnitIndexControl } from './segment-indexes';
 import s from './knowledge.module.css';
 
 export interface UnitRef {
@@ -21,12 +22,20 @@ export interface UnitRef {
   onChanged?: () => void;
 }
 
-/** The segments of a unit: search, page, edit, enable or disable, add. */
+/** The segments of a unit: search, page, edit, enable or disable, add, delete; their index entries. */
 export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }: UnitRef) {
   const { t } = useTranslation(['knowledge', 'common']);
   const api = useKnowledgeApi();
   const list = usePagedList((q) => api.listSegments(workspaceId, datasetId, documentId, q), { keyword: '' }, [api, workspaceId, datasetId, documentId], reportError);
   const [editing, setEditing] = useState<Segment | 'new' | null>(null);
+  const [indexing, setIndexing] = useState<Segment | null>(null);
+  const [deleting, setDeleting] = useState<Segment | null>(null);
+  // Bumped when segments or their entries changed, so the unit's index counts follow.
+  const [stamp, setStamp] = useState(0);
+  const changed = () => {
+    setStamp((n) => n + 1);
+    onChanged?.();
+  };
   const labels = usePaginationLabels();
 
   const toggle = async (seg: Segment, enabled: boolean) => {
@@ -43,6 +52,7 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
       <div className={s.toolbar}>
         <SearchInput size="sm" className={s.search} value={list.filters.keyword} placeholder={t('segments.search')} aria-label={t('segments.search')} onChange={(v) => list.setFilters({ keyword: v.trim().slice(0, 64) })} />
         <span className={s.spacer} />
+        <UnitIndexControl workspaceId={workspaceId} datasetId={datasetId} documentId={documentId} stamp={stamp} onDone={list.reload} />
         <Button variant="primary" size="sm" icon={<Plus aria-hidden="true" />} onClick={() => setEditing('new')} data-testid="segment-add">
           {t('segments.add')}
         </Button>
@@ -64,6 +74,12 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
                 <Tooltip content={t('segments.edit', { n: seg.position })}>
                   <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.edit', { n: seg.position })} onClick={() => setEditing(seg)}>
                     <Pencil aria-hidden="true" />
+                  </Button>
+                </Tooltip>
+                <SegmentIndexesButton segment={seg} onOpen={setIndexing} />
+                <Tooltip content={t('segments.delete', { n: seg.position })}>
+                  <Button size="sm" variant="ghost" iconOnly aria-label={t('segments.delete', { n: seg.position })} onClick={() => setDeleting(seg)}>
+                    <Trash2 aria-hidden="true" />
                   </Button>
                 </Tooltip>
               </span>
@@ -88,7 +104,34 @@ export function SegmentsPanel({ workspaceId, datasetId, documentId, onChanged }:
           else if (editing) await api.updateSegment(workspaceId, datasetId, documentId, editing.id, { content });
           toast.success(t('segments.saved'));
           list.reload();
-          onChanged?.();
+          changed();
+        }}
+      />
+      <SegmentIndexesDialog workspaceId={workspaceId} datasetId={datasetId} documentId={documentId} segment={indexing}
+        onClose={() => {
+          setIndexing(null);
+          changed();
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        danger
+        title={t('segments.confirmDelete', { n: deleting?.position ?? '' })}
+        description={t('segments.confirmDeleteHelp')}
+        confirmLabel={t('common:actions.delete')}
+        cancelLabel={t('common:actions.cancel')}
+        onConfirm={async () => {
+          try {
+            await api.deleteSegment(workspaceId, datasetId, documentId, deleting!.id);
+            toast.success(t('segments.deleted'));
+          } catch (e) {
+            reportError(e);
+            throw e;
+          } finally {
+            list.reload();
+            changed();
+          }
         }}
       />
     </div>

@@ -17,6 +17,7 @@ const mine = {
     updatedAt: 'Updated',
     state: 'Review state',
     reason: 'Reason',
+    comment: 'Latest comment',
     submittedAt: 'Submitted',
     app: 'App',
     source: 'Source',

@@ -14,7 +14,8 @@ const roles = {
     tenant_admin: 'Runs its tenant: models, tools, users, organisations and roles, store review, knowledge tasks.',
     user: 'Uses the console and the portal; no access to the system area.',
   },
-  holders: '{{count}} users',
+  holders_one: '{{count}} user',
+  holders_other: '{{count}} users',
   matrix: {
     title: 'Permissions by role',
     label: 'What each role may do',

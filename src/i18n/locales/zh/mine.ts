@@ -16,6 +16,7 @@ const mine = {
     updatedAt: '更新时间',
     state: '审核状态',
     reason: '原因',
+    comment: '最新意见',
     submittedAt: '提交时间',
     app: '应用',
     source: '来源',

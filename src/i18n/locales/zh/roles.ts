@@ -13,7 +13,8 @@ const roles = {
     tenant_admin: '管理本租户：模型、工具、用户、组织与角色、商店审核、知识任务。',
     user: '使用控制台与门户；不能进入系统管理。',
   },
-  holders: '{{count}} 人',
+  holders_one: '{{count}} 人',
+  holders_other: '{{count}} 人',
   matrix: {
     title: '角色权限',
     label: '各角色的权限',
