@@ -315,7 +315,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
 
   return (
     <div ref={root} className={`${s.editor} ${className ?? ''}`} data-testid="flow-editor" data-mode={mode}>
-      <div ref={area} className={s.canvasArea} onMouseMove={onMouseMove}>
+      {/* Out of the layout when the page is left (src/app/leave-page.ts): thousands of elements. */}
+      <div ref={area} className={s.canvasArea} onMouseMove={onMouseMove} data-hide-on-leave="">
         {initialViewport && (
           <ReactFlow
             nodes={nodes as never}
