@@ -239,7 +239,8 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
             {issues}
           </span>
         )}
-        {single && <SourceHandle texts={texts} nodeId={id} spec={handles[0]} readOnly={readOnly} overview={overview} />}
+        {/* In the overview (no "+") the handle alone, without its row: one element less a step. */}
+        {single && (overview ? <Handle type="source" position={Side.Right} id={handles[0].id} className={s.handle} data-testid={`handle-${id}-${handles[0].id}`} /> : <SourceHandle texts={texts} nodeId={id} spec={handles[0]} readOnly={readOnly} overview={overview} />)}
       </div>
       {summary && summary.length > 0 && <NodeSummary rows={summary} ns={plugin!.ns} t={texts.t} nodeId={id} />}
       {Body && config && (
