@@ -41,9 +41,9 @@ const OverviewContext = createContext(false);
 
 /**
  * Whether the canvas draws its overview, read from React Flow's store once for the whole canvas
- * (inside the flow editor, around React Flow): a selector in each of a thousand nodes and edges
- * ran on every change of that store, each step of a pan or a zoom. Crossing the threshold
- * re-renders the nodes and edges through the context.
+ * (inside the flow editor, around React Flow): a selector in each of a thousand nodes ran on every
+ * change of that store (each step of a pan or a zoom), and the edges need the flag too. Crossing
+ * the threshold re-renders the nodes and edges through the context.
  */
 export function OverviewProvider({ children }: { children: ReactNode }) {
   const overview = useReactFlowStore(overviewSelector);
