@@ -13,24 +13,31 @@
  *   - "tidy up" of the 500-node flow in the editor: click until the nodes start moving, once as soon
  *     as its nodes are in the page (the worker's start, the layout beside the page finishing its
  *     open, the first frame) and once after 4 s (when the editor has laid it out ahead).
- * Targets: open <= 1.5 s, drag frame <= 16 ms (median of the frame times; the work per move), 0
- * other-node renders, elk layout of 500 <= 2 s.
+ * Targets: open <= 1.0 s (median), drag frame <= 16 ms (median of the frame times; the work per
+ * move), 0 other-node renders, elk layout of 500 <= 2 s, tidy-up clicked at once <= 2 s. Each figure
+ * is printed with the machine's load average beside it (`uptime`): on a shared machine the figures
+ * are only indicative.
  * Run: npx vite build && npm run bench:canvas   (CHROMIUM_PATH overrides /usr/bin/chromium)
  * BENCH_PROFILE=1 also prints the functions with the most self time while opening and dragging (a
  * CPU profile; build with `npx vite build --minify false` for readable names), and with
  * BENCH_PROFILE_DIR writes the profiles there (open.cpuprofile, drag.cpuprofile). BENCH_TRACE=file.json
- * writes Chromium traces of the last open, the drag (file-drag.json) and the tidy-up (file-tidy.json).
+ * writes Chromium traces of the last open, the drag (file-drag.json) and the tidy-up (file-tidy.json),
+ * and prints what the open's trace spent (bench/trace-summary.ts: the previous page's pagehide, then
+ * script, style, layout and GC, wall and CPU time).
  * BENCH_PROFILE also prints when React committed during the last open (a stand-in for React DevTools'
  * hook). Each open starts from the previous open's editor, whose pagehide and unload count in the
  * figure (the first script's start is printed); BENCH_OPEN_FROM=blank opens from a blank page instead.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createEdge, DEFAULT_SOURCE_HANDLE, type FlowDocument, type FlowEdge, type FlowNode } from '../schemas/flow';
 import { DEFAULT_TENANT_ID } from '../schemas/common';
 import { ADMIN, launchBrowser, startStudio, type RunningStudio } from '../tests/e2e/server';
 import { buildElkJobs } from '../src/canvas/layout/elk-graph';
 import { defaultMeasure } from '../src/canvas/layout/measure';
+import { summariseOpenTrace } from './trace-summary';
 
 /** Pointer moves in the drag (each sent and awaited). */
 const DRAG_SETTLE_MS = Number(process.env.BENCH_DRAG_SETTLE_MS ?? 3000);
@@ -105,7 +112,9 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
-const line = (label: string, value: string, target: string, ok: boolean) => console.log(`${label.padEnd(34)} ${value.padStart(12)}   target ${target.padEnd(10)} ${ok ? 'ok' : 'MISSED'}`);
+/** The load average beside each figure (the machine is shared: figures are only indicative then). */
+const load = () => `load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+const line = (label: string, value: string, target: string, ok: boolean) => console.log(`${label.padEnd(34)} ${value.padStart(12)}   target ${target.padEnd(10)} ${(ok ? 'ok' : 'MISSED').padEnd(7)} (${load()})`);
 
 async function main() {
   // WEFT_CLIENT_DIR may point at another build of the client than dist/.
@@ -191,7 +200,7 @@ async function main() {
       if (tracing) {
         await painted();
         await browser.stopTracing();
-        console.log(`-- trace of the last open written to ${process.env.BENCH_TRACE}`);
+        console.log(`-- trace of the last open written to ${process.env.BENCH_TRACE} (${load()})\n${summariseOpenTrace(process.env.BENCH_TRACE!).join('\n')}`);
       }
       const seen = (await (await (last ? profile('open', painted) : painted())).jsonValue()) as { at: number; count: number; draftAt: number; draftFrom: number; scriptAt: number };
       opens.push(seen.at);
@@ -214,8 +223,14 @@ async function main() {
       });
       console.log(`-- open timeline\n${timeline.join('\n')}`);
     }
+    // What the open put in the page: elements under the canvas, in its nodes and in its edges.
+    const dom = await page.evaluate(() => {
+      const count = (sel: string) => [...document.querySelectorAll(sel)].reduce((n, el) => n + 1 + el.querySelectorAll('*').length, 0);
+      return { canvas: count('.react-flow'), nodes: count('.react-flow__node'), edges: count('.react-flow__edge'), page: document.querySelectorAll('*').length };
+    });
+    const domLine = `${dom.page} elements in the page: ${dom.canvas} in the canvas, ${dom.nodes} in its ${inView} nodes, ${dom.edges} in its edges`;
     if (process.env.BENCH_OPEN_ONLY) {
-      console.log(`open 1,000 nodes: best ${Math.min(...opens).toFixed(0)} ms, median ${pct(opens, 50).toFixed(0)} ms (runs ${opens.map((o) => o.toFixed(0)).join(', ')} ms)`);
+      console.log(`open 1,000 nodes: best ${Math.min(...opens).toFixed(0)} ms, median ${pct(opens, 50).toFixed(0)} ms (runs ${opens.map((o) => o.toFixed(0)).join(', ')} ms; ${load()})\n  ${domLine}`);
       return;
     }
 
@@ -396,10 +411,10 @@ async function main() {
       );
     }
 
-    const open = Math.min(...opens);
-    console.log(`canvas editor bench (built app, headless Chromium, ${new Date().toISOString()})`);
-    line('open 1,000 nodes / 1,200 edges', `${open.toFixed(0)} ms`, '<= 1500 ms', open <= 1500);
-    console.log(`${''.padEnd(34)} (best of ${opens.length}; median ${pct(opens, 50).toFixed(0)} ms)`);
+    const openMedian = pct(opens, 50);
+    console.log(`canvas editor bench (built app, headless Chromium, ${new Date().toISOString()}; uptime: ${execFileSync('uptime').toString().trim()})`);
+    line('open 1,000 nodes / 1,200 edges', `${openMedian.toFixed(0)} ms`, '<= 1000 ms', openMedian <= 1000);
+    console.log(`${''.padEnd(34)} (median of ${opens.length}; best ${Math.min(...opens).toFixed(0)} ms; ${domLine})`);
     console.log(`${''.padEnd(34)} (runs: ${opens.map((o) => o.toFixed(0)).join(', ')} ms from navigation start; ${inView} nodes in view painted; the page's first script started at ${scriptAt.toFixed(0)} ms, the draft was requested at ${draftFrom.toFixed(0)} ms and arrived at ${draftAt.toFixed(0)} ms in the last run${process.env.BENCH_OPEN_FROM === 'blank' ? '; each open from a blank page' : ''})`);
     const med = pct(drag.deltas, 50);
     // Frames are paced by the display (16.7 ms at 60 Hz): the median is met when no frame is missed.
@@ -421,7 +436,7 @@ async function main() {
     const elkMs = pct(colds, 50);
     line('elk layout 500 nodes (worker)', `${elkMs.toFixed(0)} ms`, '<= 2000 ms', elkMs <= 2000);
     console.log(`${''.padEnd(34)} (median of ${colds.length} fresh workers, first layout: ${colds.map((c) => c.toFixed(0)).join(', ')} ms; a second layout in the same worker: ${elkRuns.map((r) => r.warm.toFixed(0)).join(', ')} ms)`);
-    line('tidy up 500 nodes, click to move', `${layoutMs.toFixed(0)} ms`, '-', true);
+    line('tidy up 500 nodes, click to move', `${layoutMs.toFixed(0)} ms`, '<= 2000 ms', layoutMs <= 2000);
     console.log(`${''.padEnd(34)} (clicked the moment the nodes are in the page: the worker's start, the layout and the first frame; ${idleLayoutMs.toFixed(0)} ms when clicked after 4 s)`);
     await context.close();
   } finally {

@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { installReactions } from './api/reactions';
 import { App } from './app/app';
 import { loadConfig } from './app/config';
+import { installLeaveHiding } from './app/leave-page';
 import { i18n, initI18n } from './i18n';
 import { STARTUP_NAMESPACES } from './i18n/startup';
 
@@ -43,5 +44,7 @@ function StartupFailure() {
   );
 }
 
+// Before the router adds its pagehide listener: big screens leave the layout first (leave-page.ts).
+installLeaveHiding();
 const container = document.getElementById('root');
 if (container) void start(container);

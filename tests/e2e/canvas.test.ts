@@ -255,6 +255,10 @@ describe('the canvas', () => {
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.locator('.react-flow__node [data-overview]').count(), { timeout: 20_000 }).toBe(4);
     await expect.poll(() => editor.locator('.react-flow__edge-path').count()).toBe(5);
+    // Nor do edges draw their "+" there (too small to hit; four elements an edge on a big flow).
+    expect(await editor.locator('[data-testid^="edge-add-"]').count()).toBe(0);
+    // A step's one unnamed source handle sits in its header without the row that holds a "+" (at the same place, below).
+    expect(await editor.locator('.react-flow__node[data-id="template-transform_1"] [data-handle]').count()).toBe(0);
     await page.waitForTimeout(300);
     // The boxes flow-elements.ts (overviewBox) gives steps before the browser measures them: the
     // browser's own sizes and handle places must be the same, or the first frame draws edges off

@@ -19,7 +19,7 @@ import { createChecklistStore, createUiStore, EditorServicesContext, useEditorSe
 import { FlowElementCache, parentsFirst, viewTypeOf, CONTAINER_SIZE, NOTE_SIZE } from './flow-elements';
 import { FeaturesDialog } from './features-dialog';
 import { downloadFlowYaml, ImportDialog, type FlowImportApi } from './flow-files';
-import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, ShellNode } from './flow-node';
+import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, OverviewProvider, ShellNode } from './flow-node';
 import { SummaryNamesProvider } from './node-summary';
 import { InsertableEdge } from './insertable-edge';
 import { useKeepInView } from './use-keep-in-view';
@@ -158,9 +158,11 @@ export function FlowEditor(props: FlowEditorProps) {
       <EditorServicesContext.Provider value={services}>
         <ReactFlowProvider>
           <NodeTextsProvider>
-            <SummaryNamesProvider>
-              <EditorCanvas {...props} pointer={pointer} />
-            </SummaryNamesProvider>
+            <OverviewProvider>
+              <SummaryNamesProvider>
+                <EditorCanvas {...props} pointer={pointer} />
+              </SummaryNamesProvider>
+            </OverviewProvider>
           </NodeTextsProvider>
         </ReactFlowProvider>
       </EditorServicesContext.Provider>
@@ -315,7 +317,8 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
 
   return (
     <div ref={root} className={`${s.editor} ${className ?? ''}`} data-testid="flow-editor" data-mode={mode}>
-      <div ref={area} className={s.canvasArea} onMouseMove={onMouseMove}>
+      {/* Out of the layout when the page is left (src/app/leave-page.ts): thousands of elements. */}
+      <div ref={area} className={s.canvasArea} onMouseMove={onMouseMove} data-hide-on-leave="">
         {initialViewport && (
           <ReactFlow
             nodes={nodes as never}

@@ -37,6 +37,22 @@ const readOnlySelector = (st: { readOnly: boolean }) => st.readOnly;
 // A boolean, so zooming re-renders the nodes only when it crosses the threshold, and dragging never.
 const overviewSelector = (st: ReactFlowState) => st.transform[2] < OVERVIEW_ZOOM;
 
+const OverviewContext = createContext(false);
+
+/**
+ * Whether the canvas draws its overview, read from React Flow's store once for the whole canvas
+ * (inside the flow editor, around React Flow): a selector in each of a thousand nodes ran on every
+ * change of that store (each step of a pan or a zoom), and the edges need the flag too. Crossing
+ * the threshold re-renders the nodes and edges through the context.
+ */
+export function OverviewProvider({ children }: { children: ReactNode }) {
+  const overview = useReactFlowStore(overviewSelector);
+  return <OverviewContext.Provider value={overview}>{children}</OverviewContext.Provider>;
+}
+
+/** Whether the canvas is zoomed out below {@link OVERVIEW_ZOOM} (see {@link OverviewProvider}). */
+export const useOverview = () => useContext(OverviewContext);
+
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 /**
@@ -181,7 +197,7 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
   const readOnly = useFlowStore(readOnlySelector);
   const issues = useChecklist((c) => c.counts.get(id) ?? 0);
   const blocking = useChecklist((c) => c.errors.has(id));
-  const overview = useReactFlowStore(overviewSelector);
+  const overview = useOverview();
   // The editor's registry holds plugins with their views (./builtin-plugins.ts, installed packages).
   const plugin = (node ? store.registry.get(node.kind) : undefined) as AnyEditorNodePlugin | undefined;
   const title = nodeTitle(texts, node, plugin);
@@ -223,7 +239,8 @@ function NodeView({ id, container }: { id: string; container: boolean }) {
             {issues}
           </span>
         )}
-        {single && <SourceHandle texts={texts} nodeId={id} spec={handles[0]} readOnly={readOnly} overview={overview} />}
+        {/* In the overview (no "+") the handle alone, without its row: one element less a step. */}
+        {single && (overview ? <Handle type="source" position={Side.Right} id={handles[0].id} className={s.handle} data-testid={`handle-${id}-${handles[0].id}`} /> : <SourceHandle texts={texts} nodeId={id} spec={handles[0]} readOnly={readOnly} overview={overview} />)}
       </div>
       {summary && summary.length > 0 && <NodeSummary rows={summary} ns={plugin!.ns} t={texts.t} nodeId={id} />}
       {Body && config && (
