@@ -7,7 +7,9 @@
  *   the server prints on its start line;
  * - the first run of an existing app after the start, and the first run of a newly created one
  *   (start → code → end, POST …/draft/workflow-runs, the stream read to its end);
- * - the process tree's RSS after 20 s idle (last round), and SIGTERM → exit.
+ * - the process tree's RSS after 20 s idle (last round) with the server's own breakdown per thread
+ *   (`kill -USR2`: main heap, the database thread's heap and WASM memory, the sandbox workers'), and
+ *   SIGTERM → exit.
  * The server build must be current (`npm run build`, or one `npm start`); the client is not served.
  * Each figure is printed with `uptime`: on a shared machine they are only indicative.
  *
@@ -123,6 +125,18 @@ async function session(base: string) {
   return { createApp, run };
 }
 
+/** The server's own memory breakdown (main.ts prints it on SIGUSR2; src/server/memory.ts). */
+async function memoryLine(s: Started): Promise<string> {
+  const from = s.out().length;
+  s.child.kill('SIGUSR2');
+  for (let i = 0; i < 400; i++) {
+    const line = /Memory: [^\n]*\n/.exec(s.out().slice(from));
+    if (line) return line[0];
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  return 'Memory: no answer to SIGUSR2 within 2 s';
+}
+
 /** RSS of a process and its descendants, in MB (Linux /proc). */
 function treeRssMb(pid: number): number {
   const kb = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
@@ -165,6 +179,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   if (round === ROUNDS) {
     await new Promise((res) => setTimeout(res, IDLE_S * 1000));
     console.log(`           idle RSS after ${IDLE_S} s: ${treeRssMb(s.child.pid!).toFixed(0)} MB (process tree)  [${uptime()}]`);
+    console.log(`         ${(await memoryLine(s)).trim()}  [${uptime()}]`);
   }
   console.log(`           SIGTERM → exit in ${ms(await stop(s))}`);
 }
