@@ -2,7 +2,8 @@
  * `npm run bench:start` (figures only, nothing asserted): how `npm start` starts and idles on data
  * that already exists, against issue 32's targets (≤ 2 s to the first 200, ≤ 300 MB idle RSS, a
  * first run ≤ 50 ms). The data directory is made once (a first start: initdb, every migration, the
- * seed, one app), then each round restarts the real `node scripts/start.mjs` on it and measures:
+ * seed, one app), then each round restarts the real `node scripts/start.mjs` (with package.json's
+ * node flags) on it and measures:
  * - spawn → the first 200 of GET /healthz (wall clock: Node's own start included), with the phases
  *   the server prints on its start line;
  * - the first run of an existing app after the start, and the first run of a newly created one
@@ -31,6 +32,10 @@ const PASSWORD = 'Bench-start-12345';
 const dataDir = process.env.WEFT_BENCH_DATA ?? fs.mkdtempSync(path.join(os.tmpdir(), 'weft-bench-start-'));
 const clientDir = path.join(dataDir, 'no-client');
 
+/** The flags `npm start` gives node (package.json's start script), so each round starts what it starts. */
+const startFlags = (/exec node ((?:--\S+\s+)*)scripts\/start\.mjs/.exec((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1] ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -57,7 +62,7 @@ interface Started {
 
 async function start(): Promise<Started> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...startFlags, 'scripts/start.mjs'], {
     cwd: root,
     env: { ...process.env, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_DATA_DIR: dataDir, WEFT_CLIENT_DIR: clientDir, WEFT_ADMIN_PASSWORD: PASSWORD, WEFT_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
