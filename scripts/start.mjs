@@ -3,6 +3,12 @@
 // so a signal reaches it directly and no second Node process stays around. The builds run as
 // child processes that end before the server starts (vite and esbuild keep their memory, and
 // esbuild a service process, to themselves).
+//
+// package.json runs this as `node --max-semi-space-size=4 scripts/start.mjs`: V8 grows the young
+// generation to 2 × 16 MB while the start allocates and never gives it back, so an idle server held
+// 32 MB of it nearly empty; at 4 MB a semi-space the main thread's heap was 50 MB instead of 75 MB
+// after 20 s idle (issue 32, measured with kill -USR2). Flags must be given to node itself: V8
+// reads them when the heap is made.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

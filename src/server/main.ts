@@ -5,6 +5,7 @@ import { createStudio, type Studio } from './server';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
 import { loggerOptions } from './http/log-options';
 import { startupLine, type StartTimes } from './startup-line';
+import { memoryLine } from './memory';
 
 // Every static import above is loaded and evaluated by now: the time since the process began.
 const modulesLoaded = performance.now();
@@ -50,6 +51,10 @@ async function stop() {
 
 process.on('SIGTERM', onSignal);
 process.on('SIGINT', onSignal);
+// `kill -USR2 <pid>`: one line saying where the memory is, per thread (memory.ts; bench:start reads it).
+process.on('SIGUSR2', () => {
+  if (studio) memoryLine(studio).then(console.log, (e: unknown) => console.error('  The memory report failed:', e));
+});
 
 const settings = readSettings();
 studio = await createStudio(settings, {

@@ -11,6 +11,7 @@ import { createOutboundPolicy } from './security/outbound-policy';
 import type { ServerContext } from './context';
 import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { createPluginHost } from './plugins/host';
+import { loadBuiltinKinds } from './plugins/builtins';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { localBus, pgBus } from './runs/bus';
@@ -31,6 +32,8 @@ export interface StartupPhases {
   migrated: number;
   /** The first start's seed, the keys, ending interrupted runs. */
   data: number;
+  /** The node kinds' registry: waiting for the built-in kinds' modules (loaded during the database's open), installed packages. */
+  plugins: number;
   /** Building the server: Fastify, its plugins and every route (the API's schemas, OpenAPI). */
   routes: number;
 }
@@ -55,6 +58,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // milliseconds for them. The sandbox keeps that worker (`keepWarm`), so a quiet spell does not undo it.
   const sandbox = createCodeSandbox(sandboxOptions(settings));
   const sandboxWarm = sandbox.warm();
+  // The built-in node kinds' modules (some 80 chunks) load on this thread while the database opens on its own.
+  const builtinKinds = loadBuiltinKinds();
+  builtinKinds.catch(() => undefined); // awaited below; a failed open must not leave it unhandled
   const database = await openDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.databaseUrl || opts.inMemory ? undefined : path.join(path.resolve(settings.dataDir), 'pgdata'),
@@ -76,6 +82,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   await sweeper.first;
   // Several processes on one PostgreSQL server hear each other's run stops and events (issue 34).
   const bus = settings.databaseUrl ? await pgBus(settings.databaseUrl, db, (e) => console.error('[weft] run bus:', e)) : localBus();
+  const pluginsStart = performance.now();
+  // Installed packages: this process sees another's install within 5 s (the table's stamp).
+  const plugins = await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite', builtins: builtinKinds });
   const routesStart = performance.now();
   const ctx: ServerContext = {
     db,
@@ -86,8 +95,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     sandbox,
     exclusiveDb: database.kind === 'pglite',
     bus,
-    // Installed packages: this process sees another's install within 5 s (the table's stamp).
-    plugins: await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite' }),
+    plugins,
   };
   const state: ServerState = { stopping: false };
   const app = await buildApp(ctx, { logger: opts.logger, state });
@@ -95,7 +103,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     databaseOpen: database.timings.openMs,
     migrations: database.timings.migrationsMs,
     migrated: database.timings.migrated,
-    data: routesStart - dataStart,
+    data: pluginsStart - dataStart,
+    plugins: routesStart - pluginsStart,
     routes: performance.now() - routesStart,
   };
   // Why an allowed destination could not be reached stays in the server's log, not in the answer.

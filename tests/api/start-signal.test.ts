@@ -96,9 +96,21 @@ describe('npm start and SIGTERM', () => {
     const r = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(r.status).toBe(200);
     // npm's one child is the server itself (no shell), and the server has none (the builds ended before it started).
-    expect(childrenOf(child.pid!)).toEqual([`${server} node scripts/start.mjs`]);
+    expect(childrenOf(child.pid!)).toEqual([`${server} node --max-semi-space-size=4 scripts/start.mjs`]);
     expect(childrenOf(server)).toEqual([]);
     expect(out).toMatch(/Started in \d+\.\d\d s: .*database open .*migrations .*listen/);
+  });
+
+  it('prints where its memory is, per thread, on SIGUSR2 (and goes on serving)', async () => {
+    process.kill(server, 'SIGUSR2');
+    const t0 = Date.now();
+    while (!out.includes('Memory: ') && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    const line = /Memory: [^\n]*/.exec(out)?.[0] ?? '';
+    expect(line).toMatch(/^Memory: RSS \d+ MB \(anonymous \d+ MB, files \d+ MB\); main thread heap \d+ MB \(used \d+ MB\), external \d+ MB; /);
+    // The embedded database reports from its thread; one sandbox worker is kept warm, with its QuickJS memory.
+    expect(line).toMatch(process.env.DATABASE_URL ? /; database not in a thread of this process; / : /; database thread heap \d+ MB, its WASM memory [1-9]\d* MB; /);
+    expect(line).toMatch(/; sandbox 1 worker, heap [1-9]\d* MB and WASM [1-9]\d* MB; indexing worker stopped$/);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 
   it('stops on SIGTERM to npm start: exit 0, port closed, process gone within a few seconds', async () => {

@@ -2,12 +2,15 @@
  * `npm run bench:start` (figures only, nothing asserted): how `npm start` starts and idles on data
  * that already exists, against issue 32's targets (≤ 2 s to the first 200, ≤ 300 MB idle RSS, a
  * first run ≤ 50 ms). The data directory is made once (a first start: initdb, every migration, the
- * seed, one app), then each round restarts the real `node scripts/start.mjs` on it and measures:
+ * seed, one app), then each round restarts the real `node scripts/start.mjs` (with package.json's
+ * node flags) on it and measures:
  * - spawn → the first 200 of GET /healthz (wall clock: Node's own start included), with the phases
  *   the server prints on its start line;
  * - the first run of an existing app after the start, and the first run of a newly created one
  *   (start → code → end, POST …/draft/workflow-runs, the stream read to its end);
- * - the process tree's RSS after 20 s idle (last round), and SIGTERM → exit.
+ * - the process tree's RSS after 20 s idle (last round) with the server's own breakdown per thread
+ *   (`kill -USR2`: main heap, the database thread's heap and WASM memory, the sandbox workers'), and
+ *   SIGTERM → exit.
  * The server build must be current (`npm run build`, or one `npm start`); the client is not served.
  * Each figure is printed with `uptime`: on a shared machine they are only indicative.
  *
@@ -29,6 +32,10 @@ const PASSWORD = 'Bench-start-12345';
 const dataDir = process.env.WEFT_BENCH_DATA ?? fs.mkdtempSync(path.join(os.tmpdir(), 'weft-bench-start-'));
 const clientDir = path.join(dataDir, 'no-client');
 
+/** The flags `npm start` gives node (package.json's start script), so each round starts what it starts. */
+const startFlags = (/exec node ((?:--\S+\s+)*)scripts\/start\.mjs/.exec((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1] ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -55,7 +62,7 @@ interface Started {
 
 async function start(): Promise<Started> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...startFlags, 'scripts/start.mjs'], {
     cwd: root,
     env: { ...process.env, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_DATA_DIR: dataDir, WEFT_CLIENT_DIR: clientDir, WEFT_ADMIN_PASSWORD: PASSWORD, WEFT_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,6 +130,18 @@ async function session(base: string) {
   return { createApp, run };
 }
 
+/** The server's own memory breakdown (main.ts prints it on SIGUSR2; src/server/memory.ts). */
+async function memoryLine(s: Started): Promise<string> {
+  const from = s.out().length;
+  s.child.kill('SIGUSR2');
+  for (let i = 0; i < 400; i++) {
+    const line = /Memory: [^\n]*\n/.exec(s.out().slice(from));
+    if (line) return line[0];
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  return 'Memory: no answer to SIGUSR2 within 2 s';
+}
+
 /** RSS of a process and its descendants, in MB (Linux /proc). */
 function treeRssMb(pid: number): number {
   const kb = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
@@ -165,6 +184,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   if (round === ROUNDS) {
     await new Promise((res) => setTimeout(res, IDLE_S * 1000));
     console.log(`           idle RSS after ${IDLE_S} s: ${treeRssMb(s.child.pid!).toFixed(0)} MB (process tree)  [${uptime()}]`);
+    console.log(`         ${(await memoryLine(s)).trim()}  [${uptime()}]`);
   }
   console.log(`           SIGTERM → exit in ${ms(await stop(s))}`);
 }

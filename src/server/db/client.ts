@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema';
+import type { ThreadMemory } from './pglite-remote';
 
 export type Schema = typeof schema;
 /** The drizzle database, the same type for PGlite and node-postgres. */
@@ -14,6 +15,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** How the start spent its time here (the start line and `npm run bench:start` print it). */
   timings: { openMs: number; migrationsMs: number; migrated: number };
+  /** The embedded database's thread: its heap and WASM memory (null on this thread or a server). */
+  memory(): Promise<ThreadMemory | null>;
   close(): Promise<void>;
 }
 
@@ -86,6 +89,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       db,
       kind: 'postgres',
       timings: { openMs: opened - t0, migrationsMs: performance.now() - opened, migrated },
+      memory: async () => null,
       close: () => {
         // pool.end() resolves before its connections' sockets have closed: the server may still end them.
         closing = true;
@@ -110,6 +114,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db,
     kind: 'pglite',
     timings: { openMs: opened - t0, migrationsMs: performance.now() - opened, migrated },
+    memory: async () => ('memory' in client ? client.memory() : null),
     close: async () => {
       await client.close();
     },

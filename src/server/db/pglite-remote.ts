@@ -48,6 +48,14 @@ export interface PgliteRemote extends RemoteTransaction {
    * without /dev/blob's copies and byte-at-a-time loop; null when it could not be made.
    */
   readonly copyDevice: string | null;
+  /** The worker's heap and PostgreSQL's WASM memory (committed, not all resident), for the memory report. */
+  memory(): Promise<ThreadMemory>;
+}
+
+/** A worker thread's memory as it reports it, in bytes. */
+export interface ThreadMemory {
+  heapBytes: number;
+  wasmBytes: number;
 }
 
 export interface PgliteRemoteOptions {
@@ -166,6 +174,7 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
       await call({ op: 'commit', tx });
       return result;
     },
+    memory: () => call<ThreadMemory>({ op: 'memory' }),
     async dumpDataDir(compression) {
       const bytes = await call<Uint8Array>({ op: 'dump', compression });
       return new Blob([bytes as Uint8Array<ArrayBuffer>]);

@@ -7,6 +7,7 @@
 // Messages out: { id, result } or { id, error } (error: message and the PostgreSQL fields).
 // Transactions: `begin` holds PGlite's transaction (PGlite queues every other query until it
 // ends, as on the main thread before); queries naming its `tx` run inside it.
+import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -166,6 +167,9 @@ async function handle(m) {
       const file = await db.dumpDataDir(m.compression);
       return new Uint8Array(await file.arrayBuffer());
     }
+    case 'memory':
+      // The memory report (kill -USR2, bench:start): this isolate's heap and PostgreSQL's WASM memory.
+      return { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: db?.Module?.HEAPU8?.byteLength ?? 0 };
     case 'close':
       await db?.close();
       return null;

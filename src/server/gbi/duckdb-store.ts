@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { GbiResult } from '../../../schemas/gbi';
 
 /**
@@ -45,6 +45,8 @@ export interface CsvShape {
 const readCsv = (csvPath: string) => `read_csv(${quoteString(csvPath)}, sample_size = 20480)`;
 
 async function withInstance<T>(file: string, options: Record<string, string>, use: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  // DuckDB (its 180 modules and a 50 MB native library) loads with the first spreadsheet source, not at the server's start (issue 32).
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(file, options);
   const conn = await instance.connect();
   try {

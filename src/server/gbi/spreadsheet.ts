@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import ExcelJS from 'exceljs';
-import Papa from 'papaparse';
+import type ExcelJS from 'exceljs';
 import { ErrorCode } from '../../../schemas/errors';
 import { AppError } from '../errors';
 import { extensionOf } from '../knowledge/parse';
@@ -65,7 +64,9 @@ export async function sheetsOf(fileName: string, bytes: Buffer, tmpDir: string):
   }
   if (ext === 'xls') throw unreadable(`'${fileName}' is an .xls file, which cannot be read here: save it as .xlsx and upload that`, { extension: ext });
   if (ext !== 'xlsx') throw unreadable(`'${fileName}' is not a spreadsheet: upload a .csv or .xlsx file`, { extension: ext });
-  const wb = new ExcelJS.Workbook();
+  // exceljs (some 300 modules with its zip and stream packages) and papaparse load with the first .xlsx, not at the server's start (issue 32).
+  const [{ default: Excel }, { default: Papa }] = await Promise.all([import('exceljs'), import('papaparse')]);
+  const wb = new Excel.Workbook();
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (e) {

@@ -1,4 +1,4 @@
-import nodeSqlParser from 'node-sql-parser';
+import { createRequire } from 'node:module';
 import type { GbiDialect } from '../../../schemas/gbi';
 
 /**
@@ -23,8 +23,10 @@ export class SqlRefusedError extends Error {
   }
 }
 
-const { Parser } = nodeSqlParser as unknown as typeof import('node-sql-parser');
-const parser = new Parser();
+// node-sql-parser is one 4.8 MB script with every dialect's grammar: read on the first check, not at
+// the server's start, where it was the largest single module (issue 32). require() keeps checkSql synchronous.
+let parser: import('node-sql-parser').Parser | undefined;
+const parserOf = () => (parser ??= new (createRequire(import.meta.url)('node-sql-parser') as typeof import('node-sql-parser')).Parser());
 
 const PARSER_DIALECT: Record<GbiDialect, string> = { postgresql: 'postgresql', duckdb: 'postgresql', mysql: 'mysql' };
 
@@ -72,7 +74,7 @@ export function checkSql(sql: string, dialect: GbiDialect, tables: readonly stri
   if (!text) throw new SqlRefusedError('unparsable', 'The SQL is empty');
   let ast: unknown;
   try {
-    ast = parser.astify(text, { database: PARSER_DIALECT[dialect] });
+    ast = parserOf().astify(text, { database: PARSER_DIALECT[dialect] });
   } catch (e) {
     throw new SqlRefusedError('unparsable', `The SQL could not be parsed as one ${dialect} SELECT: ${(e as Error).message.split('\n')[0].slice(0, 200)}`);
   }

@@ -84,6 +84,9 @@ function idle(w: Worker) {
   idleTimer.unref();
 }
 
+/** Whether the worker runs now (the memory report). */
+export const prepareWorkerRunning = (): boolean => worker !== null;
+
 /**
  * Starts the worker ahead of its first batch (a no-op when it runs or cannot): loading it takes a few
  * hundred milliseconds (tsx compiles prepare.ts), which then overlap reading and segmenting the unit

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Settings } from '../settings';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import { createPolicyFetch } from '../http/policy-fetch';
@@ -35,10 +35,12 @@ export function codeMessage(lang: string | undefined, to: string, code: string, 
 
 /** Mail through the operator's SMTP server (WEFT_SMTP_URL); the operator's server, not a user's destination. */
 function smtpSender(url: string, from: string): CodeSender {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer (some 40 modules) loads with the first mail, not at the server's start (issue 32).
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
+      transport ??= import('nodemailer').then((n) => n.default.createTransport(url));
+      await (await transport).sendMail({ from, to: m.to, subject: m.subject, text: m.text });
     },
   };
 }

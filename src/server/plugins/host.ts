@@ -10,7 +10,7 @@ import { providePluginRuntime } from '../../plugin-sdk/package-runtime';
 import type { PluginPackageManifest } from '../../../schemas/plugin-package';
 import type { Db } from '../db/client';
 import { pluginPackages } from '../db/schema';
-import { loadBuiltinKinds } from './builtins';
+import { loadBuiltinKinds, type BuiltinKinds } from './builtins';
 import { openPackage } from './package';
 
 /** A tool's code from a server bundle: a script defining `main` for the code sandbox (scripts/plugin-pack.ts). */
@@ -70,12 +70,14 @@ export interface PluginHostOptions {
   reloadMs?: number;
   /** False when this process is the database's only user (the embedded database). Default true. */
   shared?: boolean;
+  /** The built-in kinds, when their loading was started earlier (the server starts it beside the database's open). */
+  builtins?: Promise<BuiltinKinds>;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function createPluginHost(opts: PluginHostOptions = {}): Promise<PluginHost> {
-  const builtins = await loadBuiltinKinds();
+  const builtins = await (opts.builtins ?? loadBuiltinKinds());
   const builtinKinds = new Set(builtins.plugins.map((p) => p.kind));
   // The bundles take zod and the SDK from here (scripts/plugin-pack.ts), so schemas are ours.
   providePluginRuntime({ zod, sdk });

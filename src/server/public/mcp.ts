@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ServerContext } from '../context';
 import { AppError } from '../errors';
@@ -63,6 +63,7 @@ function inputShape(target: ApiTarget): Record<string, z.ZodType> {
 export async function spaceMcpServer(ctx: ServerContext, key: VerifiedKey, log: (e: unknown) => void): Promise<McpServer> {
   const offered = await offeredApps(ctx, key.workspaceId);
   if (!offered.enabled) throw new AppError(404, ErrorCode.ROUTE_NOT_FOUND, 'This project space offers no MCP tools (its owner has not turned the MCP endpoint on)');
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer({ name: 'weft', version: '1' });
   const taken = new Set<string>();
   for (const appId of offered.appIds) {

@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { createSandboxScheduler, type QueuePosition, type SandboxCaller } from './scheduler';
+import { askWorkerMemory } from './memory';
+import type { ThreadMemory } from '../db/pglite-remote';
 
 export type { QueuePosition, SandboxCaller } from './scheduler';
 
@@ -123,6 +125,8 @@ export interface CodeSandbox {
   warm(): Promise<boolean>;
   /** True once {@link warm} has readied its workers (the server's /readyz). */
   readonly warmed: boolean;
+  /** The workers now (Python ones included) and the idle JavaScript ones' memory, for the memory report. */
+  memory(): Promise<{ workers: number; idle: ThreadMemory[] }>;
   /** Jobs on a worker and jobs waiting for one, now. */
   readonly load: { running: number; waiting: number };
   /** The limits in force (the inspector shows the time cap). */
@@ -422,11 +426,18 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     slots.clear();
   }
 
+  async function memory() {
+    const idle = [...slots].filter((s) => !s.busy && s.language === 'javascript');
+    const answers = await Promise.all(idle.map((s) => askWorkerMemory(s.worker, nextId++)));
+    return { workers: slots.size, idle: answers.filter((m): m is ThreadMemory => m !== null) };
+  }
+
   const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };
   return {
     run,
     close,
     warm,
+    memory,
     get warmed() {
       return warmed;
     },

@@ -12,6 +12,7 @@
 // built-ins, a `console` whose calls come back as log lines, and the inputs as JSON.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 
@@ -32,7 +33,7 @@ const MIN_PAGES = 256;
 async function newModule(bytes) {
   const pages = Math.max(MIN_PAGES, Math.ceil(bytes / PAGE));
   const wasmMemory = new WebAssembly.Memory({ initial: MIN_PAGES, maximum: pages });
-  return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, wasmModule: await compiledWasm() }));
+  return { memory: wasmMemory, mod: await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, wasmModule: await compiledWasm() })) };
 }
 
 /** The variant's WebAssembly, compiled once per worker (found the way quickjs-emscripten finds it). */
@@ -47,11 +48,11 @@ function compiledWasm() {
 
 /** A module whose heap grew past this is dropped after its job, so its memory can go back. */
 const KEEP_BYTES = 32 * 1024 * 1024;
-/** The worker's warm module and the ceiling it was made with. */
+/** The worker's warm module, its WASM memory and the ceiling it was made with. */
 let warm;
 
 async function moduleFor(bytes) {
-  if (warm?.bytes !== bytes) warm = { bytes, mod: await newModule(bytes) };
+  if (warm?.bytes !== bytes) warm = { bytes, ...(await newModule(bytes)) };
   return warm.mod;
 }
 
@@ -228,6 +229,11 @@ function evaluate(job, rt, ctx, trap) {
 }
 
 parentPort.on('message', (msg) => {
+  // The memory report (kill -USR2, bench:start): this isolate's heap and the warm module's WASM memory.
+  if (msg.memory) {
+    parentPort.postMessage({ id: msg.id, memory: { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: warm?.memory.buffer.byteLength ?? 0 } });
+    return;
+  }
   // A job on a warm module starts at once: the host starts its clock when it posts (`quiet`), and a
   // 'started' message would only wake the server's thread once more per run. `warmBytes` tells it
   // which ceiling the module kept for the next job is made with.

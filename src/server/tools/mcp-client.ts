@@ -1,7 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode } from '../../../schemas/errors';
 import type { McpServerConfig } from '../../../schemas/tool';
 import { createPolicyFetch } from '../http/policy-fetch';
@@ -57,11 +54,14 @@ function mcpFetch(policy: OutboundPolicy): typeof fetch {
 /** Connects to a server; a clear error (with the tail of an stdio server's stderr) when it cannot. */
 export async function connectMcp(config: McpServerConfig, opts: McpClientOptions): Promise<Client> {
   const timeoutMs = opts.timeoutMs ?? 20_000;
+  // The SDK (and the HTTP stack it brings) loads on the first connection, not at the server's start (issue 32).
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: 'weft', version: '0.1.0' });
   let stderr = '';
   let transport;
   if (isStdio(config)) {
     await opts.allowStdio(config);
+    const { getDefaultEnvironment, StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const t = new StdioClientTransport({
       command: config.command,
       args: config.args,
@@ -81,7 +81,9 @@ export async function connectMcp(config: McpServerConfig, opts: McpClientOptions
     });
     const fetch = mcpFetch(opts.policy);
     transport =
-      config.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers: config.headers }, fetch }) : new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, fetch });
+      config.type === 'sse'
+        ? new (await import('@modelcontextprotocol/sdk/client/sse.js')).SSEClientTransport(url, { requestInit: { headers: config.headers }, fetch })
+        : new (await import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, fetch });
   }
   try {
     await client.connect(transport, { timeout: timeoutMs });

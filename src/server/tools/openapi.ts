@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import type { BodySubtype, DataType, ParamRow } from '../../../schemas/parameter';
 import type { HttpMethod } from '../../../schemas/tool';
 import type { FunctionInput } from './functions';
@@ -29,7 +29,9 @@ export function parseDocument(text: string): Obj {
     doc = JSON.parse(text);
   } catch {
     try {
-      doc = parseYaml(text, { maxAliasCount: 100 });
+      // yaml (70-odd modules) is read on the first YAML document, not at the server's start (issue 32).
+      const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+      doc = parse(text, { maxAliasCount: 100 });
     } catch (e) {
       throw new OpenApiError(`The document is neither JSON nor YAML: ${(e as Error).message.split('\n')[0]}`);
     }

@@ -4,12 +4,13 @@
  * Error whose message can be shown to the user as it is.
  */
 import type { ParsedDoc } from '../types';
-import { parseCsv } from './csv';
-import { parseDoc } from './doc';
-import { parseDocx } from './docx';
-import { excelHeaderRow, excelSheetNames, parseExcel } from './excel';
-import { parsePdf } from './pdf';
 import { parseText } from './text';
+
+// Each parser and its package (unpdf, mammoth, word-extractor, exceljs, SheetJS, papaparse) loads on
+// its first file: together they were about a third of the server's start-up module load and of an
+// idle server's JavaScript heap (issue 32), and many studios never take an upload.
+const csv = () => import('./csv');
+const docx = () => import('./docx');
 
 export { htmlToText, decodeEntities } from './html';
 export { decodeText } from './text';
@@ -49,20 +50,22 @@ export async function parseFile(input: { bytes: Buffer; name: string }, opts: { 
     case 'md':
       return { kind: 'text', text: parseText(bytes) };
     case 'pdf': {
-      const r = await parsePdf(bytes);
+      const r = await (await import('./pdf')).parsePdf(bytes);
       return { kind: 'text', text: r.text, ...(r.title ? { title: r.title } : {}) };
     }
     case 'docx':
-      return { kind: 'text', text: await parseDocx(bytes) };
+      return { kind: 'text', text: await (await docx()).parseDocx(bytes) };
     case 'doc':
       // Some ".doc" files are really .docx (zip) saved under the old name.
-      if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { kind: 'text', text: await parseDocx(bytes) };
-      return { kind: 'text', text: await parseDoc(bytes) };
+      if (bytes[0] === 0x50 && bytes[1] === 0x4b) return { kind: 'text', text: await (await docx()).parseDocx(bytes) };
+      return { kind: 'text', text: await (await import('./doc')).parseDoc(bytes) };
     case 'xlsx':
     case 'xls':
-      return { kind: 'table', sheets: await parseExcel(bytes, name, opts.sheet, headerRowOf(opts.headerRow)) };
-    case 'csv':
-      return { kind: 'table', sheets: [parseCsv(bytes, name, headerRowOf(opts.headerRow))] };
+      return { kind: 'table', sheets: await (await import('./excel')).parseExcel(bytes, name, opts.sheet, headerRowOf(opts.headerRow)) };
+    case 'csv': {
+      const row = headerRowOf(opts.headerRow);
+      return { kind: 'table', sheets: [(await csv()).parseCsv(bytes, name, row)] };
+    }
     default:
       throw new Error(`Unsupported file type '${ext ? '.' + ext : name}': knowledge files can be .pdf .txt .doc .docx .md .xls .xlsx .csv`);
   }
@@ -71,12 +74,12 @@ export async function parseFile(input: { bytes: Buffer; name: string }, opts: { 
 /** Sheet names of a workbook (a CSV file is one sheet named after the file). */
 export async function excelSheets(bytes: Buffer, name: string): Promise<string[]> {
   if (extensionOf(name) === 'csv') return [name.replace(/\.csv$/i, '')];
-  return excelSheetNames(bytes, name);
+  return (await import('./excel')).excelSheetNames(bytes, name);
 }
 
 /** The column names in `headerRow` (1-based) of a sheet (the first sheet when `sheet` is undefined). */
 export async function excelHeaders(bytes: Buffer, name: string, sheet: string | undefined, headerRow: number): Promise<string[]> {
   const row = headerRowOf(headerRow);
-  if (extensionOf(name) === 'csv') return parseCsv(bytes, name, row).headers;
-  return excelHeaderRow(bytes, name, sheet, row);
+  if (extensionOf(name) === 'csv') return (await csv()).parseCsv(bytes, name, row).headers;
+  return (await import('./excel')).excelHeaderRow(bytes, name, sheet, row);
 }

@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode } from '../../../../schemas/errors';
@@ -27,6 +26,8 @@ export const mcpRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
         throw new AppError(401, ErrorCode.API_KEY_INVALID, "This key is not a key of this project space's MCP endpoint");
       }
       const server = await spaceMcpServer(ctx, key, (e) => req.log.error({ err: e }, 'storing an MCP run failed'));
+      // The SDK loads on the endpoint's first request, not at the server's start (issue 32).
+      const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.on('close', () => {
