@@ -161,6 +161,22 @@ export const ErrorCode = {
   GBI_FILE_UNREADABLE: 'GBI-1002',
   /** GBI: a database of this type cannot be asked yet (400): PostgreSQL databases and spreadsheets can. */
   GBI_SOURCE_UNSUPPORTED: 'GBI-1003',
+  /**
+   * Digital humans (issue 31): a broadcast script that is empty or longer than 1000 words (400; spec 5
+   * "Digital human broadcast content: required, max 1000 words"; Chinese counts each character, other
+   * scripts each word). Nothing is stored.
+   */
+  DH_SCRIPT_INVALID: 'DH-1000',
+  /** The app's kind does not fit its type (400): conversation needs a chatflow or agent app, broadcast a workflow app. */
+  DH_KIND_MISMATCH: 'DH-1001',
+  /** A broadcast needs the app to speak as a character with a portrait or an idle clip (400). */
+  DH_NO_CHARACTER: 'DH-1002',
+  /** The broadcast is not in the state the action needs (409): its video is not rendered yet; `data.state` says where it is. */
+  DH_BROADCAST_STATE: 'DH-1003',
+  /** The character is used by apps (409): detach it from them first; `data.apps` lists them. */
+  DH_CHARACTER_IN_USE: 'DH-1004',
+  /** The video could not be rendered (speech or encoder failure, time limit); the broadcast is `failed` with the reason. */
+  DH_RENDER_FAILED: 'DH-1005',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -82,6 +82,12 @@ const errors: typeof zh = {
     'GBI-1001': 'The database could not answer the query, even after one correction',
     'GBI-1002': 'The spreadsheet cannot be read: upload a .csv or .xlsx file (save .xls files as .xlsx) that holds a table',
     'GBI-1003': 'Databases of this type cannot be asked yet: use a PostgreSQL database or a spreadsheet',
+    'DH-1000': 'Digital human broadcast content: required, max 1000 words',
+    'DH-1001': 'This kind of digital human does not fit the app: a conversational one needs a chatflow or agent app, a broadcast one a workflow app',
+    'DH-1002': 'Choose a character with a portrait or an idle clip for this app first',
+    'DH-1003': 'The video is not ready yet',
+    'DH-1004': 'The character is used by apps: give them another character first',
+    'DH-1005': 'The video could not be rendered',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',
