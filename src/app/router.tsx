@@ -191,6 +191,7 @@ function workspaceRoutes(): RouteObject {
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
       { path: 'certificate', lazy: pageOrSkeleton('./workspace/credentials/credentials-page.tsx'), handle: { title: 'workspace.certificate', crumb: true } },
       { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
+      { path: 'character', lazy: page(() => import('./workspace/characters/characters-page')), handle: { title: 'workspace.character', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
         children: [
