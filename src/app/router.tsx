@@ -344,14 +344,10 @@ function editorRoutes(): RouteObject {
       editor('agent-flow', 'AgentFlowLayout'),
       {
         path: 'digital-human',
-        element: (
-          <>
-            <SubHeader />
-            <Outlet />
-          </>
-        ),
+        // The editor's header (no tabs) above the app's digital-human page (issue 31).
+        lazy: page(async () => ({ default: (await import('./screens/app/editor-layout')).DigitalHumanLayout })),
         handle: { title: editorTitle['digital-human'], crumb: true } satisfies RouteHandle,
-        children: [{ index: true, lazy: skeleton() }],
+        children: [{ index: true, lazy: page(() => import('./screens/app/digital-human/digital-human-page')) }],
       },
     ],
   };
