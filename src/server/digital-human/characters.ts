@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Character, CharacterCreateBody, CharacterListQuery, CharacterMedia, CharacterUpdateBody, PortalCharacter } from '../../../schemas/digital-human';
+import type { PortalAppDetail } from '../../../schemas/portal';
 import { ErrorCode } from '../../../schemas/errors';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE } from '../context';
@@ -184,4 +185,28 @@ export async function portalCharacterOf(ctx: Pick<ServerContext, 'db'>, appId: s
     greeting: c.greeting,
     persona: c.persona,
   };
+}
+
+/**
+ * The portal detail with the app's character (issue 31): its look, voice and greeting for a
+ * speaking avatar (not its persona: that stays on the server), and the greeting as the opening
+ * statement when the app has none of its own.
+ */
+export function withCharacter(detail: PortalAppDetail, c: Awaited<ReturnType<typeof portalCharacterOf>>): PortalAppDetail {
+  if (!c) return { ...detail, character: null };
+  const { persona: _persona, ...character } = c;
+  const opening = detail.features.opening_statement?.trim() ? detail.features : { ...detail.features, opening_statement: c.greeting };
+  return { ...detail, features: c.greeting ? opening : detail.features, character };
+}
+
+/** The persona a portal chat runs with: the app's character's, then the one the user set for the conversation. */
+export async function chatPersona(ctx: Pick<ServerContext, 'db'>, appId: string, conversationPersona: string | undefined): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ persona: characters.persona })
+    .from(digitalHumanApps)
+    .innerJoin(characters, eq(characters.id, digitalHumanApps.characterId))
+    .where(and(eq(digitalHumanApps.appId, appId), eq(digitalHumanApps.kind, 'conversation')))
+    .limit(1);
+  const joined = [row?.persona, conversationPersona].filter((p) => p?.trim()).join('\n\n');
+  return joined || undefined;
 }

@@ -33,6 +33,23 @@ export function sentences(script: string): string[] {
     }
     if (cur.trim()) out.push(cur.trim());
   }
+  // A piece still too long (no punctuation at all) is cut every 40 words, so each is spoken at once
+  // within the speech layer's limits and shows as a readable subtitle.
+  return out.flatMap((p) => (countWords(p) <= 60 ? [p] : cutEvery(p, 40)));
+}
+
+function cutEvery(text: string, words: number): string[] {
+  const tokens = text.match(/[\u3400-\u9fff]|[^\s\u3400-\u9fff]+\s*|\s+/gu) ?? [];
+  const out: string[] = [];
+  let cur = '';
+  for (const tok of tokens) {
+    if (cur && countWords(cur + tok) > words) {
+      out.push(cur.trim());
+      cur = '';
+    }
+    cur += tok;
+  }
+  if (cur.trim()) out.push(cur.trim());
   return out;
 }
 
