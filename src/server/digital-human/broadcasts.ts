@@ -4,11 +4,12 @@ import { countWords, type Broadcast, type BroadcastCreateBody, type BroadcastUpd
 import { ErrorCode } from '../../../schemas/errors';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE } from '../context';
-import { broadcasts, characters } from '../db/schema';
+import { broadcasts } from '../db/schema';
 import { AppError, notFoundOrForeign } from '../errors';
 import { BUILDERS } from '../services/apps';
 import { nothingToChange, page, type Scope } from '../services/workspace-resources';
 import { appAndRow } from './apps';
+import { lookOf } from './characters';
 import { nudgeRenderers } from './render-queue';
 import { removeVideo } from './video-store';
 
@@ -51,8 +52,9 @@ async function broadcastApp(ctx: ServerContext, s: Scope, appId: string, forWrit
 
 async function requireLook(ctx: ServerContext, characterId: string | null) {
   if (!characterId) throw new AppError(400, ErrorCode.DH_NO_CHARACTER, 'Choose a character with a portrait or an idle clip for this app first');
-  const [c] = await ctx.db.select({ portrait: characters.portraitFileId, clip: characters.idleClipFileId }).from(characters).where(eq(characters.id, characterId));
-  if (!c?.portrait && !c?.clip) throw new AppError(400, ErrorCode.DH_NO_CHARACTER, 'The character has no portrait or idle clip');
+  if (!(await lookOf(ctx, characterId))) {
+    throw new AppError(400, ErrorCode.DH_NO_CHARACTER, 'The character has no portrait (png, jpg, webp, gif or bmp: an SVG cannot be drawn into a video) or idle clip');
+  }
 }
 
 async function rowOf(ctx: ServerContext, appId: string, id: string): Promise<Row> {

@@ -210,3 +210,18 @@ export async function chatPersona(ctx: Pick<ServerContext, 'db'>, appId: string,
   const joined = [row?.persona, conversationPersona].filter((p) => p?.trim()).join('\n\n');
   return joined || undefined;
 }
+
+/**
+ * What a video can be drawn from: the portrait, unless it is an SVG (the encoder reads raster images
+ * only), else the idle clip's first frame; null when neither.
+ */
+export async function lookOf(ctx: Pick<ServerContext, 'db'>, characterId: string | null): Promise<string | null> {
+  if (!characterId) return null;
+  const [c] = await ctx.db
+    .select({ portrait: characters.portraitFileId, clip: characters.idleClipFileId, portraitType: files.mimeType })
+    .from(characters)
+    .leftJoin(files, eq(files.id, characters.portraitFileId))
+    .where(eq(characters.id, characterId));
+  if (c?.portrait && c.portraitType !== 'image/svg+xml') return c.portrait;
+  return c?.clip ?? null;
+}

@@ -14,6 +14,7 @@ import type { ServerContext } from '../context';
 import { broadcasts, characters, digitalHumanApps, files } from '../db/schema';
 import { fileBytes } from '../services/files';
 import { synthesize } from '../speech';
+import { lookOf } from './characters';
 import { renderBroadcast, type SpeechPart } from './render';
 import { sentences } from './subtitles';
 import { removeVideo, videoKeyOf, videoPath, workDirOf } from './video-store';
@@ -94,7 +95,7 @@ async function renderRow(ctx: ServerContext, row: Row, signal: AbortSignal, inne
     .from(digitalHumanApps)
     .innerJoin(characters, eq(characters.id, digitalHumanApps.characterId))
     .where(eq(digitalHumanApps.appId, row.appId));
-  const lookId = dh?.c.portraitFileId ?? dh?.c.idleClipFileId;
+  const lookId = dh ? await lookOf(ctx, dh.c.id) : null;
   if (!dh || !lookId) throw new Error('The app has no character with a portrait or idle clip');
   const [look] = await ctx.db.select().from(files).where(eq(files.id, lookId));
   if (!look) throw new Error('The character\'s portrait is missing');

@@ -103,7 +103,7 @@ export function BroadcastPanel({ appId, workspaceId, ready }: BroadcastPanelProp
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const load = useCallback(() => {
-    listBroadcasts(appId, { page_size: 100 }, { workspaceId, reaction: 'silent' }).then(setRows, reportError);
+    listBroadcasts(appId, { page_size: 100 }, { workspaceId, reaction: 'silent' }).then((p) => setRows(p.items), reportError);
   }, [appId, workspaceId]);
   useEffect(load, [load]);
   // Poll while a render is queued or running: progress, then done or failed.
