@@ -82,6 +82,13 @@ const errors: typeof zh = {
     'GBI-1001': 'The database could not answer the query, even after one correction',
     'GBI-1002': 'The spreadsheet cannot be read: upload a .csv or .xlsx file (save .xls files as .xlsx) that holds a table',
     'GBI-1003': 'Databases of this type cannot be asked yet: use a PostgreSQL database or a spreadsheet',
+    // Speech: text to speech and speech to text (src/server/speech).
+    'SPEECH-1000': 'Voice input needs a speech-to-text model: an admin sets a default speech-to-text model under System › Models',
+    'SPEECH-1001': 'This audio format is not accepted: use webm, ogg, wav, mp3, m4a or flac',
+    'SPEECH-1002': 'The audio is empty or larger than the limit',
+    'SPEECH-1003': 'The text to speak is longer than the limit',
+    'SPEECH-1004': 'The speech model failed; try again later',
+    'SPEECH-1005': 'There is no text to speak',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',
