@@ -177,6 +177,24 @@ export const ErrorCode = {
   DH_CHARACTER_IN_USE: 'DH-1004',
   /** The video could not be rendered (speech or encoder failure, time limit); the broadcast is `failed` with the reason. */
   DH_RENDER_FAILED: 'DH-1005',
+  /**
+   * Speech (issue 31): voice input needs a speech-to-text model (400): the tenant has no default
+   * speech2text model and the call named none. An admin sets one under System › Models.
+   */
+  SPEECH_NO_STT_MODEL: 'SPEECH-1000',
+  /** Speech: the uploaded audio is not of an accepted type (400): webm, ogg, wav, mp3, mp4/m4a, flac. */
+  SPEECH_AUDIO_UNSUPPORTED: 'SPEECH-1001',
+  /** Speech: the uploaded audio is empty or larger than the limit (400); `data.limit` is the limit in bytes. */
+  SPEECH_AUDIO_SIZE: 'SPEECH-1002',
+  /** Speech: the text to speak is longer than the limit (400); `data.limit` is the limit in characters. */
+  SPEECH_TEXT_TOO_LONG: 'SPEECH-1003',
+  /**
+   * Speech: the speech model or the offline voice failed (502; 400 for a setup fault such as a
+   * disabled model or a refused key); `data.model_error` is the provider's error code.
+   */
+  SPEECH_FAILED: 'SPEECH-1004',
+  /** Speech: nothing to speak (400): no text, or the message has no answer text. */
+  SPEECH_TEXT_EMPTY: 'SPEECH-1005',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

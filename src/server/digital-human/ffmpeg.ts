@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
+const resolveFrom = createRequire(import.meta.url);
 
 /** The binary's path, resolved from the package (not from PATH). */
 export function ffmpegPath(): string {
-  const pkg = require.resolve('@ffmpeg-installer/linux-x64/package.json');
+  const pkg = resolveFrom.resolve('@ffmpeg-installer/linux-x64/package.json');
   return path.join(path.dirname(pkg), 'ffmpeg');
 }
 

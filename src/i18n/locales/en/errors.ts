@@ -88,6 +88,13 @@ const errors: typeof zh = {
     'DH-1003': 'The video is not ready yet',
     'DH-1004': 'The character is used by apps: give them another character first',
     'DH-1005': 'The video could not be rendered',
+    // Speech: text to speech and speech to text (src/server/speech).
+    'SPEECH-1000': 'Voice input needs a speech-to-text model: an admin sets a default speech-to-text model under System › Models',
+    'SPEECH-1001': 'This audio format is not accepted: use webm, ogg, wav, mp3, m4a or flac',
+    'SPEECH-1002': 'The audio is empty or larger than the limit',
+    'SPEECH-1003': 'The text to speak is longer than the limit',
+    'SPEECH-1004': 'The speech model failed; try again later',
+    'SPEECH-1005': 'There is no text to speak',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',

@@ -92,6 +92,13 @@ const errors = {
     'DH-1003': '视频尚未生成完成',
     'DH-1004': '该角色正被应用使用：请先为这些应用更换角色',
     'DH-1005': '视频生成失败',
+    // 语音：文字转语音与语音转文字（src/server/speech）。
+    'SPEECH-1000': '语音输入需要语音转文字模型：请管理员在 系统 › 模型 中设置默认的语音转文字模型',
+    'SPEECH-1001': '不支持该音频格式：请使用 webm、ogg、wav、mp3、m4a 或 flac',
+    'SPEECH-1002': '音频为空或超过大小上限',
+    'SPEECH-1003': '要朗读的文字超过长度上限',
+    'SPEECH-1004': '语音模型调用失败，请稍后重试',
+    'SPEECH-1005': '没有可朗读的文字',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',
