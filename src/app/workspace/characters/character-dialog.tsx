@@ -46,6 +46,7 @@ export function CharacterDialog({ workspaceId, target, onClose, onSaved }: Chara
                   }
                 : undefined
             }
+            submitLabel={editing ? t('common:actions.save') : t('common:actions.create')}
             onCancel={onClose}
             onSubmit={async (v) => {
               const saved = editing

@@ -21,18 +21,23 @@ import s from './digital-human.module.css';
 const POLL_MS = 1500;
 
 /** The script field with its word counter (zh: characters, en: words). */
-const scriptWidget: WidgetRenderer = ({ value, onChange, onBlur, disabled, placeholder, invalid, tk }) => {
+function ScriptField({ value, onChange, onBlur, disabled, placeholder, invalid }: { value: unknown; onChange: (v: unknown) => void; onBlur: () => void; disabled: boolean; placeholder?: string; invalid: boolean }) {
+  const { t } = useTranslation('digitalHuman');
   const text = typeof value === 'string' ? value : '';
   const words = countWords(text);
   return (
     <div className={s.script}>
       <Textarea value={text} rows={8} placeholder={placeholder} disabled={disabled} invalid={invalid} onBlur={onBlur} onChange={(e) => onChange(e.target.value)} data-testid="broadcast-script" />
       <span className={words > BROADCAST_WORDS_MAX ? s.over : s.count} data-testid="broadcast-words">
-        {tk('digitalHuman:broadcast.words', { count: words, max: BROADCAST_WORDS_MAX })}
+        {t('broadcast.words', { count: words, max: BROADCAST_WORDS_MAX })}
       </span>
     </div>
   );
-};
+}
+
+const scriptWidget: WidgetRenderer = ({ value, onChange, onBlur, disabled, placeholder, invalid }) => (
+  <ScriptField value={value} onChange={onChange} onBlur={onBlur} disabled={disabled} placeholder={placeholder} invalid={invalid} />
+);
 
 function StateBadge({ b }: { b: Broadcast }) {
   const { t } = useTranslation('digitalHuman');
