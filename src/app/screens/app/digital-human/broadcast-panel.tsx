@@ -186,8 +186,12 @@ export function BroadcastPanel({ appId, workspaceId, ready }: BroadcastPanelProp
                   <Button size="sm" variant="ghost" icon={<RefreshCw aria-hidden="true" />} disabled={!ready || b.state === 'queued' || b.state === 'running'} onClick={() => void act(() => regenerateBroadcast(appId, b.id, { workspaceId }))}>
                     {t('broadcast.regenerate')}
                   </Button>
-                  <Button size="sm" variant="ghost" iconOnly aria-label={t('broadcast.edit')} icon={<Pencil aria-hidden="true" />} onClick={() => setEditing(b)} />
-                  <Button size="sm" variant="ghost" iconOnly aria-label={t('broadcast.delete')} icon={<Trash2 aria-hidden="true" />} onClick={() => void remove(b)} />
+                  <Button size="sm" variant="ghost" iconOnly aria-label={t('broadcast.edit')} title={t('broadcast.edit')} onClick={() => setEditing(b)}>
+                    <Pencil aria-hidden="true" />
+                  </Button>
+                  <Button size="sm" variant="ghost" iconOnly aria-label={t('broadcast.delete')} title={t('broadcast.delete')} onClick={() => void remove(b)}>
+                    <Trash2 aria-hidden="true" />
+                  </Button>
                 </div>
               </Card>
             </li>
