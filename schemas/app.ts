@@ -64,6 +64,11 @@ export const App = z.object({
   draft_revision: z.number().int(),
   /** The newest published version's number, or null when the app was never published (see AppVersion). */
   latest_version: z.string().nullable().optional(),
+  /**
+   * A digital human (issue 31, schemas/digital-human.ts): `conversation` (a chatflow or agent app
+   * answering as a character) or `broadcast` (a workflow app rendering videos); null otherwise.
+   */
+  digital_human: z.enum(['conversation', 'broadcast']).nullable().optional(),
 });
 export type App = z.infer<typeof App>;
 

@@ -161,6 +161,40 @@ export const ErrorCode = {
   GBI_FILE_UNREADABLE: 'GBI-1002',
   /** GBI: a database of this type cannot be asked yet (400): PostgreSQL databases and spreadsheets can. */
   GBI_SOURCE_UNSUPPORTED: 'GBI-1003',
+  /**
+   * Digital humans (issue 31): a broadcast script that is empty or longer than 1000 words (400; spec 5
+   * "Digital human broadcast content: required, max 1000 words"; Chinese counts each character, other
+   * scripts each word). Nothing is stored.
+   */
+  DH_SCRIPT_INVALID: 'DH-1000',
+  /** The app's kind does not fit its type (400): conversation needs a chatflow or agent app, broadcast a workflow app. */
+  DH_KIND_MISMATCH: 'DH-1001',
+  /** A broadcast needs the app to speak as a character with a portrait or an idle clip (400). */
+  DH_NO_CHARACTER: 'DH-1002',
+  /** The broadcast is not in the state the action needs (409): its video is not rendered yet; `data.state` says where it is. */
+  DH_BROADCAST_STATE: 'DH-1003',
+  /** The character is used by apps (409): detach it from them first; `data.apps` lists them. */
+  DH_CHARACTER_IN_USE: 'DH-1004',
+  /** The video could not be rendered (speech or encoder failure, time limit); the broadcast is `failed` with the reason. */
+  DH_RENDER_FAILED: 'DH-1005',
+  /**
+   * Speech (issue 31): voice input needs a speech-to-text model (400): the tenant has no default
+   * speech2text model and the call named none. An admin sets one under System › Models.
+   */
+  SPEECH_NO_STT_MODEL: 'SPEECH-1000',
+  /** Speech: the uploaded audio is not of an accepted type (400): webm, ogg, wav, mp3, mp4/m4a, flac. */
+  SPEECH_AUDIO_UNSUPPORTED: 'SPEECH-1001',
+  /** Speech: the uploaded audio is empty or larger than the limit (400); `data.limit` is the limit in bytes. */
+  SPEECH_AUDIO_SIZE: 'SPEECH-1002',
+  /** Speech: the text to speak is longer than the limit (400); `data.limit` is the limit in characters. */
+  SPEECH_TEXT_TOO_LONG: 'SPEECH-1003',
+  /**
+   * Speech: the speech model or the offline voice failed (502; 400 for a setup fault such as a
+   * disabled model or a refused key); `data.model_error` is the provider's error code.
+   */
+  SPEECH_FAILED: 'SPEECH-1004',
+  /** Speech: nothing to speak (400): no text, or the message has no answer text. */
+  SPEECH_TEXT_EMPTY: 'SPEECH-1005',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

@@ -245,8 +245,11 @@ export type QaGeneration = z.infer<typeof QaGeneration>;
 
 // ---- Server-side request shapes (the client builds these from the functions of src/api/datasets.ts) ----
 
-/** What an upload is for (7.5 files): knowledge files, debug-run files, icons, chat attachments. */
-export const FILE_BIZ_TYPES = ['dataset', 'debug', 'icon', 'chat'] as const;
+/**
+ * What an upload is for (7.5 files): knowledge files, debug-run files, icons, chat attachments, and
+ * a character's idle clip (a short mp4 or webm; schemas/digital-human.ts CLIP_MAX_MB).
+ */
+export const FILE_BIZ_TYPES = ['dataset', 'debug', 'icon', 'chat', 'clip'] as const;
 export const FileBizType = z.enum(FILE_BIZ_TYPES);
 export type FileBizType = z.infer<typeof FileBizType>;
 /** Icon uploads: image types only. */

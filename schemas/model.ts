@@ -170,7 +170,7 @@ export const CredentialsSaveBody = z.object({ credentials: z.record(z.string(), 
 export const CredentialsValidateBody = z.object({
   credentials: z.record(z.string(), z.string()).optional(),
   model: ModelName.optional(),
-  model_type: z.enum(['llm', 'text-embedding']).default('llm'),
+  model_type: z.enum(['llm', 'text-embedding', 'tts', 'speech2text']).default('llm'),
 });
 
 /** Why a provider call failed: stable codes the UI and the engine read. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
 import { AppIcon } from './app';
+import { PortalCharacter } from './digital-human';
 import { AppFeatures, FlowMode } from './flow';
 import { pageNumber, pageSize } from './guards';
 import { RunError, RunStatus, TokenUsage } from './run';
@@ -102,6 +103,12 @@ export const PortalAppDetail = PortalApp.extend({
   inputs: z.array(PortalInputField),
   /** Conversation variables the flow declares (names and types; values are per conversation). */
   conversation_variables: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
+  /**
+   * The character the app speaks as when it is a digital human (issue 31): its portrait or idle
+   * clip (public URLs), voice and greeting, for a speaking avatar; null otherwise. Its greeting is
+   * the opening statement when the app has none, and its persona joins the conversation's.
+   */
+  character: PortalCharacter.nullable().optional(),
 });
 export type PortalAppDetail = z.infer<typeof PortalAppDetail>;
 

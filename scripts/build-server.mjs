@@ -100,6 +100,8 @@ export async function buildServer(root) {
       'python-worker': 'src/server/sandbox/python-worker.mjs',
       'pglite-worker': 'src/server/db/pglite-worker.mjs',
       'prepare-worker': 'src/server/knowledge/prepare-thread.ts',
+      // The offline voice (speech/offline-voice.ts: ./espeak-worker.mjs).
+      'espeak-worker': 'src/server/speech/espeak-worker.mjs',
     },
     outdir: tmp,
     bundle: true,

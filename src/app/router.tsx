@@ -191,6 +191,7 @@ function workspaceRoutes(): RouteObject {
       { path: 'database', lazy: pageOrSkeleton('./workspace/databases/databases-page.tsx'), handle: { title: 'workspace.database', crumb: true } },
       { path: 'certificate', lazy: pageOrSkeleton('./workspace/credentials/credentials-page.tsx'), handle: { title: 'workspace.certificate', crumb: true } },
       { path: 'prompt', lazy: pageOrSkeleton('./workspace/prompts/prompts-page.tsx'), handle: { title: 'workspace.prompt', crumb: true } },
+      { path: 'character', lazy: page(() => import('./workspace/characters/characters-page')), handle: { title: 'workspace.character', crumb: true } },
       {
         handle: { crumb: workspaceListCrumb('prompt', 'workspace.prompt') } satisfies RouteHandle,
         children: [
@@ -343,14 +344,10 @@ function editorRoutes(): RouteObject {
       editor('agent-flow', 'AgentFlowLayout'),
       {
         path: 'digital-human',
-        element: (
-          <>
-            <SubHeader />
-            <Outlet />
-          </>
-        ),
+        // The editor's header (no tabs) above the app's digital-human page (issue 31).
+        lazy: page(async () => ({ default: (await import('./screens/app/editor-layout')).DigitalHumanLayout })),
         handle: { title: editorTitle['digital-human'], crumb: true } satisfies RouteHandle,
-        children: [{ index: true, lazy: skeleton() }],
+        children: [{ index: true, lazy: page(() => import('./screens/app/digital-human/digital-human-page')) }],
       },
     ],
   };

@@ -57,6 +57,7 @@ export type Namespaces = {
   builder: typeof import('./locales/zh/builder').default;
   portal: typeof import('./locales/zh/portal').default;
   approval: typeof import('./locales/zh/approval').default;
+  digitalHuman: typeof import('./locales/zh/digitalHuman').default;
 };
 
 export { defaultNamespace, languages, type Language };

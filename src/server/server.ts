@@ -17,6 +17,7 @@ import { startRunSweeper } from './runs/sweep';
 import { localBus, pgBus } from './runs/bus';
 import { runEventLog } from './runs/event-log';
 import { startKnowledgeWorker } from './knowledge/queue';
+import { startRenderWorker } from './digital-human/render-queue';
 import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
 import { startOverviewKeeper } from './services/overview-keeper';
@@ -117,6 +118,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   await sandboxWarm;
   // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
   const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
+  // Broadcast videos of digital humans render in the background too.
+  const renderer = startRenderWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] video renderer:', e) });
   const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
   // The overview's settled days are kept in the background, not by the first call of a period.
   const overviewKeeper = startOverviewKeeper(ctx, (e) => console.error('[weft] keeping overview days failed:', e));
@@ -137,6 +140,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       await overviewKeeper.stop();
       await app.close();
       await knowledge.stop();
+      await renderer.stop();
       // The last run events (the runs' ends, written as the server stopped them) go in before the bus and the database close.
       await runEventLog(ctx).flush();
       await bus.close();

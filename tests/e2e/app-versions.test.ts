@@ -1,10 +1,12 @@
 /**
  * The version tab in Chromium against the real server: create a workflow app, load a draft through
  * the API, publish it from the version tab (the number prefilled), change the draft, restore the
- * version into the draft and see it on the canvas.
+ * version into the draft and see it on the canvas. In the same studio, digital humans (issue 31): a
+ * character with a portrait made in the characters tab, a broadcast app made from the create dialog,
+ * a broadcast rendered by the server's ffmpeg and played in the page's <video> (zh and en).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
@@ -75,5 +77,97 @@ describe('the version tab', () => {
     const node = page.getByTestId('flow-editor').getByTestId('node-tpl');
     await expect.poll(() => node.textContent(), { timeout: 20_000 }).toContain('First words');
     await context.close();
+  });
+});
+
+/** A small PNG portrait drawn in the page (a face-coloured square with eyes and lips). */
+async function portraitFile(page: Page): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const base64 = await page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = 160;
+    c.height = 200;
+    const g = c.getContext('2d')!;
+    g.fillStyle = '#8fb3d9';
+    g.fillRect(0, 0, 160, 200);
+    g.fillStyle = '#e8c4a0';
+    g.beginPath();
+    g.ellipse(80, 100, 55, 72, 0, 0, Math.PI * 2);
+    g.fill();
+    g.fillStyle = '#333';
+    g.fillRect(52, 80, 14, 8);
+    g.fillRect(94, 80, 14, 8);
+    g.fillStyle = '#a04040';
+    g.fillRect(62, 132, 36, 6);
+    return c.toDataURL('image/png').split(',')[1]!;
+  });
+  return { name: 'portrait.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+describe('digital humans', () => {
+  it('makes a character with a portrait, a broadcast app, renders a broadcast and plays it (en, then zh)', async () => {
+    const { page } = await signIn(browser, studio.url, { width: 1400, height: 900 });
+    await openFirstWorkspaceApps(page);
+    const workspacePath = new URL(page.url()).pathname.replace(/\/app$/, '');
+
+    // The characters tab of the project space.
+    await page.getByTestId('project-tab-character').click();
+    await page.waitForURL((u) => u.pathname === `${workspacePath}/character`);
+    await page.getByTestId('character-add').click();
+    const dialog = page.getByTestId('character-dialog');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Anchor Wei');
+    await dialog.getByTestId('character-portrait-input').setInputFiles(await portraitFile(page));
+    await expect.poll(() => dialog.getByTestId('character-portrait').locator('img').count()).toBe(1);
+    await dialog.getByRole('textbox', { name: 'Greeting' }).fill('Good evening.');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByTestId('character-list').getByText('Anchor Wei').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('character-list').locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await snap(page, 'digital-human-characters-en');
+
+    // A broadcast digital human from the create dialog opens its page; choose the character.
+    await page.getByTestId('project-tab-app').click();
+    await page.getByTestId('app-create').click();
+    await page.getByTestId('app-name').fill('Evening news');
+    await page.getByTestId('app-description').fill('Read by Wei');
+    await page.getByTestId('app-type').locator('[data-mode="workflow"]').click();
+    await page.getByTestId('app-digital-human').locator('[data-kind="broadcast"]').click();
+    await page.getByTestId('app-dialog-submit').click();
+    await page.waitForURL((u) => /^\/operation\/app\/[^/]+\/digital-human$/.test(u.pathname));
+    const dhPage = page.getByTestId('digital-human-page');
+    await dhPage.getByTestId('dh-character').getByRole('combobox').click();
+    await page.getByRole('option', { name: 'Anchor Wei' }).click();
+    await dhPage.getByTestId('dh-save').click();
+    await expect.poll(() => dhPage.getByTestId('dh-character-card').getByText('Anchor Wei').count()).toBe(1);
+
+    // A broadcast: over 1000 words is counted as too long before anything is sent.
+    await dhPage.getByTestId('broadcast-add').click();
+    const form = page.getByTestId('broadcast-dialog');
+    await form.getByRole('textbox', { name: 'Title' }).fill('Headlines');
+    await form.getByTestId('broadcast-script').fill('Good evening. Here is the news.');
+    await expect.poll(() => form.getByTestId('broadcast-words').textContent()).toBe('6 / 1000 words');
+    await form.getByRole('button', { name: 'Render video' }).click();
+    const row = dhPage.locator('[data-testid^="broadcast-row-"]').first();
+    await expect.poll(() => row.getByTestId('broadcast-state').getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    await row.getByTestId('broadcast-play').click();
+    const video = page.getByTestId('broadcast-video');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
+    expect(duration).toBeGreaterThan(1);
+    expect(duration).toBeLessThan(10);
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.pause();
+      v.currentTime = 1;
+    });
+    await snap(page, 'digital-human-broadcast-en');
+    await page.keyboard.press('Escape');
+
+    // The same page in Chinese.
+    await page.evaluate(() => localStorage.setItem('weft.lang', 'zh'));
+    await page.reload();
+    await expect.poll(() => page.getByTestId('digital-human-page').getByText('播报视频').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid^="broadcast-row-"]').first().getByText('已完成').count()).toBe(1);
+    await snap(page, 'digital-human-broadcast-zh');
+    await page.goto(`${studio.url}${workspacePath}/character`);
+    await expect.poll(() => page.getByTestId('characters-page').getByText('数字人角色').count()).toBeGreaterThan(0);
+    await snap(page, 'digital-human-characters-zh');
   });
 });

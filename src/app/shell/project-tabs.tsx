@@ -1,4 +1,4 @@
-import { BookOpen, Bot, Database, KeyRound, ScrollText, Users, Wrench, type LucideIcon } from 'lucide-react';
+import { BookOpen, Bot, Database, KeyRound, ScanFace, ScrollText, Users, Wrench, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { NavTab, NavTabs } from '../../ui/tabs';
@@ -12,6 +12,8 @@ export const PROJECT_TABS = [
   { key: 'database', icon: Database },
   { key: 'certificate', icon: KeyRound },
   { key: 'prompt', icon: ScrollText },
+  // Digital-human characters (issue 31): a resource of the space that apps use, like prompts.
+  { key: 'character', icon: ScanFace },
   { key: 'member', icon: Users },
 ] as const satisfies readonly { key: string; icon: LucideIcon }[];
 
@@ -38,7 +40,7 @@ export interface ProjectTabsProps {
   active: ProjectTab | null;
 }
 
-/** Application · Tools · Knowledge Base · Database · Credential Management · Prompt Management · Member Management. */
+/** Application · Tools · Knowledge Base · Database · Credential Management · Prompt Management · Characters · Member Management. */
 export function ProjectTabs({ workspaceId, active }: ProjectTabsProps) {
   const { t } = useTranslation(['shell', 'common', 'auth']);
   return (

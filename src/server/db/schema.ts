@@ -338,3 +338,4 @@ export * from './schema-sso';
 export * from './schema-login-codes';
 export * from './schema-approvals';
 export * from './schema-gbi';
+export * from './schema-digital-humans';

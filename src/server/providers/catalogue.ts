@@ -27,6 +27,8 @@ export interface CatalogueProvider {
   /** Base URL used when the credentials leave it empty ('' : the admin must give one). */
   default_base_url: string;
   models: ModelInfo[];
+  /** The voices of its tts models, where they are not OpenAI's (src/server/speech OPENAI_VOICES). */
+  tts_voices?: readonly string[];
 }
 
 const CHAT: ModelFeature[] = ['tool-call', 'streaming'];
@@ -41,6 +43,8 @@ const llm = (model: string, label: string, features: ModelFeature[], context_siz
   max_output_tokens,
   fetch_from: 'predefined',
 });
+/** A tts or speech2text model: no context window, no parameters. */
+const audio = (model: string, label: string, model_type: 'tts' | 'speech2text'): ModelInfo => ({ model, label, model_type, features: [], context_size: 0, max_output_tokens: 0, fetch_from: 'predefined' });
 const embedding = (model: string, label: string, context_size: number): ModelInfo => ({
   model,
   label,
@@ -68,7 +72,7 @@ export const CATALOGUE: readonly CatalogueProvider[] = [
     label: 'OpenAI',
     description: 'models:providers.openai',
     protocol: 'openai-compatible',
-    supported_model_types: ['llm', 'text-embedding'],
+    supported_model_types: ['llm', 'text-embedding', 'speech2text', 'tts'],
     default_base_url: 'https://api.openai.com/v1',
     models: [
       llm('gpt-4.1', 'GPT-4.1', CHAT_VISION, 1_047_576, 32_768),
@@ -77,6 +81,12 @@ export const CATALOGUE: readonly CatalogueProvider[] = [
       llm('gpt-4o-mini', 'GPT-4o mini', CHAT_VISION, 128_000, 16_384),
       embedding('text-embedding-3-small', 'text-embedding-3-small', 8191),
       embedding('text-embedding-3-large', 'text-embedding-3-large', 8191),
+      audio('gpt-4o-mini-tts', 'gpt-4o-mini-tts', 'tts'),
+      audio('tts-1', 'TTS-1', 'tts'),
+      audio('tts-1-hd', 'TTS-1 HD', 'tts'),
+      audio('gpt-4o-mini-transcribe', 'gpt-4o-mini-transcribe', 'speech2text'),
+      audio('gpt-4o-transcribe', 'gpt-4o-transcribe', 'speech2text'),
+      audio('whisper-1', 'Whisper', 'speech2text'),
     ],
   },
   {
@@ -116,11 +126,12 @@ export const CATALOGUE: readonly CatalogueProvider[] = [
       embedding('text-embedding-v3', 'text-embedding-v3', 8192),
     ],
   },
-  // vLLM and generic OpenAI-compatible servers (Jina, Xinference, TEI...) also serve POST /rerank.
-  selfHosted('vllm', 'vLLM', 'http://localhost:8000/v1', ['rerank']),
+  // vLLM and generic OpenAI-compatible servers (Jina, Xinference, TEI...) also serve POST /rerank;
+  // vLLM serves Whisper-style /audio/transcriptions, generic ones (LocalAI, Xinference, speaches) also /audio/speech.
+  selfHosted('vllm', 'vLLM', 'http://localhost:8000/v1', ['rerank', 'speech2text']),
   selfHosted('ollama', 'Ollama', 'http://localhost:11434/v1'),
   selfHosted('lmstudio', 'LM Studio', 'http://localhost:1234/v1'),
-  selfHosted('openai_api_compatible', 'OpenAI-API-compatible', '', ['rerank']),
+  selfHosted('openai_api_compatible', 'OpenAI-API-compatible', '', ['rerank', 'speech2text', 'tts']),
 ];
 
 export function providerOf(id: string): CatalogueProvider | undefined {

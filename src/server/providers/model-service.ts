@@ -9,6 +9,8 @@ import { ModelError, toModelError } from './errors';
 import { createGuardedHttpClient } from '../http/guarded-client';
 import { createPolicyClient, type PolicyClient } from '../http/policy-fetch';
 import { isPlainText, streamOpenAiText } from './openai-stream';
+import { openAiSpeech, openAiTranscription } from './openai-audio';
+import { TEST_WAV } from '../speech/test-audio';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ChatEvent, ChatImage, ChatMessage, CredentialsTestResult, ModelParams, ModelType, ProviderCredentials, TokenUsage, ToolSpec } from '../../../schemas/model';
 
@@ -251,11 +253,26 @@ export class ModelService {
     }
   }
 
+  /** Speech of a text by a tts model (OpenAI's /audio/speech; the Anthropic protocol has none). */
+  async speech(req: { tenantId: string; provider: string; model: string; input: string; voice: string; speed?: number; signal?: AbortSignal }) {
+    const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'tts');
+    if (p.protocol !== 'openai-compatible') throw new ModelError('unsupported', `${p.label} serves no speech models`);
+    return openAiSpeech(outboundOf(this.ctx.outbound).fetch, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, ...req });
+  }
+
+  /** The text of a recording by a speech2text model (OpenAI's /audio/transcriptions). */
+  async transcription(req: { tenantId: string; provider: string; model: string; audio: Uint8Array; mime: string; language?: string; signal?: AbortSignal }) {
+    const { p, creds } = await this.resolve(req.tenantId, req.provider, req.model, 'speech2text');
+    if (p.protocol !== 'openai-compatible') throw new ModelError('unsupported', `${p.label} serves no speech-to-text models`);
+    return openAiTranscription(outboundOf(this.ctx.outbound).fetch, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, ...req });
+  }
+
   /**
-   * Tries credentials with the smallest real request (one output token, or one short embedding),
+   * Tries credentials with the smallest real request (one output token, one short embedding, one
+   * spoken word or a tenth of a second of silence to transcribe),
    * without retries and with a 20 s limit. Never throws: the answer says what went wrong.
    */
-  async testCredentials(provider: string, creds: Credentials, model: string, type: 'llm' | 'text-embedding'): Promise<CredentialsTestResult> {
+  async testCredentials(provider: string, creds: Credentials, model: string, type: 'llm' | 'text-embedding' | 'tts' | 'speech2text'): Promise<CredentialsTestResult> {
     const p = providerOf(provider);
     const started = Date.now();
     const elapsed = () => Date.now() - started;
@@ -264,6 +281,14 @@ export class ModelService {
       const abortSignal = AbortSignal.timeout(20_000);
       if (type === 'text-embedding') {
         await embedMany({ model: embeddingModel(this.ctx.outbound, p, creds, model), values: ['ping'], maxRetries: 0, abortSignal });
+      } else if ((type === 'tts' || type === 'speech2text') && p.protocol !== 'openai-compatible') {
+        throw new ModelError('unsupported', `${p.label} serves no speech models`);
+      } else if (type === 'tts') {
+        // One word in the voice every OpenAI-compatible server knows.
+        await openAiSpeech(outboundOf(this.ctx.outbound).fetch, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, model, input: 'ping', voice: 'alloy', signal: abortSignal });
+      } else if (type === 'speech2text') {
+        // A tenth of a second of silence: the smallest recording a server accepts.
+        await openAiTranscription(outboundOf(this.ctx.outbound).fetch, { baseUrl: creds.base_url, apiKey: creds.api_key || undefined, model, audio: TEST_WAV, mime: 'audio/wav', signal: abortSignal });
       } else {
         await generateText({ model: languageModel(this.ctx.outbound, p, creds, model), prompt: 'ping', maxOutputTokens: 1, maxRetries: 0, abortSignal });
       }

@@ -43,6 +43,7 @@ import { commonSsoRoutes } from './common/sso';
 import { loginCodeRoutes } from './console/login-code';
 import { approvalRoutes } from './console/approvals';
 import { adminApprovalRoutes } from './admin/approval';
+import { characterRoutes, digitalHumanAppRoutes } from './console/digital-humans';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
@@ -95,4 +96,6 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(adminSystemRoutes(ctx), { prefix: '/admin/system' });
   await app.register(approvalRoutes(ctx), { prefix: '/console/approvals' });
   await app.register(adminApprovalRoutes(ctx), { prefix: '/admin/approval' });
+  await app.register(characterRoutes(ctx), { prefix: '/console/characters' });
+  await app.register(digitalHumanAppRoutes(ctx), { prefix: '/console/apps' });
 };

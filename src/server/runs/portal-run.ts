@@ -12,6 +12,7 @@ import { portalTarget, type PortalTarget } from './portal-access';
 import { checkStartInputs } from './portal-inputs';
 import { runRegistry } from './registry';
 import { stopRunAnywhere } from './stop';
+import { chatPersona } from '../digital-human/characters';
 
 /**
  * Portal runs: an end user chatting with, or running, the DISTRIBUTED version of an app, through the
@@ -85,6 +86,7 @@ export async function startPortalChat(ctx: ServerContext, caller: Caller, appId:
   }
   const inputs = await checkStartInputs(ctx, caller, target.flow.document, raw ?? {});
   if (replaced) await ctx.db.delete(messages).where(and(eq(messages.id, replaced), eq(messages.conversationId, conv!.id)));
+  const persona = await chatPersona(ctx, target.card.id, conv?.persona);
   const req: RunRequest = {
     flow: target.flow,
     source: 'portal',
@@ -94,7 +96,8 @@ export async function startPortalChat(ctx: ServerContext, caller: Caller, appId:
     inputs,
     files,
     ...(conv ? { conversation: { id: conv.id, variables: conv.variables } } : { newConversation: { source: 'portal' as const } }),
-    ...(conv?.persona ? { persona: conv.persona } : {}),
+    // A digital human's character persona comes first, then the user's own for the conversation (issue 31).
+    ...(persona ? { persona } : {}),
     collectCitations: true,
   };
   return { started: await startRun(ctx, req, log), target };

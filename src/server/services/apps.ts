@@ -44,7 +44,7 @@ export const BUILDERS = ['owner', 'admin', 'ordinary_member'] as const;
 
 export const displayName = sql<string>`coalesce(nullif(${users.realName}, ''), ${users.username}, '')`;
 
-function toApp(r: AppRow, creatorName: string | null, revision: number | null, latest: string | null = null): App {
+function toApp(r: AppRow, creatorName: string | null, revision: number | null, latest: string | null = null, digitalHuman: string | null = null): App {
   return {
     id: r.id,
     workspace_id: r.workspaceId,
@@ -59,13 +59,17 @@ function toApp(r: AppRow, creatorName: string | null, revision: number | null, l
     updated_at: r.updatedAt.toISOString(),
     draft_revision: revision ?? 1,
     latest_version: latest,
+    digital_human: (digitalHuman as App['digital_human']) ?? null,
   };
 }
 
 // The newest published version's number (app_versions, services/apps-versions.ts), for lists and pickers.
 const latestVersion = sql<string | null>`(select v.version from app_versions v where v.app_id = ${apps.id} order by v.created_at desc, v.id desc limit 1)`;
 
-const appColumns = { app: apps, creatorName: displayName, revision: appDrafts.revision, latestVersion };
+// Whether the app is a digital human, and which kind (schema-digital-humans.ts; issue 31).
+const digitalHuman = sql<string | null>`(select d.kind from digital_human_apps d where d.app_id = ${apps.id})`;
+
+const appColumns = { app: apps, creatorName: displayName, revision: appDrafts.revision, latestVersion, digitalHuman };
 
 function appQuery(ctx: ServerContext, where: SQL | undefined) {
   return ctx.db
@@ -83,7 +87,7 @@ export async function appView(ctx: ServerContext, s: Scope, id: string): Promise
   if (!UUID_RE.test(id)) throw notFoundOrForeign('App', id);
   const [row] = await appQuery(ctx, and(eq(apps.id, id), inScope(s)));
   if (!row) throw notFoundOrForeign('App', id);
-  return toApp(row.app, row.creatorName, row.revision, row.latestVersion);
+  return toApp(row.app, row.creatorName, row.revision, row.latestVersion, row.digitalHuman);
 }
 
 async function assertNameFree(tx: Tx, s: Scope, name: string, exceptId?: string) {
@@ -115,7 +119,7 @@ export async function listApps(ctx: ServerContext, s: Scope, q: AppListQuery) {
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size);
   return page(
-    rows.map((r) => toApp(r.app, r.creatorName, r.revision, r.latestVersion)),
+    rows.map((r) => toApp(r.app, r.creatorName, r.revision, r.latestVersion, r.digitalHuman)),
     total,
     q,
   );

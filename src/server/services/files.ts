@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { requireMembership, UUID_RE, type Caller } from '../context';
 import { conversations, files, messages } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { ICON_FILE_TYPES, type FileBizType, type FileInfo, type UploadedFile } from '../../../schemas/knowledge';
 import type { RunFileRef } from '../../../schemas/run-api';
+import { CLIP_FILE_TYPES, CLIP_MAX_MB } from '../../../schemas/digital-human';
 import { extensionOf, KNOWLEDGE_FILE_TYPES } from '../knowledge/parse';
 import { fileStorage, storageKeyOf } from '../knowledge/storage';
 
@@ -40,6 +41,8 @@ const MIME: Record<string, string> = {
   webp: 'image/webp',
   json: 'application/json',
   html: 'text/html',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
 };
 
 /** The MIME type stored for a file name (by extension; the client's claim is not trusted). */
@@ -47,6 +50,7 @@ export const mimeOf = (name: string) => MIME[extensionOf(name)] ?? 'application/
 
 /** The size limit of a business type in MB: the configured upload limit, icons at most 5 MB. */
 export function limitMbOf(settings: ServerContext['settings'], biz: FileBizType): number {
+  if (biz === 'clip') return Math.min(CLIP_MAX_MB, settings.uploadMaxMb);
   return biz === 'icon' ? Math.min(ICON_MAX_MB, settings.uploadMaxMb) : settings.uploadMaxMb;
 }
 
@@ -67,6 +71,11 @@ export function looksLikeImage(ext: string, b: Buffer): boolean {
       return starts(0x52, 0x49, 0x46, 0x46) && b.subarray(8, 12).toString('latin1') === 'WEBP';
     case 'svg':
       return /<svg[\s>]/i.test(b.subarray(0, 4096).toString('utf8'));
+    // Idle clips (biz_type 'clip'): an ISO media file's `ftyp` box, or WebM's EBML header.
+    case 'mp4':
+      return b.subarray(4, 8).toString('latin1') === 'ftyp';
+    case 'webm':
+      return starts(0x1a, 0x45, 0xdf, 0xa3);
     default:
       return false;
   }
@@ -88,6 +97,10 @@ export function checkUpload(settings: ServerContext['settings'], biz: FileBizTyp
   if (biz === 'icon') {
     if (!(ICON_FILE_TYPES as readonly string[]).includes(ext)) throw badRequest(`Unsupported icon type '${ext ? '.' + ext : name}': icons can be ${list(ICON_FILE_TYPES)}`);
     if (!looksLikeImage(ext, bytes)) throw badRequest(`The file '${name}' is not a valid .${ext} image`);
+  }
+  if (biz === 'clip') {
+    if (!(CLIP_FILE_TYPES as readonly string[]).includes(ext)) throw badRequest(`Unsupported clip type '${ext ? '.' + ext : name}': idle clips can be ${list(CLIP_FILE_TYPES)}`);
+    if (!looksLikeImage(ext, bytes)) throw badRequest(`The file '${name}' is not a valid .${ext} video`);
   }
 }
 
@@ -210,11 +223,16 @@ export async function checkRunFiles(ctx: ServerContext, caller: Caller, refs: re
 
 export const fileBytes = (ctx: ServerContext, row: FileRow) => fileStorage(ctx.settings).get(row.storageKey);
 
-/** An icon for the public icon route: only 'icon' uploads of an image type (anything else: not found). */
+/**
+ * An icon for the public icon route: only 'icon' uploads of an image type, and characters' idle
+ * clips ('clip' uploads of a video type, shown by <video src> in the portal, which sends no token
+ * either); anything else: not found.
+ */
 export async function publicIcon(ctx: ServerContext, fileId: string): Promise<FileRow | null> {
   if (!UUID_RE.test(fileId)) return null;
-  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), eq(files.bizType, 'icon')));
-  if (!row || !row.mimeType.startsWith('image/')) return null;
+  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, fileId), inArray(files.bizType, ['icon', 'clip'])));
+  if (!row) return null;
+  if (row.bizType === 'icon' ? !row.mimeType.startsWith('image/') : !row.mimeType.startsWith('video/')) return null;
   return row;
 }
 

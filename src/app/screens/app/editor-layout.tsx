@@ -7,7 +7,8 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
-import { NavTab, NavTabs } from '../../../ui';
+import { ScanFace, Workflow } from 'lucide-react';
+import { Button, NavTab, NavTabs } from '../../../ui';
 import { SubHeader } from '../../shell/layouts';
 import { useAppGuardData, type AppGuardData } from './app-guard';
 import { EditorHeader } from './editor-header';
@@ -41,7 +42,7 @@ export function EditorLayout({ kind }: { kind: EditorKind }) {
   return (
     <>
       <SubHeader>
-        {data && <EditorHeader app={data.app} saveStatus={save.status} saveDetail={save.detail} />}
+        {data && <EditorHeader app={data.app} saveStatus={save.status} saveDetail={save.detail} actions={<DigitalHumanLink kind={kind} app={data.app} />} />}
         {tabs.length > 0 && (
           <NavTabs aria-label={t('app.tabs')} data-testid="editor-tabs">
             {tabs.map((tab) => (
@@ -57,6 +58,35 @@ export function EditorLayout({ kind }: { kind: EditorKind }) {
   );
 }
 
+/**
+ * Between an app's flow and its digital-human page (issue 31): the flow editors link to the page
+ * (any app but an agent team can be a digital human); the page links back to the app's editor.
+ */
+function DigitalHumanLink({ kind, app }: { kind: EditorKind; app: AppGuardData['app'] }) {
+  const { t } = useTranslation('digitalHuman');
+  const id = encodeURIComponent(app.id);
+  if (kind === 'digital-human') {
+    return (
+      <Button asChild size="sm" variant="ghost">
+        <Link to={`/operation/app/${id}/${app.type === 'agent' ? 'agent-builder' : app.type === 'agent_team' ? 'agent-team' : 'agent-flow'}`} data-testid="editor-open-flow">
+          <Workflow aria-hidden="true" />
+          {t('app.openEditor')}
+        </Link>
+      </Button>
+    );
+  }
+  if (app.type === 'agent_team') return null;
+  return (
+    <Button asChild size="sm" variant={app.digital_human ? 'secondary' : 'ghost'}>
+      <Link to={`/operation/app/${id}/digital-human`} data-testid="editor-digital-human">
+        <ScanFace aria-hidden="true" />
+        {t('app.title')}
+      </Link>
+    </Button>
+  );
+}
+
 export const AgentBuilderLayout = () => <EditorLayout kind="agent-builder" />;
 export const AgentTeamLayout = () => <EditorLayout kind="agent-team" />;
 export const AgentFlowLayout = () => <EditorLayout kind="agent-flow" />;
+export const DigitalHumanLayout = () => <EditorLayout kind="digital-human" />;

@@ -7,6 +7,7 @@ import type { App, AppIcon, AppStatus, AppType } from '../../../../schemas/app';
 import type { Workspace } from '../../../../schemas/workspace';
 import type { AppImportResult } from '../../../../schemas/app-import';
 import { createApp, deleteApp, importApp, listApps, setAppStatus, updateApp, type AppListParams } from '../../../api/apps';
+import { setDigitalHuman } from '../../../api/digital-humans';
 import { uploadFile } from '../../../api/files';
 import { getWorkspace } from '../../../api/workspaces';
 
@@ -31,6 +32,8 @@ export interface AppApi {
   updateApp(workspaceId: string, id: string, body: Partial<AppFields>): Promise<App>;
   deleteApp(workspaceId: string, id: string): Promise<unknown>;
   setStatus(workspaceId: string, id: string, status: AppStatus): Promise<App>;
+  /** Makes a new app a digital human of a kind (its character is chosen on its digital-human page). Absent: not offered. */
+  makeDigitalHuman?: (workspaceId: string, appId: string, kind: 'conversation' | 'broadcast') => Promise<unknown>;
   /** A new app from a flow file's text (Dify DSL or ours). Absent: no "Create from file". */
   importApp?: (workspaceId: string, content: string) => Promise<AppImportResult>;
   /**
@@ -48,6 +51,7 @@ export const apiAppApi: AppApi = {
   updateApp: (id, appId, body) => updateApp(id, { id: appId, ...body }, { reaction: 'silent' }),
   deleteApp: (id, appId) => deleteApp(id, appId),
   setStatus: (id, appId, status) => setAppStatus(id, appId, status),
+  makeDigitalHuman: (workspaceId, appId, kind) => setDigitalHuman(appId, { kind, character_id: null }, { workspaceId }),
   // The dialog shows why a file cannot be imported.
   importApp: (id, content) => importApp(id, { content }, { reaction: 'silent' }),
   uploadIcon: async (file) => {

@@ -20,7 +20,17 @@ interface FormValues {
   description: string;
   type: AppType | '';
   icon: AppIcon;
+  digitalHuman: DigitalHumanChoice;
 }
+
+/** A new app may start as a digital human (issue 31): the kinds each mode can be. */
+type DigitalHumanChoice = 'none' | 'conversation' | 'broadcast';
+const DH_CHOICES: Readonly<Record<AppType, readonly DigitalHumanChoice[]>> = {
+  agent: ['none', 'conversation'],
+  chatflow: ['none', 'conversation'],
+  workflow: ['none', 'broadcast'],
+  agent_team: ['none'],
+};
 
 export interface AppDialogProps {
   open: boolean;
@@ -28,7 +38,7 @@ export interface AppDialogProps {
   /** Absent: create. Present: edit that app (its type is shown but cannot change). */
   app?: App | null;
   /** Saves (trimmed values); a rejection is shown in the dialog and keeps it open. */
-  onSubmit(values: AppFields & { type: AppType }): Promise<unknown>;
+  onSubmit(values: AppFields & { type: AppType; digital_human?: 'conversation' | 'broadcast' }): Promise<unknown>;
   /** Stores an uploaded icon image; without it the picker offers the presets only. */
   uploadIcon?: (file: File) => Promise<{ iconPath: string; iconId?: string }>;
 }
@@ -41,7 +51,7 @@ const iconOk = (v: AppIcon) => AppIconSchema.safeParse(v).success || vmsg('shell
  * once created). A name the space already has (VALIDATION-1001) is shown on the name field.
  */
 export function AppDialog({ open, onOpenChange, app, onSubmit, uploadIcon }: AppDialogProps) {
-  const { t } = useTranslation(['apps', 'common', 'errors']);
+  const { t } = useTranslation(['apps', 'common', 'errors', 'digitalHuman']);
   const editing = Boolean(app);
   const [failure, setFailure] = useState<string | null>(null);
   const {
@@ -53,7 +63,7 @@ export function AppDialog({ open, onOpenChange, app, onSubmit, uploadIcon }: App
     setError,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm<FormValues>({ defaultValues: { name: '', description: '', type: '', icon: DEFAULT_ICON } });
+  } = useForm<FormValues>({ defaultValues: { name: '', description: '', type: '', icon: DEFAULT_ICON, digitalHuman: 'none' } });
 
   // Until the user picks an icon, a new app's icon follows its type.
   const iconPicked = useRef(false);
@@ -62,13 +72,14 @@ export function AppDialog({ open, onOpenChange, app, onSubmit, uploadIcon }: App
     if (!open) return;
     iconPicked.current = false;
     setFailure(null);
-    reset({ name: app?.name ?? '', description: app?.description ?? '', type: app?.type ?? '', icon: app?.icon ?? { ...DEFAULT_ICON } });
+    reset({ name: app?.name ?? '', description: app?.description ?? '', type: app?.type ?? '', icon: app?.icon ?? { ...DEFAULT_ICON }, digitalHuman: 'none' });
   }, [open, app, reset]);
 
   const submit = handleSubmit(async (v) => {
     setFailure(null);
     try {
-      await onSubmit({ name: v.name.trim(), description: v.description.trim(), type: v.type as AppType, icon: v.icon });
+      const dh = v.type && DH_CHOICES[v.type].includes(v.digitalHuman) && v.digitalHuman !== 'none' ? v.digitalHuman : undefined;
+      await onSubmit({ name: v.name.trim(), description: v.description.trim(), type: v.type as AppType, icon: v.icon, ...(dh ? { digital_human: dh } : {}) });
       onOpenChange(false);
     } catch (e) {
       const text = describeError(e, 'silent')?.text ?? t('dialog.saveFailed');
@@ -78,6 +89,8 @@ export function AppDialog({ open, onOpenChange, app, onSubmit, uploadIcon }: App
   });
 
   const nameLength = watch('name')?.length ?? 0;
+  const type = watch('type');
+  const dhChoices = !editing && type ? DH_CHOICES[type] : [];
   const descriptionLength = watch('description')?.length ?? 0;
 
   return (
@@ -172,6 +185,23 @@ export function AppDialog({ open, onOpenChange, app, onSubmit, uploadIcon }: App
                 </Field>
               )}
             />
+            {dhChoices.length > 1 && (
+              <Controller
+                control={control}
+                name="digitalHuman"
+                render={({ field }) => (
+                  <Field label={t('digitalHuman:app.title')} help={field.value !== 'none' ? t(`digitalHuman:kinds.${field.value as 'conversation'}Help`) : undefined} controlId="app-digital-human">
+                    <div role="radiogroup" aria-label={t('digitalHuman:app.title')} className={s.dhChoices} data-testid="app-digital-human">
+                      {dhChoices.map((k) => (
+                        <button key={k} type="button" role="radio" aria-checked={field.value === k} className={cn(s.dhChoice, field.value === k && s.modeOn)} onClick={() => field.onChange(k)} data-kind={k}>
+                          {t(`digitalHuman:kinds.${k}`)}
+                        </button>
+                      ))}
+                    </div>
+                  </Field>
+                )}
+              />
+            )}
             {failure && (
               <p role="alert" className={s.failure}>
                 {failure}

@@ -21,11 +21,12 @@ export const editorKindOf = (type: AppType): AppEditorKind => (type === 'agent_t
  * Where opening an app goes: `/operation/app/:appId/agent-flow` (workflow, chatflow),
  * `/operation/app/:appId/agent-team` (agent_team), and for an agent the zero-code builder
  * `/operation/app/:appId/agent-builder`, which opens the canvas (agent-flow) itself when the flow
- * is not a zero-code agent (schemas/agent-builder.ts zeroCodeNodes).
+ * is not a zero-code agent (schemas/agent-builder.ts zeroCodeNodes). A broadcast digital human (issue 31)
+ * opens its digital-human page: its videos are its content, not its flow.
  * @example editorPath({ id: 'a1', type: 'chatflow' }) // '/operation/app/a1/agent-flow'
  */
-export const editorPath = (app: Pick<App, 'id' | 'type'>) =>
-  `/operation/app/${encodeURIComponent(app.id)}/${app.type === 'agent' ? 'agent-builder' : editorKindOf(app.type)}`;
+export const editorPath = (app: Pick<App, 'id' | 'type'> & { digital_human?: App['digital_human'] }) =>
+  `/operation/app/${encodeURIComponent(app.id)}/${app.digital_human === 'broadcast' ? 'digital-human' : app.type === 'agent' ? 'agent-builder' : editorKindOf(app.type)}`;
 
 /** The badge colour of each mode (the same in the list and the editor header). */
 export const MODE_BADGE: Readonly<Record<AppType, BadgeVariant>> = {

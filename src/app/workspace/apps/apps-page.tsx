@@ -9,7 +9,7 @@
 import { FileUp, Plus } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { App, AppType } from '../../../../schemas/app';
 import type { MemberRole } from '../../../../schemas/workspace';
 import { isAbortError } from '../../../api/request';
@@ -39,6 +39,7 @@ export default function AppsPage({ workspaceId: given }: AppsPageProps) {
   const { t } = useTranslation(['apps', 'common']);
   const api = useAppApi();
   const params = useParams();
+  const navigate = useNavigate();
   const workspaceId = given ?? params.workspace_id ?? '';
 
   const [role, setRole] = useState<MemberRole | null>(null);
@@ -105,14 +106,21 @@ export default function AppsPage({ workspaceId: given }: AppsPageProps) {
     }
   };
 
-  const save = async (values: AppFields & { type: AppType }) => {
+  const save = async (values: AppFields & { type: AppType; digital_human?: 'conversation' | 'broadcast' }) => {
     const editing = dialog.app;
     if (editing) {
       await api.updateApp(workspaceId, editing.id, { name: values.name, description: values.description, icon: values.icon });
       toast.success(t('done.updated'));
     } else {
-      await api.createApp(workspaceId, values);
+      const { digital_human: kind, ...fields } = values;
+      const created = await api.createApp(workspaceId, fields);
       toast.success(t('done.created'));
+      // A new digital human goes to its page, where its character is chosen.
+      if (kind && api.makeDigitalHuman) {
+        await api.makeDigitalHuman(workspaceId, created.id, kind);
+        void navigate(`/operation/app/${encodeURIComponent(created.id)}/digital-human`);
+        return;
+      }
       // A new app is the newest: show it on the first page, unfiltered by type.
       setQuery((q) => ({ ...q, page: 1 }));
     }

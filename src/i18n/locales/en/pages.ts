@@ -47,6 +47,7 @@ const pages: typeof zh = {
     knowledgeUnitDetails: 'Unit details',
     database: 'Database',
     certificate: 'Credential Management',
+    character: 'Characters',
     prompt: 'Prompt Management',
     promptAdd: 'Edit prompt',
     promptNew: 'New prompt',

@@ -42,6 +42,7 @@ const shell: typeof zh = {
     database: 'Database',
     certificate: 'Credential Management',
     prompt: 'Prompt Management',
+    character: 'Characters',
     member: 'Member Management',
   },
   system: {

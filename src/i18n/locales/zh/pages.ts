@@ -49,6 +49,7 @@ const pages = {
     knowledgeUnitDetails: '知识单元详情',
     database: '数据库',
     certificate: '凭证管理',
+    character: '数字人角色',
     prompt: '提示词管理',
     promptAdd: '编辑提示词',
     promptNew: '新建提示词',

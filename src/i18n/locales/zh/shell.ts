@@ -41,6 +41,7 @@ const shell = {
     database: '数据库',
     certificate: '凭证管理',
     prompt: '提示词管理',
+    character: '数字人角色',
     member: '成员管理',
   },
   system: {

@@ -21,6 +21,7 @@ import { listPortalApps, portalDetail, portalTarget } from '../../runs/portal-ac
 import { portalResume } from '../../runs/portal-resume';
 import { portalStream, startPortalChat, startPortalWorkflow, stopPortalRun, type PortalRun } from '../../runs/portal-run';
 import { getWebRun, listWebRuns } from '../../services/portal-usage';
+import { portalCharacterOf, withCharacter } from '../../digital-human/characters';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const tags = ['web: portal'];
@@ -56,7 +57,10 @@ export const webPortalRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
   app.get(
     '/portal/:portal_id',
     { schema: { tags, summary: "One app the user may use: its distributed version's features, start form and conversation variables", params: PortalParams, response: { 200: ok(PortalAppDetail) } } },
-    async (req) => done(portalDetail(await portalTarget(ctx, requireCaller(req), req.params.portal_id))),
+    async (req) => {
+      const target = await portalTarget(ctx, requireCaller(req), req.params.portal_id);
+      return done(withCharacter(portalDetail(target), await portalCharacterOf(ctx, target.card.id)));
+    },
   );
 
   app.post(

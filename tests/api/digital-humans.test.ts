@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { broadcasts, characters } from '../../src/server/db/schema';
+import { mediaDuration, runFfmpeg } from '../../src/server/digital-human/ffmpeg';
+import { useStudio, type CallOptions } from './harness';
+import { upload, useTempDataDir } from './knowledge-kit';
+import { distribute, modelProvider, publish, web } from './portal-kit';
+import { createApp, flow, model, parseSse, prompt } from './runs-kit';
+import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture, type Who } from './workspace-fixture';
+
+// Digital humans (issue 31): characters of a space, apps as digital humans, broadcast videos rendered
+// by the real ffmpeg with the offline voice (no tts model configured).
+
+const h = useStudio();
+const tmp = useTempDataDir(h);
+let f: Fixture;
+let portrait: Buffer;
+const CHARS = '/api/v1/console/characters';
+const APPS = '/api/v1/console/apps';
+
+function call(method: string, url: string, who: Who, opts: Omit<CallOptions, 'token'> & { ws?: string | null } = {}) {
+  const { ws, ...rest } = opts;
+  return h.call(method, url, { ...rest, token: f.u[who].token, workspaceId: ws === null ? undefined : (ws ?? f.wsA) });
+}
+
+async function newApp(type: string, name: string, ws = f.wsA): Promise<string> {
+  return expectOk(await call('POST', APPS, 'member', { ws, body: { name, description: name, type, icon: { icon: 'bot' } } })).id;
+}
+
+async function portraitId(who: Who = 'member'): Promise<string> {
+  return expectOk(await upload(h, f.u[who].token, f.wsA, 'face.png', portrait, 'icon')).id;
+}
+
+async function waitDone(appId: string, id: string, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const b = expectOk(await call('GET', `${APPS}/${appId}/broadcasts/${id}`, 'member'));
+    if (b.state === 'done' || b.state === 'failed') return b;
+    if (Date.now() > until) throw new Error(`broadcast still ${b.state} (${b.progress}%)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  f = await setUpWorkspaces(h, 'dh');
+  // A small portrait: a skin-coloured square with darker eyes and lips, made by ffmpeg itself.
+  portrait = await runFfmpeg(
+    ['-f', 'lavfi', '-i', 'color=c=0xe8c4a0:s=120x160', '-vf', 'drawbox=x=35:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=73:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=45:y=102:w=30:h=5:c=0xa04040:t=fill', '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'],
+    { timeoutMs: 10_000 },
+  );
+});
+
+describe('characters', () => {
+  it('creates, lists, reads, changes and deletes a character; the portrait is served without a token', async () => {
+    const pid = await portraitId();
+    const c = expectOk(
+      await call('POST', CHARS, 'member', { body: { name: 'Xiao Wei 小薇', portrait_file_id: pid, voice: { voice: 'zh', speed: 1.2 }, persona: 'A calm newsreader.', greeting: '你好，我是小薇。' } }),
+    );
+    expect(c).toMatchObject({ name: 'Xiao Wei 小薇', workspace_id: f.wsA, voice: { voice: 'zh', speed: 1.2 }, persona: 'A calm newsreader.', greeting: '你好，我是小薇。', app_count: 0, idle_clip: null });
+    expect(c.portrait).toMatchObject({ file_id: pid, mime_type: 'image/png' });
+    const img = await h.call('GET', c.portrait.url);
+    expect(img.status).toBe(200);
+    expect(img.raw.headers['content-type']).toBe('image/png');
+
+    expect(expectOk(await call('GET', CHARS, 'admin', { query: { name: '小薇' } })).items.map((x: { id: string }) => x.id)).toEqual([c.id]);
+    const changed = expectOk(await call('PUT', CHARS, 'member', { body: { id: c.id, greeting: 'Hello!', voice: { speed: 0.8 } } }));
+    expect(changed).toMatchObject({ greeting: 'Hello!', persona: 'A calm newsreader.', voice: { speed: 0.8 } });
+    expect(expectOk(await call('GET', `${CHARS}/${c.id}`, 'member')).greeting).toBe('Hello!');
+    // Ordinary members build but do not delete (as apps).
+    expectCode(await call('DELETE', `${CHARS}/${c.id}`, 'member'), 403, 'PERMISSION-1000');
+    expectOk(await call('DELETE', `${CHARS}/${c.id}`, 'admin'));
+    expectCode(await call('GET', `${CHARS}/${c.id}`, 'member'), 400, 'VALIDATION-1000');
+  });
+
+  it('refuses bad input with a code and stores nothing', async () => {
+    const before = (await h.studio.ctx.db.select().from(characters)).length;
+    expectCode(await call('POST', CHARS, 'member', { body: { name: '' } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', CHARS, 'member', { body: { name: 'x'.repeat(51) } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', CHARS, 'member', { body: { name: 'Fast', voice: { speed: 3 } } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', CHARS, 'member', { body: { name: 'Long', persona: 'p'.repeat(2001) } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', CHARS, 'member', { body: { id: MISSING, name: 'With id' } }), 400, 'VALIDATION-1002');
+    // A portrait must be an image uploaded as an icon: a knowledge file is refused on the field.
+    const txt = expectOk(await upload(h, f.u.member.token, f.wsA, 'a.txt', 'hello'));
+    const r = await call('POST', CHARS, 'member', { body: { name: 'Wrong file', portrait_file_id: txt.id } });
+    expectCode(r, 400, 'VALIDATION-1000');
+    expect(r.body.data[0].path).toBe('body/portrait_file_id');
+    expectCode(await call('POST', CHARS, 'member', { body: { name: 'No file', portrait_file_id: MISSING } }), 400, 'VALIDATION-1000');
+    // Idle clips: mp4/webm whose bytes are a video.
+    expectCode(await upload(h, f.u.member.token, f.wsA, 'idle.mp4', 'not a video', 'clip'), 400, 'VALIDATION-1000');
+    expectCode(await upload(h, f.u.member.token, f.wsA, 'idle.gif', portrait, 'clip'), 400, 'VALIDATION-1000');
+    expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before);
+  });
+
+  it('keeps characters to their space and tenant', async () => {
+    const c = expectOk(await call('POST', CHARS, 'owner', { body: { name: 'Private' } }));
+    for (const who of ['outsider', 'foreign'] as const) {
+      expectCode(await call('GET', CHARS, who), 400, 'VALIDATION-1000');
+      expectCode(await call('GET', `${CHARS}/${c.id}`, who), 400, 'VALIDATION-1000');
+      expectCode(await call('PUT', CHARS, who, { body: { id: c.id, name: 'Taken' } }), 400, 'VALIDATION-1000');
+      expectCode(await call('DELETE', `${CHARS}/${c.id}`, who), 400, 'VALIDATION-1000');
+    }
+    // The owner's other space does not hold it.
+    expectCode(await call('GET', `${CHARS}/${c.id}`, 'owner', { ws: f.wsB }), 400, 'VALIDATION-1000');
+    expectCode(await call('GET', CHARS, 'owner', { ws: null }), 400, 'VALIDATION-1008');
+    expect(expectOk(await call('GET', `${CHARS}/${c.id}`, 'owner')).name).toBe('Private');
+  });
+});
+
+describe('digital-human apps', () => {
+  it('attaches a character by kind and refuses a kind that does not fit the type (DH-1001); a used character is not deleted (DH-1004)', async () => {
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Host', persona: 'Always answer in rhymes.', greeting: 'Welcome!' } }));
+    const chat = await newApp('chatflow', 'Host chat');
+    const wf = await newApp('workflow', 'Host news');
+    expectCode(await call('PUT', `${APPS}/${wf}/digital-human`, 'member', { body: { kind: 'conversation', character_id: c.id } }), 400, 'DH-1001');
+    expectCode(await call('PUT', `${APPS}/${chat}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }), 400, 'DH-1001');
+    expect(expectOk(await call('GET', `${APPS}/${chat}/digital-human`, 'member'))).toBeNull();
+    const set = expectOk(await call('PUT', `${APPS}/${chat}/digital-human`, 'member', { body: { kind: 'conversation', character_id: c.id } }));
+    expect(set).toMatchObject({ app_id: chat, kind: 'conversation', character: { id: c.id, name: 'Host', app_count: 1 } });
+    // Another space's character, another tenant's user.
+    const other = expectOk(await call('POST', CHARS, 'owner', { ws: f.wsB, body: { name: 'Elsewhere' } }));
+    expectCode(await call('PUT', `${APPS}/${chat}/digital-human`, 'member', { body: { kind: 'conversation', character_id: other.id } }), 400, 'VALIDATION-1000');
+    expectCode(await call('GET', `${APPS}/${chat}/digital-human`, 'foreign'), 400, 'VALIDATION-1000');
+    const used = await call('DELETE', `${CHARS}/${c.id}`, 'owner');
+    expectCode(used, 409, 'DH-1004');
+    expect(used.body.data.apps).toEqual([{ id: chat, name: 'Host chat' }]);
+    expectOk(await call('DELETE', `${APPS}/${chat}/digital-human`, 'member'));
+    expectOk(await call('DELETE', `${CHARS}/${c.id}`, 'owner'));
+  });
+});
+
+describe('broadcasts', () => {
+  it('renders a short script into an MP4 whose length is the speech\'s; regenerates, downloads with Range, deletes', async () => {
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Anchor', portrait_file_id: await portraitId(), voice: { speed: 1 } } }));
+    const app = await newApp('workflow', 'Evening news');
+    expectCode(await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'None yet', script: 'Hello.' } }), 400, 'DH-1001');
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }));
+    const b = expectOk(await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'Short', script: 'Good evening. Here is the news.' } }));
+    expect(b).toMatchObject({ state: expect.stringMatching(/queued|running/), words: 6, duration: null });
+    const notYet = await call('GET', `${APPS}/${app}/broadcasts/${b.id}/video`, 'member');
+    if (notYet.status !== 200) expectCode(notYet, 409, 'DH-1003');
+    const done = await waitDone(app, b.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ state: 'done', progress: 100, error: null });
+
+    const video = await call('GET', `${APPS}/${app}/broadcasts/${b.id}/video`, 'member', { query: { download: '1' } });
+    expect(video.status).toBe(200);
+    expect(video.raw.headers['content-type']).toBe('video/mp4');
+    expect(video.raw.headers['content-disposition']).toContain('attachment');
+    const mp4 = video.raw.rawPayload;
+    expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const file = path.join(tmp.dir(), 'check.mp4');
+    fs.writeFileSync(file, mp4);
+    // The speech itself: the row's duration is ffmpeg's reading of the file; the audio stream alone is checked against it.
+    const audioOnly = path.join(tmp.dir(), 'audio.m4a');
+    await runFfmpeg(['-y', '-i', file, '-map', '0:a', '-c', 'copy', audioOnly], { timeoutMs: 10_000 });
+    const [container, audio] = [await mediaDuration(file), await mediaDuration(audioOnly)];
+    expect(audio).toBeGreaterThan(1);
+    expect(Math.abs(container - audio)).toBeLessThan(0.2);
+    expect(Math.abs(done.duration - container)).toBeLessThan(0.05);
+    const vtt = await call('GET', `${APPS}/${app}/broadcasts/${b.id}/subtitles`, 'member');
+    expect(vtt.raw.payload).toMatch(/^WEBVTT\n\n00:00:00\.000 --> .*\nGood evening\.\n\n.* --> .*\nHere is the news\.\n$/);
+
+    const part = await call('GET', `${APPS}/${app}/broadcasts/${b.id}/video`, 'member', { headers: { range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+    expect(part.raw.headers['content-range']).toBe(`bytes 0-99/${mp4.length}`);
+    expect(part.raw.rawPayload.equals(mp4.subarray(0, 100))).toBe(true);
+    expect((await call('GET', `${APPS}/${app}/broadcasts/${b.id}/video`, 'member', { headers: { range: `bytes=${mp4.length}-` } })).status).toBe(416);
+
+    // Other spaces and tenants see nothing of it.
+    expectCode(await call('GET', `${APPS}/${app}/broadcasts/${b.id}/video`, 'foreign'), 400, 'VALIDATION-1000');
+    expectCode(await call('GET', `${APPS}/${app}/broadcasts`, 'outsider'), 400, 'VALIDATION-1000');
+
+    // An edited script renders again; the new video replaces the old file.
+    const [first] = await h.studio.ctx.db.select().from(broadcasts).where(eq(broadcasts.id, b.id));
+    const edited = expectOk(await call('PUT', `${APPS}/${app}/broadcasts/${b.id}`, 'member', { body: { script: 'Good night.' } }));
+    expect(edited.state).toMatch(/queued|running/);
+    const again = await waitDone(app, b.id);
+    expect(again.state).toBe('done');
+    expect(again.duration).toBeLessThan(done.duration);
+    const [second] = await h.studio.ctx.db.select().from(broadcasts).where(eq(broadcasts.id, b.id));
+    expect(second!.videoKey).not.toBe(first!.videoKey);
+    expect(fs.existsSync(path.join(tmp.dir(), first!.videoKey!))).toBe(false);
+    expect(fs.existsSync(path.join(tmp.dir(), second!.videoKey!))).toBe(true);
+
+    expectOk(await call('DELETE', `${APPS}/${app}/broadcasts/${b.id}`, 'member'));
+    expect(fs.existsSync(path.join(tmp.dir(), second!.videoKey!))).toBe(false);
+    expect(expectOk(await call('GET', `${APPS}/${app}/broadcasts`, 'member')).total).toBe(0);
+  });
+
+  it('refuses an empty script or one over 1000 words with DH-1000 and stores nothing', async () => {
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Counter', portrait_file_id: await portraitId() } }));
+    const app = await newApp('workflow', 'Word limits');
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }));
+    const before = (await h.studio.ctx.db.select().from(broadcasts)).length;
+    // English counts words, Chinese characters: 1001 of either is one too many.
+    for (const script of ['   ', `${'word '.repeat(1001)}`, '字'.repeat(1001), `${'字'.repeat(600)} ${'word '.repeat(401)}`]) {
+      const r = await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'Too long', script } });
+      expectCode(r, 400, 'DH-1000');
+      expect(r.body.msg).toBe('Digital human broadcast content: required, max 1000 words');
+    }
+    expect((await h.studio.ctx.db.select().from(broadcasts)).length).toBe(before);
+    // Exactly 1000 is allowed (stored and queued; not waited for).
+    const ok = expectOk(await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'Full', script: '字'.repeat(1000) } }));
+    expect(ok.words).toBe(1000);
+    expectOk(await call('DELETE', `${APPS}/${app}/broadcasts/${ok.id}`, 'member'));
+    // A character without a look cannot broadcast.
+    const plain = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Faceless' } }));
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: plain.id } }));
+    expectCode(await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'x', script: 'Hello.' } }), 400, 'DH-1002');
+  });
+});
+
+describe('the portal', () => {
+  it("gives a conversational app's character to the portal: look, voice, greeting as opening; its persona before the user's reaches the run", async () => {
+    const pid = await portraitId();
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Guide', portrait_file_id: pid, voice: { voice: 'en', speed: 1.1 }, persona: 'You are Guide.', greeting: 'Hi, I am Guide.' } }));
+    // The fake model records what it was sent: the system prompt carries the persona.
+    const fake = await modelProvider(h);
+    const doc = flow(
+      [
+        ['s', 'start'],
+        ['llm', 'llm', { model: model('openai', 'gpt-4o-mini'), prompts: [prompt('system', 'Be brief.'), prompt('user', '{{#sys.query#}}')] }],
+        ['ans', 'answer', { answer: '{{#llm.text#}}' }],
+      ],
+      [
+        ['s', 'llm'],
+        ['llm', 'ans'],
+      ],
+      'chatflow',
+    );
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Guided chat', doc);
+    const owner = { token: f.u.owner.token, workspaceId: f.wsA };
+    await distribute(h, owner, app, 'portal', (await publish(h, owner, app, 'v1')).id);
+    const plain = expectOk(await web(h, f.u.member.token, 'GET', `/portal/${app}`));
+    expect(plain.character).toBeNull();
+
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'conversation', character_id: c.id } }));
+    const detail = expectOk(await web(h, f.u.member.token, 'GET', `/portal/${app}`));
+    expect(detail.character).toEqual({ name: 'Guide', portrait_url: `/api/v1/common/files/${pid}/icon`, idle_clip_url: null, voice: { voice: 'en', speed: 1.1 }, greeting: 'Hi, I am Guide.' });
+    expect(detail.features.opening_statement).toBe('Hi, I am Guide.');
+    expect(JSON.stringify(detail)).not.toContain('You are Guide.');
+
+    const systemSent = () => {
+      const body = fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+      return body.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    };
+    const first = await web(h, f.u.member.token, 'POST', `/portal/${app}/chat-messages`, { body: { query: 'hello' } });
+    expect(first.status).toBe(200);
+    const events = parseSse(first.raw.body) as { type: string; conversationId?: string }[];
+    expect(systemSent()).toContain('You are Guide.');
+    // The user's own character settings for the conversation come after the app's.
+    const conversationId = events.find((e) => e.type === 'message_end')!.conversationId!;
+    expectOk(await web(h, f.u.member.token, 'PUT', `/conversations/${conversationId}`, { body: { persona: 'Speak French.' } }));
+    expect((await web(h, f.u.member.token, 'POST', `/portal/${app}/chat-messages`, { body: { query: 'again', conversation_id: conversationId } })).status).toBe(200);
+    expect(systemSent()).toMatch(/You are Guide\.\n\nSpeak French\./);
+    await fake.close();
+  });
+});
