@@ -38,6 +38,7 @@ export const portalEndpoints = {
   workflow: { method: 'POST', url: `${app}/workflow-runs`, name: 'portal.workflow' },
   stop: { method: 'POST', url: `${app}/runs/:run_id/stop`, name: 'portal.stop' },
   runs: { method: 'GET', url: `${app}/runs`, name: 'portal.runs' },
+  events: { method: 'GET', url: `${app}/runs/:run_id/events`, name: 'portal.events' },
   run: { method: 'GET', url: `${app}/runs/:run_id`, name: 'portal.run' },
   conversations: { method: 'GET', url: `${base}/conversations`, name: 'portal.conversations' },
   conversation: { method: 'GET', url: `${base}/conversations/:conversation_id`, name: 'portal.conversation' },
@@ -61,22 +62,29 @@ export const listPortalApps = (q: Partial<PortalListQuery> = {}, opts?: Opts) =>
 /** One app with what its chat or run page needs (features, start inputs, conversation variables). */
 export const getPortalApp = (portal_id: string, opts?: Opts) => call(answer('app'), portalEndpoints.app, { portal_id }, { workspaceId: null, ...opts });
 
-async function* stream(endpoint: Endpoint, portal_id: string, body: object, opts: Opts): AsyncGenerator<PortalStreamEvent> {
-  const res = await request(endpoint, { portal_id, ...body }, { workspaceId: null, ...opts, responseType: 'stream', headers: { Accept: 'text/event-stream', ...opts.headers } });
+/** Options of a portal stream: `onReconnecting` hears when a dropped connection is being resumed (true) and when events flow again (false). */
+export type StreamOpts = Opts & { onReconnecting?: (reconnecting: boolean) => void };
+
+async function* stream(endpoint: Endpoint, portal_id: string, body: object, opts: StreamOpts, chat: boolean): AsyncGenerator<PortalStreamEvent> {
+  const { onReconnecting, ...rest } = opts;
+  const sse = { workspaceId: null, ...rest, responseType: 'stream' as const, headers: { Accept: 'text/event-stream', ...rest.headers } };
+  const res = await request(endpoint, { portal_id, ...body }, sse);
   // The stream's reader and its event schemas load with the first run, not with the portal.
-  const { readPortalEvents } = await import('./portal-stream');
-  yield* readPortalEvents(res, opts.signal);
+  const { resumablePortalEvents } = await import('./portal-stream');
+  // A dropped connection is picked up again after the last frame received, on any server process.
+  const resume = (run_id: string, last: number) => request(portalEndpoints.events, { portal_id, run_id }, { ...sse, headers: { ...sse.headers, 'Last-Event-ID': String(last) } });
+  yield* resumablePortalEvents(res, resume, { chat, signal: opts.signal, onReconnecting });
 }
 
 /**
  * Sends a message to a chat app (a new conversation without `conversation_id`) and yields the run's
- * events, then `message_end` once the answer is stored. Aborting `opts.signal` closes the stream;
- * {@link stopPortalRun} stops the run itself.
+ * events, then `message_end` once the answer is stored; a connection that drops mid-answer is
+ * resumed where it stopped. Aborting `opts.signal` closes the stream; {@link stopPortalRun} stops the run itself.
  */
-export const streamPortalChat = (portal_id: string, body: WebChatBody, opts: Opts = {}) => stream(portalEndpoints.chat, portal_id, body, opts);
+export const streamPortalChat = (portal_id: string, body: WebChatBody, opts: StreamOpts = {}) => stream(portalEndpoints.chat, portal_id, body, opts, true);
 
-/** Runs a workflow app with the form's values; yields the run's events. */
-export const streamPortalWorkflow = (portal_id: string, body: WebWorkflowBody, opts: Opts = {}) => stream(portalEndpoints.workflow, portal_id, body, opts);
+/** Runs a workflow app with the form's values; yields the run's events (resumed after a drop too). */
+export const streamPortalWorkflow = (portal_id: string, body: WebWorkflowBody, opts: StreamOpts = {}) => stream(portalEndpoints.workflow, portal_id, body, opts, false);
 
 /** Stops one of the user's own runs (its stream then ends with `run_failed`, status `stopped`). */
 export const stopPortalRun = (portal_id: string, run_id: string, opts?: Opts) =>

@@ -7,19 +7,11 @@
  * event is yielded once, in order. A refusal (4xx) or an abort ends it as before.
  */
 import { RunStreamEvent } from '../../schemas/run-api';
-import { ApiError, isAbortError } from './request';
+import { resumableEvents, type NumberedFrame } from './resume-stream';
 import { readSseFrames } from './sse';
 
-/** Reconnects in a row without a new event before the stream gives up (and throws the last error). */
-const RESUME_TRIES = 5;
-/** The wait before reconnect n is n × this (a restarting process needs a moment). */
-const RESUME_DELAY_MS = 250;
-
 /** A frame of a run stream: its id (when the server numbered it) and its event (undefined: unknown to this client). */
-export interface RunFrame {
-  id?: number;
-  event?: RunStreamEvent;
-}
+export type RunFrame = NumberedFrame<RunStreamEvent>;
 
 /** The frames of a run stream, parsed and checked; unknown types and unparsable data give no event. */
 export async function* readRunFrames(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<RunFrame> {
@@ -38,73 +30,20 @@ export async function* readRunFrames(body: ReadableStream<Uint8Array>, signal?: 
   }
 }
 
-/** Whether reconnecting may help: no answer at all (network) or the server's own failure, not a refusal. */
-const retryable = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
-
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 /**
- * The events of the stream `first` opened, then of `resume(runId, lastId)` after each drop.
+ * The events of the stream `first` opened, then of `resume(runId, lastId)` after each drop (./resume-stream.ts).
  * @example
  * yield* resumableRunEvents(await request(ep, body, { responseType: 'stream' }), (run, last) => openEvents(run, last), signal);
  */
-export async function* resumableRunEvents(
+export function resumableRunEvents(
   first: ReadableStream<Uint8Array>,
   resume: (runId: string, lastEventId: number) => Promise<ReadableStream<Uint8Array>>,
   signal?: AbortSignal,
 ): AsyncGenerator<RunStreamEvent> {
-  let body = first;
-  let runId: string | undefined;
-  let last: number | undefined;
-  let ended = false;
-  let failures = 0;
-  for (;;) {
-    let error: unknown;
-    try {
-      for await (const f of readRunFrames(body, signal)) {
-        if (f.id !== undefined) {
-          // Already received (a server may start a resumed stream a little early): not again.
-          if (last !== undefined && f.id <= last) continue;
-          last = f.id;
-        }
-        if (!f.event) continue;
-        failures = 0;
-        if (f.event.type === 'run_created') runId = f.event.runId;
-        else if (f.event.type === 'run_finished' || f.event.type === 'run_failed') ended = true;
-        yield f.event;
-      }
-    } catch (e) {
-      error = e;
-    }
-    // Over: the run's end came, the client stopped, or the stream cannot be resumed (no run or ids yet).
-    if (ended || signal?.aborted || isAbortError(error) || runId === undefined || last === undefined) {
-      if (error !== undefined) throw error;
-      return;
-    }
-    for (;;) {
-      if (++failures > RESUME_TRIES) {
-        if (error !== undefined) throw error;
-        return;
-      }
-      await pause(RESUME_DELAY_MS * failures, signal);
-      try {
-        body = await resume(runId, last);
-        break;
-      } catch (e) {
-        if (isAbortError(e) || !retryable(e)) throw e;
-        error = e;
-      }
-    }
-  }
+  return resumableEvents(first, resume, {
+    read: readRunFrames,
+    runIdOf: (e) => (e.type === 'run_created' ? e.runId : undefined),
+    isLast: (e) => e.type === 'run_finished' || e.type === 'run_failed',
+    signal,
+  });
 }

@@ -1,3 +1,4 @@
+import { cacheChanged, onCacheChange } from './cache-notices';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import type { ServerContext } from './context';
@@ -32,18 +33,20 @@ const OPTIONAL_AUTH = new Set(['/api/v1/console/base/logout']);
  * Recently verified callers (role, status, token version, tenant status, whether the session is
  * live), per database and per user and session, for a moment: every API request would otherwise
  * wait for this read, a run's first token included. Writes that change any of it call
- * {@link forgetCallers} (this process at once); another process's writes are seen within CALLER_TTL_MS.
+ * {@link forgetCallers} (this process at once, the others on the database by a notice: ./cache-notices.ts);
+ * CALLER_TTL_MS bounds a notice missed.
  */
 const CALLER_TTL_MS = 1_000;
 type CallerRow = { user: typeof users.$inferSelect; tenantStatus: number; sessionLive: boolean };
 const callerCaches = new WeakMap<object, Map<string, { at: number; generation: number; row: CallerRow | undefined }>>();
 let callersGeneration = 0;
+onCacheChange('callers', () => callersGeneration++);
 /**
  * Drops every cached caller: call after changing a user's role, status, password, a tenant's status,
  * or ending a session (logout, refresh-token reuse).
  */
 export function forgetCallers(): void {
-  callersGeneration++;
+  cacheChanged('callers');
 }
 
 /**

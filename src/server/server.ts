@@ -15,6 +15,7 @@ import { loadBuiltinKinds } from './plugins/builtins';
 import { closeMcpClients } from './tools/runtime';
 import { startRunSweeper } from './runs/sweep';
 import { localBus, pgBus } from './runs/bus';
+import { shareCacheNotices } from './cache-notices';
 import { runEventLog } from './runs/event-log';
 import { startKnowledgeWorker } from './knowledge/queue';
 import { startRenderWorker } from './digital-human/render-queue';
@@ -83,6 +84,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   await sweeper.first;
   // Several processes on one PostgreSQL server hear each other's run stops and events (issue 34).
   const bus = settings.databaseUrl ? await pgBus(settings.databaseUrl, db, (e) => console.error('[weft] run bus:', e)) : localBus();
+  // …and drop the cached rows another process changed (cache-notices.ts).
+  const leaveCacheNotices = shareCacheNotices(bus, (e) => console.error('[weft] cache notice:', e));
   const pluginsStart = performance.now();
   // Installed packages: this process sees another's install within 5 s (the table's stamp).
   const plugins = await createPluginHost({ db, dataDir: () => settings.dataDir, reloadMs: 5000, shared: database.kind !== 'pglite', builtins: builtinKinds });
@@ -143,6 +146,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       await renderer.stop();
       // The last run events (the runs' ends, written as the server stopped them) go in before the bus and the database close.
       await runEventLog(ctx).flush();
+      leaveCacheNotices();
       await bus.close();
       await vectors.close();
       await ctx.sandbox.close();

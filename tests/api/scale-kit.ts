@@ -20,6 +20,8 @@ export interface Cluster {
   url: string;
   /** Sends the following requests to server `i` (0, 1, 2…), as a balancer may. */
   route(i: number): void;
+  /** Sends the following requests to the servers in turn (round robin), as a balancer does. */
+  spread(): void;
   /** The base URL of each server, for reading one directly. */
   servers: string[];
   stop(): Promise<void>;
@@ -43,8 +45,9 @@ export async function startCluster(h: Harness, n: number, env: Record<string, st
     throw e;
   }
   let target = 0;
+  let turn: number | undefined;
   const proxy = http.createServer((req, res) => {
-    const upstream = new URL(servers[target]);
+    const upstream = new URL(servers[turn === undefined ? target : turn++ % servers.length]);
     // Streams go through unbuffered both ways; a client that goes away closes the upstream request too.
     const out = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
@@ -63,7 +66,11 @@ export async function startCluster(h: Harness, n: number, env: Record<string, st
     kind: databaseUrl ? 'process' : 'in-process',
     url,
     servers,
-    route: (i) => (target = i),
+    route: (i) => {
+      target = i;
+      turn = undefined;
+    },
+    spread: () => (turn = 0),
     async stop() {
       proxy.closeAllConnections();
       await new Promise<void>((r) => proxy.close(() => r()));

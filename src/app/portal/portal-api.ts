@@ -38,7 +38,8 @@ export interface CallOptions {
 export interface PortalApi {
   listApps(q: Partial<PortalListQuery>, opts?: CallOptions): Promise<WebPage<PortalApp>>;
   getApp(appId: string, opts?: CallOptions): Promise<PortalAppDetail>;
-  chat(appId: string, body: WebChatBody, signal: AbortSignal): AsyncIterable<PortalStreamEvent>;
+  /** `onReconnecting` hears when a dropped stream is being resumed (true) and flows again (false). */
+  chat(appId: string, body: WebChatBody, signal: AbortSignal, onReconnecting?: (reconnecting: boolean) => void): AsyncIterable<PortalStreamEvent>;
   workflow(appId: string, body: WebWorkflowBody, signal: AbortSignal): AsyncIterable<PortalStreamEvent>;
   stop(appId: string, runId: string): Promise<unknown>;
   listRuns(appId: string, q: { page?: number; page_size?: number }, opts?: CallOptions): Promise<WebPage<WebRun>>;
@@ -65,7 +66,7 @@ export const realPortalApi: PortalApi = {
   listApps: (q, opts) => web.listPortalApps(q, silent(opts)),
   getApp: (id, opts) => web.getPortalApp(id, silent(opts)),
   // Errors before the stream starts are shown in the conversation itself.
-  chat: (id, body, signal) => web.streamPortalChat(id, body, { signal, reaction: 'silent' }),
+  chat: (id, body, signal, onReconnecting) => web.streamPortalChat(id, body, { signal, reaction: 'silent', onReconnecting }),
   workflow: (id, body, signal) => web.streamPortalWorkflow(id, body, { signal, reaction: 'silent' }),
   stop: (id, runId) => web.stopPortalRun(id, runId, { reaction: 'silent' }),
   listRuns: (id, q, opts) => web.listPortalRuns(id, q, silent(opts)),

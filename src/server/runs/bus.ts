@@ -6,9 +6,19 @@ import type { Db } from '../db/client';
  * The channels runs talk on between processes (issue 34):
  * - `weft_run_events`: run ids whose stream has new rows in the event log (./event-log.ts);
  * - `weft_run_stop`: a stop request for a run that goes on in some process (./stop.ts);
- * - `weft_run_stopped`: that process's answer.
+ * - `weft_run_stopped`: that process's answer;
+ * - `weft_cache_*`: cached rows another process changed (../cache-notices.ts).
  */
-export const BUS_CHANNELS = ['weft_run_events', 'weft_run_stop', 'weft_run_stopped'] as const;
+export const BUS_CHANNELS = [
+  'weft_run_events',
+  'weft_run_stop',
+  'weft_run_stopped',
+  'weft_cache_api_keys',
+  'weft_cache_callers',
+  'weft_cache_models',
+  'weft_cache_apps',
+  'weft_cache_network_policy',
+] as const;
 export type BusChannel = (typeof BUS_CHANNELS)[number];
 
 /** PostgreSQL's NOTIFY payload limit is 8000 bytes; what a message may carry stays below it. */

@@ -1,3 +1,4 @@
+import { cacheChanged, onCacheChange } from '../cache-notices';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
@@ -39,17 +40,18 @@ export interface VerifiedKey {
 
 /**
  * Verified keys, for a few seconds: the check is on every public request's way (a blocking run's
- * budget is 2 ms), and a revoke made by this process drops them at once ({@link forgetApiKeys});
- * another process's revoke is seen within KEY_TTL_MS.
+ * budget is 2 ms), and a revoke drops them at once ({@link forgetApiKeys}), in the other processes
+ * on the database too (../cache-notices.ts); KEY_TTL_MS bounds a notice missed.
  */
 const KEY_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 const caches = new WeakMap<object, Map<string, { at: number; generation: number; key: VerifiedKey | null }>>();
 let generation = 0;
+onCacheChange('api_keys', () => generation++);
 
-/** Call after revoking a key (or anything that makes a verified key stale). */
+/** Call after revoking a key (or anything that makes a verified key stale): every process forgets. */
 export function forgetApiKeys(): void {
-  generation++;
+  cacheChanged('api_keys');
 }
 
 /** The live key whose secret this is (a revoked, unknown or malformed one, or a disabled tenant's: null). */

@@ -1,3 +1,4 @@
+import { cacheChanged, onCacheChange } from '../cache-notices';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -44,13 +45,25 @@ export async function writeStoredPolicy(db: Db, lists: NetworkPolicyLists, by: s
   return value;
 }
 
+/** Moved on by a change of the stored lists in any process on the database (../cache-notices.ts). */
+let storedGeneration = 0;
+onCacheChange('network_policy', () => storedGeneration++);
+
+/** The stored lists changed: every process's caches read them again. */
+export function storedPolicyChanged(): void {
+  cacheChanged('network_policy');
+}
+
 /**
- * The stored lists, read again at most every `reloadMs` (another process's change is seen within
- * that), at once after {@link invalidate} (this process's own change). Reads in flight are shared.
+ * The stored lists, read again after a change in any process ({@link storedPolicyChanged}), at once
+ * after {@link invalidate} (this process's own read or write), and at most every `reloadMs` in any
+ * case (a change notice missed while the bus reconnected). Reads in flight are shared.
  */
 export class StoredPolicyCache {
   private value: StoredNetworkPolicy | undefined;
   private at = 0;
+  private generation = storedGeneration;
+  private loadingGeneration = -1;
   private loading: Promise<StoredNetworkPolicy> | undefined;
 
   constructor(
@@ -60,14 +73,17 @@ export class StoredPolicyCache {
 
   get(): Promise<StoredNetworkPolicy> {
     if (!this.db) return Promise.resolve(EMPTY_STORED);
-    if (this.value && Date.now() - this.at < this.reloadMs) return Promise.resolve(this.value);
+    if (this.value && this.generation === storedGeneration && Date.now() - this.at < this.reloadMs) return Promise.resolve(this.value);
+    if (this.loading && this.loadingGeneration !== storedGeneration) this.loading = undefined;
     if (!this.loading) {
       const started = Date.now();
+      const generation = (this.loadingGeneration = storedGeneration);
       const p = readStoredPolicy(this.db).then(
         (v) => {
           if (this.loading === p) {
             this.value = v;
             this.at = started;
+            this.generation = generation;
             this.loading = undefined;
           }
           return v;
@@ -87,5 +103,6 @@ export class StoredPolicyCache {
     this.loading = undefined;
     this.value = value;
     this.at = value ? Date.now() : 0;
+    this.generation = storedGeneration;
   }
 }

@@ -5,15 +5,17 @@ import { rowsOf } from '../knowledge/queue';
 
 /**
  * Requests per public-API key and minute, counted across every server process on the database
- * (table `api_rate_counters`), without a database round trip on a request's way.
+ * (table `api_rate_counters`). A minute's count starts at 0 (fixed windows, as the limit says "a minute").
  *
- * Each process decides from what it knows: the key's count in the database as of its last flush
- * plus its own requests since. Its own requests are added to the database in the background, one
- * statement for all keys (`INSERT … ON CONFLICT DO UPDATE … RETURNING count`), at most FLUSH_MS
- * after the first unflushed one; the statement answers every key's shared count, which the next
- * decisions use. So one process alone is exact, and with several a key can get past its limit by at
- * most what the other processes admitted in their last FLUSH_MS (they learn of each other's
- * requests one flush later). A minute's count starts at 0 (fixed windows, as the limit says "a minute").
+ * On a PostgreSQL server (`shared`: several processes may serve the same keys) every admitted request
+ * is one statement, `INSERT … ON CONFLICT DO UPDATE SET count = count + 1 WHERE count < limit
+ * RETURNING count`: the row lock makes the check and the count one step, so N a minute is N in
+ * total whichever processes the requests reach (issue 34; a local round trip, ~0.2 ms). A key this
+ * process already saw at its limit is refused without the database until the minute turns.
+ *
+ * On the embedded database (one process owns it) the count is exact in memory, so there is no
+ * statement on the request's way (measured on PGlite: see the README); the counts go to the table in
+ * the background, one statement for all keys, at most FLUSH_MS after the first unflushed request.
  */
 
 const FLUSH_MS = 50;
@@ -44,22 +46,50 @@ export class RateLimiter {
   private closed = false;
 
   constructor(
-    private readonly ctx: ServerContext,
+    private readonly ctx: Pick<ServerContext, 'db'>,
     private readonly onError: (e: unknown) => void,
+    /** Whether other processes count on the same table (a PostgreSQL server): then each request is counted there at once. */
+    private readonly shared = false,
   ) {}
 
   /** Counts one request of the key if it is within `limit` a minute. */
-  take(keyId: string, limit: number, now = Date.now()): RateDecision {
+  take(keyId: string, limit: number, now = Date.now()): Promise<RateDecision> {
     const minute = now - (now % 60_000);
     let w = this.windows.get(keyId);
     if (!w || w.minute !== minute) {
       w = { minute, known: 0, pending: 0 };
       this.windows.set(keyId, w);
     }
-    if (w.known + w.pending >= limit) return { ok: false, retryAfter: Math.max(1, Math.ceil((minute + 60_000 - now) / 1000)) };
+    const refused = { ok: false, retryAfter: Math.max(1, Math.ceil((minute + 60_000 - now) / 1000)) };
+    if (w.known + w.pending >= limit) return Promise.resolve(refused);
+    if (this.shared) return this.takeShared(keyId, w, limit, refused);
     w.pending++;
     if (!this.timer && !this.closed) this.timer = setTimeout(() => this.flush(), FLUSH_MS);
-    return { ok: true, retryAfter: 0 };
+    return Promise.resolve({ ok: true, retryAfter: 0 });
+  }
+
+  /** One statement: counts the request only while the shared count is below the limit. */
+  private async takeShared(keyId: string, w: Window, limit: number, refused: RateDecision): Promise<RateDecision> {
+    try {
+      const rows = rowsOf<{ count: number }>(
+        await this.ctx.db.execute(sql`INSERT INTO ${apiRateCounters} (key_id, window_start, count) VALUES (${keyId}::uuid, to_timestamp(${w.minute / 1000}), 1)
+          ON CONFLICT (key_id, window_start) DO UPDATE SET count = ${apiRateCounters}.count + 1 WHERE ${apiRateCounters}.count < ${limit}
+          RETURNING count`),
+      );
+      if (!rows.length) {
+        // At the limit: later requests of this minute are refused here without asking again.
+        w.known = Math.max(w.known, limit);
+        return refused;
+      }
+      w.known = Math.max(w.known, Number(rows[0].count));
+      void this.sweep();
+      return { ok: true, retryAfter: 0 };
+    } catch (e) {
+      // The database did not answer: this process still holds the limit on its own requests.
+      this.onError(e);
+      w.known++;
+      return w.known > limit ? refused : { ok: true, retryAfter: 0 };
+    }
   }
 
   /** Writes every key's unflushed requests (one statement) and learns the shared counts. */
@@ -77,7 +107,12 @@ export class RateLimiter {
       else if (w.minute < Date.now() - 120_000) this.windows.delete(keyId);
     }
     if (!batch.length) return;
-    for (const b of batch) b.w.pending -= b.n;
+    // Counted as known from now on: requests that come while the statement runs see them (they
+    // were admitted twice over before, one process alone included).
+    for (const b of batch) {
+      b.w.pending -= b.n;
+      b.w.known += b.n;
+    }
     const values = sql.join(
       batch.map((b) => sql`(${b.keyId}::uuid, to_timestamp(${b.w.minute / 1000}), ${b.n}::int)`),
       sql`, `,
@@ -92,11 +127,10 @@ export class RateLimiter {
       for (const b of batch) {
         const c = counts.get(b.keyId);
         // The window may have moved on meanwhile (a new minute): its count starts afresh.
-        if (c !== undefined && this.windows.get(b.keyId) === b.w) b.w.known = c;
+        if (c !== undefined && this.windows.get(b.keyId) === b.w) b.w.known = Math.max(b.w.known, c);
       }
     } catch (e) {
-      // Not written: count them as known here, so this process still holds its own limit.
-      for (const b of batch) b.w.known += b.n;
+      // Not written: they stay counted as known here, so this process still holds its own limit.
       this.onError(e);
     }
     await this.sweep();
@@ -120,11 +154,11 @@ export class RateLimiter {
   }
 }
 
-const limiters = new WeakMap<ServerContext, RateLimiter>();
+const limiters = new WeakMap<object, RateLimiter>();
 
-/** The rate limiter of a server (one per context). */
-export function rateLimiterOf(ctx: ServerContext, onError: (e: unknown) => void): RateLimiter {
-  let r = limiters.get(ctx);
-  if (!r) limiters.set(ctx, (r = new RateLimiter(ctx, onError)));
+/** The rate limiter of a database (one per database: the apps of one process on it share its counts). */
+export function rateLimiterOf(ctx: Pick<ServerContext, 'db' | 'bus'>, onError: (e: unknown) => void): RateLimiter {
+  let r = limiters.get(ctx.db);
+  if (!r) limiters.set(ctx.db, (r = new RateLimiter(ctx, onError, ctx.bus.shared)));
   return r;
 }

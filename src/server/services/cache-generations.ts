@@ -1,10 +1,13 @@
+import { cacheChanged, onCacheChange } from '../cache-notices';
+
 /**
  * Generations of the in-process row caches. A cache entry remembers the generation it was read in
  * and is used only while it is still current; a write that makes such rows stale moves the
- * generation on (this process at once). Kept apart from the caches so that services can call it
- * without depending on the code that caches.
+ * generation on (this process at once, the others on the database by a notice: ../cache-notices.ts).
+ * Kept apart from the caches so that services can call it without depending on the code that caches.
  */
 let drafts = 0;
+onCacheChange('apps', () => drafts++);
 
 /** The generation of cached draft rows (app, draft, the caller's membership): runs/app-flow.ts. */
 export const draftRowsGeneration = () => drafts;
@@ -14,5 +17,5 @@ export const draftRowsGeneration = () => drafts;
  * to a workspace (removal, exit, transfer, workspace deletion).
  */
 export function forgetDraftRows(): void {
-  drafts++;
+  cacheChanged('apps');
 }

@@ -1,3 +1,4 @@
+import { cacheChanged, onCacheChange } from '../cache-notices';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Caller, ServerContext } from '../context';
@@ -55,12 +56,14 @@ function plainOf(ctx: Ctx, p: CatalogueProvider, row: CredRow): Required<Provide
 /** Plain credentials for a call (server side only), or undefined when the tenant has none. */
 /**
  * Bumped by every write to a tenant's providers, model switches and custom models, so caches of
- * resolved models (ModelService) drop what they hold at once in this process. Other processes see
- * writes when their short cache time runs out.
+ * resolved models (ModelService) drop what they hold at once, in every process on the database
+ * (../cache-notices.ts, key: the tenant; '' for all).
  */
 const generations = new Map<string, number>();
-export const modelsGeneration = (tenantId: string) => generations.get(tenantId) ?? 0;
-const modelsChanged = (tenantId: string) => generations.set(tenantId, modelsGeneration(tenantId) + 1);
+let everyTenant = 0;
+export const modelsGeneration = (tenantId: string) => everyTenant + (generations.get(tenantId) ?? 0);
+onCacheChange('models', (tenantId) => (tenantId ? generations.set(tenantId, (generations.get(tenantId) ?? 0) + 1) : everyTenant++));
+const modelsChanged = (tenantId: string) => cacheChanged('models', tenantId);
 
 export async function providerCredentials(ctx: Ctx, tenantId: string, provider: string): Promise<Required<ProviderCredentials> | undefined> {
   const p = catalogueEntry(provider);

@@ -8,6 +8,7 @@ import type { Tenant } from '../../../schemas/tenant';
 import { createUser } from './users';
 import { contains } from './orgs';
 import { forgetCallers } from '../auth';
+import { forgetApiKeys } from '../security/api-keys';
 
 /**
  * Tenants (super admin only; spec 3 "Tenant", 4, 7.4). A tenant is created with its root
@@ -109,5 +110,7 @@ export async function setTenantStatus(db: Db, caller: Caller, tenantId: string, 
   if (status === 0 && t.id === caller.tenantId) throw badRequest('You cannot disable your own tenant');
   await db.update(tenants).set({ status, updatedBy: caller.username, updatedAt: new Date() }).where(eq(tenants.id, tenantId));
   forgetCallers();
+  // Its API keys stop (or work again) at once too.
+  forgetApiKeys();
   return toTenant(await tenantOf(db, tenantId));
 }

@@ -18,6 +18,8 @@ export interface ChatMessage extends Omit<WebMessage, 'status'> {
   local?: boolean;
   /** A key that stays when the client's id becomes the stored one (the list keeps the element). */
   key?: string;
+  /** The answer's connection dropped and is being resumed (the rest follows, nothing repeated). */
+  reconnecting?: boolean;
 }
 
 /** The list key of a message. */
@@ -115,9 +117,16 @@ export function withEvent(state: ChatState, id: string, e: PortalStreamEvent): C
 /** The stream ended or broke without a last word: a message still streaming failed (or was stopped). */
 export function withStreamEnd(state: ChatState, id: string, error: { code: string; message: string } | null, stopped = false): ChatState {
   return update(state, id, (m) =>
-    m.status !== 'streaming' ? {} : stopped ? { status: 'stopped' } : { status: 'failed', error: error ?? { code: 'CLIENT-STREAM', message: '' } },
+    m.status !== 'streaming'
+      ? { reconnecting: undefined }
+      : stopped
+        ? { status: 'stopped', reconnecting: undefined }
+        : { status: 'failed', reconnecting: undefined, error: error ?? { code: 'CLIENT-STREAM', message: '' } },
   );
 }
+
+/** The answer's stream is reconnecting (true) or flowing again (false). */
+export const withReconnecting = (state: ChatState, id: string, reconnecting: boolean) => update(state, id, () => ({ reconnecting: reconnecting || undefined }));
 
 export const withFeedback = (state: ChatState, id: string, feedback: FeedbackRating | null) => update(state, id, () => ({ feedback }));
 

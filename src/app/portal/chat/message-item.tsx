@@ -89,6 +89,11 @@ export const MessageItem = memo(function MessageItem({ message: m, features, app
               <Spinner size={14} /> {t('chat.thinking')}
             </p>
           ) : null}
+          {streaming && m.reconnecting && (
+            <p className={s.thinking} role="status" data-testid="chat-reconnecting">
+              <Spinner size={14} /> {t('chat.reconnecting')}
+            </p>
+          )}
           {m.status === 'stopped' && (
             <p className={s.answerNote} data-testid="chat-stopped">
               <Square aria-hidden="true" /> {t('chat.stopped')}

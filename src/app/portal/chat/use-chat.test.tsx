@@ -50,3 +50,33 @@ describe('useChat stop and lost access', () => {
     expect(result.current.chat.messages[0].error?.code).toBe('VALIDATION-1000');
   });
 });
+
+describe('useChat reconnecting', () => {
+  it('marks the streaming answer as reconnecting while its dropped stream is resumed, then goes on', async () => {
+    const apps = demoPortalApps(1);
+    let resumed!: () => void;
+    const gate = new Promise<void>((r) => (resumed = r));
+    const base = { runId: 'r1', seq: 1, at: 1, nodeId: 'ans' };
+    const api = {
+      ...createMemoryPortalApi({ apps }),
+      async *chat(_appId: string, _body: unknown, _signal: AbortSignal, onReconnecting?: (on: boolean) => void) {
+        yield { type: 'run_created', runId: 'r1', conversationId: 'c1', messageId: 'm1' } as never;
+        yield { type: 'answer_chunk', ...base, text: 'Hel' } as never;
+        // The client lost the connection and is resuming it (src/api/resume-stream.ts).
+        onReconnecting?.(true);
+        await gate;
+        onReconnecting?.(false);
+        yield { type: 'answer_chunk', ...base, seq: 2, text: 'lo' } as never;
+        yield { type: 'message_end', messageId: 'm1', conversationId: 'c1', citations: [], usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } } as never;
+      },
+    };
+    const { result } = renderHook(() => useChat({ api, appId: apps[0].id, conversationId: null, features: apps[0].features }));
+    act(() => result.current.send('hello'));
+    await waitFor(() => expect(result.current.chat.messages[0].reconnecting).toBe(true));
+    expect(result.current.chat.messages[0]).toMatchObject({ status: 'streaming', answer: 'Hel' });
+    act(() => resumed());
+    await waitFor(() => expect(result.current.busy).toBe(false));
+    expect(result.current.chat.messages[0]).toMatchObject({ id: 'm1', status: 'succeeded', answer: 'Hello' });
+    expect(result.current.chat.messages[0].reconnecting).toBeUndefined();
+  });
+});

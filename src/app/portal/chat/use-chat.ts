@@ -18,6 +18,7 @@ import {
   withFeedback,
   withFollowUps,
   withOlder,
+  withReconnecting,
   withRegenerating,
   withSent,
   withStreamEnd,
@@ -109,8 +110,13 @@ export function useChat({ api, appId, conversationId, features, inputs, onConver
       stream.current = mine;
       let target = id;
       let stored: string | null = null;
+      // A dropped connection is resumed by the client (src/api/resume-stream.ts): the message says so meanwhile.
+      const onReconnecting = (on: boolean) => {
+        const at = target;
+        setChat((s) => withReconnecting(s, at, on));
+      };
       try {
-        for await (const e of api.chat(appId, body, ctrl.signal)) {
+        for await (const e of api.chat(appId, body, ctrl.signal, onReconnecting)) {
           const hadConversation = current.current.conversationId;
           // The updater runs later: it must see the id the message has now, not the one it gets below.
           const at = target;

@@ -61,6 +61,7 @@ const portal: typeof zh = {
     },
     you: 'You',
     thinking: 'Thinking…',
+    reconnecting: 'Connection lost: reconnecting…',
     copy: 'Copy',
     copied: 'Copied',
     copyFailed: 'Could not copy: select the text instead',

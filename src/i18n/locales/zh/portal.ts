@@ -60,6 +60,7 @@ const portal = {
     },
     you: '你',
     thinking: '正在思考…',
+    reconnecting: '连接中断，正在重新连接…',
     copy: '复制',
     copied: '已复制',
     copyFailed: '复制失败，请手动选择文本',

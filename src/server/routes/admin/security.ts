@@ -3,7 +3,7 @@ import { ok } from '../../../../schemas/common';
 import { NetworkPolicy, NetworkPolicyBody } from '../../../../schemas/network-policy';
 import type { ServerContext } from '../../context';
 import { requirePermission } from '../../security/system-permissions';
-import { writeStoredPolicy, type StoredNetworkPolicy } from '../../security/network-settings';
+import { storedPolicyChanged, writeStoredPolicy, type StoredNetworkPolicy } from '../../security/network-settings';
 
 const tags = ['admin: security'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
@@ -53,6 +53,8 @@ export const adminSecurityRoutes = (ctx: ServerContext): FastifyPluginAsyncZod =
       const caller = superAdmin(req);
       const unique = (xs: string[]) => [...new Set(xs)];
       const stored = await writeStoredPolicy(ctx.db, { allow: unique(req.body.allow), mcp_stdio_commands: unique(req.body.mcp_stdio_commands) }, caller.username);
+      // Every process reads the lists again (a notice), this one keeps what it wrote.
+      storedPolicyChanged();
       ctx.outbound.invalidate(stored);
       return done(view(stored));
     },

@@ -62,7 +62,7 @@ export const publicApiRoutes = (ctx: ServerContext): FastifyPluginAsync => async
     const key = secret ? await verifyApiKey(ctx, secret) : null;
     if (!key) throw new AppError(401, ErrorCode.API_KEY_INVALID, secret ? 'The API key is invalid or revoked' : 'An API key is required: Authorization: Bearer wk-…');
     const limit = key.rateLimitPerMinute ?? ctx.settings.apiRateLimit;
-    const decision = limiter.take(key.id, limit);
+    const decision = await limiter.take(key.id, limit);
     if (!decision.ok) {
       throw new AppError(429, ErrorCode.RATE_LIMITED, `Too many requests: this key may make ${limit} a minute. Try again in ${decision.retryAfter} s`, { retry_after: decision.retryAfter }, {
         'retry-after': String(decision.retryAfter),
