@@ -114,8 +114,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     maintenanceSeconds: settings.jobsMaintenanceSeconds,
     log: (e) => console.error('[weft] job queue:', e),
   });
-  const knowledge = await startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) });
-  await startPasses(ctx, database, jobs, (e) => console.error('[weft] background pass failed:', e));
+  // WEFT_JOBS_WORK=false: this process queues work for the others and takes none.
+  const knowledge = settings.jobsWork ? await startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) }) : { stop() {} };
+  await startPasses(ctx, database, jobs, (e) => console.error('[weft] background pass failed:', e), { work: settings.jobsWork });
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));

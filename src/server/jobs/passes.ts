@@ -24,8 +24,8 @@ const SCHEDULES: Record<'knowledge-refresh' | 'runs-sweep' | 'overview-keep', st
   'overview-keep': '*/10 * * * *',
 };
 
-/** Registers the passes' workers and schedules, and queues the first refresh and overview pass. */
-export async function startPasses(ctx: ServerContext, database: Pick<Database, 'db' | 'kind'>, jobs: Jobs, log: (e: unknown) => void): Promise<void> {
+/** Registers the passes' workers (unless this process takes no jobs) and schedules, and queues the first refresh and overview pass. */
+export async function startPasses(ctx: ServerContext, database: Pick<Database, 'db' | 'kind'>, jobs: Jobs, log: (e: unknown) => void, opts: { work: boolean }): Promise<void> {
   const passes: Record<keyof typeof SCHEDULES, () => Promise<unknown>> = {
     'knowledge-refresh': () => refreshDueUnits(ctx),
     'runs-sweep': async () => {
@@ -37,7 +37,7 @@ export async function startPasses(ctx: ServerContext, database: Pick<Database, '
   const scheduled = new Map((await jobs.boss.getSchedules()).map((s) => [s.name, s.cron]));
   for (const [queue, pass] of Object.entries(passes) as [keyof typeof SCHEDULES, () => Promise<unknown>][]) {
     // A failing pass is logged and waits for its next slot; it does not go on failing in a loop.
-    await jobs.work(queue, async () => void (await pass().catch(log)));
+    if (opts.work) await jobs.work(queue, async () => void (await pass().catch(log)));
     if (scheduled.get(queue) !== SCHEDULES[queue]) await jobs.boss.schedule(queue, SCHEDULES[queue]);
   }
   for (const [queue, after] of [['knowledge-refresh', 1], ['overview-keep', 2]] as [QueueName, number][]) {
