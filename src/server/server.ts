@@ -115,7 +115,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     log: (e) => console.error('[weft] job queue:', e),
   });
   // WEFT_JOBS_WORK=false: this process queues work for the others and takes none.
-  const knowledge = settings.jobsWork ? await startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) }) : { stop() {} };
+  const knowledge = settings.jobsWork ? startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) }) : { stop() {} };
   await startPasses(ctx, database, jobs, (e) => console.error('[weft] background pass failed:', e), { work: settings.jobsWork });
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);

@@ -67,7 +67,7 @@ beforeAll(async () => {
     cluster = await startCluster(h!, 3, CHILD_ENV);
     base = cluster.url;
   } else base = await startChild();
-}, 90_000);
+}, 200_000);
 
 let token = '';
 let ws = '';

@@ -101,7 +101,7 @@ async function serverProcess(databaseUrl: string, env: Record<string, string>): 
     await exited;
   };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
     child.stdout!.on('data', (b: Buffer) => {
       output += b.toString();
       const m = output.match(/running at (http:\/\/[^\s/]+)\//);

@@ -56,7 +56,7 @@ class LostError extends Error {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)) || 'Failed';
 
 /** Registers the consumers of the four task types and the dead-letter worker on `jobs`. */
-export async function startKnowledgeWorkers(ctx: ServerContext, jobs: Jobs, opts: KnowledgeWorkerOptions = {}): Promise<{ stop(): void }> {
+export function startKnowledgeWorkers(ctx: ServerContext, jobs: Jobs, opts: KnowledgeWorkerOptions = {}): { stop(): void } {
   const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const log = opts.log ?? ((e: unknown) => console.error('[weft] knowledge worker:', e));
   const leaseMs = jobs.options.leaseSeconds * 1000;
@@ -203,20 +203,24 @@ export async function startKnowledgeWorkers(ctx: ServerContext, jobs: Jobs, opts
   for (const queue of Object.values(KNOWLEDGE_QUEUES)) jobs.consume(queue, { concurrency, run });
 
   // Jobs whose processes kept dying: their tasks fail (unless they ended meanwhile).
-  await jobs.work('knowledge-dead', async (dead) => {
-    for (const job of dead) {
+  jobs.consume('knowledge-dead', {
+    concurrency: 1,
+    async run(job) {
       const taskId = (job.data as { taskId?: string }).taskId;
-      if (!taskId) continue;
       const error = 'The server stopped too many times while working on this task';
-      const [t] = await ctx.db
-        .update(datasetTasks)
-        .set({ status: 'failed', error, lockedBy: null, lockedUntil: null, finishedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(datasetTasks.id, taskId), inArray(datasetTasks.status, ['queued', 'running'])))
-        .returning();
-      if (!t) continue;
-      await mirrorOnUnit(ctx.db, t, 'failed', error);
-      await logTask(ctx, t.id, 'error', error);
-    }
-  }, 10);
+      const [t] = taskId
+        ? await ctx.db
+            .update(datasetTasks)
+            .set({ status: 'failed', error, lockedBy: null, lockedUntil: null, finishedAt: new Date(), updatedAt: new Date() })
+            .where(and(eq(datasetTasks.id, taskId), inArray(datasetTasks.status, ['queued', 'running'])))
+            .returning()
+        : [];
+      if (t) {
+        await mirrorOnUnit(ctx.db, t, 'failed', error);
+        await logTask(ctx, t.id, 'error', error);
+      }
+      await jobs.boss.complete(job.name, job.id);
+    },
+  });
   return { stop: () => void checks!.delete(checkAll) };
 }
