@@ -65,7 +65,11 @@ export async function enqueueTask(ctx: Pick<ServerContext, 'db'>, t: EnqueueInpu
   const jobs = jobsOf(ctx.db);
   if (!jobs) throw new Error('The job queue is not running on this database');
   // In the caller's transaction: the job exists exactly when the task does. Outside one, the send wakes this process's worker.
-  await jobs.send(KNOWLEDGE_QUEUES[t.type], { taskId: row!.id }, { id: row!.id, singletonKey: t.documentId }, db === ctx.db ? undefined : db);
+  const inTx = db !== ctx.db;
+  await jobs.send(KNOWLEDGE_QUEUES[t.type], { taskId: row!.id }, { id: row!.id, singletonKey: t.documentId }, inTx ? db : undefined);
+  // pg-boss orders a queue by created_on, which is now(): the transaction's start, the same for every
+  // task it queues. The order they were queued in is the order they are taken in (as the task's own created_at).
+  if (inTx) await db.execute(sql`update pgboss.job set created_on = clock_timestamp() where name = ${KNOWLEDGE_QUEUES[t.type]} and id = ${row!.id}::uuid`);
   return row!;
 }
 
