@@ -13,15 +13,15 @@ import { createCodeSandbox, sandboxOptions } from './sandbox';
 import { createPluginHost } from './plugins/host';
 import { loadBuiltinKinds } from './plugins/builtins';
 import { closeMcpClients } from './tools/runtime';
-import { startRunSweeper } from './runs/sweep';
+import { sweepOrphanedRuns } from './runs/sweep';
 import { localBus, pgBus } from './runs/bus';
 import { shareCacheNotices } from './cache-notices';
 import { runEventLog } from './runs/event-log';
-import { startKnowledgeWorker } from './knowledge/queue';
+import { startKnowledgeWorkers } from './knowledge/worker';
+import { startJobs } from './jobs/boss';
+import { startPasses } from './jobs/passes';
 import { startRenderWorker } from './digital-human/render-queue';
-import { startRefreshTimer } from './knowledge/refresh';
 import { warmPublicApi } from './public/warm';
-import { startOverviewKeeper } from './services/overview-keeper';
 import type { ServerState } from './routes/health';
 
 /** How a start spent its time, in ms (printed by main.ts; `npm run bench:start` reads it). */
@@ -79,9 +79,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   const seeded = await seed(db, settings.adminUser, settings.adminPassword);
   const jwtSecret = await ensureKey(db, 'jwt_secret');
   const secretKey = await ensureKey(db, 'secret_key');
-  // Runs a stopped server left `running` end as interrupted before anyone reads the log.
-  const sweeper = startRunSweeper(database, (e) => console.error('[weft] ending interrupted runs failed:', e));
-  await sweeper.first;
+  // Runs a stopped server left `running` end as interrupted before anyone reads the log (then every 5 minutes: jobs/passes.ts).
+  await sweepOrphanedRuns(database).catch((e) => console.error('[weft] ending interrupted runs failed:', e));
   // Several processes on one PostgreSQL server hear each other's run stops and events (issue 34).
   const bus = settings.databaseUrl ? await pgBus(settings.databaseUrl, db, (e) => console.error('[weft] run bus:', e)) : localBus();
   // …and drop the cached rows another process changed (cache-notices.ts).
@@ -119,13 +118,20 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   }
   await warmPublicApi(ctx, (e) => console.error('[weft] warming the public API failed:', e));
   await sandboxWarm;
-  // Knowledge tasks (ingestion, graph analysis) and URL refreshes run in the background.
-  const knowledge = startKnowledgeWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] knowledge worker:', e) });
-  // Broadcast videos of digital humans render in the background too.
+  // Background work on pg-boss (jobs/): knowledge tasks (ingestion, graph analysis, Q&A, segment
+  // indexes) taken by any process, and the scheduled passes (URL refreshes, the run sweep, the
+  // overview's settled days, kept in the background, not by the first call of a period).
+  const jobs = await startJobs(database, {
+    pollMs: settings.jobsPollMs,
+    leaseSeconds: settings.jobsLeaseSeconds,
+    maintenanceSeconds: settings.jobsMaintenanceSeconds,
+    log: (e) => console.error('[weft] job queue:', e),
+  });
+  // WEFT_JOBS_WORK=false: this process queues work for the others and takes none.
+  const knowledge = settings.jobsWork ? startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) }) : { stop() {} };
+  await startPasses(ctx, database, jobs, (e) => console.error('[weft] background pass failed:', e), { work: settings.jobsWork });
+  // Broadcast videos of digital humans render in the background too (their own leased queue).
   const renderer = startRenderWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] video renderer:', e) });
-  const refresher = startRefreshTimer(ctx, (e) => console.error('[weft] knowledge refresh failed:', e));
-  // The overview's settled days are kept in the background, not by the first call of a period.
-  const overviewKeeper = startOverviewKeeper(ctx, (e) => console.error('[weft] keeping overview days failed:', e));
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
@@ -137,12 +143,11 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     phases,
     async close() {
       state.stopping = true;
-      sweeper.stop();
-      refresher.stop();
       ctx.plugins.close();
-      await overviewKeeper.stop();
       await app.close();
-      await knowledge.stop();
+      // Running knowledge tasks go back to the queue; a pass under way ends before the database closes.
+      await jobs.stop();
+      knowledge.stop();
       await renderer.stop();
       // The last run events (the runs' ends, written as the server stopped them) go in before the bus and the database close.
       await runEventLog(ctx).flush();

@@ -32,6 +32,19 @@ export const Settings = z.object({
    * 0, run in the database instead (exact, or pgvector's HNSW index on a server that has one).
    */
   vectorCacheMb: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /**
+   * Background jobs on pg-boss (src/server/jobs): how often an idle worker of this process asks the
+   * database for knowledge tasks (ms; a task queued by this process starts at once), the lease of a
+   * running task (s: a process that died loses its tasks to another after it, plus the maintenance
+   * interval), how often pg-boss's maintenance runs (s, in one process at a time), and the tasks of
+   * each type (normal, graphic, faq, index) this process runs at once. `jobsWork` false: this process
+   * queues jobs but takes none (an API-only process beside worker processes).
+   */
+  jobsPollMs: z.coerce.number().int().min(500).max(60_000).default(2_000),
+  jobsLeaseSeconds: z.coerce.number().int().min(2).max(3_600).default(60),
+  jobsMaintenanceSeconds: z.coerce.number().int().min(1).max(3_600).default(30),
+  knowledgeConcurrency: z.coerce.number().int().min(1).max(64).default(1),
+  jobsWork: z.stringbool().default(true),
   adminUser: z.string().trim().min(2).max(64).default('admin'),
   adminPassword: z.string().min(8).max(128).optional(),
   /** Access-token lifetime in seconds. */
@@ -189,6 +202,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pgSharedBuffers: env.WEFT_PG_SHARED_BUFFERS || undefined,
     pgWorker: env.WEFT_PG_WORKER || undefined,
     vectorCacheMb: env.WEFT_VECTOR_CACHE_MB || undefined,
+    jobsPollMs: env.WEFT_JOBS_POLL_MS || undefined,
+    jobsLeaseSeconds: env.WEFT_JOBS_LEASE_SECONDS || undefined,
+    jobsMaintenanceSeconds: env.WEFT_JOBS_MAINTENANCE_SECONDS || undefined,
+    knowledgeConcurrency: env.WEFT_KNOWLEDGE_CONCURRENCY || undefined,
+    jobsWork: env.WEFT_JOBS_WORK || undefined,
     adminUser: env.WEFT_ADMIN_USER || undefined,
     adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,
     accessTokenTtl: env.WEFT_ACCESS_TOKEN_TTL || undefined,

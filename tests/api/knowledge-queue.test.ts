@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { datasetDocuments, datasetSegments, datasetTaskLogs, datasetTasks } from '../../src/server/db/schema';
+import { jobsOf } from '../../src/server/jobs/boss';
 import { enqueueTask, MAX_ATTEMPTS, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { segmentText } from '../../src/server/knowledge/segment';
 import { createStudio, type Studio } from '../../src/server/server';
@@ -12,9 +13,10 @@ import { ADMIN, DEFAULT_TENANT_ID, serverDatabaseUrl, type Harness } from './har
 import { addUnits, createBase, RULE, uploadOk, waitFor, waitUnit } from './knowledge-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
-// The durable queue: a server closed in the middle of an ingestion gives the task back, and the next
-// server on the same data directory finishes it exactly once; a process that died (expired lease) is
-// taken over, a task whose process keeps dying fails; stop mid-task removes the partial segments.
+// The knowledge queue on pg-boss: a server closed in the middle of an ingestion gives the task back, and
+// the next server on the same data directory finishes it exactly once; a process that died (its job's
+// lease expired) is taken over, a task whose process keeps dying fails (dead-letter queue); stop
+// mid-task removes the partial segments, cancel-queue cancels the job.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-queue-'));
 let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent' });
@@ -124,25 +126,32 @@ describe('dead processes', () => {
     const [unit] = await addUnits(h, f.u.member.token, f.wsA, ds, { file_ids: [file] });
     await waitUnit(h, f.u.member.token, f.wsA, ds, unit.id);
     const [doc] = await studio.ctx.db.select().from(datasetDocuments).where(eq(datasetDocuments.id, unit.id));
-    // As if another process had claimed the tasks and died.
+    // As if another process had taken the task's job and died on its attempt `attempts` (pg-boss counts
+    // retries from 0): the job active with a lease that has run out, the task running under that process.
     const dead = async (attempts: number) => {
-      // One transaction: the worker that enqueueTask wakes must not see the task while it is still queued
-      // (on a server database it would claim and finish it before it looks dead).
+      // One transaction: the worker must not see the job while it is still queued.
       return studio.ctx.db.transaction(async (tx) => {
         const t = await enqueueTask(studio.ctx, { tenantId: doc!.tenantId, workspaceId: f.wsA, datasetId: ds, documentId: doc!.id, type: 'normal', createdBy: f.u.member.id }, tx);
+        await tx.execute(sql`update pgboss.job set state = 'active', started_on = now() - interval '1 hour', expire_in = interval '1 second', retry_count = ${attempts - 1}::int where id = ${t.id}::uuid`);
         await tx
           .update(datasetTasks)
-          .set({ status: 'running', lockedBy: 'dead-host:1', lockedUntil: new Date(Date.now() - 1000), attempts })
+          .set({ status: 'running', lockedBy: 'dead-host:1:x', lockedUntil: new Date(Date.now() - 1000), attempts })
           .where(eq(datasetTasks.id, t.id));
         return t.id;
       });
     };
+    // pg-boss's maintenance (every WEFT_JOBS_MAINTENANCE_SECONDS, in any process) expires such jobs: run it now.
+    const expire = () => (jobsOf(studio.ctx.db)!.boss as unknown as { expire(): Promise<void> }).expire();
     const retried = await dead(1);
+    await expire();
     await runQueuedTasksNow(studio.ctx);
     const [r] = await studio.ctx.db.select().from(datasetTasks).where(eq(datasetTasks.id, retried));
     expect(r).toMatchObject({ status: 'completed', attempts: 2 });
     expect(await segmentCount(unit.id)).toBe(segmentText(leased, RULE).length);
+    const logs = await studio.ctx.db.select().from(datasetTaskLogs).where(eq(datasetTaskLogs.taskId, retried));
+    expect(logs.map((l) => l.message)).toContain("Started again (attempt 2 of 3): the previous attempt's server stopped before it ended");
     const exhausted = await dead(MAX_ATTEMPTS);
+    await expire();
     await runQueuedTasksNow(studio.ctx);
     const [x] = await studio.ctx.db.select().from(datasetTasks).where(eq(datasetTasks.id, exhausted));
     expect(x!.status).toBe('failed');

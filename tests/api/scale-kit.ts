@@ -24,6 +24,8 @@ export interface Cluster {
   spread(): void;
   /** The base URL of each server, for reading one directly. */
   servers: string[];
+  /** Each server's process id (real processes only; the harness's own pid in-process). */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -32,14 +34,17 @@ export async function startCluster(h: Harness, n: number, env: Record<string, st
   const databaseUrl = h.studio.ctx.settings.databaseUrl;
   const stops: (() => Promise<void>)[] = [];
   let servers: string[];
+  let pids: number[];
   try {
-    servers = await Promise.all(
+    const started = await Promise.all(
       Array.from({ length: n }, async () => {
-        const s = databaseUrl ? await serverProcess(databaseUrl, env) : await inProcessServer(h);
+        const s = databaseUrl ? await serverProcess(databaseUrl, env) : { ...(await inProcessServer(h)), pid: process.pid };
         stops.push(s.stop);
-        return s.url;
+        return s;
       }),
     );
+    servers = started.map((s) => s.url);
+    pids = started.map((s) => s.pid);
   } catch (e) {
     await Promise.all(stops.map((s) => s()));
     throw e;
@@ -66,6 +71,7 @@ export async function startCluster(h: Harness, n: number, env: Record<string, st
     kind: databaseUrl ? 'process' : 'in-process',
     url,
     servers,
+    pids,
     route: (i) => {
       target = i;
       turn = undefined;
@@ -87,7 +93,7 @@ async function inProcessServer(h: Harness): Promise<{ url: string; stop: () => P
   return { url, stop: () => app.close() };
 }
 
-async function serverProcess(databaseUrl: string, env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+async function serverProcess(databaseUrl: string, env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void>; pid: number }> {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
@@ -102,7 +108,7 @@ async function serverProcess(databaseUrl: string, env: Record<string, string>): 
     await exited;
   };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
     child.stdout!.on('data', (b: Buffer) => {
       output += b.toString();
       const m = output.match(/running at (http:\/\/[^\s/]+)\//);
@@ -120,7 +126,7 @@ async function serverProcess(databaseUrl: string, env: Record<string, string>): 
     await stop();
     throw e;
   });
-  return { url, stop };
+  return { url, stop, pid: child.pid! };
 }
 
 /** One SSE frame as the wire carries it: the `id:` (the event's sequence number in its run) and the event. */

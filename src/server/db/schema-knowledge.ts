@@ -173,11 +173,11 @@ export const datasetQaPairs = pgTable(
 );
 
 /**
- * The durable job queue of knowledge work (types normal = parse+segment+embed, graphic = graph
- * analysis, faq = Q&A generation). A worker claims the oldest runnable row with
- * `FOR UPDATE SKIP LOCKED`, holds it by a lease (`locked_until`, renewed while it works), so a crashed
- * process's task is taken again after the lease ends (`attempts` bounds retries). `cancel_requested`
- * asks a running task to stop at its next checkpoint.
+ * The record of knowledge work (types normal = parse+segment+embed, graphic = graph analysis, faq =
+ * Q&A generation, index = segment index entries): states, progress and logs the UI and the admin read.
+ * The work itself is a pg-boss job per task (schema `pgboss`, migration 0043; the job's id is the
+ * task's): `locked_by` names the worker (host:pid:id) running it, `locked_until` mirrors its lease,
+ * `attempts` counts its starts, and `cancel_requested` asks a running task to stop (knowledge/worker.ts).
  */
 export const datasetTasks = pgTable(
   'dataset_tasks',

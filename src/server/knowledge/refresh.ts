@@ -2,14 +2,12 @@
  * URL units refreshed every `update_frequency` days: their `next_refresh_at` is set when an ingestion
  * succeeds; a periodic check enqueues a `normal` task for each unit that is due (the task replaces its
  * segments). Units of any tenant, once each: the due row is moved forward in the same statement, so two
- * processes never both enqueue it.
+ * processes never both enqueue it. The check is a scheduled job (src/server/jobs/passes.ts).
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { datasetDocuments, datasets } from '../db/schema';
 import { enqueueTask, rowsOf } from './queue';
-
-const CHECK_EVERY_MS = 10 * 60_000;
 
 /** Enqueues the refresh of every URL unit that is due; answers how many. */
 export async function refreshDueUnits(ctx: Pick<ServerContext, 'db'>, now = new Date()): Promise<number> {
@@ -33,19 +31,3 @@ export async function refreshDueUnits(ctx: Pick<ServerContext, 'db'>, now = new 
   }
   return rows.length;
 }
-
-/** Checks now and every `everyMs`; `stop()` ends the timer. */
-export function startRefreshTimer(ctx: Pick<ServerContext, 'db'>, log: (e: unknown) => void, everyMs = CHECK_EVERY_MS): { stop(): void } {
-  const run = () => void refreshDueUnits(ctx).catch(log);
-  const first = setTimeout(run, 1_000);
-  const timer = setInterval(run, everyMs);
-  first.unref();
-  timer.unref();
-  return {
-    stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-    },
-  };
-}
-

@@ -69,17 +69,3 @@ export async function pruneRunEvents(db: Database['db'], keepMs = RUN_EVENTS_KEE
   const gone = await db.delete(runEvents).where(lt(runEvents.createdAt, new Date(Date.now() - keepMs))).returning({ seq: runEvents.seq });
   return gone.length;
 }
-
-/**
- * Sweeps now, and then every `everyMs` on a shared server; the event log is pruned at the same
- * pace on both databases. `stop()` ends the timer.
- */
-export function startRunSweeper(database: Pick<Database, 'db' | 'kind'>, log: (e: unknown) => void, everyMs = 5 * 60_000): { stop(): void; first: Promise<number> } {
-  const first = sweepOrphanedRuns(database).catch((e) => (log(e), 0));
-  const timer = setInterval(() => {
-    if (database.kind !== 'pglite') void sweepOrphanedRuns(database).catch(log);
-    void pruneRunEvents(database.db).catch(log);
-  }, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer), first };
-}

@@ -18,8 +18,7 @@ import { askedZones, computeDays, counted, figures, keep, SETTLED_MS } from './o
 /** Days computed by one statement: about a week of a busy app is a fraction of a second. */
 export const DAYS_PER_STATEMENT = 7;
 /** Statements per pass, over all apps and zones; the next pass goes on where this one stopped. */
-const STATEMENTS_PER_PASS = 200;
-const EVERY_MS = 10 * 60_000;
+export const STATEMENTS_PER_PASS = 200;
 
 /** The next missing settled days of an app in a zone (at most `limit`, oldest first), with their bounds. */
 async function missingDays(ctx: ServerContext, appId: string, tz: string, limit: number) {
@@ -74,33 +73,4 @@ export async function keepOverviewDays(ctx: ServerContext, statements = STATEMEN
   // no autovacuum to clear them; on a server autovacuum does. A small table: a quick statement.
   if (ctx.exclusiveDb) await ctx.db.execute(sql`VACUUM app_end_users`);
   return kept;
-}
-
-/** A pass shortly after the start (the server listens first) and every 10 minutes; never two at once. */
-export function startOverviewKeeper(ctx: ServerContext, log: (e: unknown) => void, everyMs = EVERY_MS): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  let busy = false;
-  let stopped = false;
-  const run = () => {
-    if (busy || stopped) return;
-    busy = true;
-    running = keepOverviewDays(ctx, STATEMENTS_PER_PASS, log)
-      .then(() => undefined, log)
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const first = setTimeout(run, 2_000);
-  const timer = setInterval(run, everyMs);
-  first.unref();
-  timer.unref();
-  return {
-    /** Ends the timer and waits for a pass under way (its statement must end before the database closes). */
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
