@@ -81,7 +81,7 @@ const errors: typeof zh = {
     'GBI-1000': 'The generated SQL was refused: only a single read-only SELECT over the source\'s tables may run (no changes, no several statements, no file or network functions)',
     'GBI-1001': 'The database could not answer the query, even after one correction',
     'GBI-1002': 'The spreadsheet cannot be read: upload a .csv or .xlsx file (save .xls files as .xlsx) that holds a table',
-    'GBI-1003': 'Databases of this type cannot be asked yet: use a PostgreSQL database or a spreadsheet',
+    'GBI-1003': 'Databases of this type cannot be asked on this server: its database driver is not installed',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',

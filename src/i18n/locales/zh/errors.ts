@@ -85,7 +85,7 @@ const errors = {
     'GBI-1000': '生成的 SQL 已被拒绝：只允许对数据源中的表执行单条只读 SELECT（不能修改数据、不能多条语句、不能读写文件或访问网络）',
     'GBI-1001': '数据库无法执行该查询（已自动修正一次仍失败）',
     'GBI-1002': '无法读取该表格：请上传包含表格数据的 .csv 或 .xlsx 文件（.xls 请另存为 .xlsx）',
-    'GBI-1003': '暂不支持查询此类型的数据库：请使用 PostgreSQL 数据库或上传表格',
+    'GBI-1003': '此服务器无法查询该类型的数据库：其数据库驱动未安装',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',
