@@ -247,6 +247,12 @@ describe('GBI with spreadsheet sources (DuckDB)', () => {
       expect(await askIn(session, q), q).toMatchObject({ status: 'refused', error: { code: 'GBI-1000' } });
     }
     expect((await askIn(session, 'fix me (duckdb)')).result.rows).toEqual([[3]]);
+
+    // Re-read: the same columns and samples from the DuckDB file, the business words kept.
+    const again = expectOk(await call('POST', `/sources/${src.id}/refresh`, 'admin'));
+    expect(again.tables[0]).toMatchObject({ id: src.tables[0].id, business_name: 'Orders 2024', row_count: 3 });
+    expect(again.tables[0].columns.map((c: { id: string; business_name: string }) => [c.id, c.business_name])).toEqual(src.tables[0].columns.map((c: { id: string; business_name: string }) => [c.id, c.business_name]));
+    expect(again.tables[0].columns[0].sample_values.sort()).toEqual(['Beijing', 'Shanghai']);
   });
 
   it('a CSV with its header detected; .xls and non-spreadsheets answer GBI-1002', async () => {

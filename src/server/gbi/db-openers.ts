@@ -41,8 +41,9 @@ const mysql: SessionOpener = async (s, policy, timeoutMs, rows) => {
   conn.on('error', () => {});
   const session: SqlSession = {
     async run(sql, binds = []) {
-      // mysql2's timeout closes the connection if the server's own limit did not stop the statement.
-      const [out, fields] = await conn.query<RowDataPacket[]>({ sql, values: binds, rowsAsArray: true, timeout: timeoutMs });
+      // The server's own limit stops the statement first (its error says so); mysql2's timeout, a
+      // little later, closes the connection if the server did not.
+      const [out, fields] = await conn.query<RowDataPacket[]>({ sql, values: binds, rowsAsArray: true, timeout: timeoutMs + 2000 });
       return { columns: (fields ?? []).map((f) => ({ name: f.name, type: mysqlType(f) })), rows: out as unknown as unknown[][] };
     },
     async close() {

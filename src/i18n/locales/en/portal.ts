@@ -232,6 +232,9 @@ const portal: typeof zh = {
   },
   gbi: {
     workspace: 'Project space',
+    backToAsk: 'Back to asking',
+    openSession: 'Open this session on its own page',
+    sessionMissing: 'This session does not exist or is not yours',
     noWorkspace: 'Join or create a project space to use its data',
     sources: 'Data sources',
     noSources: 'No data sources yet',

@@ -231,6 +231,9 @@ const portal = {
   },
   gbi: {
     workspace: '项目空间',
+    backToAsk: '返回问数',
+    openSession: '在单独页面打开此会话',
+    sessionMissing: '该会话不存在或不属于您',
     noWorkspace: '加入或创建一个项目空间后才能使用其数据',
     sources: '数据源',
     noSources: '还没有数据源',
