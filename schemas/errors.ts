@@ -159,7 +159,7 @@ export const ErrorCode = {
   GBI_QUERY_FAILED: 'GBI-1001',
   /** GBI: the spreadsheet cannot be read (400): not .csv or .xlsx (.xls: save it as .xlsx), empty, or no table in it. */
   GBI_FILE_UNREADABLE: 'GBI-1002',
-  /** GBI: a database of this type cannot be asked yet (400): PostgreSQL databases and spreadsheets can. */
+  /** GBI: a database of this type cannot be asked on this server (400): its npm driver cannot be loaded. */
   GBI_SOURCE_UNSUPPORTED: 'GBI-1003',
   /**
    * Digital humans (issue 31): a broadcast script that is empty or longer than 1000 words (400; spec 5

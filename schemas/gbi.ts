@@ -13,7 +13,8 @@ import { QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX, QUERY_LIMIT_MIN } from './databas
 export const GBI_SOURCE_KINDS = ['database', 'spreadsheet'] as const;
 export const GbiSourceKind = z.enum(GBI_SOURCE_KINDS);
 /** The SQL dialect the guard parses and the engine runs. */
-export const GbiDialect = z.enum(['postgresql', 'mysql', 'duckdb']);
+export const GBI_DIALECTS = ['postgresql', 'mysql', 'duckdb', 'sqlserver', 'oracle', 'clickhouse', 'dm'] as const;
+export const GbiDialect = z.enum(GBI_DIALECTS);
 export type GbiDialect = z.infer<typeof GbiDialect>;
 
 /** Spreadsheet file types (.xls: exceljs reads only the xlsx format; refused with GBI-1002). */

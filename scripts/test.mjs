@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findChromium } from './tools.mjs';
+import { withMariadb } from './with-mariadb.mjs';
 import { withPostgres } from './with-postgres.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -43,10 +44,14 @@ function vitest(title, projects, env = {}, extra = []) {
 const steps = {
   typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   unit: () => vitest('unit', ['unit', 'unit-dom', 'unit-isolated']),
-  api: () => vitest('api (embedded PostgreSQL)', ['api']),
+  // A throwaway MariaDB is the MySQL source of tests/api/gbi-mysql.test.ts in both API runs.
+  api: () => withMariadb((mysql) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql })),
   // The Dify fixture runs check the import's mapping and the engine's outputs, nothing that depends on the
   // database: they run once, on the embedded one (32 s of CI's 20-minute budget saved).
-  'api-pg': () => withPostgres((url) => vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url }, ['--exclude', 'tests/api/dify-fixture-runs.test.ts'])),
+  'api-pg': () =>
+    withMariadb((mysql) =>
+      withPostgres((url) => vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url, GBI_MYSQL_URL: mysql }, ['--exclude', 'tests/api/dify-fixture-runs.test.ts'])),
+    ),
   // Both builds `npm start` runs: the client (precompressed, with its first-load figures) and the server bundle.
   build: () =>
     run('client build', process.execPath, [bin('vite', 'bin/vite.js'), 'build', '--logLevel', 'warn']) &&

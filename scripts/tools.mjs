@@ -76,6 +76,28 @@ export function findPostgresBin({ install = true } = {}) {
   return bin;
 }
 
+/** mariadbd and mariadb-install-db (Debian's mariadb-server), installing it when root with apt. */
+export function findMariadb({ install = true } = {}) {
+  const look = () => {
+    const server = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld'].find((p) => fs.existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v mariadbd'], { encoding: 'utf8' }).stdout.trim();
+    const installDb = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'].find((p) => fs.existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v mariadb-install-db'], { encoding: 'utf8' }).stdout.trim();
+    return server && installDb ? { server, installDb } : null;
+  };
+  let found = look();
+  if (!found && install && isRoot() && hasApt()) {
+    aptInstall(['mariadb-server']);
+    found = look();
+  }
+  if (!found) {
+    throw new Error(
+      'The GBI MySQL test needs a MariaDB (or MySQL) server install (mariadbd, mariadb-install-db) and none was found.\n' +
+        '  Debian/Ubuntu: sudo apt-get install -y mariadb-server\n' +
+        '  Elsewhere: install MariaDB 10.6+ so that mariadbd and mariadb-install-db are on the PATH',
+    );
+  }
+  return found;
+}
+
 /** Launch arguments for headless Chromium on these machines (no sandbox as root, no background network). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

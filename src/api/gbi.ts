@@ -24,6 +24,7 @@ export const gbiEndpoints = {
   previewFile: { method: 'POST', url: `${base}/sources/file/preview`, name: 'gbi.previewFile' },
   addFile: { method: 'POST', url: `${base}/sources/file`, name: 'gbi.addFile' },
   updateSource: { method: 'PUT', url: `${base}/sources/:source_id`, name: 'gbi.updateSource' },
+  refreshSource: { method: 'POST', url: `${base}/sources/:source_id/refresh`, name: 'gbi.refreshSource' },
   deleteSource: { method: 'DELETE', url: `${base}/sources/:source_id`, name: 'gbi.deleteSource' },
   sessions: { method: 'GET', url: `${base}/sessions`, name: 'gbi.sessions' },
   createSession: { method: 'POST', url: `${base}/sessions`, name: 'gbi.createSession' },
@@ -41,6 +42,8 @@ export const previewGbiFile = (file_id: string, opts?: Opts) => call(GbiFilePrev
 export const addGbiFile = (body: z.input<typeof GbiFileSourceBody>, opts?: Opts) => call(GbiSourceDetail, gbiEndpoints.addFile, body, opts);
 export const updateGbiSource = (source_id: string, body: z.input<typeof GbiSourceUpdateBody>, opts?: Opts) =>
   call(GbiSourceDetail, gbiEndpoints.updateSource, { source_id, ...body }, opts);
+/** Re-reads the source's tables, columns and samples, keeping the business words of columns that stay. */
+export const refreshGbiSource = (source_id: string, opts?: Opts) => call(GbiSourceDetail, gbiEndpoints.refreshSource, { source_id }, opts);
 export const deleteGbiSource = (source_id: string, opts?: Opts) => call(z.null(), gbiEndpoints.deleteSource, { source_id }, opts);
 
 export const listGbiSessions = (opts?: Opts) => call(z.array(GbiSession), gbiEndpoints.sessions, {}, opts);

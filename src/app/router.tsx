@@ -403,7 +403,7 @@ function portalRoutes(): RouteObject {
                   indexTo('ask'),
                   { path: 'ask', lazy: page(() => import('./portal/gbi/ask-page')), handle: { title: 'portal.gbiAsk', crumb: true, fullHeight: true } },
                   stub('table-display', 'portal.gbiTable'),
-                  stub('session-list-item', 'portal.gbiSessionList'),
+                  { path: 'session-list-item', lazy: page(() => import('./portal/gbi/session-page')), handle: { title: 'portal.gbiSessionList', crumb: true } },
                 ],
               },
               {

@@ -1,11 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleChecks } from '../../src/server/services/databases';
-import { GOOD_KEY } from './fake-providers';
+import { scriptedModel, type ScriptedModel } from './gbi-kit';
 import { LOOPBACK_FAKES, useStudio } from './harness';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { configureProvider } from './runs-kit';
@@ -22,7 +20,7 @@ let f: Fixture;
 const target = { host: '127.0.0.1', port: 0, user: '', password: '' };
 const sourceDb = `gbi_src_${randomBytes(4).toString('hex')}`;
 let stopPostgres: (() => Promise<void>) | undefined;
-let fake: { baseUrl: string; requests: { messages: { role: string; content: string }[] }[]; close(): Promise<void> };
+let fake: ScriptedModel;
 
 /** What the model answers to the question (last user message); a retry after a database error is asked as "corrected". */
 const SCRIPT: Record<string, string | [string, string]> = {
@@ -37,34 +35,6 @@ const SCRIPT: Record<string, string | [string, string]> = {
   'never works': ['select nope from sales', 'select nope_again from sales'],
   'sales by city': '```sql\nselect city, sum(amount) as total from orders group by city order by city\n```',
 };
-
-async function scriptedModel() {
-  const requests: { messages: { role: string; content: string }[] }[] = [];
-  const server = http.createServer(async (req, res) => {
-    const parts: Buffer[] = [];
-    for await (const c of req) parts.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
-    if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) return res.writeHead(401).end('{}');
-    requests.push({ messages: body.messages });
-    const msgs: { role: string; content: string }[] = body.messages;
-    const last = msgs.at(-1)!.content;
-    const system = msgs.find((m) => m.role === 'system')?.content ?? '';
-    let text = 'The answer is in the table.';
-    if (!system.startsWith('Answer the question')) {
-      const retry = last.startsWith('The database answered with an error');
-      const question = retry ? msgs.filter((m) => m.role === 'user').at(-2)!.content : last;
-      const s = SCRIPT[question] ?? 'select 1';
-      text = Array.isArray(s) ? s[retry ? 1 : 0] : s;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.write(chunk({ role: 'assistant', content: text }));
-    res.write(chunk({}, 'stop'));
-    res.end('data: [DONE]\n\n');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 const admin = (database = 'postgres') => new pg.Client({ host: target.host, port: target.port, user: target.user, password: target.password, database });
 
@@ -96,7 +66,7 @@ beforeAll(async () => {
   await s.query(`CREATE TABLE sales (region text, amount numeric, sold_on date);
     INSERT INTO sales VALUES ('north', 10, '2024-01-01'), ('north', 15, '2024-02-01'), ('south', 7, '2024-01-15'), ('east', 3, '2024-03-01');`);
   await s.end();
-  fake = await scriptedModel();
+  fake = await scriptedModel(SCRIPT);
   await configureProvider(h, 'openai', fake.baseUrl);
   expectOk(await h.call('PUT', '/api/v1/admin/models/tenant-default', { token: h.adminToken, body: { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' } }));
   f = await setUpWorkspaces(h, 'gbi');
@@ -277,6 +247,12 @@ describe('GBI with spreadsheet sources (DuckDB)', () => {
       expect(await askIn(session, q), q).toMatchObject({ status: 'refused', error: { code: 'GBI-1000' } });
     }
     expect((await askIn(session, 'fix me (duckdb)')).result.rows).toEqual([[3]]);
+
+    // Re-read: the same columns and samples from the DuckDB file, the business words kept.
+    const again = expectOk(await call('POST', `/sources/${src.id}/refresh`, 'admin'));
+    expect(again.tables[0]).toMatchObject({ id: src.tables[0].id, business_name: 'Orders 2024', row_count: 3 });
+    expect(again.tables[0].columns.map((c: { id: string; business_name: string }) => [c.id, c.business_name])).toEqual(src.tables[0].columns.map((c: { id: string; business_name: string }) => [c.id, c.business_name]));
+    expect(again.tables[0].columns[0].sample_values.sort()).toEqual(['Beijing', 'Shanghai']);
   });
 
   it('a CSV with its header detected; .xls and non-spreadsheets answer GBI-1002', async () => {

@@ -336,6 +336,11 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
     expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
     await snap(page, 'portal-gbi-02-described-en');
+    // Re-read the samples; the nav leads to GBI for a user in a project space.
+    await page.getByTestId('gbi-reread').click();
+    await expect.poll(() => page.getByText('Tables, columns and samples read again').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('portal-nav').getByRole('link', { name: 'Data settings' }).count()).toBe(1);
+    expect(await page.getByTestId('portal-nav').getByRole('link', { name: 'Ask your data' }).getAttribute('href')).toBe('/portal/gbi');
 
     await page.goto(`${studio.url}/portal/gbi/ask`);
     await page.getByRole('textbox', { name: 'Ask' }).fill('Total amount by region?');
@@ -356,6 +361,18 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('gbi-data-popup').getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
     await snap(page, 'portal-gbi-04-popup-en');
     await page.keyboard.press('Escape');
+    // The session opened on its own page (session-list-item), at 1280 px and at a phone's width.
+    await page.getByTestId('gbi-session').first().getByRole('link', { name: 'Open this session on its own page' }).click();
+    const sessionPage = page.getByTestId('gbi-session-page');
+    await expect.poll(() => sessionPage.getByTestId('gbi-answer').count()).toBe(1);
+    await expect.poll(() => sessionPage.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
+    expect(await sessionPage.locator('h1').textContent()).toBe('Total amount by region?');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForTimeout(1200);
+    await snap(page, 'portal-gbi-07-session-en');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, 'portal-gbi-08-session-phone-en');
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     // The same signed-in owner in a Chinese browser.
     const zhContext = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'zh-CN', storageState: await owner.context.storageState() });
@@ -366,6 +383,10 @@ describe('the portal', () => {
     await expect.poll(() => zhAnswer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
     expect(await zh.page.getByRole('button', { name: '查看表格' }).count()).toBe(1);
     await snap(zh.page, 'portal-gbi-05-ask-zh');
+    await zh.page.getByTestId('gbi-session').first().getByRole('link', { name: '在单独页面打开此会话' }).click();
+    await expect.poll(() => zh.page.getByTestId('gbi-session-page').getByTestId('gbi-answer').count()).toBe(1);
+    expect(await zh.page.getByTestId('portal-nav').getByRole('link', { name: '问数' }).count()).toBe(1);
+    await snap(zh.page, 'portal-gbi-07-session-zh');
     await zh.page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
     await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
     await snap(zh.page, 'portal-gbi-06-files-zh');

@@ -5,6 +5,8 @@ export const portalPaths = {
   discover: '/portal/sessions/discover',
   sessions: '/portal/sessions/sessions-page',
   singleAgent: '/portal/single-agent/single-agent-chat',
+  gbiAsk: '/portal/gbi',
+  gbiSettings: '/portal/gbi-data-settings/gbi-data-settings-page',
   /** The chat of an app, optionally on one of its conversations. */
   chat: (appId: string, conversationId?: string) =>
     `/portal/sessions/chat/${encodeURIComponent(appId)}${conversationId ? `?conversation=${encodeURIComponent(conversationId)}` : ''}`,

@@ -4,12 +4,13 @@
  * below the bars and scroll inside themselves; the others scroll with the window. Loaded with the
  * portal's routes, not in the app's entry.
  */
-import { Compass, MessagesSquare } from 'lucide-react';
+import { Compass, DatabaseZap, MessagesSquare, SlidersHorizontal } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useMatches } from 'react-router';
 import { DocumentTitle, NavigationProgress } from '../shell/layouts';
 import type { RouteHandle } from '../shell/route-handle';
 import { ShellTopBar } from '../shell/shell-top-bar';
+import { useSession } from '../session';
 import { portalPaths } from './paths';
 import s from './portal-layout.module.css';
 
@@ -19,9 +20,13 @@ export interface PortalRouteHandle extends RouteHandle {
   fullHeight?: boolean;
 }
 
-/** Discover and My conversations, as links. */
+/**
+ * Discover and My conversations, as links; GBI's ask and data settings for users in a project
+ * space (GBI's data is a space's: the server checks the membership and role of every call).
+ */
 export function PortalNav() {
   const { t } = useTranslation('portal');
+  const inSpace = useSession((st) => st.workspaceId !== null);
   return (
     <nav className={s.nav} aria-label={t('nav.label')} data-testid="portal-nav">
       <NavLink to={portalPaths.discover} className={s.navLink}>
@@ -32,6 +37,18 @@ export function PortalNav() {
         <MessagesSquare aria-hidden="true" />
         {t('nav.sessions')}
       </NavLink>
+      {inSpace && (
+        <>
+          <NavLink to={portalPaths.gbiAsk} className={s.navLink}>
+            <DatabaseZap aria-hidden="true" />
+            {t('nav.gbiAsk')}
+          </NavLink>
+          <NavLink to={portalPaths.gbiSettings} className={s.navLink}>
+            <SlidersHorizontal aria-hidden="true" />
+            {t('nav.gbiSettings')}
+          </NavLink>
+        </>
+      )}
     </nav>
   );
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Only lazy references to these (inside callbacks): ./schema re-exports this module.
 import { externalDatabases, tenants, users, workspaces } from './schema';
+import { GBI_DIALECTS } from '../../../schemas/gbi';
 
 const stamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -22,7 +23,7 @@ export const gbiSources = pgTable(
     workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['database', 'spreadsheet'] }).notNull(),
     name: text('name').notNull(),
-    dialect: text('dialect', { enum: ['postgresql', 'mysql', 'duckdb'] }).notNull(),
+    dialect: text('dialect', { enum: GBI_DIALECTS }).notNull(),
     databaseId: uuid('database_id').references(() => externalDatabases.id, { onDelete: 'cascade' }),
     fileName: text('file_name').notNull().default(''),
     queryLimit: integer('query_limit').notNull().default(100),

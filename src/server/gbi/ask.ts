@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { ChatMessage } from '../../../schemas/model';
-import type { GbiChart, GbiMessage, GbiResult, GbiTable } from '../../../schemas/gbi';
+import type { GbiChart, GbiDialect, GbiMessage, GbiResult, GbiTable } from '../../../schemas/gbi';
 import { ErrorCode } from '../../../schemas/errors';
 import type { ServerContext } from '../context';
 import { requireMembership } from '../context';
@@ -12,7 +12,7 @@ import { complete, resolveModel, type ModelChoice } from '../services/prompt-deb
 import type { Scope } from '../services/workspace-resources';
 import { pickChart } from './chart';
 import { queryDuckDb, sourceFile } from './duckdb-store';
-import { queryPg } from './pg-source';
+import { ENGINES } from './engines';
 import { DEFAULT_SESSION_NAME, sessionRow, toMessage } from './sessions';
 import { sourceRow, tablesOf } from './sources';
 import { checkSql, SqlRefusedError } from './sql-guard';
@@ -33,7 +33,7 @@ const HISTORY = 6;
 /** Rows of the result the model sees to write its answer. */
 const ANSWER_ROWS = 20;
 
-const DIALECT_NAME = { postgresql: 'PostgreSQL', mysql: 'MySQL', duckdb: 'DuckDB' } as const;
+const DIALECT_NAME: Record<GbiDialect, string> = { postgresql: 'PostgreSQL', mysql: 'MySQL', duckdb: 'DuckDB', sqlserver: 'SQL Server (T-SQL)', oracle: 'Oracle', clickhouse: 'ClickHouse', dm: 'Dameng (DM8, Oracle-compatible)' };
 
 /** The schema in the words the model needs: names, types, business names, descriptions, samples. */
 export function describeSchema(tables: GbiTable[]): string {
@@ -74,8 +74,8 @@ async function runnerOf(ctx: ServerContext, s: Scope, source: SourceRow): Promis
     return (sql) => queryDuckDb(file, sql, source.queryLimit, timeoutMs);
   }
   const { database, settings } = await connectionOf(ctx, s, source.databaseId!);
-  if (database.type !== 'postgresql') throw new AppError(400, ErrorCode.GBI_SOURCE_UNSUPPORTED, `Databases of type ${database.type} cannot be asked yet`, { type: database.type });
-  return (sql) => queryPg(settings, ctx.outbound, sql, source.queryLimit, timeoutMs);
+  const engine = ENGINES[database.type];
+  return (sql) => engine.query(settings, ctx.outbound, sql, source.queryLimit, timeoutMs);
 }
 
 interface Outcome {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { GbiResult } from '../../../schemas/gbi';
+import type { SourceTableInfo } from './source-rows';
 
 /**
  * Spreadsheet sources live in DuckDB files under the data directory, one per source
@@ -103,10 +104,31 @@ function cell(v: unknown, type: string): string | number | boolean | null {
  * Runs checked SQL on the source's file, read-only, at most `limit` rows (one more is read to know
  * whether there were more), interrupted after `timeoutMs`.
  */
+const READ_ONLY = { access_mode: 'READ_ONLY', enable_external_access: 'false', autoload_known_extensions: 'false', autoinstall_known_extensions: 'false', lock_configuration: 'true', threads: '2' };
+
+/** The tables of a spreadsheet source's file as they are now: columns, types, rows, sample values (read-only). */
+export async function describeDuckDb(dbFile: string, sampleCount: number): Promise<SourceTableInfo[]> {
+  return withInstance(dbFile, READ_ONLY, async (c) => {
+    const cols = (await c.runAndReadAll(`SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)).getRowsJson();
+    const tables = new Map<string, SourceTableInfo>();
+    for (const [table, column, type] of cols.map((r) => r.map(String))) {
+      if (!tables.has(table)) tables.set(table, { name: table, rowCount: null, columns: [] });
+      tables.get(table)!.columns.push({ name: column, dataType: type, samples: [] });
+    }
+    for (const t of tables.values()) {
+      t.rowCount = Number((await c.runAndReadAll(`SELECT count(*)::INTEGER FROM ${quoteIdent(t.name)}`)).getRowsJson()[0][0]);
+      for (const col of t.columns) {
+        const q = `SELECT DISTINCT ${quoteIdent(col.name)}::VARCHAR AS v FROM (SELECT ${quoteIdent(col.name)} FROM ${quoteIdent(t.name)} WHERE ${quoteIdent(col.name)} IS NOT NULL LIMIT 1000) LIMIT ${sampleCount}`;
+        col.samples = (await c.runAndReadAll(q)).getRowsJson().map((r) => String(r[0]));
+      }
+    }
+    return [...tables.values()];
+  });
+}
+
 export async function queryDuckDb(dbFile: string, sql: string, limit: number, timeoutMs: number): Promise<GbiResult> {
   const started = Date.now();
-  const options = { access_mode: 'READ_ONLY', enable_external_access: 'false', autoload_known_extensions: 'false', autoinstall_known_extensions: 'false', lock_configuration: 'true', threads: '2' };
-  return withInstance(dbFile, options, async (c) => {
+  return withInstance(dbFile, READ_ONLY, async (c) => {
     const timer = setTimeout(() => c.interrupt(), timeoutMs);
     try {
       const reader = await c.runAndReadAll(`SELECT * FROM (${sql}) AS gbi_query LIMIT ${limit + 1}`);

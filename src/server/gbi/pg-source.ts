@@ -3,6 +3,7 @@ import type { GbiResult } from '../../../schemas/gbi';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ConnectionSettings } from '../services/db-drivers';
 import { cjs, loadDriver } from '../services/db-drivers/types';
+import { MAX_TABLES, type SourceTableInfo } from './source-rows';
 
 /**
  * A PostgreSQL database as a GBI source. Every connection goes through the outbound network policy
@@ -11,14 +12,7 @@ import { cjs, loadDriver } from '../services/db-drivers/types';
  * statement_timeout and is rolled back, the second wall behind the SQL guard.
  */
 
-export interface PgTableInfo {
-  name: string;
-  rowCount: number | null;
-  columns: { name: string; dataType: string; samples: string[] }[];
-}
-
-/** Tables read from a source (the model is given at most these many). */
-export const MAX_TABLES = 100;
+type PgTableInfo = SourceTableInfo;
 
 async function connect(s: ConnectionSettings, policy: OutboundPolicy, timeoutMs: number): Promise<pgTypes.Client> {
   const target = await policy.admit(s.host, s.port, 'database');

@@ -17,10 +17,11 @@ import { requireMembership, UUID_RE } from '../context';
 import { gbiColumns, gbiSessions, gbiSources, gbiTables } from '../db/schema';
 import { AppError, badRequest, exists, notFoundOrForeign } from '../errors';
 import { connectionOf } from '../services/databases';
+import { DriverUnavailableError } from '../services/db-drivers';
 import { fileBytes, readableFile } from '../services/files';
 import { isUniqueViolation, MANAGERS, nothingToChange, type Scope } from '../services/workspace-resources';
 import { loadCsv, sniffCsv, sourceFile } from './duckdb-store';
-import { describePg } from './pg-source';
+import { dialectOf, ENGINES } from './engines';
 import { sheetsOf } from './spreadsheet';
 
 /**
@@ -120,25 +121,29 @@ async function insertSource(ctx: ServerContext, s: Scope, source: Omit<typeof gb
   }
 }
 
+/** A database that cannot be read: the outbound policy's refusal (NETWORK-1000) as it is, else GBI-1001 with the driver's words. */
+export function unreadable(name: string, e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  if (e instanceof DriverUnavailableError) return new AppError(400, ErrorCode.GBI_SOURCE_UNSUPPORTED, e.message, { type: e.type });
+  const detail = ((e as Error).message ?? String(e)).split('\n')[0].slice(0, 500);
+  return new AppError(400, ErrorCode.GBI_QUERY_FAILED, `The database '${name}' could not be read: ${detail}`, { detail });
+}
+
 /** Adds one of the space's databases; its tables, columns and sample values are read now. */
 export async function addDatabaseSource(ctx: ServerContext, s: Scope, input: { database_id: string; name?: string; description: string }): Promise<GbiSourceDetail> {
   await requireMembership(ctx.db, s.caller, s.workspaceId, MANAGERS);
   const { database, settings } = await connectionOf(ctx, s, input.database_id);
-  if (database.type !== 'postgresql') {
-    throw new AppError(400, ErrorCode.GBI_SOURCE_UNSUPPORTED, `Databases of type ${database.type} cannot be asked yet: PostgreSQL databases and spreadsheets can`, { type: database.type });
-  }
   let tables;
   try {
-    tables = await describePg(settings, ctx.outbound, GBI_SAMPLE_VALUES);
+    tables = await ENGINES[database.type].describe(settings, ctx.outbound, GBI_SAMPLE_VALUES);
   } catch (e) {
-    if (e instanceof AppError) throw e; // the outbound policy's refusal (NETWORK-1000) as it is
-    throw new AppError(400, ErrorCode.GBI_QUERY_FAILED, `The database '${database.name}' could not be read: ${(e as Error).message}`, { detail: (e as Error).message });
+    throw unreadable(database.name, e);
   }
   const id = randomUUID();
   await insertSource(
     ctx,
     s,
-    { id, kind: 'database', name: input.name ?? database.name, dialect: 'postgresql', databaseId: database.id, queryLimit: database.query_limit, description: input.description },
+    { id, kind: 'database', name: input.name ?? database.name, dialect: dialectOf(database.type), databaseId: database.id, queryLimit: database.query_limit, description: input.description },
     tables.map((t) => ({ name: t.name, rowCount: t.rowCount, columns: t.columns.map((c) => ({ name: c.name, dataType: c.dataType, samples: c.samples })) })),
   );
   return getSource(ctx, s, id);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { GbiDialect } from '../../../schemas/gbi';
+import { DIALECTS } from './dialects';
 
 /**
  * The first wall in front of a GBI query (issue 30 "Safety"): the model's SQL is parsed by
@@ -8,7 +9,7 @@ import type { GbiDialect } from '../../../schemas/gbi';
  * or writes files, reaches the network or runs other SQL. The second wall is where it runs: a
  * read-only transaction (PostgreSQL) or a read-only DuckDB with external access off.
  *
- * node-sql-parser has no DuckDB grammar: DuckDB's SQL is parsed as PostgreSQL's (the closest).
+ * node-sql-parser has no DuckDB, Oracle, DM or ClickHouse grammar: the closest is used (./dialects.ts).
  * SQL the parser cannot read is refused, not let through.
  */
 
@@ -28,8 +29,6 @@ export class SqlRefusedError extends Error {
 let parser: import('node-sql-parser').Parser | undefined;
 const parserOf = () => (parser ??= new (createRequire(import.meta.url)('node-sql-parser') as typeof import('node-sql-parser')).Parser());
 
-const PARSER_DIALECT: Record<GbiDialect, string> = { postgresql: 'postgresql', duckdb: 'postgresql', mysql: 'mysql' };
-
 /**
  * Functions refused by name (lower case). PostgreSQL: files (pg_read_file, pg_ls_dir, lo_*), other
  * servers (dblink, postgres_fdw), SQL in a string (query_to_xml and friends), settings and server
@@ -45,11 +44,21 @@ const DENIED = new Set([
   'read_csv', 'read_csv_auto', 'read_parquet', 'parquet_scan', 'parquet_metadata', 'parquet_schema', 'read_json', 'read_json_auto', 'read_json_objects', 'read_ndjson',
   'read_ndjson_auto', 'read_ndjson_objects', 'read_text', 'read_blob', 'read_xlsx', 'glob', 'sniff_csv', 'iceberg_scan', 'delta_scan', 'sqlite_scan', 'postgres_scan',
   'mysql_scan', 'query', 'query_table', 'getenv', 'load_extension',
+  // MySQL / MariaDB: files, other servers' time (sleep, benchmark), locks, UDFs that run commands.
+  'load_file', 'sleep', 'benchmark', 'get_lock', 'release_lock', 'sys_exec', 'sys_eval',
+  // SQL Server: other servers and files (as table sources), waits.
+  'openrowset', 'openquery', 'opendatasource', 'openxml', 'fn_trace_gettable', 'fn_get_audit_file', 'fn_xe_file_target_read_file',
+  // ClickHouse: table functions reaching files, URLs and other servers, and file() as a scalar.
+  'file', 'url', 's3', 's3cluster', 'remote', 'remotesecure', 'cluster', 'clusterallreplicas', 'jdbc', 'odbc', 'hdfs', 'input', 'executable', 'mysql', 'postgresql',
+  'sqlite', 'mongodb', 'redis', 'azureblobstorage', 'gcs', 'dictget',
+  // Oracle / DM: URIs that fetch, XML built by running SQL in a string.
+  'httpuritype', 'dburitype', 'xdburitype', 'dbms_xmlgen', 'xmlquery',
 ]);
-/** Name prefixes refused as a family (file and server functions; DuckDB's readers). */
-const DENIED_PREFIXES = ['pg_read_', 'pg_ls_', 'pg_file', 'lo_', 'dblink', 'read_', 'http', 'duckdb_', 's3_'];
+/** Name prefixes refused as a family (file and server functions; DuckDB's readers; Oracle/DM's packages). */
+const DENIED_PREFIXES = ['pg_read_', 'pg_ls_', 'pg_file', 'lo_', 'dblink', 'read_', 'http', 'duckdb_', 's3_', 'utl_', 'dbms_', 'sys_exec', 'xp_', 'sp_', 'sf_', 'url'];
 
-const deniedFunction = (name: string) => DENIED.has(name) || DENIED_PREFIXES.some((p) => name.startsWith(p));
+/** Any part of a qualified name (`utl_http.request`: the package is what is refused). */
+const deniedFunction = (name: string) => name.split('.').some((part) => DENIED.has(part) || DENIED_PREFIXES.some((p) => part.startsWith(p)));
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null;
@@ -59,7 +68,9 @@ function functionName(node: Node): string {
   const n = node.name as unknown;
   if (typeof n === 'string') return n.toLowerCase();
   const parts = isNode(n) && Array.isArray(n.name) ? (n.name as { value?: unknown }[]) : [];
-  return parts
+  // A package or schema before the name (Oracle's UTL_HTTP.REQUEST) is part of what is checked.
+  const schema = isNode(n) && isNode(n.schema) ? [n.schema as { value?: unknown }] : [];
+  return [...schema, ...parts]
     .map((p) => String(p.value ?? ''))
     .join('.')
     .toLowerCase();
@@ -74,7 +85,7 @@ export function checkSql(sql: string, dialect: GbiDialect, tables: readonly stri
   if (!text) throw new SqlRefusedError('unparsable', 'The SQL is empty');
   let ast: unknown;
   try {
-    ast = parserOf().astify(text, { database: PARSER_DIALECT[dialect] });
+    ast = parserOf().astify(text, { database: DIALECTS[dialect].parser });
   } catch (e) {
     throw new SqlRefusedError('unparsable', `The SQL could not be parsed as one ${dialect} SELECT: ${(e as Error).message.split('\n')[0].slice(0, 200)}`);
   }
@@ -96,7 +107,7 @@ export function checkSql(sql: string, dialect: GbiDialect, tables: readonly stri
     if (node.type === 'select' && isNode(node.into) && node.into.position) throw new SqlRefusedError('select_into', 'SELECT INTO creates a table: not allowed');
     if (node.type === 'function' || node.type === 'aggr_func') {
       const name = functionName(node);
-      if (deniedFunction(name.split('.').at(-1)!)) throw new SqlRefusedError('function', `The function ${name}() may not be used: it reads or writes files, reaches the network or runs other SQL`);
+      if (deniedFunction(name)) throw new SqlRefusedError('function', `The function ${name}() may not be used: it reads or writes files, reaches the network or runs other SQL`);
     }
     if (key === 'from' && typeof node.table === 'string') {
       const name = (node.db ? `${String(node.db)}.${node.table}` : node.table).toLowerCase();

@@ -2,11 +2,11 @@
  * Describe the data: business names and descriptions of a source's tables and columns, beside the
  * column types and the sample values read from the source. Owner and admin save; others read.
  */
-import { Trash2 } from 'lucide-react';
+import { RefreshCw, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GbiSourceDetail } from '../../../../schemas/gbi';
-import { deleteGbiSource, getGbiSource, updateGbiSource } from '../../../api/gbi';
+import { deleteGbiSource, getGbiSource, refreshGbiSource, updateGbiSource } from '../../../api/gbi';
 import { notify } from '../../../api/reactions';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
@@ -22,13 +22,15 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
   const [source, setSource] = useState<GbiSourceDetail | null>(null);
   const [words, setWords] = useState<Words>({});
   const [saving, setSaving] = useState(false);
+  const [rereading, setRereading] = useState(false);
 
-  const take = (d: GbiSourceDetail) => {
+  /** Shows the source; `keep` holds unsaved edits that stay over the saved words (after a re-read). */
+  const take = (d: GbiSourceDetail, keep: Words = {}) => {
     setSource(d);
     const w: Words = {};
     for (const tb of d.tables) {
-      w[tb.id] = { business_name: tb.business_name, description: tb.description };
-      for (const c of tb.columns) w[c.id] = { business_name: c.business_name, description: c.description };
+      w[tb.id] = keep[tb.id] ?? { business_name: tb.business_name, description: tb.description };
+      for (const c of tb.columns) w[c.id] = keep[c.id] ?? { business_name: c.business_name, description: c.description };
     }
     setWords(w);
   };
@@ -54,6 +56,17 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
       setSaving(false);
     }
   };
+  const reread = async () => {
+    setRereading(true);
+    try {
+      take(await refreshGbiSource(source.id, { workspaceId }), words);
+      notify({ level: 'success', text: t('gbi.rereadDone') });
+    } catch {
+      // The request layer showed why.
+    } finally {
+      setRereading(false);
+    }
+  };
   const remove = async () => {
     if (!(await confirm({ title: t('gbi.deleteTitle', { name: source.name }), description: t('gbi.deleteBody'), danger: true, confirmLabel: t('common:actions.delete') }))) return;
     await deleteGbiSource(source.id, { workspaceId }).then(() => {
@@ -72,6 +85,9 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
           <>
             <Button size="sm" variant="primary" loading={saving} onClick={() => void save()}>
               {t('gbi.save')}
+            </Button>
+            <Button size="sm" title={t('gbi.rereadHint')} loading={rereading} icon={<RefreshCw aria-hidden="true" />} onClick={() => void reread()} data-testid="gbi-reread">
+              {t('gbi.reread')}
             </Button>
             <Button size="sm" variant="danger" icon={<Trash2 aria-hidden="true" />} onClick={() => void remove()}>
               {t('common:actions.delete')}

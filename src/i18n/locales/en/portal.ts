@@ -5,6 +5,8 @@ const portal: typeof zh = {
     label: 'Portal navigation',
     discover: 'Discover',
     sessions: 'My conversations',
+    gbiAsk: 'Ask your data',
+    gbiSettings: 'Data settings',
   },
   modes: {
     all: 'All',
@@ -231,6 +233,9 @@ const portal: typeof zh = {
   },
   gbi: {
     workspace: 'Project space',
+    backToAsk: 'Back to asking',
+    openSession: 'Open this session on its own page',
+    sessionMissing: 'This session does not exist or is not yours',
     noWorkspace: 'Join or create a project space to use its data',
     sources: 'Data sources',
     noSources: 'No data sources yet',
@@ -244,6 +249,9 @@ const portal: typeof zh = {
     deleteTitle: 'Delete the data source "{{name}}"?',
     deleteBody: 'Its descriptions, and for a spreadsheet its data, are deleted. Sessions keep their questions.',
     describe: 'Describe the data',
+    reread: 'Re-read samples',
+    rereadHint: 'Read the tables, columns and sample values again; business names and descriptions of columns that still exist are kept',
+    rereadDone: 'Tables, columns and samples read again',
     describeHint: 'Business names and descriptions let questions use your own words',
     table: 'Table',
     column: 'Column',

@@ -4,6 +4,8 @@ const portal = {
     label: '门户导航',
     discover: '发现',
     sessions: '我的会话',
+    gbiAsk: '问数',
+    gbiSettings: '数据设置',
   },
   modes: {
     all: '全部',
@@ -230,6 +232,9 @@ const portal = {
   },
   gbi: {
     workspace: '项目空间',
+    backToAsk: '返回问数',
+    openSession: '在单独页面打开此会话',
+    sessionMissing: '该会话不存在或不属于您',
     noWorkspace: '加入或创建一个项目空间后才能使用其数据',
     sources: '数据源',
     noSources: '还没有数据源',
@@ -243,6 +248,9 @@ const portal = {
     deleteTitle: '删除数据源“{{name}}”？',
     deleteBody: '其描述（表格数据源还包括数据）将被删除，会话中的问题会保留。',
     describe: '描述数据',
+    reread: '重新读取样本',
+    rereadHint: '重新读取表、字段和样本值；仍存在的字段保留其业务名称和描述',
+    rereadDone: '已重新读取表、字段和样本',
     describeHint: '业务名称和描述能让提问使用您自己的说法',
     table: '表',
     column: '列',

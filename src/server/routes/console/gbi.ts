@@ -19,6 +19,7 @@ import {
 } from '../../../../schemas/gbi';
 import type { ServerContext } from '../../context';
 import { ask } from '../../gbi/ask';
+import { refreshSource } from '../../gbi/refresh';
 import * as sessions from '../../gbi/sessions';
 import * as sources from '../../gbi/sources';
 import { scopeOf } from '../../services/workspace-resources';
@@ -64,6 +65,20 @@ export const gbiRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
     '/sources/:source_id',
     { schema: { tags, summary: 'Describe the data: names, descriptions, query limit (owner, admin)', headers, params: GbiSourceParams, body: GbiSourceUpdateBody, response: { 200: ok(GbiSourceDetail) } } },
     async (req) => done(await sources.updateSource(ctx, scopeOf(req), req.params.source_id, req.body)),
+  );
+
+  app.post(
+    '/sources/:source_id/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Re-read the tables, columns and sample values (owner, admin); business names and descriptions of columns that still exist are kept',
+        headers,
+        params: GbiSourceParams,
+        response: { 200: ok(GbiSourceDetail) },
+      },
+    },
+    async (req) => done(await refreshSource(ctx, scopeOf(req), req.params.source_id)),
   );
 
   app.delete(

@@ -23,11 +23,20 @@ function guardTransport() {
   if (typeof connect !== 'function') throw new Error("node-oracledb's thin transport is not where it was: the Oracle check cannot be guarded");
   NTTCP.prototype.connect = async function (this: unknown, address: OracleAddress) {
     const admit = probes.getStore();
-    if (!admit) throw new Error('Oracle connections are made only by a connection check');
+    if (!admit) throw new Error('Oracle connections are made only through the outbound policy (withOracleAdmit)');
     const checked = await admit(address.host, Number(address.port));
     return connect.call(this, { ...address, host: checked.address });
   };
   guarded = true;
+}
+
+/**
+ * Runs `connect` (node-oracledb getConnection) with every transport connection it makes admitted
+ * by `admit` first (GBI's queries connect through this too).
+ */
+export async function withOracleAdmit<T>(admit: ProbeTarget['admit'], connect: () => Promise<T>): Promise<T> {
+  await loadDriver('oracle', async () => guardTransport());
+  return probes.run(admit, connect);
 }
 
 /**

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Driver } from './types';
+import type { ConnectionSettings, Driver, ProbeTarget } from './types';
 import { cjs, errorCode, errorText, loadDriver } from './types';
 
 /**
@@ -9,20 +9,23 @@ import { cjs, errorCode, errorText, loadDriver } from './types';
  * stays tedious's `server`, for TLS) and a routing answer (the server sending the client elsewhere)
  * is admitted by the outbound policy like any destination.
  */
+export function policyConnector(s: ConnectionSettings, target: ProbeTarget) {
+  return async (opts: { host: string; port: number }) => {
+    const address = opts.host === s.host && Number(opts.port) === s.port ? target.address : (await target.admit(opts.host, Number(opts.port))).address;
+    return new Promise<net.Socket>((resolve, reject) => {
+      const socket = net.connect({ host: address, port: Number(opts.port) });
+      socket.once('connect', () => {
+        socket.off('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    });
+  };
+}
+
 export const sqlserver: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const tedious = cjs(await loadDriver('sqlserver', () => import('tedious')));
-    const connector = async (opts: { host: string; port: number }) => {
-      const address = opts.host === s.host && Number(opts.port) === s.port ? target.address : (await target.admit(opts.host, Number(opts.port))).address;
-      return new Promise<net.Socket>((resolve, reject) => {
-        const socket = net.connect({ host: address, port: Number(opts.port) });
-        socket.once('connect', () => {
-          socket.off('error', reject);
-          resolve(socket);
-        });
-        socket.once('error', reject);
-      });
-    };
     const conn = new tedious.Connection({
       server: s.host,
       authentication: { type: 'default', options: { userName: s.account, password: s.password } },
@@ -35,7 +38,7 @@ export const sqlserver: Driver = {
         requestTimeout: timeoutMs,
         appName: 'weft-connection-check',
         // tedious calls it with the host and port it means to reach (the typing says no arguments).
-        connector: connector as unknown as () => Promise<net.Socket>,
+        connector: policyConnector(s, target) as unknown as () => Promise<net.Socket>,
       },
     });
     conn.on('error', () => {});
