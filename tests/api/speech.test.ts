@@ -185,3 +185,21 @@ describe('bad input changes nothing and answers a catalogue code', () => {
     expect(audio.speech.length + audio.transcriptions.length).toBe(before);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the speech calls of the console and the portal', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    for (const [method, path] of [
+      ['get', '/api/v1/web/portal/{portal_id}/speech'],
+      ['post', '/api/v1/web/portal/{portal_id}/text-to-audio'],
+      ['post', '/api/v1/web/portal/{portal_id}/audio-to-text'],
+      ['get', '/api/v1/console/apps/{app_id}/speech'],
+      ['post', '/api/v1/console/apps/{app_id}/text-to-audio'],
+      ['post', '/api/v1/console/apps/{app_id}/audio-to-text'],
+    ]) {
+      const op = doc.paths[path]?.[method];
+      expect(op?.summary, `${method} ${path}`).toBeTruthy();
+    }
+    expect(Object.keys(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content)).toContain('application/json');
+  });
+});
