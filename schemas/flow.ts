@@ -521,7 +521,8 @@ export const FileUploadFeature = z
  * What an app offers its end users beyond the flow itself (the portal's and the public API's chat):
  * the opening statement and suggested questions (at most `suggested_questions_random_count` of them shown,
  * picked at random each time: spec 5 "Recommended questions shown cannot exceed the random-display count"),
- * file and image upload, follow-up suggestions after each answer, citations and feedback.
+ * file and image upload, follow-up suggestions after each answer, citations and feedback, voice input
+ * and spoken answers (issue 31).
  * Every field has a default, so documents saved before features existed stay valid. The UI metadata
  * draws the builder's features form (src/canvas/editor/features-dialog.tsx); the random-display count
  * may not exceed the number of questions ({@link FEATURE_COUNT_MESSAGE}).
@@ -561,6 +562,10 @@ export const AppFeatures = z
     citations: z.boolean().default(true).meta({ label: 'features:fields.citations', help: 'features:help.citations', group: 'conversation', order: 5 }),
     /** Let end users like or dislike answers. */
     feedback: z.boolean().default(true).meta({ label: 'features:fields.feedback', help: 'features:help.feedback', group: 'conversation', order: 6 }),
+    /** Voice input in the portal: a microphone button, the recording sent as text (the tenant's speech2text model). */
+    speech_to_text: z.boolean().default(false).meta({ label: 'features:fields.speechToText', help: 'features:help.speechToText', group: 'voice', order: 8 }),
+    /** Spoken answers in the portal, sentence by sentence as they stream (the tenant's tts model, else the offline voice). */
+    text_to_speech: z.boolean().default(false).meta({ label: 'features:fields.textToSpeech', help: 'features:help.textToSpeech', group: 'voice', order: 9 }),
   })
   .strict()
   .superRefine((f, ctx) => {
@@ -573,6 +578,7 @@ export const AppFeatures = z
     groups: [
       { id: 'opening', title: 'features:groups.opening', help: 'features:groups.openingHelp' },
       { id: 'conversation', title: 'features:groups.conversation' },
+      { id: 'voice', title: 'features:groups.voice', help: 'features:groups.voiceHelp' },
     ],
   });
 export type AppFeatures = z.infer<typeof AppFeatures>;

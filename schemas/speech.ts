@@ -78,3 +78,20 @@ export const SpeechStatus = z.object({
   text_to_speech: z.object({ provider: z.string(), model: z.string(), offline: z.boolean() }),
 });
 export type SpeechStatus = z.infer<typeof SpeechStatus>;
+
+/**
+ * The words of a markdown answer as they are read out: code blocks, images and markup left out, a
+ * link read as its text. The portal splits this into sentences; text-to-audio of a message uses it too.
+ */
+export function speakable(markdown: string): string {
+  return markdown
+    .replace(/```[\s\S]*?(```|$)/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
+    .replace(/[*_~|]+/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
+}

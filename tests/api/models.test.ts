@@ -44,7 +44,7 @@ describe('GET /admin/models/model-providers', () => {
     const ids = r.body.data.map((p: { provider: string }) => p.provider);
     expect(ids).toEqual(expect.arrayContaining(['openai', 'anthropic', 'deepseek', 'qwen', 'vllm', 'ollama', 'lmstudio', 'openai_api_compatible']));
     const openai = r.body.data.find((p: { provider: string }) => p.provider === 'openai');
-    expect(openai).toMatchObject({ protocol: 'openai-compatible', configured: false, default_base_url: 'https://api.openai.com/v1', supported_model_types: ['llm', 'text-embedding'] });
+    expect(openai).toMatchObject({ protocol: 'openai-compatible', configured: false, default_base_url: 'https://api.openai.com/v1', supported_model_types: ['llm', 'text-embedding', 'speech2text', 'tts'] });
     expect(openai.credential_fields).toEqual([
       { name: 'base_url', label: 'models:fields.baseUrl', type: 'text', required: false, default: 'https://api.openai.com/v1' },
       { name: 'api_key', label: 'models:fields.apiKey', type: 'secret', required: false },

@@ -11,12 +11,15 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppFeatures, type FlowDocument } from '../../schemas/flow';
+import { fileURLToPath } from 'node:url';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
+import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
 let fake: FakeServer;
+let speech: FakeSpeech;
 let owner: { context: BrowserContext; page: Page };
 const USER = { username: 'pat', password: 'Patricia12345' };
 const ANSWER = ANSWER_CHUNKS.join('');
@@ -102,9 +105,16 @@ async function userPage(viewport = { width: 1400, height: 900 }, locale = 'en-US
 
 beforeAll(async () => {
   fake = await fakeOpenAi();
-  // The studio's outbound policy is closed: open exactly the fake provider.
-  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: new URL(fake.baseUrl).host });
-  browser = await launchBrowser();
+  speech = await fakeSpeech();
+  // The studio's outbound policy is closed: open exactly the fake providers.
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: `${new URL(fake.baseUrl).host},${new URL(speech.baseUrl).host}` });
+  // Chromium's fake microphone says the espeak-ng fixture (looped); answers may play without a gesture.
+  browser = await launchBrowser([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${fileURLToPath(new URL('ask-en.wav', FIXTURES))}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
   owner = await signIn(browser, studio.url, { width: 1400, height: 900 });
   expect((await sessionApi(owner.page, 'POST', '/api/v1/admin/models/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
   expect((await sessionApi(owner.page, 'POST', '/api/v1/admin/users', { ...USER, realName: 'Pat Lee' })).status).toBe(200);
@@ -118,6 +128,7 @@ afterAll(async () => {
   await browser?.close();
   await studio?.stop();
   await fake?.close();
+  await speech?.close();
 });
 
 describe('the portal', () => {
@@ -391,5 +402,58 @@ describe('the portal', () => {
     await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
     await snap(zh.page, 'portal-gbi-06-files-zh');
     await zh.context.close();
+  });
+
+  it('voice: the user asks by microphone and gets a written and a spoken answer, sentence by sentence (en, then zh)', async () => {
+    // The tenant's speech models: an OpenAI-compatible server with a tts and a speech2text model, as defaults.
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const r = await sessionApi(owner.page, method, `/api/v1/admin/models${path}`, body);
+      expect(r.status, JSON.stringify(r.data).slice(0, 300)).toBe(200);
+    };
+    await admin('POST', '/model-providers/openai_api_compatible/credentials', { credentials: { base_url: speech.baseUrl, api_key: GOOD_KEY } });
+    for (const [model_type, model] of [['tts', 'tts-1'], ['speech2text', 'whisper-1']]) {
+      await admin('POST', '/model-providers/openai_api_compatible/models/model-custom', { model, model_type, label: model });
+      await admin('PUT', '/tenant-default', { model_type, provider: 'openai_api_compatible', model });
+    }
+    const doc = chatDoc();
+    doc.nodes = doc.nodes.map((n) => (n.id === 'answer' ? { ...n, config: { answer: '{{#llm.text#}}. Paris is the capital! Bye?' } } : n));
+    doc.features = AppFeatures.parse({ speech_to_text: true, text_to_speech: true });
+    const appId = await distributedApp(owner.page, 'Voice helper', doc);
+    speech.transcript = 'What is the capital of France?';
+
+    for (const [locale, lang] of [['en-US', 'en'], ['zh-CN', 'zh']] as const) {
+      const before = { speech: speech.speech.length, stt: speech.transcriptions.length };
+      const { context, page } = await userPage({ width: 1280, height: 800 }, locale);
+      await page.goto(`${studio.url}/portal/sessions/chat/${appId}`);
+      const bar = page.getByTestId('voice-bar');
+      const mic = bar.getByTestId('voice-mic');
+      await expect.poll(() => mic.isEnabled()).toBe(true);
+      // The avatar's highest level while it speaks, kept by the page (the level changes every frame).
+      await page.evaluate(() => {
+        const w = window as unknown as { maxLevel: number };
+        w.maxLevel = 0;
+        new MutationObserver(() => {
+          const el = document.querySelector('[data-testid="speaking-avatar"]');
+          w.maxLevel = Math.max(w.maxLevel, Number(el?.getAttribute('data-level') ?? 0));
+        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
+      });
+      await mic.click();
+      await expect.poll(() => bar.getAttribute('data-mic')).toBe('recording');
+      await page.waitForTimeout(2000);
+      await snap(page, `portal-voice-1-listening-${lang}`);
+      await mic.click();
+      // The recording was written down and sent as the message; the answer is written and spoken.
+      await expect.poll(() => page.getByTestId('chat-message').last().textContent(), { timeout: 30_000 }).toContain('What is the capital of France?');
+      await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+      expect(await page.getByTestId('chat-answer').last().textContent()).toContain(`${ANSWER}. Paris is the capital! Bye?`);
+      await snap(page, `portal-voice-2-speaking-${lang}`);
+      await expect.poll(() => bar.getAttribute('data-spoken'), { timeout: 30_000 }).toBe('3');
+      expect(await page.evaluate(() => (window as unknown as { maxLevel: number }).maxLevel)).toBeGreaterThan(0);
+      expect(speech.transcriptions.slice(before.stt)).toEqual([expect.objectContaining({ model: 'whisper-1', fileType: expect.stringMatching(/^audio\/webm/) })]);
+      expect(speech.transcriptions.at(-1)!.fileBytes).toBeGreaterThan(1000);
+      expect(speech.speech.slice(before.speech).map((r) => r.input)).toEqual([`${ANSWER}.`, 'Paris is the capital!', 'Bye?']);
+      await snap(page, `portal-voice-3-done-${lang}`);
+      await context.close();
+    }
   });
 });

@@ -111,8 +111,8 @@ async function spawnServer(dataDir: string, env: Record<string, string>): Promis
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
 
 /** Saves a screenshot under test-results/ (kept by CI logs for a look). */

@@ -95,6 +95,8 @@ describe('the app features', () => {
     const max = within(field(dialog, 'file_upload.max_count')).getByRole('textbox');
     await user.clear(max);
     await user.type(max, '5');
+    // Voice (issue 31): spoken answers on, voice input left off.
+    await user.click(within(field(dialog, 'text_to_speech')).getByRole('switch'));
     await user.click(within(dialog).getByTestId('features-save'));
     await waitFor(() => expect(screen.queryByTestId('features-dialog')).toBeNull());
     expect(store.toDocument().features).toEqual({
@@ -105,6 +107,8 @@ describe('the app features', () => {
       file_upload: { enabled: true, types: ['image'], max_count: 5, image_detail: 'low' },
       citations: true,
       feedback: true,
+      speech_to_text: false,
+      text_to_speech: true,
     });
     expect(await screen.findByText('Features updated')).toBeInTheDocument();
 

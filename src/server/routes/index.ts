@@ -32,6 +32,8 @@ import { adminDatasetTaskRoutes } from './admin/dataset-tasks';
 import { webPortalRoutes } from './web/portal';
 import { webConversationRoutes } from './web/conversations';
 import { webUsageRoutes } from './web/usage';
+import { webSpeechRoutes } from './web/speech';
+import { consoleSpeechRoutes } from './console/speech';
 import { storeResourceRoutes, storeRoutes } from './console/store';
 import { adminStoreRoutes } from './admin/store';
 import { adminSecurityRoutes } from './admin/security';
@@ -73,6 +75,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(appApiRoutes(ctx), { prefix: '/console/apps' });
   await app.register(mcpConsoleRoutes(ctx), { prefix: '/console/workspaces' });
   await app.register(agentBuilderRoutes(ctx), { prefix: '/console/apps' });
+  await app.register(consoleSpeechRoutes(ctx), { prefix: '/console/apps' });
   await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
   await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
   await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
@@ -90,6 +93,7 @@ export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app)
   await app.register(webPortalRoutes(ctx), { prefix: '/web' });
   await app.register(webConversationRoutes(ctx), { prefix: '/web' });
   await app.register(webUsageRoutes(ctx), { prefix: '/web' });
+  await app.register(webSpeechRoutes(ctx), { prefix: '/web' });
   await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
   await app.register(adminPluginRoutes(ctx), { prefix: '/admin/plugins' });
   await app.register(adminToolRoutes(ctx), { prefix: '/admin/tools' });

@@ -27,6 +27,8 @@ import { Welcome } from './welcome';
 import s from './chat.module.css';
 
 const StartInputs = lazy(lazyWithReload(() => import('./start-inputs')));
+// Voice (issue 31) loads only for apps that have it on: the portal's first load leaves it out.
+const VoiceBar = lazy(lazyWithReload(() => import('../../screens/portal/voice/voice-bar')));
 
 export interface ChatViewProps {
   appId: string;
@@ -217,6 +219,24 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
             />
           )}
         </div>
+        {app && (features.speech_to_text || features.text_to_speech) && !readOnly && (
+          <div className={s.voice}>
+            <Suspense fallback={null}>
+              <VoiceBar
+                appId={appId}
+                name={appView.name}
+                icon={<AppIcon value={appView.icon} size={32} />}
+                listen={features.speech_to_text}
+                speak={features.text_to_speech}
+                messages={chat.chat.messages}
+                busy={chat.busy}
+                disabled={disabledReason !== undefined}
+                onSend={(q) => chat.send(q)}
+                onStop={chat.stop}
+              />
+            </Suspense>
+          </div>
+        )}
         <Composer
           upload={features.file_upload}
           uploader={api.upload}

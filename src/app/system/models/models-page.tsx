@@ -129,7 +129,8 @@ function DefaultModels({ version }: { version: number }) {
                   aria-label={t('defaults.select', { type: t(`types.${type}`) })}
                   options={options}
                   value={current ? `${current.provider}/${current.model}` : ''}
-                  placeholder={!data.data ? '…' : options.length ? t('defaults.none') : t('defaults.noModels')}
+                  // No tts model: the built-in offline voice speaks (src/server/speech).
+                  placeholder={!data.data ? '…' : type === 'tts' ? t('defaults.offlineVoice') : options.length ? t('defaults.none') : t('defaults.noModels')}
                   disabled={!data.data || options.length === 0}
                   onValueChange={(v) => choose(type, v)}
                 />

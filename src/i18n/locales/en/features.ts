@@ -3,12 +3,14 @@ import type zh from '../zh/features';
 const features: typeof zh = {
   title: 'Features',
   open: 'Features',
-  openHint: 'Opening statement, suggested questions, file upload, citations and feedback',
+  openHint: 'Opening statement, suggested questions, file upload, citations, feedback and voice',
   hint: 'What users get when they use this app in the portal and through the API. Saving can be undone and is autosaved with the draft.',
   groups: {
     opening: 'Opening',
     openingHelp: 'What users see when a conversation starts',
     conversation: 'Conversation',
+    voice: 'Voice',
+    voiceHelp: 'Talk to the app in the portal',
   },
   fields: {
     openingStatement: 'Opening statement',
@@ -22,6 +24,8 @@ const features: typeof zh = {
     uploadTypes: 'File kinds',
     uploadMaxCount: 'Files at most',
     imageDetail: 'Image detail',
+    speechToText: 'Voice input',
+    textToSpeech: 'Spoken answers',
   },
   placeholders: {
     openingStatement: 'For example: Hello! I can look up your orders and explain the return policy.',
@@ -37,6 +41,8 @@ const features: typeof zh = {
     uploadEnabled: 'Users can attach files or images in the conversation.',
     uploadMaxCount: 'How many files one message may carry.',
     imageDetail: 'Low: 512×512, about 65 tokens; high: adds detail crops, about 129 tokens.',
+    speechToText: 'A microphone button in the portal: what the user says is written out by the speech-to-text model and sent. Needs a default speech-to-text model (System › Models).',
+    textToSpeech: 'Answers are read out sentence by sentence while they stream, by the default text-to-speech model or, without one, the built-in offline voice.',
   },
   fileKinds: { image: 'Images', document: 'Documents', audio: 'Audio', video: 'Video' },
   imageDetail: { low: 'Low', high: 'High' },

@@ -63,6 +63,7 @@ const models: typeof zh = {
     description: 'Used when an app or knowledge base names no model',
     none: 'Not set',
     noModels: 'No models available',
+    offlineVoice: 'Offline voice (eSpeak NG), built in',
     select: 'Default {{type}} model',
     saved: 'Default model updated',
   },

@@ -292,6 +292,21 @@ const portal: typeof zh = {
     noRows: 'The query returned no rows',
     chartLoading: 'Loading the chart…',
   },
+  /** The chat's voice bar (issue 31). */
+  voice: {
+    talk: 'Speak',
+    stopAndSend: 'Stop and send',
+    listening: 'Listening… press again to send',
+    transcribing: 'Writing down what you said…',
+    speaking: 'Speaking…',
+    stopSpeaking: 'Stop speaking',
+    pressToTalk: 'Press the microphone and speak',
+    willSpeak: 'Answers are read out',
+    noStt: 'Voice input needs a speech-to-text model: ask an admin to set one under System › Models',
+    micDenied: 'The microphone cannot be used: allow it in the browser',
+    heardNothing: 'Nothing was heard: try again',
+    speakFailed: 'An answer could not be read out: {{reason}}',
+  },
 };
 
 export default portal;

@@ -2,12 +2,14 @@
 export default {
   title: '功能',
   open: '功能',
-  openHint: '开场白、推荐问题、文件上传、引用和反馈',
+  openHint: '开场白、推荐问题、文件上传、引用、反馈和语音',
   hint: '用户在门户和 API 中使用这个应用时得到的功能。保存后可以撤销，并随草稿自动保存。',
   groups: {
     opening: '开场',
     openingHelp: '新对话开始时用户看到的内容',
     conversation: '对话',
+    voice: '语音',
+    voiceHelp: '在门户中与应用语音对话',
   },
   fields: {
     openingStatement: '开场白',
@@ -21,6 +23,8 @@ export default {
     uploadTypes: '文件类型',
     uploadMaxCount: '最多文件数',
     imageDetail: '图片细节',
+    speechToText: '语音输入',
+    textToSpeech: '朗读回答',
   },
   placeholders: {
     openingStatement: '例如：你好！我可以帮你查询订单和退货政策。',
@@ -36,6 +40,8 @@ export default {
     uploadEnabled: '用户可以在对话中附上文件或图片。',
     uploadMaxCount: '每条消息最多可附的文件数。',
     imageDetail: '低：512×512，约 65 tokens；高：另加细节切图，约 129 tokens。',
+    speechToText: '门户中显示麦克风按钮：用户说的话由语音转文字模型转成文字后发送。需要默认的语音转文字模型（系统 › 模型）。',
+    textToSpeech: '回答在流式输出时逐句朗读，使用默认的文字转语音模型；未设置时使用内置的离线语音。',
   },
   fileKinds: { image: '图片', document: '文档', audio: '音频', video: '视频' },
   imageDetail: { low: '低', high: '高' },

@@ -62,6 +62,7 @@ const models = {
     description: '应用和知识库未指定模型时使用',
     none: '未设置',
     noModels: '没有可用模型',
+    offlineVoice: '离线语音（eSpeak NG，内置）',
     select: '选择{{type}}默认模型',
     saved: '默认模型已更新',
   },

@@ -291,6 +291,21 @@ const portal = {
     noRows: '查询没有返回数据',
     chartLoading: '正在加载图表…',
   },
+  /** 对话中的语音栏（issue 31）。 */
+  voice: {
+    talk: '说话',
+    stopAndSend: '停止并发送',
+    listening: '正在聆听…再按一次发送',
+    transcribing: '正在识别语音…',
+    speaking: '正在朗读…',
+    stopSpeaking: '停止朗读',
+    pressToTalk: '按下麦克风开始说话',
+    willSpeak: '回答会被朗读',
+    noStt: '语音输入需要语音转文字模型：请管理员在 系统 › 模型 中设置',
+    micDenied: '无法使用麦克风：请在浏览器中允许',
+    heardNothing: '没有听到声音，请再试一次',
+    speakFailed: '回答无法朗读：{{reason}}',
+  },
 };
 
 export default portal;

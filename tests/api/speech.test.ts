@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPEECH_LIMITS } from '../../schemas/speech';
+import type { FlowDocument } from '../../schemas/flow';
+import { synthesize } from '../../src/server/speech';
+import { fakeOpenAi, type FakeServer } from './fake-providers';
+import { fakeSpeech, fixtureWav, type FakeSpeech } from './fake-speech';
+import { DEFAULT_TENANT_ID, LOOPBACK_FAKES, useStudio } from './harness';
+import { distribute, expectStatus, publish, web } from './portal-kit';
+import { configureProvider, createApp, flow, model, parseSse, prompt } from './runs-kit';
+import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture } from './workspace-fixture';
+
+// Speech (issue 31) against the real server: the offline voice (eSpeak NG on its worker thread) when
+// no tts model is set, then a fake OpenAI audio provider over real HTTP as the tenant's default tts
+// and speech2text models; the console debug and portal text-to-audio / audio-to-text calls; bad input.
+
+const h = useStudio(LOOPBACK_FAKES);
+let f: Fixture;
+let llm: FakeServer;
+let audio: FakeSpeech;
+let voiceApp = '';
+let quietApp = '';
+let answerId = '';
+
+const owner = () => ({ token: f.u.owner.token, workspaceId: f.wsA });
+const console_ = (appId: string, path: string) => `/api/v1/console/apps/${appId}/${path}`;
+
+const chatDoc = (features: Record<string, unknown>): FlowDocument => ({
+  ...flow(
+    [
+      ['s', 'start'],
+      ['llm', 'llm', { model: model('deepseek', 'deepseek-chat'), prompts: [prompt('user', '{{#sys.query#}}')] }],
+      ['ans', 'answer', { answer: '**Answer**: {{#llm.text#}}. Bye!' }],
+    ],
+    [
+      ['s', 'llm'],
+      ['llm', 'ans'],
+    ],
+    'chatflow',
+  ),
+  features: features as never,
+});
+
+/** A multipart body with one file (and fields), as a browser's FormData sends it. */
+async function multipart(file: { bytes: Buffer; type: string; name: string } | null, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const r = new Response(form);
+  return { body: Buffer.from(await r.arrayBuffer()), headers: { 'content-type': r.headers.get('content-type')! } };
+}
+
+const wavOf = (b: Buffer) => ({ riff: b.subarray(0, 4).toString('latin1'), rate: b.readUInt32LE(24), bytes: b.length });
+
+beforeAll(async () => {
+  f = await setUpWorkspaces(h, 'speech');
+  llm = await fakeOpenAi();
+  await configureProvider(h, 'deepseek', llm.baseUrl);
+  voiceApp = await createApp(h, f.u.member.token, f.wsA, 'Voice bot', chatDoc({ speech_to_text: true, text_to_speech: true }));
+  await distribute(h, owner(), voiceApp, 'portal', (await publish(h, owner(), voiceApp, 'v1')).id);
+  quietApp = await createApp(h, f.u.member.token, f.wsA, 'Quiet bot', chatDoc({}));
+  await distribute(h, owner(), quietApp, 'portal', (await publish(h, owner(), quietApp, 'q1')).id);
+  const events = parseSse((await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/chat-messages`, { body: { query: 'Hi', inputs: {} } })).raw.body) as { type: string; messageId?: string }[];
+  answerId = events.find((e) => e.type === 'message_end')!.messageId!;
+});
+afterAll(async () => {
+  await llm?.close();
+  await audio?.close();
+});
+
+describe('without speech models', () => {
+  it('text-to-audio speaks with the offline voice (eSpeak NG, WAV 22.05 kHz), zh and en; the status says so', async () => {
+    for (const text of ['你好，今天天气很好。', 'Hello there.']) {
+      const r = await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: { text } });
+      expectStatus(r, 200);
+      expect(r.raw.headers['content-type']).toBe('audio/wav');
+      const w = wavOf(r.raw.rawPayload);
+      expect(w).toMatchObject({ riff: 'RIFF', rate: 22050 });
+      expect(w.bytes).toBeGreaterThan(20_000);
+    }
+    const status = expectOk(await web(h, f.u.member.token, 'GET', `/portal/${voiceApp}/speech`));
+    expect(status).toEqual({ speech_to_text: false, text_to_speech: { provider: 'weft_offline', model: 'espeak-ng', offline: true } });
+  });
+
+  it('a faster speed is shorter audio; the service is callable as s31-video calls it', async () => {
+    const slow = await synthesize(h.studio.ctx, DEFAULT_TENANT_ID, { text: 'One two three four five six.', voice: { speed: 0.5 } });
+    const fast = await synthesize(h.studio.ctx, DEFAULT_TENANT_ID, { text: 'One two three four five six.', voice: { speed: 2 }, language: 'en' });
+    expect(slow.mime).toBe('audio/wav');
+    expect(fast.audio.length).toBeLessThan(slow.audio.length * 0.6);
+  });
+
+  it('audio-to-text without a speech2text model is SPEECH-1000, in the console and the portal', async () => {
+    const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'ask.wav' });
+    expectCode(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...up }), 400, 'SPEECH-1000');
+    expectCode(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/audio-to-text`, up as never), 400, 'SPEECH-1000');
+  });
+});
+
+describe('with a tts and a speech2text model (fake OpenAI audio provider)', () => {
+  beforeAll(async () => {
+    audio = await fakeSpeech();
+    await configureProvider(h, 'openai', audio.baseUrl);
+    for (const [model_type, m] of [
+      ['tts', 'tts-1'],
+      ['speech2text', 'whisper-1'],
+    ]) {
+      const test = expectOk(await h.call('POST', '/api/v1/admin/models/model-providers/openai/credentials/validate', { token: h.adminToken, body: { model_type, model: m } }));
+      expect(test, model_type).toMatchObject({ ok: true });
+      expectOk(await h.call('PUT', '/api/v1/admin/models/tenant-default', { token: h.adminToken, body: { model_type, provider: 'openai', model: m } }));
+    }
+  });
+
+  it('the credentials test spoke one word and uploaded a tenth of a second of WAV', () => {
+    expect(audio.speech[0]).toMatchObject({ model: 'tts-1', input: 'ping', voice: 'alloy' });
+    expect(audio.transcriptions[0]).toMatchObject({ model: 'whisper-1', fileName: 'audio.wav', fileType: 'audio/wav', fileBytes: 3244, riff: true });
+  });
+
+  it('console text-to-audio goes to /audio/speech with the voice; a message_id reads its answer without markup', async () => {
+    const r = await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: { text: 'Hello!', voice: 'nova' } });
+    expectStatus(r, 200);
+    expect(r.raw.headers['content-type']).toBe('audio/wav');
+    expect(r.raw.rawPayload.equals(fixtureWav('answer-en'))).toBe(true);
+    expect(audio.speech.at(-1)).toMatchObject({ model: 'tts-1', input: 'Hello!', voice: 'nova', response_format: 'mp3' });
+    expectStatus(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/text-to-audio`, { body: { message_id: answerId } }), 200);
+    expect(audio.speech.at(-1)!.input).toBe('Answer: Hello, world. Bye!');
+  });
+
+  it('audio-to-text uploads the recording as multipart and answers the text (console and portal)', async () => {
+    audio.transcript = '法国的首都是哪里？';
+    const up = await multipart({ bytes: fixtureWav('ask-zh'), type: 'audio/webm;codecs=opus', name: 'rec.webm' }, { language: 'zh' });
+    expect(expectOk(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/audio-to-text`, up as never))).toEqual({ text: '法国的首都是哪里？' });
+    expect(audio.transcriptions.at(-1)).toMatchObject({ model: 'whisper-1', language: 'zh', fileName: 'audio.webm', fileType: 'audio/webm', fileBytes: fixtureWav('ask-zh').length });
+    const en = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'a.wav' });
+    audio.transcript = 'What is the capital of France?';
+    expect(expectOk(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...en }))).toEqual({ text: 'What is the capital of France?' });
+    expect(expectOk(await web(h, f.u.member.token, 'GET', `/portal/${voiceApp}/speech`))).toMatchObject({ speech_to_text: true, text_to_speech: { provider: 'openai', model: 'tts-1', offline: false } });
+  });
+
+  it('a provider failure is SPEECH-1004 with the model error', async () => {
+    audio.models.delete('tts-1');
+    try {
+      const r = await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: { text: 'Hello' } });
+      expectCode(r, 400, 'SPEECH-1004');
+      expect(r.body.data).toEqual({ model_error: 'model_not_found' });
+    } finally {
+      audio.models.add('tts-1');
+    }
+  });
+});
+
+describe('bad input changes nothing and answers a catalogue code', () => {
+  it('empty text, text over the limit, a wrong or missing file, an oversized upload', async () => {
+    const before = audio.speech.length + audio.transcriptions.length;
+    expectCode(await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: { text: '   ' } }), 400, 'SPEECH-1005');
+    expectCode(await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: {} }), 400, 'SPEECH-1005');
+    const long = await h.call('POST', console_(voiceApp, 'text-to-audio'), { ...owner(), body: { text: 'a'.repeat(SPEECH_LIMITS.textMax + 1) } });
+    expectCode(long, 400, 'SPEECH-1003');
+    expect(long.body.data).toEqual({ limit: SPEECH_LIMITS.textMax });
+    const text = await multipart({ bytes: Buffer.from('hello'), type: 'text/plain', name: 'a.txt' });
+    expectCode(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...text }), 400, 'SPEECH-1001');
+    const none = await multipart(null, { language: 'en' });
+    expectCode(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...none }), 400, 'VALIDATION-1000');
+    const empty = await multipart({ bytes: Buffer.alloc(0), type: 'audio/wav', name: 'a.wav' });
+    expectCode(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...empty }), 400, 'SPEECH-1002');
+    const big = await multipart({ bytes: Buffer.alloc(SPEECH_LIMITS.audioMaxBytes + 1), type: 'audio/wav', name: 'a.wav' });
+    const r = await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...big });
+    expectCode(r, 400, 'SPEECH-1002');
+    expect(r.body.data).toEqual({ limit: SPEECH_LIMITS.audioMaxBytes });
+    expect(audio.speech.length + audio.transcriptions.length).toBe(before);
+  });
+
+  it("another tenant's user, a user outside the space, a missing app, another app's message: VALIDATION-1000; voice off: 400", async () => {
+    const before = audio.speech.length + audio.transcriptions.length;
+    const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'a.wav' });
+    expectCode(await web(h, f.u.foreign.token, 'POST', `/portal/${voiceApp}/text-to-audio`, { body: { text: 'hi' } }), 400, 'VALIDATION-1000');
+    expectCode(await web(h, f.u.foreign.token, 'POST', `/portal/${voiceApp}/audio-to-text`, up as never), 400, 'VALIDATION-1000');
+    expectCode(await web(h, f.u.foreign.token, 'GET', `/portal/${voiceApp}/speech`), 400, 'VALIDATION-1000');
+    expectCode(await h.call('POST', console_(voiceApp, 'text-to-audio'), { token: f.u.outsider.token, workspaceId: f.wsA, body: { text: 'hi' } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('POST', console_(voiceApp, 'text-to-audio'), { token: f.u.owner.token, workspaceId: f.wsB, body: { text: 'hi' } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('POST', console_(MISSING, 'audio-to-text'), { ...owner(), ...up }), 400, 'VALIDATION-1000');
+    expectCode(await web(h, f.u.member.token, 'POST', `/portal/${quietApp}/text-to-audio`, { body: { text: 'hi' } }), 400, 'VALIDATION-1000');
+    expectCode(await web(h, f.u.member.token, 'POST', `/portal/${quietApp}/audio-to-text`, up as never), 400, 'VALIDATION-1000');
+    // The voice app's answer, asked through the quiet app, or by another user: not theirs.
+    expectCode(await web(h, f.u.outsider.token, 'POST', `/portal/${voiceApp}/text-to-audio`, { body: { message_id: answerId } }), 400, 'VALIDATION-1000');
+    expectCode(await h.call('POST', console_(quietApp, 'text-to-audio'), { ...owner(), body: { message_id: answerId } }), 400, 'VALIDATION-1000');
+    expect(audio.speech.length + audio.transcriptions.length).toBe(before);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the speech calls of the console and the portal', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    for (const [method, path] of [
+      ['get', '/api/v1/web/portal/{portal_id}/speech'],
+      ['post', '/api/v1/web/portal/{portal_id}/text-to-audio'],
+      ['post', '/api/v1/web/portal/{portal_id}/audio-to-text'],
+      ['get', '/api/v1/console/apps/{app_id}/speech'],
+      ['post', '/api/v1/console/apps/{app_id}/text-to-audio'],
+      ['post', '/api/v1/console/apps/{app_id}/audio-to-text'],
+    ]) {
+      const op = doc.paths[path]?.[method];
+      expect(op?.summary, `${method} ${path}`).toBeTruthy();
+    }
+    expect(Object.keys(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content)).toContain('application/json');
+  });
+});
