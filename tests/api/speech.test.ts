@@ -124,6 +124,21 @@ describe('with a tts and a speech2text model (fake OpenAI audio provider)', () =
     expect(audio.speech.at(-1)!.input).toBe('Answer: Hello, world. Bye!');
   });
 
+  it("a digital human's answers are spoken in its character's voice (model, voice, speed) unless the call names one", async () => {
+    const c = expectOk(
+      await h.call('POST', '/api/v1/console/characters', { token: f.u.member.token, workspaceId: f.wsA, body: { name: 'Ana', voice: { provider: 'openai', model: 'gpt-4o-mini-tts', voice: 'shimmer', speed: 1.25 }, persona: '', greeting: '' } }),
+    ) as { id: string };
+    expectOk(await h.call('PUT', `/api/v1/console/apps/${voiceApp}/digital-human`, { token: f.u.member.token, workspaceId: f.wsA, body: { kind: 'conversation', character_id: c.id } }));
+    try {
+      expectStatus(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/text-to-audio`, { body: { text: 'Hi there.' } }), 200);
+      expect(audio.speech.at(-1)).toMatchObject({ model: 'gpt-4o-mini-tts', input: 'Hi there.', voice: 'shimmer', speed: 1.25 });
+      expectStatus(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/text-to-audio`, { body: { text: 'Again.', voice: 'nova' } }), 200);
+      expect(audio.speech.at(-1)).toMatchObject({ model: 'gpt-4o-mini-tts', input: 'Again.', voice: 'nova' });
+    } finally {
+      expectOk(await h.call('DELETE', `/api/v1/console/apps/${voiceApp}/digital-human`, { token: f.u.member.token, workspaceId: f.wsA }));
+    }
+  });
+
   it('audio-to-text uploads the recording as multipart and answers the text (console and portal)', async () => {
     audio.transcript = '法国的首都是哪里？';
     const up = await multipart({ bytes: fixtureWav('ask-zh'), type: 'audio/webm;codecs=opus', name: 'rec.webm' }, { language: 'zh' });

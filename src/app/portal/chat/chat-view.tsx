@@ -224,8 +224,9 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
             <Suspense fallback={null}>
               <VoiceBar
                 appId={appId}
-                name={appView.name}
+                name={app.character?.name || appView.name}
                 icon={<AppIcon value={appView.icon} size={32} />}
+                imageUrl={app.character?.portrait_url ?? undefined}
                 listen={features.speech_to_text}
                 speak={features.text_to_speech}
                 messages={chat.chat.messages}

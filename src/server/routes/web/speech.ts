@@ -10,6 +10,7 @@ import { speechStatus, transcribe } from '../../speech';
 import { portalAnswer } from '../../speech/answer-text';
 import { AUDIO_CONSUMES, AUDIO_RESPONSE, sendSpeech } from '../../speech/routes-kit';
 import { readAudioUpload } from '../../speech/upload';
+import { portalCharacterOf } from '../../digital-human/characters';
 
 const tags = ['web: portal'];
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
@@ -49,7 +50,9 @@ export const webSpeechRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
       const caller = requireCaller(req);
       const target = await portalTarget(ctx, caller, req.params.portal_id);
       if (!target.features.text_to_speech) throw badRequest('Spoken answers are off for this app', [{ path: 'features/text_to_speech', message: 'off' }]);
-      return sendSpeech(ctx, caller.tenantId, req.body, (id) => portalAnswer(ctx, caller, req.params.portal_id, id), reply);
+      // A digital human speaks in its character's voice (issue 31).
+      const character = await portalCharacterOf(ctx, req.params.portal_id);
+      return sendSpeech(ctx, caller.tenantId, req.body, (id) => portalAnswer(ctx, caller, req.params.portal_id, id), reply, character?.voice);
     },
   );
 
