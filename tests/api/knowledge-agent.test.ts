@@ -36,12 +36,16 @@ const TEXT = [
  * then, with the tool result, an answer quoting the figure it found (or saying it found nothing).
  * Q&A generation (no tools): a JSON array of pairs made from the text it was given.
  */
-function reply(body: any): string | { tool: string; args: string } {
+/** Q&A generation's model calls wait while this is set (so a task is surely still on its way). */
+let qaHold: Promise<void> | null = null;
+
+async function reply(body: any): Promise<string | { tool: string; args: string }> {
   const messages: { role: string; content: string }[] = body.messages;
   const last = messages.at(-1)!;
   if (body.tools?.length && last.role === 'user') return { tool: body.tools[0].function.name, args: '{"query":"panda bamboo"}' };
   if (last.role === 'tool') return last.content.includes('38 kilograms') ? 'Pandas eat up to 38 kilograms of bamboo a day.' : 'I found nothing.';
   if (messages[0]?.content.includes('question-and-answer pairs')) {
+    await qaHold;
     const pairs = [];
     if (last.content.includes('Giant pandas')) pairs.push({ question: 'How much bamboo does a giant panda eat each day?', answer: 'Up to 38 kilograms.' });
     if (last.content.includes('Photosynthesis')) pairs.push({ question: 'What does photosynthesis store energy in?', answer: 'Glucose.' });
@@ -152,11 +156,18 @@ describe('Q&A generation (faq task)', () => {
   it('generates pairs with the default chat model, linked to the unit and matched by hit tests', async () => {
     const admin = { token: h.adminToken };
     expectOk(await h.call('PUT', '/api/v1/admin/models/tenant-default', { ...admin, body: { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' } }));
+    // The model holds its answer until the second start is answered: a worker that takes the task at
+    // once (the job queue wakes it on send) cannot finish it in between.
+    let release = () => {};
+    qaHold = new Promise<void>((r) => (release = r));
     const started = expectOk(await h.call('POST', GEN(), member()));
     expect(started).toMatchObject({ status: 'queued', error: null });
     // Starting again while it is on its way answers the same task.
     const again = expectOk(await h.call('POST', GEN(), member()));
-    if (['queued', 'running'].includes(again.status)) expect(again.task_id).toBe(started.task_id);
+    release();
+    qaHold = null;
+    expect(again.task_id).toBe(started.task_id);
+    expect(['queued', 'running']).toContain(again.status);
 
     const until = Date.now() + 20_000;
     let state = started;

@@ -139,7 +139,7 @@ export interface ScriptedModel {
  * An OpenAI-compatible chat server (POST /v1/chat/completions, streamed or not, key GOOD_KEY)
  * whose every answer `reply` decides from the request body: for agents, tool calls and answers.
  */
-export async function scriptedOpenAi(reply: (body: any) => ScriptedReply): Promise<ScriptedModel> {
+export async function scriptedOpenAi(reply: (body: any) => ScriptedReply | Promise<ScriptedReply>): Promise<ScriptedModel> {
   const requests: { body: any }[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -148,7 +148,7 @@ export async function scriptedOpenAi(reply: (body: any) => ScriptedReply): Promi
     if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) return res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"bad key"}}');
     if (req.url !== '/v1/chat/completions') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
     requests.push({ body });
-    const r = reply(body);
+    const r = await reply(body);
     const created = 1_700_000_000;
     if (!body.stream) {
       const message = typeof r === 'string' ? { role: 'assistant', content: r } : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: r.tool, arguments: r.args } }] };
