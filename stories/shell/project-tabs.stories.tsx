@@ -13,14 +13,15 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** The seven tabs of a project space, each linking to its page; the current one marked. */
+/** The tabs of a project space (characters included), each linking to its page; the current one marked. */
 export const MemberActive: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     for (const tab of PROJECT_TABS) {
       await expect(c.getByTestId(`project-tab-${tab.key}`)).toHaveAttribute('href', `/operation/workspace/w1/${tab.key}`);
     }
-    await expect(c.getAllByRole('link')).toHaveLength(7);
+    await expect(c.getAllByRole('link')).toHaveLength(PROJECT_TABS.length);
+    await expect(c.getByTestId('project-tab-character')).toBeVisible();
     await expect(c.getByTestId('project-tab-member')).toHaveAttribute('aria-current', 'page');
   },
 };

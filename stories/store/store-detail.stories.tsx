@@ -5,6 +5,7 @@ import { createMemoryStoreApi, DEMO_STORE_IDS, type MemoryStoreApi } from '../..
 import { StoreApiContext } from '../../src/app/store/store-api';
 import { StoreDetail } from '../../src/app/store/store-detail-page';
 import { ResourceStory } from '../workspace/resource-story';
+import { useSession } from '../../src/app/session';
 
 /** The detail parts of each store type (app flow read-only, knowledge documents and segments, prompt content and variables, tool functions, plugin kinds and versions) and the copy dialog. */
 type Args = { type: StoreItemType; id?: string };
@@ -12,7 +13,13 @@ type Args = { type: StoreItemType; id?: string };
 const meta = {
   title: 'Store/Detail',
   args: { type: 'prompt' },
-  loaders: [async () => ({ api: createMemoryStoreApi({ latencyMs: 30 }) })],
+  loaders: [
+    async () => {
+      // Signed out, whatever a story of another file left in the shared page's session store.
+      useSession.setState(useSession.getInitialState(), true);
+      return { api: createMemoryStoreApi({ latencyMs: 30 }) };
+    },
+  ],
   render: (args, { loaded }) => {
     const a = args as Args;
     return (
