@@ -121,7 +121,9 @@ export default function GbiAskPage() {
           <div className={s.row}>
             <SpacePicker space={space} />
             {sources.length > 0 && (
-              <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => setSourceId(v ?? null)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
+              <div className={s.picker}>
+                <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => setSourceId(v ?? null)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
+              </div>
             )}
             {sourceId && (
               <Link to={portalPaths.gbiTable(sourceId)} className={buttonClass({ size: 'sm', variant: 'ghost' })} data-testid="gbi-view-tables">

@@ -69,18 +69,21 @@ export default function GbiTableDisplayPage() {
       <PageHeader
         title={t('pages:portal.gbiTable')}
         actions={
-          <div className={s.row}>
-            <SpacePicker space={space} />
-            {sources && sources.length > 0 && (
-              <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => v && choose(v)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
-            )}
-            <Link to={`${portalPaths.gbiAsk}/ask`} className={buttonClass({ size: 'sm' })}>
-              <ArrowLeft aria-hidden="true" size={14} />
-              {t('gbi.backToAsk')}
-            </Link>
-          </div>
+          <Link to={`${portalPaths.gbiAsk}/ask`} className={buttonClass({ size: 'sm' })}>
+            <ArrowLeft aria-hidden="true" size={14} />
+            {t('gbi.backToAsk')}
+          </Link>
         }
       />
+      {/* The pickers sit in the page (not the header) so they wrap at a phone's width. */}
+      <div className={s.row} style={{ marginBottom: 12 }}>
+        <SpacePicker space={space} />
+        {sources && sources.length > 0 && (
+          <div className={s.picker}>
+            <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => v && choose(v)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
+          </div>
+        )}
+      </div>
       {sources === null ? (
         <Spinner />
       ) : sources.length === 0 ? (
@@ -145,7 +148,7 @@ export default function GbiTableDisplayPage() {
                     <span className={s.muted}>{t('gbi.noRows')}</span>
                   ) : (
                     // Headers in the user's words, the column's own name beside them.
-                    <ResultTable columns={rows.columns.map((c) => ({ name: c.business_name && c.business_name !== c.name ? `${c.business_name} (${c.name})` : c.name }))} rows={rows.rows} tall />
+                    <ResultTable columns={rows.columns.map((c) => ({ name: c.business_name && c.business_name !== c.name ? `${c.business_name} (${c.name})` : c.name }))} rows={rows.rows} tall={rows.rows.length > 6} />
                   )}
                 </div>
               )}
