@@ -155,6 +155,9 @@ describe('GBI with a PostgreSQL source', () => {
     expectCode(await rows('', 'outsider', f.wsC), 400, 'VALIDATION-1000');
     expectCode(await rows('', 'member', f.wsA, '7d0c6b1e-0000-4000-8000-000000000000'), 400, 'VALIDATION-1000');
     expect(await salesCount()).toBe(4);
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    const op = doc.paths['/api/v1/console/gbi/sources/{source_id}/tables/{table_id}/rows'].get;
+    expect(op.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
   });
 
   it('asks: SQL from the described schema, run read-only, result, chart, answer; follow-ups carry the conversation', async () => {
