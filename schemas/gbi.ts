@@ -22,6 +22,8 @@ export const GBI_FILE_TYPES = ['csv', 'xlsx'] as const;
 /** Rows shown in a spreadsheet preview, sample values kept per column. */
 export const GBI_PREVIEW_ROWS = 20;
 export const GBI_SAMPLE_VALUES = 5;
+/** Rows a table preview (table-display) shows unless asked for more. */
+export const GBI_TABLE_ROWS_DEFAULT = 100;
 
 const Name = z.string().trim().min(1, 'This form field is required!').max(64);
 const Description = z.string().max(500);
@@ -141,6 +143,19 @@ export const GbiChart = z.object({
   values: z.array(z.number().int()),
 });
 export type GbiChart = z.infer<typeof GbiChart>;
+
+/** A table's rows shown as they are (table-display): the guarded read-only path, `limit` rows at most. */
+export const GbiTableRowsParams = z.object({ source_id: z.string().describe('GBI source id'), table_id: z.string().describe('A table of the source') });
+export const GbiTableRowsQuery = z.object({
+  limit: z.coerce.number().int().min(QUERY_LIMIT_MIN).max(QUERY_LIMIT_MAX).default(GBI_TABLE_ROWS_DEFAULT).describe(`Rows to show, ${QUERY_LIMIT_MIN} to ${QUERY_LIMIT_MAX}`),
+});
+export const GbiTableRows = GbiResult.extend({
+  table: GbiTable,
+  /** The result's columns with the described words of the table's column of that name. */
+  columns: z.array(z.object({ name: z.string(), data_type: z.string(), business_name: z.string(), description: z.string() })),
+  limit: z.number().int(),
+});
+export type GbiTableRows = z.infer<typeof GbiTableRows>;
 
 export const GbiMessageStatus = z.enum(['ok', 'refused', 'failed']);
 export const GbiMessage = z.object({

@@ -11,6 +11,7 @@ import {
   GbiSource,
   GbiSourceDetail,
   GbiSourceUpdateBody,
+  GbiTableRows,
 } from '../../schemas/gbi';
 import { call, type Endpoint, type RequestOptions } from './request';
 
@@ -26,6 +27,7 @@ export const gbiEndpoints = {
   updateSource: { method: 'PUT', url: `${base}/sources/:source_id`, name: 'gbi.updateSource' },
   refreshSource: { method: 'POST', url: `${base}/sources/:source_id/refresh`, name: 'gbi.refreshSource' },
   deleteSource: { method: 'DELETE', url: `${base}/sources/:source_id`, name: 'gbi.deleteSource' },
+  tableRows: { method: 'GET', url: `${base}/sources/:source_id/tables/:table_id/rows`, name: 'gbi.tableRows' },
   sessions: { method: 'GET', url: `${base}/sessions`, name: 'gbi.sessions' },
   createSession: { method: 'POST', url: `${base}/sessions`, name: 'gbi.createSession' },
   renameSession: { method: 'PUT', url: `${base}/sessions/:session_id`, name: 'gbi.renameSession' },
@@ -44,6 +46,9 @@ export const updateGbiSource = (source_id: string, body: z.input<typeof GbiSourc
   call(GbiSourceDetail, gbiEndpoints.updateSource, { source_id, ...body }, opts);
 /** Re-reads the source's tables, columns and samples, keeping the business words of columns that stay. */
 export const refreshGbiSource = (source_id: string, opts?: Opts) => call(GbiSourceDetail, gbiEndpoints.refreshSource, { source_id }, opts);
+/** A table's first rows (1–1000, 100 by default) read through the guarded read-only path. */
+export const getGbiTableRows = (source_id: string, table_id: string, limit?: number, opts?: Opts) =>
+  call(GbiTableRows, gbiEndpoints.tableRows, { source_id, table_id, ...(limit ? { limit } : {}) }, opts);
 export const deleteGbiSource = (source_id: string, opts?: Opts) => call(z.null(), gbiEndpoints.deleteSource, { source_id }, opts);
 
 export const listGbiSessions = (opts?: Opts) => call(z.array(GbiSession), gbiEndpoints.sessions, {}, opts);

@@ -402,7 +402,7 @@ function portalRoutes(): RouteObject {
                 children: [
                   indexTo('ask'),
                   { path: 'ask', lazy: page(() => import('./portal/gbi/ask-page')), handle: { title: 'portal.gbiAsk', crumb: true, fullHeight: true } },
-                  stub('table-display', 'portal.gbiTable'),
+                  { path: 'table-display', lazy: page(() => import('./portal/gbi/table-display-page')), handle: { title: 'portal.gbiTable', crumb: true } },
                   { path: 'session-list-item', lazy: page(() => import('./portal/gbi/session-page')), handle: { title: 'portal.gbiSessionList', crumb: true } },
                 ],
               },

@@ -137,6 +137,29 @@ describe('GBI with a PostgreSQL source', () => {
     expect(after.tables[0].columns[1]).toMatchObject({ business_name: '金额', description: 'In yuan' });
   });
 
+  it("previews a table's rows read-only: business names, limit 1–1000 (default 100); foreign ids are not found", async () => {
+    const src = expectOk(await call('GET', `/sources/${sourceId}`, 'member'));
+    const table = src.tables.find((t: { name: string }) => t.name === 'public.sales');
+    const rows = (q = '', who: Who = 'member', ws = f.wsA, tableId = table.id) => call('GET', `/sources/${sourceId}/tables/${tableId}/rows${q}`, who, undefined, ws);
+    const started = Date.now();
+    const all = expectOk(await rows());
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(all).toMatchObject({ limit: 100, truncated: false, table: { id: table.id, name: 'public.sales', business_name: '销售' } });
+    expect(all.columns.map((c: { name: string; business_name: string }) => [c.name, c.business_name])).toEqual([['region', ''], ['amount', '金额'], ['sold_on', '']]);
+    expect(all.rows.map((r: unknown[]) => [r[0], r[1]]).sort()).toEqual([['east', 3], ['north', 10], ['north', 15], ['south', 7]]);
+    const two = expectOk(await rows('?limit=2'));
+    expect(two).toMatchObject({ limit: 2, truncated: true });
+    expect(two.rows).toHaveLength(2);
+    for (const q of ['?limit=0', '?limit=1001', '?limit=x']) expectCode(await rows(q), 400, 'VALIDATION-1000');
+    expectCode(await rows('', 'foreign', f.wsA), 400, 'VALIDATION-1000');
+    expectCode(await rows('', 'outsider', f.wsC), 400, 'VALIDATION-1000');
+    expectCode(await rows('', 'member', f.wsA, '7d0c6b1e-0000-4000-8000-000000000000'), 400, 'VALIDATION-1000');
+    expect(await salesCount()).toBe(4);
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    const op = doc.paths['/api/v1/console/gbi/sources/{source_id}/tables/{table_id}/rows'].get;
+    expect(op.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
+  });
+
   it('asks: SQL from the described schema, run read-only, result, chart, answer; follow-ups carry the conversation', async () => {
     session = expectOk(await call('POST', '/sessions', 'member', { source_id: sourceId })).id;
     const m = await askIn(session, 'total by region');
@@ -238,6 +261,12 @@ describe('GBI with spreadsheet sources (DuckDB)', () => {
     expect(src.tables[0]).toMatchObject({ name: 'orders', business_name: 'Orders 2024', row_count: 3 });
     expect(src.tables[0].columns[1]).toMatchObject({ name: 'order_date', business_name: 'Order Date', data_type: 'DATE' });
     expect(src.tables[0].columns[0].sample_values.sort()).toEqual(['Beijing', 'Shanghai']);
+
+    const shown = expectOk(await call('GET', `/sources/${src.id}/tables/${src.tables[0].id}/rows?limit=1000`, 'member'));
+    expect(shown).toMatchObject({ limit: 1000, truncated: false, table: { name: 'orders', business_name: 'Orders 2024' } });
+    expect(shown.columns.map((c: { name: string; business_name: string }) => [c.name, c.business_name])).toEqual([['city', 'City'], ['order_date', 'Order Date'], ['amount', 'Amount']]);
+    expect(shown.rows).toEqual([['Beijing', '2024-01-02', 12.5], ['Shanghai', '2024-01-03', 20], ['Beijing', '2024-02-01', 7.5]]);
+    expectCode(await call('GET', `/sources/${src.id}/tables/${src.tables[0].id}/rows`, 'foreign'), 400, 'VALIDATION-1000');
 
     const session = expectOk(await call('POST', '/sessions', 'member', { source_id: src.id })).id;
     const m = await askIn(session, 'sales by city');

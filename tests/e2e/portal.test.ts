@@ -352,8 +352,23 @@ describe('the portal', () => {
     await expect.poll(() => page.getByText('Tables, columns and samples read again').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('portal-nav').getByRole('link', { name: 'Data settings' }).count()).toBe(1);
     expect(await page.getByTestId('portal-nav').getByRole('link', { name: 'Ask your data' }).getAttribute('href')).toBe('/portal/gbi');
+    // A table's own page (table-display) from its row in the data settings: described columns, the first rows.
+    await page.getByTestId('gbi-view-table').first().click();
+    await expect.poll(() => page.getByTestId('gbi-table-rows').getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(7);
+    expect(new URL(page.url()).pathname).toBe('/portal/gbi/table-display');
+    expect(await page.getByTestId('gbi-table-rows').locator('thead').textContent()).toBe('Region (region)Amount (amount)');
+    expect(await page.getByTestId('gbi-table-rows').locator('tbody tr').first().textContent()).toBe('North120');
+    expect(await page.getByTestId('gbi-table-columns').textContent()).toContain('BIGINT');
+    expect(await page.getByTestId('gbi-table-item').count()).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await snap(page, 'portal-gbi-09-table-en');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, 'portal-gbi-10-table-phone-en');
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     await page.goto(`${studio.url}/portal/gbi/ask`);
+    // The source is chosen once the sources have loaded (its "view tables" link shows then).
+    await page.getByTestId('gbi-view-tables').waitFor();
     await page.getByRole('textbox', { name: 'Ask' }).fill('Total amount by region?');
     await page.getByRole('textbox', { name: 'Ask' }).press('Enter');
     const answer = page.getByTestId('gbi-answer').last();
@@ -401,6 +416,12 @@ describe('the portal', () => {
     await zh.page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
     await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
     await snap(zh.page, 'portal-gbi-06-files-zh');
+    // From the ask page's "view tables" link to the source's tables, in Chinese.
+    await zh.page.goto(`${studio.url}/portal/gbi/ask`);
+    await zh.page.getByRole('link', { name: '查看数据表' }).click();
+    await expect.poll(() => zh.page.getByTestId('gbi-table-rows').locator('tbody tr').count()).toBe(7);
+    expect(await zh.page.getByRole('heading', { name: '表格展示' }).count()).toBe(1);
+    await snap(zh.page, 'portal-gbi-11-table-zh');
     await zh.context.close();
   });
 

@@ -7,6 +7,9 @@ export const portalPaths = {
   singleAgent: '/portal/single-agent/single-agent-chat',
   gbiAsk: '/portal/gbi',
   gbiSettings: '/portal/gbi-data-settings/gbi-data-settings-page',
+  /** A GBI source's tables, optionally on one of them (its columns and first rows). */
+  gbiTable: (sourceId: string, tableId?: string) =>
+    `/portal/gbi/table-display?source=${encodeURIComponent(sourceId)}${tableId ? `&table=${encodeURIComponent(tableId)}` : ''}`,
   /** The chat of an app, optionally on one of its conversations. */
   chat: (appId: string, conversationId?: string) =>
     `/portal/sessions/chat/${encodeURIComponent(appId)}${conversationId ? `?conversation=${encodeURIComponent(conversationId)}` : ''}`,

@@ -67,15 +67,16 @@ export function sqlOf(reply: string): string {
   return (block ? block[1] : reply).trim();
 }
 
-async function runnerOf(ctx: ServerContext, s: Scope, source: SourceRow): Promise<Runner> {
+/** Runs checked SQL on the source read-only with the timeout: at most `limit` rows (the source's query limit unless given). */
+export async function runnerOf(ctx: ServerContext, s: Scope, source: SourceRow, limit = source.queryLimit): Promise<Runner> {
   const timeoutMs = ctx.settings.gbiQueryTimeoutMs;
   if (source.kind === 'spreadsheet') {
     const file = sourceFile(ctx.settings.dataDir, source.tenantId, source.id);
-    return (sql) => queryDuckDb(file, sql, source.queryLimit, timeoutMs);
+    return (sql) => queryDuckDb(file, sql, limit, timeoutMs);
   }
   const { database, settings } = await connectionOf(ctx, s, source.databaseId!);
   const engine = ENGINES[database.type];
-  return (sql) => engine.query(settings, ctx.outbound, sql, source.queryLimit, timeoutMs);
+  return (sql) => engine.query(settings, ctx.outbound, sql, limit, timeoutMs);
 }
 
 interface Outcome {

@@ -3,14 +3,15 @@
  * question is answered with its SQL, a chart chosen from the result's shape, the result table and a
  * short written answer (POST /console/gbi/sessions/{id}/ask).
  */
-import { MessageSquarePlus, Send } from 'lucide-react';
+import { MessageSquarePlus, Send, Table2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { GbiMessage, GbiSession, GbiSource } from '../../../../schemas/gbi';
 import { askGbi, createGbiSession, deleteGbiSession, listGbiMessages, listGbiSessions, listGbiSources, renameGbiSession } from '../../../api/gbi';
 import { notify } from '../../../api/reactions';
 import { SelectInput } from '../../../kit/widgets/select-input';
-import { Button } from '../../../ui/button';
+import { Button, buttonClass } from '../../../ui/button';
 import { confirm } from '../../../ui/confirm-dialog';
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogHeader, DialogTitle } from '../../../ui/dialog';
 import { EmptyState } from '../../../ui/empty-state';
@@ -22,6 +23,7 @@ import { settleLoadError } from '../load-error';
 import { GbiMessageView } from './gbi-message';
 import { GbiSessionListItem } from './session-list-item';
 import { SpacePicker, useGbiSpace } from './use-gbi-space';
+import { portalPaths } from '../paths';
 import s from './gbi.module.css';
 
 const quiet = () => {};
@@ -119,7 +121,15 @@ export default function GbiAskPage() {
           <div className={s.row}>
             <SpacePicker space={space} />
             {sources.length > 0 && (
-              <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => setSourceId(v ?? null)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
+              <div className={s.picker}>
+                <SelectInput aria-label={t('gbi.source')} size="sm" value={sourceId} onChange={(v) => setSourceId(v ?? null)} options={sources.map((x) => ({ value: x.id, label: x.name }))} />
+              </div>
+            )}
+            {sourceId && (
+              <Link to={portalPaths.gbiTable(sourceId)} className={buttonClass({ size: 'sm', variant: 'ghost' })} data-testid="gbi-view-tables">
+                <Table2 aria-hidden="true" size={14} />
+                {t('gbi.viewTables')}
+              </Link>
             )}
           </div>
         }

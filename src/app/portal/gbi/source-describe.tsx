@@ -2,17 +2,19 @@
  * Describe the data: business names and descriptions of a source's tables and columns, beside the
  * column types and the sample values read from the source. Owner and admin save; others read.
  */
-import { RefreshCw, Trash2 } from 'lucide-react';
+import { RefreshCw, Table2, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { GbiSourceDetail } from '../../../../schemas/gbi';
 import { deleteGbiSource, getGbiSource, refreshGbiSource, updateGbiSource } from '../../../api/gbi';
 import { notify } from '../../../api/reactions';
 import { Badge } from '../../../ui/badge';
-import { Button } from '../../../ui/button';
+import { Button, buttonClass } from '../../../ui/button';
 import { confirm } from '../../../ui/confirm-dialog';
 import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
+import { portalPaths } from '../paths';
 import s from './gbi.module.css';
 
 type Words = Record<string, { business_name: string; description: string }>;
@@ -102,6 +104,10 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
             {tb.row_count !== null && <span className={s.muted}>{t('gbi.rows', { count: tb.row_count })}</span>}
             {field(tb.id, 'business_name', `${tb.name} ${t('gbi.businessName')}`)}
             {field(tb.id, 'description', `${tb.name} ${t('gbi.description')}`)}
+            <Link to={portalPaths.gbiTable(source.id, tb.id)} className={buttonClass({ size: 'sm', variant: 'ghost' })} data-testid="gbi-view-table">
+              <Table2 aria-hidden="true" size={14} />
+              {t('gbi.viewTable')}
+            </Link>
           </div>
           <table className={s.grid}>
             <thead>

@@ -291,6 +291,14 @@ const portal: typeof zh = {
     failed: 'Failed',
     noRows: 'The query returned no rows',
     chartLoading: 'Loading the chart…',
+    tables: 'Tables',
+    noTables: 'This source has no tables',
+    viewTable: 'View table',
+    viewTables: 'View tables',
+    previewRows: 'Rows',
+    rowLimit: 'Rows to show',
+    firstRows: 'First {{count}}',
+    previewTruncated: 'The table has more rows: the first {{count}} are shown',
   },
   /** The chat's voice bar (issue 31). */
   voice: {

@@ -290,6 +290,14 @@ const portal = {
     failed: '失败',
     noRows: '查询没有返回数据',
     chartLoading: '正在加载图表…',
+    tables: '数据表',
+    noTables: '此数据源没有数据表',
+    viewTable: '查看数据表',
+    viewTables: '查看数据表',
+    previewRows: '数据行',
+    rowLimit: '显示行数',
+    firstRows: '前 {{count}} 行',
+    previewTruncated: '表中还有更多行：仅显示前 {{count}} 行',
   },
   /** 对话中的语音栏（issue 31）。 */
   voice: {

@@ -16,12 +16,16 @@ import {
   GbiSourceDetail,
   GbiSourceParams,
   GbiSourceUpdateBody,
+  GbiTableRows,
+  GbiTableRowsParams,
+  GbiTableRowsQuery,
 } from '../../../../schemas/gbi';
 import type { ServerContext } from '../../context';
 import { ask } from '../../gbi/ask';
 import { refreshSource } from '../../gbi/refresh';
 import * as sessions from '../../gbi/sessions';
 import * as sources from '../../gbi/sources';
+import { tableRows } from '../../gbi/table-rows';
 import { scopeOf } from '../../services/workspace-resources';
 
 const tags = ['console: gbi'];
@@ -41,6 +45,21 @@ export const gbiRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
     '/sources/:source_id',
     { schema: { tags, summary: 'A source with its tables and columns (business names, descriptions, sample values)', headers, params: GbiSourceParams, response: { 200: ok(GbiSourceDetail) } } },
     async (req) => done(await sources.getSource(ctx, scopeOf(req), req.params.source_id)),
+  );
+
+  app.get(
+    '/sources/:source_id/tables/:table_id/rows',
+    {
+      schema: {
+        tags,
+        summary: "A table's first rows (any member): its described columns read through the same guarded read-only path as asking, at most `limit` rows",
+        headers,
+        params: GbiTableRowsParams,
+        querystring: GbiTableRowsQuery,
+        response: { 200: ok(GbiTableRows) },
+      },
+    },
+    async (req) => done(await tableRows(ctx, scopeOf(req), req.params.source_id, req.params.table_id, req.query.limit)),
   );
 
   app.post(
