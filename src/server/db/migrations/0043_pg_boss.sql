@@ -168,3 +168,25 @@ $$
 LANGUAGE plpgsql;
 --> statement-breakpoint
 INSERT INTO pgboss.version(version) VALUES ('24');
+
+--> statement-breakpoint
+-- The queues of src/server/jobs/queues.ts with their default options (WEFT_JOBS_LEASE_SECONDS 60) and pg-boss's
+-- cron queue, made here once: creating them at start (a partition table each) cost every new database ~250 ms.
+-- A start still creates what is missing and updates options that differ.
+SELECT pgboss.create_queue('knowledge-dead', '{"policy":"standard","retryLimit":3,"retryDelay":5,"expireInSeconds":60}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('knowledge-normal', '{"policy":"singleton","retryLimit":2,"retryDelay":0,"retryBackoff":false,"expireInSeconds":60,"deadLetter":"knowledge-dead"}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('knowledge-graphic', '{"policy":"singleton","retryLimit":2,"retryDelay":0,"retryBackoff":false,"expireInSeconds":60,"deadLetter":"knowledge-dead"}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('knowledge-faq', '{"policy":"singleton","retryLimit":2,"retryDelay":0,"retryBackoff":false,"expireInSeconds":60,"deadLetter":"knowledge-dead"}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('knowledge-index', '{"policy":"singleton","retryLimit":2,"retryDelay":0,"retryBackoff":false,"expireInSeconds":60,"deadLetter":"knowledge-dead"}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('knowledge-refresh', '{"policy":"short","retryLimit":1,"retryDelay":30,"expireInSeconds":900}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('runs-sweep', '{"policy":"short","retryLimit":1,"retryDelay":30,"expireInSeconds":900}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('overview-keep', '{"policy":"short","retryLimit":1,"retryDelay":30,"expireInSeconds":900}'::json);
+--> statement-breakpoint
+SELECT pgboss.create_queue('__pgboss__send-it', '{"policy":"standard"}'::json);
