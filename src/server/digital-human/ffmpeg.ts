@@ -26,11 +26,17 @@ export interface FfmpegRun {
   signal?: AbortSignal;
 }
 
+/**
+ * Every input reads only local files and pipes: a portrait or clip is a tenant's upload, and some
+ * formats (playlists, references) would make ffmpeg open other files or URLs outside the outbound policy.
+ */
+const localInputs = (args: readonly string[]) => args.flatMap((a) => (a === '-i' ? ['-protocol_whitelist', 'file,pipe', '-i'] : [a]));
+
 /** Runs ffmpeg; answers stdout (stderr kept for the error). Non-zero exit, timeout or abort reject. */
 export function runFfmpeg(args: readonly string[], opts: FfmpegRun): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // -nostdin unless frames come in on stdin (ffmpeg would otherwise read it as commands).
-    const child = spawn(ffmpegPath(), ['-hide_banner', ...(opts.stdin ? [] : ['-nostdin']), ...args], {
+    const child = spawn(ffmpegPath(), ['-hide_banner', ...(opts.stdin ? [] : ['-nostdin']), ...localInputs(args)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: {},
     });
@@ -78,7 +84,7 @@ export function runFfmpeg(args: readonly string[], opts: FfmpegRun): Promise<Buf
 export async function mediaDuration(file: string, timeoutMs = 15_000): Promise<number> {
   // `ffmpeg -i` alone exits 1 ("no output file"): the banner on stderr is what is read.
   const text = await new Promise<string>((resolve, reject) => {
-    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-i', file], { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', ...localInputs(['-i', file])], { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
