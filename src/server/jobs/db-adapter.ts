@@ -40,8 +40,10 @@ export function clientAdapter(database: Pick<Database, 'db' | 'kind'>): BossDb &
   };
   return {
     async executeSql(text, values) {
-      // After the stop, a poll still under way in pg-boss must not reach a database that is closing.
-      if (closed) throw new Error('The job queue has stopped');
+      // After the stop, a poll or a completion still under way in pg-boss must not reach a database that is
+      // closing. It gets no rows rather than an error: pg-boss calls `complete` without awaiting it (a
+      // rejection there is unhandled), and a job left active expires into a retry by its lease as after a crash.
+      if (closed) return { rows: [] };
       inflight++;
       try {
         return await run(text, values);
