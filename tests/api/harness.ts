@@ -38,13 +38,29 @@ export interface Reply {
   raw: LightMyRequestResponse;
 }
 
-export async function serverDatabaseUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new, empty database on the server at `base`; with `template`, a copy of that database (the global
+ * setup's migrated one: a file's studio then starts without running every migration again).
+ */
+export async function serverDatabaseUrl(base: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const { Client } = await import('pg');
   const name = `weft_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    // The template's last connection (the global setup's pool) may still be closing on the server: it says so with 55006.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+        break;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
@@ -70,7 +86,8 @@ export const LOOPBACK_FAKES: StudioSettings = { outboundAllow: '127.0.0.1' };
 
 /**
  * A fresh studio per test file: embedded PGlite loaded from the migrated template, or, with
- * DATABASE_URL set, a new database on that PostgreSQL server (dropped afterwards).
+ * DATABASE_URL set, a new database on that PostgreSQL server copied from the migrated template
+ * database (dropped afterwards).
  */
 export function useStudio(extra: StudioSettings = {}): Harness {
   const h = {} as Harness;
@@ -79,7 +96,7 @@ export function useStudio(extra: StudioSettings = {}): Harness {
     let databaseUrl: string | undefined;
     let loadDataDir: Blob | undefined;
     if (process.env.DATABASE_URL) {
-      const made = await serverDatabaseUrl(process.env.DATABASE_URL);
+      const made = await serverDatabaseUrl(process.env.DATABASE_URL, inject('pgServerTemplate'));
       databaseUrl = made.url;
       drop = made.drop;
     } else {
