@@ -139,9 +139,11 @@ export default defineConfig({
           // run at once).
           expect: { poll: { timeout: 20_000 } },
           hookTimeout: 180_000,
-          // Two files at a time (each with its own studio and browser): a file spends much of its time
-          // waiting on the other processes, so CI's two cores take two files.
-          maxWorkers: 2,
+          // Three files at a time (each with its own studio and browser) on CI's two cores: a file spends
+          // most of its time waiting (pages settling, streams, polls). Measured: console-layout and
+          // console-errors took 91 s of CPU (user + sys, browsers and servers included) for 323 s of wall
+          // time on a loaded machine, ~109 s of wall time on a quiet one: well under one core per file.
+          maxWorkers: 3,
           // One migrated, seeded data directory copied for every studio (tests/e2e/server.ts).
           globalSetup: ['tests/e2e/global-setup.ts'],
         },

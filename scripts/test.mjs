@@ -41,7 +41,12 @@ function vitest(title, projects, env = {}, extra = []) {
   return okRun;
 }
 
-const ONCE_ON_EMBEDDED = ['dify-fixture-runs', 'gbi-mysql', 'sandbox', 'sandbox-queue', 'code-python', 'speech'];
+const ONCE_ON_EMBEDDED = [
+  ...['dify-fixture-runs', 'gbi-mysql', 'sandbox', 'sandbox-queue', 'code-python', 'speech'],
+  // The HTTP layer and the client: the outbound client, SSE keep-alive, static files, the input rule
+  // every request passes, and the client functions parsing the server's real answers.
+  ...['http-client', 'sse-keepalive', 'client-static', 'input-rule', 'knowledge-client', 'client-contract', 'distribution-client', 'apps-versions-client'],
+];
 
 const steps = {
   typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
@@ -50,8 +55,8 @@ const steps = {
   api: () => withMariadb((mysql) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql })),
   // Files that test nothing of the application's database run once, on the embedded one (about 100 s of
   // CI's 20-minute budget saved): the Dify fixture runs (the import's mapping and the engine's outputs),
-  // the MySQL GBI test (what reaches MariaDB), the sandboxes (QuickJS and Pyodide limits, their queue)
-  // and the offline voice.
+  // the MySQL GBI test (what reaches MariaDB), the sandboxes (QuickJS and Pyodide limits, their queue),
+  // the offline voice, and the HTTP layer's and the client's own tests.
   'api-pg': () =>
     withPostgres((url) =>
       vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url }, ONCE_ON_EMBEDDED.flatMap((f) => ['--exclude', `tests/api/${f}.test.ts`])),

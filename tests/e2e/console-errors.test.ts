@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { sessionApi, snap, startStudio, type RunningStudio } from './server';
-import { launchWithScrollbars, recordToasts, seedConsole, signInAs, toastsOf, type Seeded } from './console-fixtures';
+import { launchWithScrollbars, recordToasts, seedConsole, signInAs, toastsOf, trackRequests, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -56,6 +56,7 @@ afterAll(async () => {
 const english = (texts: string[]) => texts.filter((x) => /[A-Za-z]{3,}/.test(x.replace(/Weft|JSON|URL|ID/g, '')));
 
 async function visit(page: Page, path: string): Promise<string[]> {
+  trackRequests(page);
   await page.goto(`${studio.url}${path}`);
   await page.locator('[data-slot="page"]').first().waitFor();
   return toastsOf(page);

@@ -183,17 +183,56 @@ export async function recordToasts(context: BrowserContext): Promise<void> {
 
 /** The toasts recorded since the page loaded (see {@link recordToasts}), after the calls settle. */
 export async function toastsOf(page: Page): Promise<string[]> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForTimeout(500);
+  // Requests counted from openPage on; a page never opened through it waits as Playwright does.
+  if (inflight.has(page)) await settle(page);
+  else await page.waitForLoadState('networkidle').catch(() => undefined);
+  // A toast is shown after its answer is handled: a moment after the last call ends.
+  await page.waitForTimeout(200);
   return page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+}
+
+const inflight = new WeakMap<Page, Set<unknown>>();
+
+/** Counts the page's requests under way (from the first call on; later calls reuse the count). */
+export function trackRequests(page: Page): Set<unknown> {
+  let open = inflight.get(page);
+  if (open) return open;
+  const under = new Set<unknown>();
+  open = under;
+  inflight.set(page, under);
+  page.on('request', (r) => {
+    // A stream (SSE) stays open by design: it is not a call the page waits for.
+    if (r.resourceType() !== 'eventsource') under.add(r);
+  });
+  page.on('requestfinished', (r) => under.delete(r));
+  page.on('requestfailed', (r) => under.delete(r));
+  return under;
+}
+
+/**
+ * Waits until the page has had no request under way for `quietMs`, then for two frames: the calls a
+ * page starts have answered and rendered. Like Playwright's 'networkidle' (500 ms of quiet, then a
+ * 300 ms pause here before) at a fraction of the wait per page; gives up after `capMs` (a long poll).
+ */
+export async function settle(page: Page, quietMs = 200, capMs = 10_000): Promise<void> {
+  const open = trackRequests(page);
+  const until = Date.now() + capMs;
+  let quietSince = open.size === 0 ? Date.now() : 0;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+    if (open.size > 0) quietSince = 0;
+    else if (!quietSince) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) break;
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** Goes to a console path and waits for its page body and for the calls it starts to settle. */
 export async function openPage(page: Page, url: string, path: string): Promise<void> {
+  trackRequests(page);
   await page.goto(`${url}${path}`);
   await page.locator('[data-slot="page"]').first().waitFor();
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForTimeout(300);
+  await settle(page);
 }
 
 export interface TableFit {
