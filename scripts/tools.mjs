@@ -1,7 +1,9 @@
 // Finding (and on a fresh root machine installing) the outside programs the tests need:
-// Chromium for the browser tests and a PostgreSQL server for the real-server API run.
-import { execFileSync, spawnSync } from 'node:child_process';
+// Chromium for the browser tests, a PostgreSQL server for the real-server API run and MariaDB for the
+// MySQL GBI test; and what the throwaway-server scripts (with-postgres, with-mariadb) share.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -109,3 +111,42 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+
+
+/** A free TCP port on 127.0.0.1 (a throwaway server's). */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+/** Runs `run(url)` with a throwaway server made by `start()` (`{ url, stop }`), stopped afterwards. */
+export async function withServer(start, run) {
+  const server = await start();
+  try {
+    return await run(server.url);
+  } finally {
+    server.stop();
+  }
+}
+
+/**
+ * A with-… script's command line: `node scripts/with-x.mjs <command> [args…]` runs the command with
+ * `envName` set to a throwaway server's URL and exits with its code.
+ */
+export async function runWithServerEnv(start, envName) {
+  const [cmd, ...args] = process.argv.slice(2);
+  const code = await withServer(
+    start,
+    (url) =>
+      new Promise((resolve) => {
+        const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, [envName]: url }, shell: process.platform === 'win32' });
+        child.on('exit', (c) => resolve(c ?? 1));
+      }),
+  );
+  process.exit(code);
+}

@@ -7,17 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { findMariadb } from './tools.mjs';
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+import { findMariadb, freePort, runWithServerEnv, withServer } from './tools.mjs';
 
 const portOpen = (port) =>
   new Promise((resolve) => {
@@ -70,23 +60,6 @@ export async function startMariadb() {
 }
 
 /** Runs `run(url)` with a throwaway server (see {@link startMariadb}), stopped afterwards. */
-export async function withMariadb(run) {
-  const db = await startMariadb();
-  try {
-    return await run(db.url);
-  } finally {
-    db.stop();
-  }
-}
+export const withMariadb = (run) => withServer(startMariadb, run);
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [cmd, ...args] = process.argv.slice(2);
-  const code = await withMariadb(
-    (url) =>
-      new Promise((resolve) => {
-        const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, GBI_MYSQL_URL: url } });
-        child.on('exit', (c) => resolve(c ?? 1));
-      }),
-  );
-  process.exit(code);
-}
+if (import.meta.url === `file://${process.argv[1]}`) await runWithServerEnv(startMariadb, 'GBI_MYSQL_URL');

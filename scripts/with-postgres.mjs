@@ -1,22 +1,11 @@
 // Runs a command with DATABASE_URL pointing at a throwaway PostgreSQL server started here
 // (initdb in a temp dir, a free port on 127.0.0.1, stopped and removed afterwards).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { findPostgresBin } from './tools.mjs';
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+import { findPostgresBin, freePort, runWithServerEnv, withServer } from './tools.mjs';
 
 /**
  * Starts a throwaway PostgreSQL server (initdb in a temp dir, a free port on 127.0.0.1, user `weft`
@@ -62,23 +51,6 @@ export async function startPostgres() {
 }
 
 /** Runs `run(url)` with a throwaway server (see {@link startPostgres}), stopped afterwards. */
-export async function withPostgres(run) {
-  const pg = await startPostgres();
-  try {
-    return await run(pg.url);
-  } finally {
-    pg.stop();
-  }
-}
+export const withPostgres = (run) => withServer(startPostgres, run);
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [cmd, ...args] = process.argv.slice(2);
-  const code = await withPostgres(
-    (url) =>
-      new Promise((resolve) => {
-        const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url }, shell: process.platform === 'win32' });
-        child.on('exit', (c) => resolve(c ?? 1));
-      }),
-  );
-  process.exit(code);
-}
+if (import.meta.url === `file://${process.argv[1]}`) await runWithServerEnv(startPostgres, 'DATABASE_URL');
