@@ -121,7 +121,11 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
     onAccessLost: () => setAppState({ status: 'lost' }),
   });
   const appView = useMemo(
-    () => ({ name: app?.name ?? current?.app_name ?? conversations?.[0]?.app_name ?? '', icon: app?.icon ?? current?.app_icon ?? conversations?.[0]?.app_icon ?? {} }),
+    () => ({
+      name: app?.name ?? current?.app_name ?? conversations?.[0]?.app_name ?? '',
+      icon: app?.icon ?? current?.app_icon ?? conversations?.[0]?.app_icon ?? {},
+      portraitUrl: app?.character?.portrait_url ?? undefined,
+    }),
     [app, current, conversations],
   );
   const mode = app?.mode ?? current?.app_mode ?? conversations?.[0]?.app_mode;

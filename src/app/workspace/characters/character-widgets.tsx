@@ -20,6 +20,7 @@ import s from './characters.module.css';
 
 function MediaField({ value, onChange, kind, disabled }: { value: unknown; onChange: (v: unknown) => void; kind: 'portrait' | 'clip'; disabled: boolean }) {
   const { t } = useTranslation('digitalHuman');
+  const { t: te } = useTranslation('errors');
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +34,7 @@ function MediaField({ value, onChange, kind, disabled }: { value: unknown; onCha
     // take SVG, the video renderer does not.
     const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
     if (kind === 'portrait' && !((PORTRAIT_EXTENSIONS as readonly string[]).includes(ext) && (!file.type || (PORTRAIT_MIME_TYPES as readonly string[]).includes(file.type)))) {
-      setError(t(`errors:codes.${ErrorCode.DH_PORTRAIT_FORMAT}`));
+      setError(te(`codes.${ErrorCode.DH_PORTRAIT_FORMAT}`));
       if (input.current) input.current.value = '';
       return;
     }

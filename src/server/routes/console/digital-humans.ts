@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, page } from '../../../../schemas/common';
@@ -35,6 +36,13 @@ import { AUDIO_RESPONSE } from '../../speech/routes-kit';
 
 const headers = z.looseObject({ 'x-workspace-id': z.string().optional().describe('The project space (required; missing: VALIDATION-1008)') });
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
+
+/** Audio bytes as the answer (the OpenAPI document describes them as AUDIO_RESPONSE's string). */
+function sendAudio(reply: FastifyReply, r: { audio: Buffer; mime: string }) {
+  reply.header('cache-control', 'private, no-store');
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.type(r.mime).send(r.audio);
+}
 
 /**
  * Characters of a project space (issue 31; schemas/digital-human.ts): any member reads; every member
@@ -101,10 +109,7 @@ export const characterRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
       const s = scopeOf(req);
       await requireMembership(ctx.db, s.caller, s.workspaceId);
       const { voice, text, language } = req.body;
-      const r = await synthesize(ctx, s.caller.tenantId, { text, language, voice });
-      reply.header('cache-control', 'private, no-store');
-      reply.header('x-content-type-options', 'nosniff');
-      return reply.type(r.mime).send(r.audio);
+      return sendAudio(reply, await synthesize(ctx, s.caller.tenantId, { text, language, voice }));
     },
   );
   app.get('/:character_id', { schema: { tags, summary: 'One character (any member)', headers, params: CharacterParams, response: { 200: ok(Character) } } }, async (req) =>
