@@ -106,7 +106,7 @@ describe('characters', () => {
     expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before + 1);
   });
 
-  it("lists the voices a character may speak with and speaks a sample in one; members of the space only; documented", async () => {
+  it("lists the voices a character may speak with and speaks a sample in one; members of the space only", async () => {
     // No tts model in this studio: the offline voice's languages, whatever is named.
     const offline = [
       { id: 'zh', label: expect.any(String), language: 'zh' },
@@ -134,11 +134,7 @@ describe('characters', () => {
       expectCode(await call('POST', `${CHARS}/voice-sample`, who, { body: { voice: { speed: 1 }, text: 'Hi' } }), 400, 'VALIDATION-1000');
     }
     expectCode(await call('GET', `${CHARS}/voices`, 'member', { ws: null }), 400, 'VALIDATION-1008');
-
-    const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
-    expect(doc.paths['/api/v1/console/characters/voices']?.get?.summary).toBeTruthy();
-    expect(doc.paths['/api/v1/console/characters/voice-sample']?.post?.summary).toBeTruthy();
-    expect(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content['application/json'].schema.properties.speed).toBeTruthy();
+    // Both calls are in the OpenAPI document: tests/api/speech.test.ts checks it (building it is slow).
   });
 
   it('keeps characters to their space and tenant', async () => {
