@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, Timestamp } from './common';
 import { ErrorCode } from './errors';
 import { coded, needsId, noId, pageNumber, pageSize } from './guards';
+import { SpeechLanguage, TextToAudioBody } from './speech';
 
 /**
  * Digital humans (issue 31, spec 1 "digital-human apps (video or conversational)", 2
@@ -25,6 +26,18 @@ export const BROADCAST_TITLE_MAX = 100;
 /** Idle clips: short looping videos (mp4, webm) of at most this size. */
 export const CLIP_MAX_MB = 10;
 export const CLIP_FILE_TYPES = ['mp4', 'webm'] as const;
+
+/** A character's speech rate (1 = normal): the range its voice and a portal user's own choice keep to. */
+export const CHARACTER_SPEED_MIN = 0.5;
+export const CHARACTER_SPEED_MAX = 2;
+/** Longest sample text the character dialog's "listen" button may speak. */
+export const VOICE_SAMPLE_MAX = 200;
+/**
+ * Portrait types a video can be drawn from: the icon rules also take SVG, which the encoder cannot
+ * read (no SVG rasteriser is installed), so a portrait must be one of these (DH-1050).
+ */
+export const PORTRAIT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/bmp'] as const;
+export const PORTRAIT_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.gif', '.bmp'] as const;
 
 const REQUIRED = 'This form field is required!';
 
@@ -54,7 +67,7 @@ export const CharacterVoice = z
     model: z.string().trim().max(200).optional(),
     voice: z.string().trim().max(100).optional(),
     /** Speech rate, 1 = normal. */
-    speed: z.number().min(0.5).max(2).default(1),
+    speed: z.number().min(CHARACTER_SPEED_MIN).max(CHARACTER_SPEED_MAX).default(1),
   })
   .strict();
 export type CharacterVoice = z.infer<typeof CharacterVoice>;
@@ -128,6 +141,23 @@ export type CharacterUpdateBody = z.infer<typeof CharacterUpdateBody>;
 
 export const CharacterParams = z.object({ character_id: z.string().describe('Character id') });
 
+/** GET /console/characters/voices: the voices of a tts model of the tenant (none named: the default, else the offline voice). */
+export const VoiceListQuery = z.object({
+  provider: z.string().trim().max(64).optional().describe("The tts model's provider (weft_offline: the offline voice)"),
+  model: z.string().trim().max(200).optional().describe('The tts model'),
+});
+export type VoiceListQuery = z.infer<typeof VoiceListQuery>;
+
+/** POST /console/characters/voice-sample: a short text spoken in a voice, for the dialog's "listen" button. */
+export const VoiceSampleBody = z
+  .object({
+    voice: CharacterVoice,
+    text: z.string().trim().min(1).max(VOICE_SAMPLE_MAX).describe(`The sample's text (at most ${VOICE_SAMPLE_MAX} characters)`),
+    language: SpeechLanguage.optional(),
+  })
+  .strict();
+export type VoiceSampleBody = z.infer<typeof VoiceSampleBody>;
+
 // ------------------------------------------------------------------ digital-human apps
 
 /**
@@ -168,6 +198,15 @@ export const PortalCharacter = z.object({
   greeting: z.string(),
 });
 export type PortalCharacter = z.infer<typeof PortalCharacter>;
+
+/**
+ * The portal's text-to-audio body: Dify's, plus the user's own speech rate from the character
+ * settings (within the character's range; it replaces the character's speed).
+ */
+export const PortalTextToAudioBody = TextToAudioBody.extend({
+  speed: z.number().min(CHARACTER_SPEED_MIN).max(CHARACTER_SPEED_MAX).optional().describe(`The user's speech rate, ${CHARACTER_SPEED_MIN}–${CHARACTER_SPEED_MAX} (1 = normal); left out: the character's`),
+});
+export type PortalTextToAudioBody = z.infer<typeof PortalTextToAudioBody>;
 
 // ------------------------------------------------------------------ broadcasts
 

@@ -178,6 +178,11 @@ export const ErrorCode = {
   /** The video could not be rendered (speech or encoder failure, time limit); the broadcast is `failed` with the reason. */
   DH_RENDER_FAILED: 'DH-1005',
   /**
+   * A character's portrait is an SVG (400): the icon rules take SVG, but a video is drawn from raster
+   * images only (png, jpg, webp, gif, bmp). Nothing is stored.
+   */
+  DH_PORTRAIT_FORMAT: 'DH-1050',
+  /**
    * Speech (issue 31): voice input needs a speech-to-text model (400): the tenant has no default
    * speech2text model and the call named none. An admin sets one under System › Models.
    */

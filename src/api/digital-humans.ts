@@ -15,7 +15,9 @@ import {
   CharacterUpdateBody,
   DigitalHumanApp,
   DigitalHumanSetBody,
+  VoiceSampleBody,
 } from '../../schemas/digital-human';
+import { VoiceOption } from '../../schemas/speech';
 import { call, request, type Endpoint, type RequestOptions } from './request';
 
 type Opts = Omit<RequestOptions, 'responseType' | 'schema'>;
@@ -29,6 +31,8 @@ export const digitalHumanEndpoints = {
   updateCharacter: { method: 'PUT', url: chars, name: 'characters.update' },
   getCharacter: { method: 'GET', url: `${chars}/:character_id`, name: 'characters.get' },
   removeCharacter: { method: 'DELETE', url: `${chars}/:character_id`, name: 'characters.remove' },
+  voices: { method: 'GET', url: `${chars}/voices`, name: 'characters.voices' },
+  voiceSample: { method: 'POST', url: `${chars}/voice-sample`, name: 'characters.voiceSample' },
   getApp: { method: 'GET', url: dh, name: 'digitalHuman.get' },
   setApp: { method: 'PUT', url: dh, name: 'digitalHuman.set' },
   clearApp: { method: 'DELETE', url: dh, name: 'digitalHuman.clear' },
@@ -50,6 +54,11 @@ export const createCharacter = (body: z.input<typeof CharacterCreateBody>, opts?
 export const updateCharacter = (body: z.input<typeof CharacterUpdateBody>, opts?: Opts) => call(Character, ep.updateCharacter, body, opts);
 export const getCharacter = (character_id: string, opts?: Opts) => call(Character, ep.getCharacter, { character_id }, opts);
 export const deleteCharacter = (character_id: string, opts?: Opts) => call(z.null(), ep.removeCharacter, { character_id }, opts);
+
+/** The voices of a tts model (none named: the default one, else the offline voice's languages). */
+export const listVoices = (q: { provider?: string; model?: string } = {}, opts?: Opts) => call(z.array(VoiceOption), ep.voices, { ...q }, opts);
+/** A sample text spoken in a voice (WAV or MP3, as the Blob's type says): the dialog's "listen" button. */
+export const voiceSample = (body: z.input<typeof VoiceSampleBody>, opts?: Opts) => request(ep.voiceSample, body, { ...opts, responseType: 'blob' });
 
 export const getDigitalHuman = (app_id: string, opts?: Opts) => call(DigitalHumanApp.nullable(), ep.getApp, { app_id }, opts);
 export const setDigitalHuman = (app_id: string, body: z.input<typeof DigitalHumanSetBody>, opts?: Opts) => call(DigitalHumanApp, ep.setApp, { app_id, ...body }, opts);

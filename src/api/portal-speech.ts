@@ -16,9 +16,9 @@ export const speechEndpoints = {
 
 export const getPortalSpeech = (portal_id: string, opts?: Opts) => call(SpeechStatus, speechEndpoints.status, { portal_id }, { workspaceId: null, ...opts });
 
-/** The audio of a text (WAV or MP3, as the Blob's type says). */
-export const portalTextToAudio = (portal_id: string, text: string, opts?: Opts) =>
-  request(speechEndpoints.tts, { portal_id, text }, { workspaceId: null, ...opts, responseType: 'blob' });
+/** The audio of a text (WAV or MP3, as the Blob's type says), at the user's own speed when given. */
+export const portalTextToAudio = (portal_id: string, text: string, opts?: Opts, speed?: number) =>
+  request(speechEndpoints.tts, { portal_id, text, ...(speed === undefined ? {} : { speed }) }, { workspaceId: null, ...opts, responseType: 'blob' });
 
 /** The text of a recording (multipart `file`). */
 export function portalAudioToText(portal_id: string, audio: Blob, opts?: Opts) {

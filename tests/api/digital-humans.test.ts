@@ -93,6 +93,50 @@ describe('characters', () => {
     expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before);
   });
 
+  it('refuses an SVG portrait (the icon rules take it, a video cannot be drawn from it) with DH-1050 and stores nothing', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>';
+    const icon = expectOk(await upload(h, f.u.member.token, f.wsA, 'face.svg', svg, 'icon'));
+    const before = (await h.studio.ctx.db.select().from(characters)).length;
+    const r = await call('POST', CHARS, 'member', { body: { name: 'Vector face', portrait_file_id: icon.id } });
+    expectCode(r, 400, 'DH-1050');
+    expect(r.body.data[0].path).toBe('body/portrait_file_id');
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Raster face', portrait_file_id: await portraitId() } }));
+    expectCode(await call('PUT', CHARS, 'member', { body: { id: c.id, portrait_file_id: icon.id } }), 400, 'DH-1050');
+    expect(expectOk(await call('GET', `${CHARS}/${c.id}`, 'member')).portrait.mime_type).toBe('image/png');
+    expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before + 1);
+  });
+
+  it("lists the voices a character may speak with and speaks a sample in one; members of the space only", async () => {
+    // No tts model in this studio: the offline voice's languages, whatever is named.
+    const offline = [
+      { id: 'zh', label: expect.any(String), language: 'zh' },
+      { id: 'en', label: expect.any(String), language: 'en' },
+    ];
+    expect(expectOk(await call('GET', `${CHARS}/voices`, 'member'))).toEqual(offline);
+    expect(expectOk(await call('GET', `${CHARS}/voices`, 'member', { query: { provider: 'weft_offline', model: 'espeak-ng' } }))).toEqual(offline);
+    // An OpenAI-compatible tts model: the OpenAI voices; a provider without tts voices: none.
+    const openai = expectOk(await call('GET', `${CHARS}/voices`, 'member', { query: { provider: 'openai', model: 'tts-1' } }));
+    expect(openai.map((v: { id: string }) => v.id)).toEqual(expect.arrayContaining(['alloy', 'nova', 'shimmer']));
+    expect(expectOk(await call('GET', `${CHARS}/voices`, 'member', { query: { provider: 'anthropic', model: 'claude' } }))).toEqual([]);
+
+    const sample = await call('POST', `${CHARS}/voice-sample`, 'member', { body: { voice: { voice: 'zh', speed: 1 }, text: '你好。', language: 'zh' } });
+    expect(sample.status).toBe(200);
+    expect(sample.raw.headers['content-type']).toBe('audio/wav');
+    expect(sample.raw.rawPayload.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(sample.raw.rawPayload.length).toBeGreaterThan(5_000);
+
+    expectCode(await call('POST', `${CHARS}/voice-sample`, 'member', { body: { voice: { speed: 1 }, text: ' ' } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', `${CHARS}/voice-sample`, 'member', { body: { voice: { speed: 1 }, text: 'x'.repeat(201) } }), 400, 'VALIDATION-1000');
+    expectCode(await call('POST', `${CHARS}/voice-sample`, 'member', { body: { voice: { speed: 3 }, text: 'Hi' } }), 400, 'VALIDATION-1000');
+    expectCode(await call('GET', `${CHARS}/voices`, 'member', { query: { provider: 'p'.repeat(65) } }), 400, 'VALIDATION-1000');
+    for (const who of ['outsider', 'foreign'] as const) {
+      expectCode(await call('GET', `${CHARS}/voices`, who), 400, 'VALIDATION-1000');
+      expectCode(await call('POST', `${CHARS}/voice-sample`, who, { body: { voice: { speed: 1 }, text: 'Hi' } }), 400, 'VALIDATION-1000');
+    }
+    expectCode(await call('GET', `${CHARS}/voices`, 'member', { ws: null }), 400, 'VALIDATION-1008');
+    // Both calls are in the OpenAPI document: tests/api/speech.test.ts checks it (building it is slow).
+  });
+
   it('keeps characters to their space and tenant', async () => {
     const c = expectOk(await call('POST', CHARS, 'owner', { body: { name: 'Private' } }));
     for (const who of ['outsider', 'foreign'] as const) {
@@ -229,7 +273,7 @@ describe('the portal', () => {
       ],
       'chatflow',
     );
-    const app = await createApp(h, f.u.member.token, f.wsA, 'Guided chat', doc);
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Guided chat', { ...doc, features: { text_to_speech: true } as never });
     const owner = { token: f.u.owner.token, workspaceId: f.wsA };
     await distribute(h, owner, app, 'portal', (await publish(h, owner, app, 'v1')).id);
     const plain = expectOk(await web(h, f.u.member.token, 'GET', `/portal/${app}`));
@@ -255,5 +299,17 @@ describe('the portal', () => {
     expect((await web(h, f.u.member.token, 'POST', `/portal/${app}/chat-messages`, { body: { query: 'again', conversation_id: conversationId } })).status).toBe(200);
     expect(systemSent()).toMatch(/You are Guide\.\n\nSpeak French\./);
     await fake.close();
+
+    // The user's own speech rate (character settings) replaces the character's, within its range.
+    const spoken = async (speed?: number) => {
+      const r = await web(h, f.u.member.token, 'POST', `/portal/${app}/text-to-audio`, { body: { text: 'One two three four five six.', ...(speed ? { speed } : {}) } });
+      expect(r.status, r.raw.body.slice(0, 200)).toBe(200);
+      return r.raw.rawPayload.length;
+    };
+    const [slow, usual, fast] = [await spoken(0.5), await spoken(), await spoken(2)];
+    expect(fast).toBeLessThan(usual);
+    expect(usual).toBeLessThan(slow);
+    expectCode(await web(h, f.u.member.token, 'POST', `/portal/${app}/text-to-audio`, { body: { text: 'Hi.', speed: 2.5 } }), 400, 'VALIDATION-1000');
+    expectCode(await web(h, f.u.member.token, 'POST', `/portal/${app}/text-to-audio`, { body: { text: 'Hi.', speed: 0.25 } }), 400, 'VALIDATION-1000');
   });
 });

@@ -216,5 +216,9 @@ describe('OpenAPI', () => {
       expect(op?.summary, `${method} ${path}`).toBeTruthy();
     }
     expect(Object.keys(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content)).toContain('application/json');
+    // The character dialog's voice picker and sample, and the portal user's own speed (issue 31).
+    expect(doc.paths['/api/v1/console/characters/voices']?.get?.summary).toBeTruthy();
+    expect(doc.paths['/api/v1/console/characters/voice-sample']?.post?.summary).toBeTruthy();
+    expect(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content['application/json'].schema.properties.speed).toBeTruthy();
   });
 });

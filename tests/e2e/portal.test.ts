@@ -14,6 +14,7 @@ import { AppFeatures, type FlowDocument } from '../../schemas/flow';
 import { fileURLToPath } from 'node:url';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
+import { runFfmpeg } from '../../src/server/digital-human/ffmpeg';
 import { launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
@@ -451,11 +452,15 @@ describe('the portal', () => {
       await expect.poll(() => mic.isEnabled()).toBe(true);
       // The avatar's highest level while it speaks, kept by the page (the level changes every frame).
       await page.evaluate(() => {
-        const w = window as unknown as { maxLevel: number };
+        const w = window as unknown as { maxLevel: number; answerWhileSpeaking: string | null };
         w.maxLevel = 0;
+        w.answerWhileSpeaking = null;
         new MutationObserver(() => {
           const el = document.querySelector('[data-testid="speaking-avatar"]');
-          w.maxLevel = Math.max(w.maxLevel, Number(el?.getAttribute('data-level') ?? 0));
+          const level = Number(el?.getAttribute('data-level') ?? 0);
+          w.maxLevel = Math.max(w.maxLevel, level);
+          // What the new conversation shows once the first sentence is heard: the written answer too.
+          if (el?.hasAttribute('data-speaking') && level > 0) w.answerWhileSpeaking ??= document.querySelector('[data-testid="chat-answer"]')?.textContent ?? '';
         }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
       });
       await mic.click();
@@ -470,10 +475,99 @@ describe('the portal', () => {
       await snap(page, `portal-voice-2-speaking-${lang}`);
       await expect.poll(() => bar.getAttribute('data-spoken'), { timeout: 30_000 }).toBe('3');
       expect(await page.evaluate(() => (window as unknown as { maxLevel: number }).maxLevel)).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (window as unknown as { answerWhileSpeaking: string | null }).answerWhileSpeaking)).toContain(ANSWER);
       expect(speech.transcriptions.slice(before.stt)).toEqual([expect.objectContaining({ model: 'whisper-1', fileType: expect.stringMatching(/^audio\/webm/) })]);
       expect(speech.transcriptions.at(-1)!.fileBytes).toBeGreaterThan(1000);
       expect(speech.speech.slice(before.speech).map((r) => r.input)).toEqual([`${ANSWER}.`, 'Paris is the capital!', 'Bye?']);
       await snap(page, `portal-voice-3-done-${lang}`);
+      await context.close();
+    }
+  });
+  it('a digital human: its greeting opens the conversation, its portrait speaks while the answer shows, the character settings popup (en, then zh)', async () => {
+    // Runs after the voice test: the tenant's default tts model is the fake speech server, which records the speed asked.
+    const portrait = await runFfmpeg(
+      ['-f', 'lavfi', '-i', 'color=c=0xe8c4a0:s=120x160', '-vf', 'drawbox=x=35:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=73:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=45:y=102:w=30:h=5:c=0xa04040:t=fill', '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'],
+      { timeoutMs: 10_000 },
+    );
+    const fileId = await owner.page.evaluate(async (b64) => {
+      const session = JSON.parse(localStorage.getItem('weft.session') ?? '{}').state;
+      const form = new FormData();
+      form.append('biz_type', 'icon');
+      form.append('file', new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'image/png' }), 'guide.png');
+      const r = await fetch('/api/v1/console/files/upload', { method: 'POST', body: form, headers: { Authorization: `Bearer ${session.accessToken}`, 'X-Tenant-Id': session.tenantId, 'X-Workspace-Id': session.workspaceId } });
+      return ((await r.json()).data as { id: string }).id;
+    }, portrait.toString('base64'));
+    const greeting = 'Hello, I am Guide. 你好，我是向导。';
+    const made = await sessionApi(owner.page, 'POST', '/api/v1/console/characters', { name: 'Guide 向导', portrait_file_id: fileId, voice: { speed: 1.2 }, greeting });
+    expect(made.status, JSON.stringify(made.data)).toBe(200);
+    const doc = chatDoc();
+    doc.features = AppFeatures.parse({ text_to_speech: true });
+    const appId = await distributedApp(owner.page, 'Guide', doc);
+    expect((await sessionApi(owner.page, 'PUT', `/api/v1/console/apps/${appId}/digital-human`, { kind: 'conversation', character_id: made.data.id })).status).toBe(200);
+
+    for (const [locale, lang] of [['en-US', 'en'], ['zh-CN', 'zh']] as const) {
+      const { context, page } = await userPage({ width: 1280, height: 800 }, locale);
+      await page.goto(`${studio.url}/portal/sessions/chat/${appId}`);
+      // The character's greeting is the opening statement; its portrait is the avatar.
+      await expect.poll(async () => (await page.getByTestId('chat-opening').textContent())?.trim()).toBe(greeting);
+      const avatar = page.getByTestId('voice-bar').getByTestId('speaking-avatar');
+      expect(await avatar.getAttribute('aria-label')).toBe('Guide 向导');
+      expect(await avatar.locator('img').getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
+      await page.evaluate(() => {
+        const w = window as unknown as { maxLevel: number; answerWhileSpeaking: string | null };
+        w.maxLevel = 0;
+        w.answerWhileSpeaking = null;
+        // While the avatar speaks, what the conversation shows (the written answer must be there).
+        new MutationObserver(() => {
+          const el = document.querySelector('[data-testid="speaking-avatar"]');
+          const level = Number(el?.getAttribute('data-level') ?? 0);
+          w.maxLevel = Math.max(w.maxLevel, level);
+          if (el?.hasAttribute('data-speaking') && level > 0) w.answerWhileSpeaking ??= document.querySelector('[data-testid="chat-answer"]')?.textContent ?? '';
+        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
+      });
+      const before = speech.speech.length;
+      await page.getByTestId('chat-input').fill(lang === 'zh' ? '你是谁？' : 'Who are you?');
+      await page.getByTestId('chat-input').press('Enter');
+      await expect.poll(() => page.evaluate(() => (window as unknown as { answerWhileSpeaking: string | null }).answerWhileSpeaking), { timeout: 20_000 }).toContain(ANSWER);
+      expect(await page.getByTestId('chat-answer-portrait').first().getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
+      await snap(page, `portal-character-1-speaking-${lang}`);
+      await expect.poll(() => page.getByTestId('voice-bar').getAttribute('data-spoken'), { timeout: 20_000 }).toBe('1');
+      expect(await page.evaluate(() => (window as unknown as { maxLevel: number }).maxLevel)).toBeGreaterThan(0);
+      expect(speech.speech.slice(before)).toEqual([expect.objectContaining({ input: ANSWER, speed: 1.2 })]);
+      // The answer stays after the speech, and after a reload.
+      expect(await page.getByTestId('chat-answer').last().textContent()).toContain(ANSWER);
+
+      // Character settings from the sessions page: the character, and the user's voice choices.
+      await page.goto(`${studio.url}/portal/sessions/sessions-page`);
+      const item = page.getByTestId('session-item').filter({ hasText: lang === 'zh' ? '你是谁？' : 'Who are you?' }).first();
+      const openPopup = async () => {
+        await item.getByTestId('session-actions').click();
+        await page.getByRole('menuitem', { name: lang === 'zh' ? '角色设定' : 'Character settings' }).click();
+        await expect.poll(() => page.getByTestId('character-card-name').textContent()).toBe('Guide 向导');
+      };
+      await openPopup();
+      const dialog = page.getByTestId('character-dialog');
+      expect(await dialog.getByTestId('character-card-greeting').textContent()).toBe(greeting);
+      expect(await dialog.getByTestId('character-card').locator('img').getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
+      expect(await dialog.getByTestId('character-speed').inputValue()).toBe('1.2');
+      await dialog.getByTestId('character-speed').fill('1.5');
+      await snap(page, `portal-character-2-settings-${lang}`);
+      await dialog.getByRole('button', { name: lang === 'zh' ? '保存' : 'Save' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      if (lang === 'en') {
+        // Kept across a reload, and the chat speaks at the user's speed.
+        await page.reload();
+        await openPopup();
+        expect(await dialog.getByTestId('character-speed').inputValue()).toBe('1.5');
+        await page.keyboard.press('Escape');
+        await item.getByTestId('session-open').click();
+        await expect.poll(() => page.getByTestId('chat-answer').count()).toBe(1);
+        const again = speech.speech.length;
+        await page.getByTestId('chat-input').fill('Again?');
+        await page.getByTestId('chat-input').press('Enter');
+        await expect.poll(() => speech.speech.length, { timeout: 20_000 }).toBe(again + 1);
+        expect(speech.speech.at(-1)).toMatchObject({ input: ANSWER, speed: 1.5 });
+      }
       await context.close();
     }
   });

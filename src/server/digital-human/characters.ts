@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Character, CharacterCreateBody, CharacterListQuery, CharacterMedia, CharacterUpdateBody, PortalCharacter } from '../../../schemas/digital-human';
+import { PORTRAIT_EXTENSIONS, PORTRAIT_MIME_TYPES, type Character, type CharacterCreateBody, type CharacterListQuery, type CharacterMedia, type CharacterUpdateBody, type PortalCharacter } from '../../../schemas/digital-human';
 import type { PortalAppDetail } from '../../../schemas/portal';
 import { ErrorCode } from '../../../schemas/errors';
 import type { ServerContext } from '../context';
@@ -85,6 +85,10 @@ async function checkMedia(ctx: ServerContext, s: Scope, field: 'portrait_file_id
   }
   if (!row || row.bizType !== want) {
     throw badRequest(`${field === 'portrait_file_id' ? 'The portrait' : 'The idle clip'} must be a file uploaded as '${want}'`, [{ path: `body/${field}`, message: 'invalid' }]);
+  }
+  // The icon rules take SVG, but the video renderer draws raster images only (no SVG rasteriser here).
+  if (field === 'portrait_file_id' && !(PORTRAIT_MIME_TYPES as readonly string[]).includes(row.mimeType)) {
+    throw new AppError(400, ErrorCode.DH_PORTRAIT_FORMAT, `A portrait must be a ${PORTRAIT_EXTENSIONS.join(', ')} image (an SVG cannot be drawn into a video)`, [{ path: `body/${field}`, message: 'format' }]);
   }
 }
 

@@ -18,6 +18,7 @@ import { lazyWithReload } from '../../guards';
 import { isAccessLost, settleLoadError } from '../load-error';
 import { PortalModeBadge } from '../mode-badge';
 import { usePortalApi } from '../portal-api';
+import { useVoicePrefs } from '../voice-prefs';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { LostAccess } from './lost-access';
@@ -66,6 +67,8 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
     return () => document.removeEventListener('keydown', onKey);
   }, [drawer]);
   const [started, setStarted] = useState<{ conversation: string | null; inputs: Record<string, unknown> } | null>(null);
+  // The user's character settings (sessions page): answers read out or not, and their speed.
+  const [voicePrefs] = useVoicePrefs(appId);
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -118,7 +121,11 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
     onAccessLost: () => setAppState({ status: 'lost' }),
   });
   const appView = useMemo(
-    () => ({ name: app?.name ?? current?.app_name ?? conversations?.[0]?.app_name ?? '', icon: app?.icon ?? current?.app_icon ?? conversations?.[0]?.app_icon ?? {} }),
+    () => ({
+      name: app?.name ?? current?.app_name ?? conversations?.[0]?.app_name ?? '',
+      icon: app?.icon ?? current?.app_icon ?? conversations?.[0]?.app_icon ?? {},
+      portraitUrl: app?.character?.portrait_url ?? undefined,
+    }),
     [app, current, conversations],
   );
   const mode = app?.mode ?? current?.app_mode ?? conversations?.[0]?.app_mode;
@@ -228,7 +235,8 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
                 icon={<AppIcon value={appView.icon} size={32} />}
                 imageUrl={app.character?.portrait_url ?? undefined}
                 listen={features.speech_to_text}
-                speak={features.text_to_speech}
+                speak={features.text_to_speech && voicePrefs.speak}
+                speed={voicePrefs.speed ?? undefined}
                 messages={chat.chat.messages}
                 busy={chat.busy}
                 disabled={disabledReason !== undefined}

@@ -17,7 +17,8 @@ import s from './chat.module.css';
 export interface MessageItemProps {
   message: ChatMessage;
   features: Pick<AppFeatures, 'citations' | 'feedback'>;
-  app: { name: string; icon: AppIconValue };
+  /** `portraitUrl`: a digital human's character portrait, shown beside its answers instead of the icon. */
+  app: { name: string; icon: AppIconValue; portraitUrl?: string };
   /** The conversation's last message (regenerate, follow-ups). */
   last: boolean;
   /** An answer is streaming: no regenerating meanwhile. */
@@ -80,7 +81,11 @@ export const MessageItem = memo(function MessageItem({ message: m, features, app
         </div>
       </div>
       <div className={s.answerRow}>
-        <AppIcon value={app.icon} size={28} className={s.answerAvatar} />
+        {app.portraitUrl ? (
+          <img src={app.portraitUrl} alt="" width={28} height={28} className={`${s.answerAvatar} ${s.answerPortrait}`} data-testid="chat-answer-portrait" />
+        ) : (
+          <AppIcon value={app.icon} size={28} className={s.answerAvatar} />
+        )}
         <div className={s.answer}>
           {m.answer ? (
             <MarkdownView text={m.answer} data-testid="chat-answer" />

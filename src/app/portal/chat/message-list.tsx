@@ -36,7 +36,7 @@ const COMPONENTS = { Header, Footer };
 export interface MessageListProps {
   chat: ChatState;
   features: Pick<AppFeatures, 'citations' | 'feedback'>;
-  app: { name: string; icon: AppIconValue };
+  app: { name: string; icon: AppIconValue; portraitUrl?: string };
   busy: boolean;
   readOnly: boolean;
   loadingOlder: boolean;

@@ -1,22 +1,21 @@
 /**
  * The sessions page's popups about one conversation (spec 2): session settings (rename, pin),
- * character settings (the persona of the conversation) and moving it into or out of a group. Each
+ * character settings (./character-dialog.tsx) and moving it into or out of a group. Each
  * saves through `onSave` (PUT /web/conversations/{id}); a failed save keeps the popup open (the
  * request layer shows the message).
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONVERSATION_NAME_MAX, PERSONA_MAX, type ConversationGroup, type WebConversation, type WebConversationUpdateBody } from '../../../../schemas/portal';
+import { CONVERSATION_NAME_MAX, type ConversationGroup, type WebConversation, type WebConversationUpdateBody } from '../../../../schemas/portal';
 import { SelectInput } from '../../../kit/widgets/select-input';
 import { Button } from '../../../ui/button';
 import { Dialog, DialogBody, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../ui/dialog';
 import { Field } from '../../../ui/field';
 import { Input } from '../../../ui/input';
 import { Switch } from '../../../ui/switch';
-import { Textarea } from '../../../ui/textarea';
 import s from './sessions.module.css';
 
-interface SaveDialogProps {
+export interface SaveDialogProps {
   /** The conversation the popup is about; null: closed. */
   conversation: WebConversation | null;
   onClose: () => void;
@@ -24,7 +23,7 @@ interface SaveDialogProps {
 }
 
 /** A popup with a form: its title, fields, cancel and save (busy while saving; closes when saved). */
-function FormDialog({
+export function FormDialog({
   open,
   title,
   description,
@@ -107,38 +106,6 @@ export function SessionSettingsDialog({ conversation, onClose, onSave }: SaveDia
         <Switch checked={pinned} onCheckedChange={setPinned} />
         {t('settings.pinned')}
       </label>
-    </FormDialog>
-  );
-}
-
-/** Character settings: the persona the app keeps in mind in this conversation ('' for none). */
-export function CharacterDialog({ conversation, onClose, onSave }: SaveDialogProps) {
-  const { t } = useTranslation('portal');
-  const [persona, setPersona] = useState('');
-  useEffect(() => setPersona(conversation?.persona ?? ''), [conversation]);
-  return (
-    <FormDialog
-      open={conversation !== null}
-      title={t('character.title')}
-      description={t('character.description', { count: PERSONA_MAX })}
-      testId="character-dialog"
-      onClose={onClose}
-      canSave={persona.length <= PERSONA_MAX}
-      onSubmit={() => onSave(conversation!, { persona: persona.trim() })}
-    >
-      <Field label={t('character.persona')}>
-        <Textarea value={persona} rows={6} maxLength={PERSONA_MAX} placeholder={t('character.placeholder')} onChange={(e) => setPersona(e.target.value)} autoFocus />
-      </Field>
-      <div className={s.counterRow}>
-        <span className={s.counter}>
-          {persona.length} / {PERSONA_MAX}
-        </span>
-        {persona && (
-          <Button type="button" size="sm" variant="ghost" onClick={() => setPersona('')}>
-            {t('character.clear')}
-          </Button>
-        )}
-      </div>
     </FormDialog>
   );
 }

@@ -22,7 +22,8 @@ import { portalPaths } from '../paths';
 import { usePortalApi } from '../portal-api';
 import { AssistantDialog } from './assistant-dialog';
 import { GroupManagerDialog } from './group-manager-dialog';
-import { CharacterDialog, MoveToGroupDialog, SessionSettingsDialog } from './session-dialogs';
+import { CharacterDialog } from './character-dialog';
+import { MoveToGroupDialog, SessionSettingsDialog } from './session-dialogs';
 import { SessionListItem, type SessionAction } from './session-list-item';
 import s from './sessions.module.css';
 

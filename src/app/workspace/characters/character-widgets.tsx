@@ -1,32 +1,43 @@
 /**
  * The character form's own widgets (SchemaForm `widgets`): the portrait (an image uploaded by the icon
- * rules), the idle clip (mp4/webm) and the voice (model, voice, speed). Each keeps the field's value
- * as the API takes it: a file id or null, and the voice object.
+ * rules, but no SVG: a video cannot be drawn from one, DH-1050), the idle clip (mp4/webm) and the
+ * voice (./voice-picker.tsx). Each keeps the field's value as the API takes it: a file id or null,
+ * and the voice object.
  */
 import { ImageUp, Video, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CLIP_MAX_MB, type CharacterVoice } from '../../../../schemas/digital-human';
+import { CLIP_MAX_MB, PORTRAIT_EXTENSIONS, PORTRAIT_MIME_TYPES } from '../../../../schemas/digital-human';
+import { ErrorCode } from '../../../../schemas/errors';
 import { uploadFile } from '../../../api/files';
 import { describeError } from '../../../api/reactions';
 import type { WidgetRenderer } from '../../../kit/schema-form';
-import { NumberInput } from '../../../kit/widgets/number-input';
 import { ICON_UPLOAD } from '../../../kit/widgets/upload-rules';
-import { Button, Input } from '../../../ui';
+import { Button } from '../../../ui';
 import { mediaUrl } from './media-url';
+import { VoicePicker } from './voice-picker';
 import s from './characters.module.css';
 
 function MediaField({ value, onChange, kind, disabled }: { value: unknown; onChange: (v: unknown) => void; kind: 'portrait' | 'clip'; disabled: boolean }) {
   const { t } = useTranslation('digitalHuman');
+  const { t: te } = useTranslation('errors');
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = typeof value === 'string' && value ? value : null;
-  const accept = kind === 'portrait' ? ICON_UPLOAD.accept.join(',') : '.mp4,.webm';
+  const accept = kind === 'portrait' ? PORTRAIT_EXTENSIONS.join(',') : '.mp4,.webm';
   const maxMb = kind === 'portrait' ? ICON_UPLOAD.maxMb : CLIP_MAX_MB;
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setError(null);
+    // Refused before the upload, with the server's own catalogue message (DH-1050): the icon rules
+    // take SVG, the video renderer does not.
+    const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
+    if (kind === 'portrait' && !((PORTRAIT_EXTENSIONS as readonly string[]).includes(ext) && (!file.type || (PORTRAIT_MIME_TYPES as readonly string[]).includes(file.type)))) {
+      setError(te(`codes.${ErrorCode.DH_PORTRAIT_FORMAT}`));
+      if (input.current) input.current.value = '';
+      return;
+    }
     if (file.size > maxMb * 1024 * 1024) {
       setError(t('character.uploadFailed'));
       return;
@@ -77,35 +88,8 @@ function MediaField({ value, onChange, kind, disabled }: { value: unknown; onCha
   );
 }
 
-function VoiceField({ value, onChange, disabled }: { value: unknown; onChange: (v: unknown) => void; disabled: boolean }) {
-  const { t } = useTranslation('digitalHuman');
-  const v = (value ?? { speed: 1 }) as CharacterVoice;
-  const set = (patch: Partial<CharacterVoice>) => {
-    const next: Record<string, unknown> = { ...v, ...patch };
-    // Empty texts are left out: the default model and voice then apply.
-    for (const k of ['provider', 'model', 'voice']) if (next[k] === '') delete next[k];
-    onChange(next);
-  };
-  return (
-    <div className={s.voice} data-testid="character-voice">
-      <label>
-        <span>{t('character.voiceModel')}</span>
-        <Input value={v.model ?? ''} disabled={disabled} placeholder={t('character.voiceModelPlaceholder')} maxLength={200} onChange={(e) => set({ model: e.target.value })} />
-      </label>
-      <label>
-        <span>{t('character.voiceName')}</span>
-        <Input value={v.voice ?? ''} disabled={disabled} placeholder={t('character.voiceNamePlaceholder')} maxLength={100} onChange={(e) => set({ voice: e.target.value })} />
-      </label>
-      <label>
-        <span>{t('character.speed')}</span>
-        <NumberInput value={v.speed ?? 1} disabled={disabled} min={0.5} max={2} onChange={(n) => set({ speed: typeof n === 'number' ? n : 1 })} />
-      </label>
-    </div>
-  );
-}
-
 export const characterWidgets: Record<string, WidgetRenderer> = {
   portrait: ({ value, onChange, disabled, readOnly }) => <MediaField kind="portrait" value={value} onChange={onChange} disabled={disabled || readOnly} />,
   clip: ({ value, onChange, disabled, readOnly }) => <MediaField kind="clip" value={value} onChange={onChange} disabled={disabled || readOnly} />,
-  voice: ({ value, onChange, disabled, readOnly }) => <VoiceField value={value} onChange={onChange} disabled={disabled || readOnly} />,
+  voice: ({ value, onChange, disabled, readOnly }) => <VoicePicker value={value} onChange={onChange} disabled={disabled || readOnly} />,
 };

@@ -88,6 +88,7 @@ const errors: typeof zh = {
     'DH-1003': 'The video is not ready yet',
     'DH-1004': 'The character is used by apps: give them another character first',
     'DH-1005': 'The video could not be rendered',
+    'DH-1050': 'A portrait must be a PNG, JPG, WebP, GIF or BMP image: SVG cannot be drawn into a video',
     // Speech: text to speech and speech to text (src/server/speech).
     'SPEECH-1000': 'Voice input needs a speech-to-text model: an admin sets a default speech-to-text model under System › Models',
     'SPEECH-1001': 'This audio format is not accepted: use webm, ogg, wav, mp3, m4a or flac',

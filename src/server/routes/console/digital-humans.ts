@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, page } from '../../../../schemas/common';
@@ -17,7 +18,11 @@ import {
   DhAppParams,
   DigitalHumanApp,
   DigitalHumanSetBody,
+  VOICE_SAMPLE_MAX,
+  VoiceListQuery,
+  VoiceSampleBody,
 } from '../../../../schemas/digital-human';
+import { VoiceOption } from '../../../../schemas/speech';
 import type { ServerContext } from '../../context';
 import * as bc from '../../digital-human/broadcasts';
 import * as dh from '../../digital-human/apps';
@@ -25,9 +30,19 @@ import * as chars from '../../digital-human/characters';
 import { videoPath } from '../../digital-human/video-store';
 import { contentDisposition } from '../../services/files';
 import { scopeOf } from '../../services/workspace-resources';
+import { requireMembership } from '../../context';
+import { listVoices, synthesize } from '../../speech';
+import { AUDIO_RESPONSE } from '../../speech/routes-kit';
 
 const headers = z.looseObject({ 'x-workspace-id': z.string().optional().describe('The project space (required; missing: VALIDATION-1008)') });
 const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
+
+/** Audio bytes as the answer (the OpenAPI document describes them as AUDIO_RESPONSE's string). */
+function sendAudio(reply: FastifyReply, r: { audio: Buffer; mime: string }) {
+  reply.header('cache-control', 'private, no-store');
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.type(r.mime).send(r.audio);
+}
 
 /**
  * Characters of a project space (issue 31; schemas/digital-human.ts): any member reads; every member
@@ -58,6 +73,44 @@ export const characterRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
   );
   app.put('/', { schema: { tags, summary: 'Change a character (any member); fields left out stay', headers, body: CharacterUpdateBody, response: { 200: ok(Character) } } }, async (req) =>
     done(await chars.updateCharacter(ctx, scopeOf(req), req.body)),
+  );
+  // Static paths before /:character_id (fastify prefers them anyway; kept apart for the reader).
+  app.get(
+    '/voices',
+    {
+      schema: {
+        tags,
+        summary: "The voices a character may speak with (any member): a tts model's (OpenAI's list for OpenAI-compatible ones), or the offline voice's languages when none is named and the tenant has no default",
+        headers,
+        querystring: VoiceListQuery,
+        response: { 200: ok(z.array(VoiceOption)) },
+      },
+    },
+    async (req) => {
+      const s = scopeOf(req);
+      await requireMembership(ctx.db, s.caller, s.workspaceId);
+      const { provider, model } = req.query;
+      return done(await listVoices(ctx, s.caller.tenantId, provider ? { provider, model } : undefined));
+    },
+  );
+  app.post(
+    '/voice-sample',
+    {
+      schema: {
+        tags,
+        summary: `Speak a sample text (at most ${VOICE_SAMPLE_MAX} characters) in a voice, for the character dialog's "listen" button (any member)`,
+        headers,
+        body: VoiceSampleBody,
+        produces: ['audio/mpeg', 'audio/wav'],
+        response: AUDIO_RESPONSE,
+      },
+    },
+    async (req, reply) => {
+      const s = scopeOf(req);
+      await requireMembership(ctx.db, s.caller, s.workspaceId);
+      const { voice, text, language } = req.body;
+      return sendAudio(reply, await synthesize(ctx, s.caller.tenantId, { text, language, voice }));
+    },
   );
   app.get('/:character_id', { schema: { tags, summary: 'One character (any member)', headers, params: CharacterParams, response: { 200: ok(Character) } } }, async (req) =>
     done(await chars.getCharacter(ctx, scopeOf(req), req.params.character_id)),

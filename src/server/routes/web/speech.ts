@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { ok } from '../../../../schemas/common';
 import { PortalParams } from '../../../../schemas/portal';
-import { AudioToTextResult, SpeechStatus, TextToAudioBody } from '../../../../schemas/speech';
+import { PortalTextToAudioBody } from '../../../../schemas/digital-human';
+import { AudioToTextResult, SpeechStatus } from '../../../../schemas/speech';
 import { requireCaller, type ServerContext } from '../../context';
 import { badRequest } from '../../errors';
 import { portalTarget } from '../../runs/portal-access';
@@ -39,9 +40,9 @@ export const webSpeechRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
     {
       schema: {
         tags,
-        summary: "Speak a text or one of the user's answers in this app (the app's spoken answers must be on); at most 4096 characters",
+        summary: "Speak a text or one of the user's answers in this app (the app's spoken answers must be on); at most 4096 characters; `speed` is the user's own rate (character settings)",
         params: PortalParams,
-        body: TextToAudioBody,
+        body: PortalTextToAudioBody,
         produces: ['audio/mpeg', 'audio/wav'],
         response: AUDIO_RESPONSE,
       },
@@ -52,7 +53,10 @@ export const webSpeechRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
       if (!target.features.text_to_speech) throw badRequest('Spoken answers are off for this app', [{ path: 'features/text_to_speech', message: 'off' }]);
       // A digital human speaks in its character's voice (issue 31).
       const character = await portalCharacterOf(ctx, req.params.portal_id);
-      return sendSpeech(ctx, caller.tenantId, req.body, (id) => portalAnswer(ctx, caller, req.params.portal_id, id), reply, character?.voice);
+      // The user's own rate (the portal's character settings) replaces the character's.
+      const { speed, ...body } = req.body;
+      const voice = speed === undefined ? character?.voice : { ...character?.voice, speed };
+      return sendSpeech(ctx, caller.tenantId, body, (id) => portalAnswer(ctx, caller, req.params.portal_id, id), reply, voice);
     },
   );
 

@@ -27,8 +27,10 @@ export interface VoiceBarProps {
   imageUrl?: string;
   /** The app's voice input is on. */
   listen: boolean;
-  /** The app's spoken answers are on. */
+  /** The app's spoken answers are on (and the user did not turn them off in the character settings). */
   speak: boolean;
+  /** The user's own speech rate (character settings); left out: the character's. */
+  speed?: number;
   messages: ChatMessage[];
   busy: boolean;
   /** The box is off (read-only, start inputs missing): so is the microphone. */
@@ -43,7 +45,7 @@ const recorderType = () => ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;c
 
 const failure = (e: unknown) => (isApiError(e) ? (describeError(e)?.text ?? e.msg) : e instanceof Error ? e.message : String(e));
 
-export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, messages, busy, disabled, onSend, onStop }: VoiceBarProps) {
+export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, speed, messages, busy, disabled, onSend, onStop }: VoiceBarProps) {
   const { t } = useTranslation('portal');
   const [stt, setStt] = useState<boolean | null>(null);
   const [mic, setMic] = useState<MicState>('idle');
@@ -54,13 +56,13 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, m
 
   const player = useMemo(
     () =>
-      new SpeechPlayer((text, signal) => portalTextToAudio(appId, text, { signal, reaction: 'silent' }), {
+      new SpeechPlayer((text, signal) => portalTextToAudio(appId, text, { signal, reaction: 'silent' }, speed), {
         onSpeaking: setSpeaking,
         onLevel: setLevel,
         onEnded: () => setSpoken((n) => n + 1),
         onError: (e) => notify({ level: 'warning', text: t('voice.speakFailed', { reason: failure(e) }) }),
       }),
-    [appId, t],
+    [appId, t, speed],
   );
   useEffect(() => () => player.dispose(), [player]);
 
@@ -166,7 +168,7 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, m
   const micOff = disabled || stt === false || mic === 'transcribing';
   const micReason = stt === false ? t('voice.noStt') : undefined;
   const hint =
-    mic === 'recording' ? t('voice.listening') : mic === 'transcribing' ? t('voice.transcribing') : speaking ? t('voice.speaking') : micReason ?? (listen ? t('voice.pressToTalk') : t('voice.willSpeak'));
+    mic === 'recording' ? t('voice.listening') : mic === 'transcribing' ? t('voice.transcribing') : speaking ? t('voice.speaking') : micReason ?? (listen ? t('voice.pressToTalk') : speak ? t('voice.willSpeak') : t('voice.muted'));
 
   return (
     <div className={s.bar} data-testid="voice-bar" data-spoken={spoken} data-mic={mic}>
