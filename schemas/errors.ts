@@ -200,6 +200,11 @@ export const ErrorCode = {
   SPEECH_FAILED: 'SPEECH-1004',
   /** Speech: nothing to speak (400): no text, or the message has no answer text. */
   SPEECH_TEXT_EMPTY: 'SPEECH-1005',
+  /**
+   * Speech through the public API (400): the app's served version has this voice feature off
+   * (`text_to_speech` for text-to-audio, `speech_to_text` for audio-to-text); `data.feature` names it.
+   */
+  SPEECH_FEATURE_OFF: 'SPEECH-1060',
   /** No such route (404). */
   ROUTE_NOT_FOUND: 'SYSTEM-1404',
   /** Method not allowed (405). */

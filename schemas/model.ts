@@ -166,11 +166,15 @@ export type ProviderCredentialsOut = z.infer<typeof ProviderCredentialsOut>;
 
 /** Save credentials; an api_key equal to its masked form keeps the stored key. */
 export const CredentialsSaveBody = z.object({ credentials: z.record(z.string(), z.string()) });
-/** Test credentials: the form's values (masked key: the stored one), and the model to try. */
+/**
+ * Test credentials: the form's values (masked key: the stored one), and the model to try. Without
+ * `model_type` the named model's own type (from the provider's models) decides how it is tried
+ * (a tts model speaks a word, a speech2text one writes down silence); an unlisted one is an llm.
+ */
 export const CredentialsValidateBody = z.object({
   credentials: z.record(z.string(), z.string()).optional(),
   model: ModelName.optional(),
-  model_type: z.enum(['llm', 'text-embedding', 'tts', 'speech2text']).default('llm'),
+  model_type: z.enum(['llm', 'text-embedding', 'tts', 'speech2text']).optional(),
 });
 
 /** Why a provider call failed: stable codes the UI and the engine read. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TextToAudioBody } from './speech';
 
 /**
  * The public API under `/v1` (issue 22), authenticated by an app key (`Authorization: Bearer wk-…`,
@@ -235,6 +236,16 @@ export const DifyParameters = z.object({
   }),
 });
 export type DifyParameters = z.infer<typeof DifyParameters>;
+
+/**
+ * POST /v1/text-to-audio (Dify's): the end user's answer `message_id` (read before `text`, as Dify
+ * does) or a `text`, spoken in the app's voice; `streaming` is accepted and the audio answered whole.
+ */
+export const ApiTextToAudioBody = TextToAudioBody.extend({ user: EndUser });
+export type ApiTextToAudioBody = z.infer<typeof ApiTextToAudioBody>;
+
+/** POST /v1/audio-to-text (Dify's): the recording's text. */
+export const ApiAudioToTextResult = z.object({ text: z.string() });
 
 /** GET /v1/info. */
 export const DifyInfo = z.object({ name: z.string(), description: z.string(), tags: z.array(z.string()), mode: z.string() });

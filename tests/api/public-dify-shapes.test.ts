@@ -45,7 +45,8 @@ function differences(recorded: unknown, ours: unknown, at: string, errata: Errat
 beforeAll(async () => {
   f = await setUpWorkspaces(h, 'difyshape');
   fake = await modelProvider(h);
-  const chat = chatFlow('Bot');
+  // Spoken answers on, as Dify's app of the recorded text-to-audio call has them.
+  const chat = chatFlow('Bot', { features: { text_to_speech: true } as never });
   chat.nodes[0]!.config = { variables: [{ name: 'query', label: 'Query', type: 'paragraph', required: false, options: [], allowed_extensions: [] }] };
   chatKey = (await createKey(h, owner(), await publishedApp(h, owner(), 'My App', chat))).secret;
   flowKey = (await createKey(h, owner(), await publishedApp(h, owner(), 'Flow', sayFlow()))).secret;
@@ -122,6 +123,13 @@ describe('recorded Dify shapes', () => {
 
     expect(differences(fixture('parameters.json').response, (await v1(h, chatKey, 'GET', '/parameters')).body, '')).toEqual([]);
     expect(differences(fixture('info.json').response, (await v1(h, chatKey, 'GET', '/info')).body, '')).toEqual([]);
+
+    const tts = fixture('text-to-audio.json');
+    const message = (await v1(h, chatKey, 'POST', '/chat-messages', { body: { query: 'hello', user: tts.request.user, inputs: {}, response_mode: 'blocking' } })).body as any;
+    const a = await v1(h, chatKey, 'POST', '/text-to-audio', { body: { ...tts.request, message_id: message.message_id } });
+    expect(a.status, a.raw.body.slice(0, 200)).toBe(200);
+    expect(a.raw.headers['content-type']).toBe(tts.headers['Content-Type']);
+    expect(a.raw.rawPayload.subarray(0, 4).toString('latin1')).toBe('RIFF');
 
     const err = fixture('error.json');
     const e = await v1(h, chatKey, 'POST', '/chat-messages', { body: { user: 'abc-123' } });

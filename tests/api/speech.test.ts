@@ -1,11 +1,16 @@
+import fs from 'node:fs';
+import { eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEECH_LIMITS } from '../../schemas/speech';
 import type { FlowDocument } from '../../schemas/flow';
+import { apiRateCounters } from '../../src/server/db/schema';
+import { rateLimiterOf } from '../../src/server/security/rate-limit';
 import { synthesize } from '../../src/server/speech';
 import { fakeOpenAi, type FakeServer } from './fake-providers';
 import { fakeSpeech, fixtureWav, type FakeSpeech } from './fake-speech';
 import { DEFAULT_TENANT_ID, LOOPBACK_FAKES, useStudio } from './harness';
 import { distribute, expectStatus, publish, web } from './portal-kit';
+import { createKey, expectDifyError, v1 } from './public-kit';
 import { configureProvider, createApp, flow, model, parseSse, prompt } from './runs-kit';
 import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
@@ -20,6 +25,11 @@ let audio: FakeSpeech;
 let voiceApp = '';
 let quietApp = '';
 let answerId = '';
+/** App keys of the voice app and the quiet one (public /v1 calls). */
+let voiceKey = '';
+let quietKey = '';
+/** An answer of the voice app to the end user 'abc-123' through /v1. */
+let apiMessageId = '';
 
 const owner = () => ({ token: f.u.owner.token, workspaceId: f.wsA });
 const console_ = (appId: string, path: string) => `/api/v1/console/apps/${appId}/${path}`;
@@ -61,7 +71,13 @@ beforeAll(async () => {
   await distribute(h, owner(), quietApp, 'portal', (await publish(h, owner(), quietApp, 'q1')).id);
   const events = parseSse((await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/chat-messages`, { body: { query: 'Hi', inputs: {} } })).raw.body) as { type: string; messageId?: string }[];
   answerId = events.find((e) => e.type === 'message_end')!.messageId!;
+  voiceKey = (await createKey(h, owner(), voiceApp)).secret;
+  quietKey = (await createKey(h, owner(), quietApp)).secret;
 });
+
+/** A /v1 multipart call with the app key. */
+const v1Upload = (key: string, path: string, up: { body: Buffer; headers: Record<string, string> }) =>
+  h.call('POST', `/v1${path}`, { headers: { ...up.headers, authorization: `Bearer ${key}` }, body: up.body });
 afterAll(async () => {
   await llm?.close();
   await audio?.close();
@@ -93,6 +109,17 @@ describe('without speech models', () => {
     expectCode(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...up }), 400, 'SPEECH-1000');
     expectCode(await web(h, f.u.member.token, 'POST', `/portal/${voiceApp}/audio-to-text`, up as never), 400, 'SPEECH-1000');
   });
+
+  it('/v1/text-to-audio speaks with the offline voice; /v1/parameters says voice input is off (no model), audio-to-text is SPEECH-1000', async () => {
+    const r = await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: 'Hello there.', user: 'abc-123' } });
+    expectStatus(r, 200);
+    expect(r.raw.headers['content-type']).toBe('audio/wav');
+    expect(wavOf(r.raw.rawPayload)).toMatchObject({ riff: 'RIFF', rate: 22050 });
+    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true }, speech_to_text: { enabled: false } });
+    expect((await v1(h, quietKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: false }, speech_to_text: { enabled: false } });
+    const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'ask.wav' }, { user: 'abc-123' });
+    expectDifyError(await v1Upload(voiceKey, '/audio-to-text', up), 400, 'SPEECH-1000');
+  });
 });
 
 describe('with a tts and a speech2text model (fake OpenAI audio provider)', () => {
@@ -112,6 +139,22 @@ describe('with a tts and a speech2text model (fake OpenAI audio provider)', () =
   it('the credentials test spoke one word and uploaded a tenth of a second of WAV', () => {
     expect(audio.speech[0]).toMatchObject({ model: 'tts-1', input: 'ping', voice: 'alloy' });
     expect(audio.transcriptions[0]).toMatchObject({ model: 'whisper-1', fileName: 'audio.wav', fileType: 'audio/wav', fileBytes: 3244, riff: true });
+  });
+
+  it("the credentials dialog's test (no model_type) tests a tts or speech2text model by its own call; a failing one answers its model error", async () => {
+    const validate = (body: Record<string, unknown>) => h.call('POST', '/api/v1/admin/models/model-providers/openai/credentials/validate', { token: h.adminToken, body });
+    const [speech, heard] = [audio.speech.length, audio.transcriptions.length];
+    expect(expectOk(await validate({ model: 'gpt-4o-mini-tts' }))).toMatchObject({ ok: true });
+    expect(audio.speech.at(-1)).toMatchObject({ model: 'gpt-4o-mini-tts', input: 'ping' });
+    expect(expectOk(await validate({ model: 'gpt-4o-mini-transcribe' }))).toMatchObject({ ok: true });
+    expect(audio.transcriptions.at(-1)).toMatchObject({ model: 'gpt-4o-mini-transcribe', fileType: 'audio/wav', riff: true });
+    expect([audio.speech.length, audio.transcriptions.length]).toEqual([speech + 1, heard + 1]);
+    // A custom speech model the catalogue does not list: the dialog names its type.
+    const failed = expectOk(await validate({ model: 'my-tts', model_type: 'tts' })) as { ok: boolean; error_code?: string; message?: string };
+    expect(failed).toMatchObject({ ok: false, error_code: 'model_not_found' });
+    expect(failed.message).toContain('my-tts');
+    const refused = expectOk(await validate({ model: 'whisper-1', credentials: { base_url: audio.baseUrl, api_key: 'sk-wrong' } }));
+    expect(refused).toMatchObject({ ok: false, error_code: 'unauthorized' });
   });
 
   it('console text-to-audio goes to /audio/speech with the voice; a message_id reads its answer without markup', async () => {
@@ -148,6 +191,47 @@ describe('with a tts and a speech2text model (fake OpenAI audio provider)', () =
     audio.transcript = 'What is the capital of France?';
     expect(expectOk(await h.call('POST', console_(voiceApp, 'audio-to-text'), { ...owner(), ...en }))).toEqual({ text: 'What is the capital of France?' });
     expect(expectOk(await web(h, f.u.member.token, 'GET', `/portal/${voiceApp}/speech`))).toMatchObject({ speech_to_text: true, text_to_speech: { provider: 'openai', model: 'tts-1', offline: false } });
+  });
+
+  it("/v1 speaks the end user's answer (message_id before text) in the app's voice, its character's when it has one, and writes recordings down", async () => {
+    const chat = await v1(h, voiceKey, 'POST', '/chat-messages', { body: { query: 'Hi', inputs: {}, user: 'abc-123', response_mode: 'blocking' } });
+    apiMessageId = (chat.body as unknown as { message_id: string }).message_id;
+    const r = await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { message_id: apiMessageId, text: 'not this', user: 'abc-123', streaming: false } });
+    expectStatus(r, 200);
+    expect(r.raw.headers['content-type']).toBe('audio/wav');
+    expect(r.raw.rawPayload.equals(fixtureWav('answer-en'))).toBe(true);
+    expect(audio.speech.at(-1)).toMatchObject({ model: 'tts-1', input: 'Answer: Hello, world. Bye!', voice: 'alloy' });
+    const c = expectOk(
+      await h.call('POST', '/api/v1/console/characters', { token: f.u.member.token, workspaceId: f.wsA, body: { name: 'Bo', voice: { provider: 'openai', model: 'gpt-4o-mini-tts', voice: 'coral', speed: 0.75 }, persona: '', greeting: '' } }),
+    ) as { id: string };
+    expectOk(await h.call('PUT', `/api/v1/console/apps/${voiceApp}/digital-human`, { token: f.u.member.token, workspaceId: f.wsA, body: { kind: 'conversation', character_id: c.id } }));
+    try {
+      expectStatus(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: 'Hi there.', user: 'abc-123' } }), 200);
+      expect(audio.speech.at(-1)).toMatchObject({ model: 'gpt-4o-mini-tts', input: 'Hi there.', voice: 'coral', speed: 0.75 });
+    } finally {
+      expectOk(await h.call('DELETE', `/api/v1/console/apps/${voiceApp}/digital-human`, { token: f.u.member.token, workspaceId: f.wsA }));
+    }
+    audio.transcript = 'What is the capital of France?';
+    const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/mpeg', name: 'ask.mp3' }, { user: 'abc-123' });
+    const t = await v1Upload(voiceKey, '/audio-to-text', up);
+    expect(t.status, t.raw.body).toBe(200);
+    expect(t.body).toEqual({ text: 'What is the capital of France?' });
+    // Dify's recorded answer (tests/fixtures/dify-api): the same keys, the same types.
+    const recorded = JSON.parse(fs.readFileSync(new URL('../fixtures/dify-api/audio-to-text.json', import.meta.url), 'utf8')).response;
+    expect(Object.keys(t.body).sort()).toEqual(Object.keys(recorded).sort());
+    expect(audio.transcriptions.at(-1)).toMatchObject({ model: 'whisper-1', fileBytes: fixtureWav('ask-en').length });
+    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true }, speech_to_text: { enabled: true } });
+  });
+
+  it('a /v1 audio call is counted against its key like every /v1 call', async () => {
+    const limiter = rateLimiterOf(h.studio.ctx, () => undefined);
+    const key = await createKey(h, owner(), voiceApp, { name: 'counted' });
+    expectStatus(await v1(h, key.secret, 'POST', '/text-to-audio', { body: { text: 'One.', user: 'abc-123' } }), 200);
+    const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'a.wav' }, { user: 'abc-123' });
+    expect((await v1Upload(key.secret, '/audio-to-text', up)).status).toBe(200);
+    await limiter.flush();
+    const [row] = await h.studio.ctx.db.select({ n: sum(apiRateCounters.count) }).from(apiRateCounters).where(eq(apiRateCounters.keyId, key.id));
+    expect(Number(row!.n)).toBe(2);
   });
 
   it('a provider failure is SPEECH-1004 with the model error', async () => {
@@ -201,6 +285,44 @@ describe('bad input changes nothing and answers a catalogue code', () => {
   });
 });
 
+describe('/v1 audio: bad input changes nothing and answers Dify\'s error body with a catalogue code', () => {
+  it('a bad or missing key, no user, a wrong type, too large, too long, voice off for the app', async () => {
+    const before = audio.speech.length + audio.transcriptions.length;
+    const wav = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'a.wav' }, { user: 'abc-123' });
+    expectDifyError(await v1(h, 'wk-not-a-key', 'POST', '/text-to-audio', { body: { text: 'hi', user: 'abc-123' } }), 401, 'AUTH-1007');
+    expectDifyError(await v1(h, null, 'POST', '/text-to-audio', { body: { text: 'hi', user: 'abc-123' } }), 401, 'AUTH-1007');
+    expectDifyError(await v1Upload('wk-not-a-key', '/audio-to-text', wav), 401, 'AUTH-1007');
+    expectDifyError(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: 'hi' } }), 400, 'VALIDATION-1000');
+    const noUser = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'a.wav' });
+    expectDifyError(await v1Upload(voiceKey, '/audio-to-text', noUser), 400, 'VALIDATION-1000');
+    const text = await multipart({ bytes: Buffer.from('hello'), type: 'text/plain', name: 'a.txt' }, { user: 'abc-123' });
+    expectDifyError(await v1Upload(voiceKey, '/audio-to-text', text), 400, 'SPEECH-1001');
+    const big = await multipart({ bytes: Buffer.alloc(SPEECH_LIMITS.audioMaxBytes + 1), type: 'audio/wav', name: 'a.wav' }, { user: 'abc-123' });
+    expectDifyError(await v1Upload(voiceKey, '/audio-to-text', big), 400, 'SPEECH-1002');
+    expectDifyError(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: 'a'.repeat(SPEECH_LIMITS.textMax + 1), user: 'abc-123' } }), 400, 'SPEECH-1003');
+    expectDifyError(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: ' ', user: 'abc-123' } }), 400, 'SPEECH-1005');
+    expectDifyError(await v1(h, quietKey, 'POST', '/text-to-audio', { body: { text: 'hi', user: 'abc-123' } }), 400, 'SPEECH-1060');
+    expectDifyError(await v1Upload(quietKey, '/audio-to-text', wav), 400, 'SPEECH-1060');
+    expect(audio.speech.length + audio.transcriptions.length).toBe(before);
+  });
+
+  it("another app's, another user's or a portal message_id answers 404 as a missing one", async () => {
+    const before = audio.speech.length;
+    const quiet = await v1(h, quietKey, 'POST', '/chat-messages', { body: { query: 'Hi', inputs: {}, user: 'abc-123', response_mode: 'blocking' } });
+    const quietMessage = (quiet.body as unknown as { message_id: string }).message_id;
+    for (const [message_id, user] of [
+      [quietMessage, 'abc-123'],
+      [apiMessageId, 'someone-else'],
+      [answerId, 'abc-123'],
+      [MISSING, 'abc-123'],
+      ['not-a-uuid', 'abc-123'],
+    ]) {
+      expectDifyError(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { message_id, user } }), 404, 'VALIDATION-1000');
+    }
+    expect(audio.speech.length).toBe(before);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents the speech calls of the console and the portal', async () => {
     const doc = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
@@ -215,6 +337,12 @@ describe('OpenAPI', () => {
       const op = doc.paths[path]?.[method];
       expect(op?.summary, `${method} ${path}`).toBeTruthy();
     }
+    // The public calls: app keys only (the AppKey scheme), Dify's paths.
+    for (const path of ['/v1/text-to-audio', '/v1/audio-to-text']) {
+      expect(doc.paths[path]?.post?.security, path).toEqual([{ AppKey: [] }]);
+      expect(doc.paths[path].post.summary, path).toBeTruthy();
+    }
+    expect(Object.keys(doc.paths['/v1/text-to-audio'].post.requestBody.content)).toContain('application/json');
     expect(Object.keys(doc.paths['/api/v1/web/portal/{portal_id}/text-to-audio'].post.requestBody.content)).toContain('application/json');
     // The character dialog's voice picker and sample, and the portal user's own speed (issue 31).
     expect(doc.paths['/api/v1/console/characters/voices']?.get?.summary).toBeTruthy();

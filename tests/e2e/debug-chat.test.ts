@@ -5,10 +5,12 @@
  * editor, chat in the debug pane, and see the streamed answer, the nodes' status and the trace; then
  * find the run in the log tab with the same trace.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
+import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
 import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
@@ -17,6 +19,8 @@ let browser: Browser;
 let fake: FakeServer;
 /** The agent team's model: the triage agent hands off to billing, which answers. */
 let team: ScriptedModel;
+/** The tenant's speech models (the voice test). */
+let speech: FakeSpeech;
 
 beforeAll(async () => {
   fake = await fakeOpenAi();
@@ -27,8 +31,15 @@ beforeAll(async () => {
     return 'Hello.';
   });
   // The fake providers are local model servers: the operator's allow-list opens exactly them.
-  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: [fake.baseUrl, team.baseUrl].map((u) => new URL(u).host).join(',') });
-  browser = await launchBrowser();
+  speech = await fakeSpeech();
+  studio = await startStudio({ WEFT_OUTBOUND_ALLOW: [fake.baseUrl, team.baseUrl, speech.baseUrl].map((u) => new URL(u).host).join(',') });
+  // Chromium's fake microphone says the espeak-ng fixture (the voice test); answers may play without a gesture.
+  browser = await launchBrowser([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${fileURLToPath(new URL('ask-en.wav', FIXTURES))}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
 });
 
 afterAll(async () => {
@@ -36,6 +47,7 @@ afterAll(async () => {
   await studio?.stop();
   await fake?.close();
   await team?.close();
+  await speech?.close();
 });
 
 const chatDoc = (): FlowDocument => ({
@@ -238,6 +250,50 @@ describe('the debug chat', () => {
     const error = llmRow.getByTestId('trace-error').first();
     await expect.poll(() => error.textContent()).toMatch(/^The model call failed: .*Anthropic.* MODEL-not_configured$/);
     await snap(page, 'debug-04-failed-node');
+    await context.close();
+  });
+
+  it('voice: the builder asks by microphone in the debug chat and hears the answer read aloud', async () => {
+    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const r = await sessionApi(page, method, `/api/v1/admin/models${path}`, body);
+      expect(r.status, JSON.stringify(r.data).slice(0, 300)).toBe(200);
+    };
+    // The chat's model and the tenant's speech models (an OpenAI-compatible server, as defaults).
+    await admin('POST', '/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } });
+    await admin('POST', '/model-providers/openai_api_compatible/credentials', { credentials: { base_url: speech.baseUrl, api_key: GOOD_KEY } });
+    for (const [model_type, model] of [['tts', 'tts-1'], ['speech2text', 'whisper-1']]) {
+      await admin('POST', '/model-providers/openai_api_compatible/models/model-custom', { model, model_type, label: model });
+      await admin('PUT', '/tenant-default', { model_type, provider: 'openai_api_compatible', model });
+    }
+    await page.goto(`${studio.url}/operation`);
+    await openFirstWorkspaceApps(page);
+    const appId = await createAppInUi(page, { name: 'Voice debug', description: 'Asked by voice', mode: 'chatflow' });
+    await saveDraftInBrowser(page, appId, chatDoc());
+    await page.reload();
+    await expect.poll(() => page.getByTestId('flow-editor').getByTestId('node-llm').isVisible()).toBe(true);
+
+    await page.getByTestId('debug-open').click();
+    const pane = page.getByTestId('debug-pane');
+    const bar = pane.getByTestId('voice-bar');
+    const mic = bar.getByTestId('voice-mic');
+    await expect.poll(() => mic.isEnabled()).toBe(true);
+    // The app's spoken answers are off: the builder turns reading aloud on here.
+    await bar.getByTestId('voice-speaker').click();
+    expect(await bar.getByTestId('voice-speaker').getAttribute('aria-pressed')).toBe('true');
+    speech.transcript = 'Say hello';
+    const before = speech.speech.length;
+    await mic.click();
+    await expect.poll(() => bar.getAttribute('data-mic')).toBe('recording');
+    await page.waitForTimeout(1500);
+    await mic.click();
+    // The recording was written down and sent; the answer is written and read aloud.
+    await expect.poll(() => pane.getByTestId('chat-question').last().textContent(), { timeout: 30_000 }).toContain('Say hello');
+    await expect.poll(() => pane.getByTestId('chat-answer').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
+    await expect.poll(async () => Number(await bar.getAttribute('data-spoken')), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(speech.transcriptions.at(-1)).toMatchObject({ model: 'whisper-1', fileType: expect.stringMatching(/^audio\/webm/) });
+    expect(speech.speech.slice(before).map((r) => r.input).join(' ')).toBe(ANSWER_CHUNKS.join('').trim());
+    await snap(page, 'debug-05-voice');
     await context.close();
   });
 });

@@ -1,7 +1,8 @@
 import { Paperclip, RotateCcw, Send, Square } from 'lucide-react';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shownSuggestedQuestions, type AppFeatures, type ConversationVariable } from '../../../schemas/flow';
+import { loadTexts } from '../../i18n';
 import { FileUpload } from '../../kit/widgets/file-upload';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -15,6 +16,9 @@ import { RunStatusBadge, TraceView } from './trace-view';
 import type { RunTrace } from './trace';
 import type { DebugRun } from './use-debug-run';
 import s from './debug.module.css';
+
+// The voice bar and its texts (the portal's voice strings) load when a chat with voice opens.
+const DebugVoice = lazy(() => Promise.all([import('./debug-voice'), loadTexts(['portal'])]).then(([m]) => m));
 
 interface Turn {
   key: number;
@@ -31,7 +35,7 @@ export interface ChatPanelProps {
   fields: readonly RunField[];
   declaredVariables: readonly ConversationVariable[];
   /** The app's features: a new conversation opens with the opening statement and suggested questions, as end users see it. */
-  features?: Pick<AppFeatures, 'opening_statement' | 'suggested_questions' | 'suggested_questions_random_count'>;
+  features?: Pick<AppFeatures, 'opening_statement' | 'suggested_questions' | 'suggested_questions_random_count'> & Partial<Pick<AppFeatures, 'text_to_speech'>>;
 }
 
 function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
@@ -66,7 +70,9 @@ function LiveAnswer({ runs }: { runs: RunStore }) {
  * answer opens on its trace; stop, restart (a new conversation), the start form's inputs (sent with
  * each message), files when the start node takes them, and the conversation variables. A new
  * conversation opens with the app's opening statement and suggested questions (at most the
- * random-display count, picked again for each conversation; a click asks one).
+ * random-display count, picked again for each conversation; a click asks one). With the app's
+ * speech calls (`api.speech`) the chat also has the portal's voice bar: microphone, answers read out
+ * (speaker toggle), speaking again interrupts.
  */
 export function ChatPanel({ api, runs, run, fields, declaredVariables, features }: ChatPanelProps) {
   const { t } = useTranslation('debug');
@@ -80,6 +86,8 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables, features 
   const [files, setFiles] = useState<RunFormFile[]>([]);
   const [version, setVersion] = useState(0);
   const [conversationNo, setConversationNo] = useState(0);
+  // Answers read out: as the app's spoken answers are set, then as the builder toggles it here.
+  const [speak, setSpeak] = useState(features?.text_to_speech ?? false);
   const seq = useRef(0);
   const liveKey = useRef<number | null>(null);
   const takesFiles = fields.some(isFileField);
@@ -126,6 +134,10 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables, features 
     if (trace.conversationId) setConversationId(trace.conversationId);
     setVersion((v) => v + 1);
   };
+
+  // The voice bar sends what it heard after a recording that began mid-run: the latest send, not that render's.
+  const sendLatest = useRef(send);
+  sendLatest.current = send;
 
   const restart = async () => {
     if (run.running) await run.stop();
@@ -189,6 +201,22 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables, features 
         ))}
       </ol>
       <div className={s.composer}>
+        {api.speech && (
+          <Suspense fallback={null}>
+            <DebugVoice
+              speech={api.speech}
+              name={t('chat.assistant')}
+              runs={runs}
+              answered={turns}
+              liveKey={liveKey.current}
+              speak={speak}
+              onSpeakChange={setSpeak}
+              busy={run.running}
+              onSend={(q) => void sendLatest.current(q)}
+              onStop={() => void run.stop()}
+            />
+          </Suspense>
+        )}
         {attachOpen && <FileUpload value={files} onChange={setFiles} upload={api.upload} disabled={run.running} />}
         <Textarea
           rows={2}

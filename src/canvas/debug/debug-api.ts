@@ -9,6 +9,7 @@ import {
   type DraftWorkflowBody,
   type RunStreamEvent,
 } from '../../api/runs';
+import type { VoiceSpeech } from '../../kit/voice/voice-bar';
 import type { RunFormFile } from './start-fields';
 
 /**
@@ -22,6 +23,8 @@ export interface DebugApi {
   getVariables(conversationId: string): Promise<Record<string, unknown>>;
   setVariables(conversationId: string, variables: Record<string, unknown>): Promise<unknown>;
   upload(file: File, opts: { signal: AbortSignal }): Promise<RunFormFile>;
+  /** The app's speech calls for the chat's voice bar (none: the chat has no voice). */
+  speech?: VoiceSpeech;
 }
 
 /** The real API for one app. Run errors are shown in the pane itself: those calls are silent. */
@@ -34,6 +37,12 @@ export function apiDebugApi(appId: string, workspaceId: string): DebugApi {
     setVariables: (id, variables) => setConversationVariables(appId, id, variables, { workspaceId }),
     // The files group loads with the first upload (most debug runs take no file).
     upload: async (file, { signal }) => (await import('../../api/files')).uploadFile(file, 'debug', { workspaceId, signal }),
+    // The speech calls load with the voice bar, off the editor's first load.
+    speech: {
+      status: async (signal) => (await import('../../api/console-speech')).getAppSpeech(appId, { workspaceId, signal, reaction: 'silent' }),
+      tts: async (text, signal) => (await import('../../api/console-speech')).appTextToAudio(appId, text, { workspaceId, signal, reaction: 'silent' }),
+      stt: async (audio) => (await import('../../api/console-speech')).appAudioToText(appId, audio, { workspaceId, reaction: 'silent' }),
+    },
   };
 }
 

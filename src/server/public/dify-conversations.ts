@@ -163,8 +163,8 @@ export async function apiUpload(ctx: ServerContext, key: VerifiedKey, user: stri
 
 const CONTROL: Record<string, string> = { text: 'text-input', paragraph: 'paragraph', select: 'select', number: 'number', checkbox: 'checkbox', file: 'file', 'file-list': 'file-list' };
 
-/** GET /v1/parameters: the served version's opening statement, questions, start form and uploads. */
-export function apiParameters(target: ApiTarget, uploadMaxMb: number): DifyParameters {
+/** GET /v1/parameters: the served version's opening statement, questions, start form, uploads and voice (public/dify-audio.ts). */
+export function apiParameters(target: ApiTarget, uploadMaxMb: number, voice: { text_to_speech: boolean; speech_to_text: boolean }): DifyParameters {
   const f = target.features;
   const shown = f.suggested_questions_random_count > 0 ? f.suggested_questions.slice(0, f.suggested_questions_random_count) : f.suggested_questions;
   const up = f.file_upload;
@@ -172,8 +172,8 @@ export function apiParameters(target: ApiTarget, uploadMaxMb: number): DifyParam
     opening_statement: f.opening_statement,
     suggested_questions: shown,
     suggested_questions_after_answer: { enabled: f.suggested_questions_after_answer },
-    speech_to_text: { enabled: false },
-    text_to_speech: { enabled: false },
+    speech_to_text: { enabled: voice.speech_to_text },
+    text_to_speech: { enabled: voice.text_to_speech },
     retriever_resource: { enabled: f.citations },
     annotation_reply: { enabled: false },
     more_like_this: { enabled: false },

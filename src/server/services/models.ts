@@ -181,6 +181,16 @@ export async function listModels(ctx: Ctx, tenantId: string, provider: string, m
     .map((m) => ({ ...m, enabled: !off.has(`${m.model_type}\n${m.model}`) }));
 }
 
+/**
+ * How the credentials test tries a model named without a type: as the provider's model of that name
+ * is (predefined or custom; the first listed when several types share the name), else as an llm.
+ */
+export async function testTypeOf(ctx: Ctx, tenantId: string, provider: string, model: string): Promise<'llm' | 'text-embedding' | 'tts' | 'speech2text'> {
+  const hit = (await listModels(ctx, tenantId, provider)).find((m) => m.model === model);
+  const t = hit?.model_type;
+  return t === 'text-embedding' || t === 'tts' || t === 'speech2text' ? t : 'llm';
+}
+
 /** A model of the provider (any enabled state), or VALIDATION-1000. */
 export async function modelOf(ctx: Ctx, tenantId: string, provider: string, model: string, modelType: ModelType): Promise<Model> {
   const m = (await listModels(ctx, tenantId, provider, modelType)).find((x) => x.model === model);

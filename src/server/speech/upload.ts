@@ -7,6 +7,8 @@ export interface AudioUpload {
   audio: Buffer;
   mime: string;
   language?: string;
+  /** The multipart field `user` as sent (the public API's end user; the caller checks it). */
+  user?: string;
 }
 
 const sizeError = () => new AppError(400, ErrorCode.SPEECH_AUDIO_SIZE, `The audio is empty or larger than ${SPEECH_LIMITS.audioMaxBytes} bytes`, { limit: SPEECH_LIMITS.audioMaxBytes });
@@ -16,20 +18,23 @@ export const baseMime = (mime: string) => mime.split(';')[0].trim().toLowerCase(
 
 /**
  * The recording of an audio-to-text request (Dify's shape: multipart with `file`, optional
- * `language`): one file of an accepted audio type, at most SPEECH_LIMITS.audioMaxBytes. The limit is
+ * `language`, and `user` on the public API): one file of an accepted audio type, at most SPEECH_LIMITS.audioMaxBytes. The limit is
  * enforced while reading (a larger upload is cut off, not buffered).
  */
 export async function readAudioUpload(req: FastifyRequest): Promise<AudioUpload> {
   if (!req.isMultipart()) throw badRequest('The upload must be multipart/form-data with the field file', [{ path: 'body/file', message: 'required' }]);
   let file: { bytes: Buffer; mime: string } | undefined;
   let language: string | undefined;
+  let user: string | undefined;
   try {
-    for await (const part of req.parts({ limits: { fileSize: SPEECH_LIMITS.audioMaxBytes, files: 1, fields: 5, fieldSize: 64 } })) {
+    for await (const part of req.parts({ limits: { fileSize: SPEECH_LIMITS.audioMaxBytes, files: 1, fields: 5, fieldSize: 1024 } })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
         if (part.fieldname === 'file' && !file) file = { bytes, mime: part.mimetype };
       } else if (part.fieldname === 'language' && typeof part.value === 'string' && /^[a-zA-Z-]{2,10}$/.test(part.value)) {
         language = part.value;
+      } else if (part.fieldname === 'user' && typeof part.value === 'string') {
+        user = part.value;
       }
     }
   } catch (e) {
@@ -43,5 +48,5 @@ export async function readAudioUpload(req: FastifyRequest): Promise<AudioUpload>
     throw new AppError(400, ErrorCode.SPEECH_AUDIO_UNSUPPORTED, `Audio of type '${baseMime(file.mime)}' is not accepted`, { accepted: AUDIO_MIMES });
   }
   if (!file.bytes.length) throw sizeError();
-  return { audio: file.bytes, mime: file.mime, language };
+  return { audio: file.bytes, mime: file.mime, language, user };
 }

@@ -29,7 +29,7 @@ import s from './chat.module.css';
 
 const StartInputs = lazy(lazyWithReload(() => import('./start-inputs')));
 // Voice (issue 31) loads only for apps that have it on: the portal's first load leaves it out.
-const VoiceBar = lazy(lazyWithReload(() => import('../../screens/portal/voice/voice-bar')));
+const VoiceBar = lazy(lazyWithReload(() => import('./portal-voice')));
 
 export interface ChatViewProps {
   appId: string;

@@ -1,16 +1,21 @@
 import { CircleCheck, CircleX, PlugZap } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { credentialSchemaOf, CustomModelBody, type CredentialsTestResult, type ModelProvider } from '../../../../schemas/model';
+import { credentialSchemaOf, CredentialsValidateBody, CustomModelBody, type CredentialsTestResult, type ModelProvider } from '../../../../schemas/model';
 import { SchemaForm, useSchemaForm } from '../../../kit/schema-form';
 import { Button } from '../../../ui/button';
 import { Dialog, DialogBody, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../ui/dialog';
 import { Field } from '../../../ui/field';
 import { Input } from '../../../ui/input';
+import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toast';
 import { reportError } from '../users/admin-kit';
 import { useModelAdminApi } from './model-api';
 import s from './models-page.module.css';
+
+/** The model types the credentials test knows how to try. */
+const TEST_TYPES = CredentialsValidateBody.shape.model_type.unwrap().options;
+type TestType = (typeof TEST_TYPES)[number];
 
 interface ProviderDialogProps {
   /** null: closed. */
@@ -45,6 +50,8 @@ function CredentialsForm({ provider, onClose, onSaved }: { provider: ModelProvid
   const schema = credentialSchemaOf(provider.protocol);
   const [saved, setSaved] = useState<{ base_url: string; api_key: string } | null>(null);
   const [testModel, setTestModel] = useState('');
+  // 'auto': the server tries the named model as the type it has (a tts model speaks, an stt one listens).
+  const [testType, setTestType] = useState<TestType | 'auto'>('auto');
   const [testing, setTesting] = useState(false);
   const [result, setResult] = useState<CredentialsTestResult | null>(null);
   const form = useSchemaForm(schema, {
@@ -68,7 +75,9 @@ function CredentialsForm({ provider, onClose, onSaved }: { provider: ModelProvid
     setTesting(true);
     setResult(null);
     try {
-      setResult(await api.validateCredentials(provider.provider, { credentials: values(), model: testModel.trim() || undefined }));
+      setResult(
+        await api.validateCredentials(provider.provider, { credentials: values(), model: testModel.trim() || undefined, model_type: testType === 'auto' ? undefined : testType }),
+      );
     } catch (e) {
       reportError(e);
     } finally {
@@ -96,6 +105,17 @@ function CredentialsForm({ provider, onClose, onSaved }: { provider: ModelProvid
       />
       <Field label={t('credentials.testModel')}>
         <Input value={testModel} placeholder={t('credentials.testModelPlaceholder')} onChange={(e) => setTestModel(e.target.value)} />
+      </Field>
+      <Field label={t('credentials.testType')}>
+        <Select
+          size="sm"
+          value={testType}
+          onValueChange={(v) => setTestType(v as TestType | 'auto')}
+          options={[
+            { value: 'auto', label: t('credentials.testTypeAuto') },
+            ...TEST_TYPES.filter((x) => provider.supported_model_types.includes(x)).map((x) => ({ value: x, label: t(`types.${x}`) })),
+          ]}
+        />
       </Field>
       {result && (
         <p role="status" className={result.ok ? s.testOk : s.testFailed}>

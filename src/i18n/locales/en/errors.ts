@@ -96,6 +96,7 @@ const errors: typeof zh = {
     'SPEECH-1003': 'The text to speak is longer than the limit',
     'SPEECH-1004': 'The speech model failed; try again later',
     'SPEECH-1005': 'There is no text to speak',
+    'SPEECH-1060': "This voice feature is off for the app: turn on spoken answers or voice input in the app's features and publish it",
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': "The destination is not allowed by the server's network policy (loopback, private, link-local and cloud metadata addresses must be opened by the operator)",
     'NETWORK-1001': 'Could not connect to the destination',

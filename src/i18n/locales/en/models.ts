@@ -95,6 +95,8 @@ const models: typeof zh = {
     testing: 'Testing…',
     testModel: 'Model to test with',
     testModelPlaceholder: 'Model name (required when the provider has no predefined model)',
+    testType: 'Test as',
+    testTypeAuto: "The model's own type (a text-to-speech model speaks a word, a speech-to-text one transcribes silence)",
     testOk: 'Connected ({{ms}} ms)',
     testFailed: 'Connection failed: {{message}}',
     saved: 'Credentials saved',

@@ -327,6 +327,9 @@ const portal: typeof zh = {
     micDenied: 'The microphone cannot be used: allow it in the browser',
     heardNothing: 'Nothing was heard: try again',
     speakFailed: 'An answer could not be read out: {{reason}}',
+    readAloud: 'Read answers aloud',
+    readAloudOn: 'Answers are read aloud: click to stop',
+    readAloudOff: 'Answers are not read aloud: click to read them',
   },
 };
 

@@ -100,6 +100,7 @@ const errors = {
     'SPEECH-1003': '要朗读的文字超过长度上限',
     'SPEECH-1004': '语音模型调用失败，请稍后重试',
     'SPEECH-1005': '没有可朗读的文字',
+    'SPEECH-1060': '该应用未开启此语音功能：请在应用的功能设置中开启语音播报或语音输入并发布',
     // The outbound network policy and stdio MCP servers (src/server/security/outbound-policy.ts).
     'NETWORK-1000': '服务器的网络策略不允许连接该地址（回环、内网、链路本地或云元数据地址需由运维人员放行）',
     'NETWORK-1001': '无法连接到目标地址',

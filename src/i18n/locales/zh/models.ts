@@ -94,6 +94,8 @@ const models = {
     testing: '测试中…',
     testModel: '测试使用的模型',
     testModelPlaceholder: '模型名称（供应商没有预置模型时必填）',
+    testType: '测试类型',
+    testTypeAuto: '按模型自身的类型（文字转语音模型朗读一个词，语音转文字模型识别一段静音）',
     testOk: '连接成功（{{ms}} 毫秒）',
     testFailed: '连接失败：{{message}}',
     saved: '凭据已保存',

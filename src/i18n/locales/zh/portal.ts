@@ -326,6 +326,9 @@ const portal = {
     micDenied: '无法使用麦克风：请在浏览器中允许',
     heardNothing: '没有听到声音，请再试一次',
     speakFailed: '回答无法朗读：{{reason}}',
+    readAloud: '朗读回答',
+    readAloudOn: '正在朗读回答：点击关闭',
+    readAloudOff: '未朗读回答：点击开启',
   },
 };
 

@@ -132,12 +132,13 @@ export const adminModelRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => a
       const { provider } = req.params;
       const creds = await svc.resolveCredentialInput(ctx, tenantId, provider, req.body.credentials);
       const entry = svc.catalogueEntry(provider);
-      const model = req.body.model ?? entry.models.find((m) => m.model_type === req.body.model_type)?.model;
+      const modelType = req.body.model_type ?? (req.body.model ? await svc.testTypeOf(ctx, tenantId, provider, req.body.model) : 'llm');
+      const model = req.body.model ?? entry.models.find((m) => m.model_type === modelType)?.model;
       if (!model) throw badRequest('Parameter error: model Name a model to test with (this provider has no predefined one)', [{ path: 'model', message: 'required' }]);
       // A base URL the outbound policy refuses is refused here (NETWORK-1000), before any request;
       // one that cannot be reached is the test's own answer ('unreachable').
       await assertBaseUrlAllowed(ctx, creds.base_url);
-      return done(await models.testCredentials(provider, creds, model, req.body.model_type));
+      return done(await models.testCredentials(provider, creds, model, modelType));
     },
   );
 

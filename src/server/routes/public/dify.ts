@@ -31,6 +31,7 @@ import { findTextProblem } from '../../../../schemas/text';
 import { AppError, badRequest } from '../../errors';
 import { sendSse } from '../../http/sse';
 import * as convs from '../../public/dify-conversations';
+import { apiVoiceFeatures } from '../../public/dify-audio';
 import { difyResume } from '../../public/dify-resume';
 import { keyTarget, startApiChat, startApiWorkflow, stopApiRun, type ApiRun } from '../../public/dify-runs';
 import { chatBlocking, difyStream, workflowBlocking, type DifyRunContext } from '../../public/dify-stream';
@@ -256,8 +257,11 @@ export const difyRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (
 
   app.get(
     '/parameters',
-    { schema: { tags, security, summary: "The served version's opening statement, suggested questions, start form (user_input_form) and uploads", response: { 200: DifyParameters } } },
-    async (req) => convs.apiParameters(await keyTarget(ctx, requireKey(req)), ctx.settings.uploadMaxMb),
+    { schema: { tags, security, summary: "The served version's opening statement, suggested questions, start form (user_input_form), uploads and voice (text_to_speech, speech_to_text as a call would find them)", response: { 200: DifyParameters } } },
+    async (req) => {
+      const target = await keyTarget(ctx, requireKey(req));
+      return convs.apiParameters(target, ctx.settings.uploadMaxMb, await apiVoiceFeatures(ctx, target));
+    },
   );
 
   app.get(

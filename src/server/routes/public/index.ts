@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { touchApiKey, verifyApiKey } from '../../security/api-keys';
 import './key';
 import { rateLimiterOf } from '../../security/rate-limit';
+import { audioRoutes } from './audio';
 import { difyRoutes } from './dify';
 import { mcpRoutes } from './mcp';
 import { openAiRoutes } from './openai';
@@ -79,6 +80,7 @@ export const publicApiRoutes = (ctx: ServerContext): FastifyPluginAsync => async
   });
 
   await app.register(difyRoutes(ctx));
+  await app.register(audioRoutes(ctx));
   await app.register(openAiRoutes(ctx));
   await app.register(mcpRoutes(ctx));
 };

@@ -1,42 +1,60 @@
 /**
- * Voice in the portal chat (issue 31), loaded only for apps with voice on (the portal's first load
- * leaves it out): a microphone (MediaRecorder → audio-to-text → sent as the message; off with the
+ * Voice in a chat (issue 31): the portal chat of an app with voice on and the editor's debug chat,
+ * each loading it lazily (neither first load carries it), each with its own speech calls (`speech`).
+ * A microphone (MediaRecorder → audio-to-text → sent as the message; off with the
  * reason when the tenant has no speech-to-text model), and answers read out sentence by sentence
  * while they stream (each sentence synthesised when it completes, played in order) by a speaking
- * avatar. Speaking again, or the stop button, cuts the playback and the answer's stream.
+ * avatar. Speaking again, or the stop button, cuts the playback and the answer's stream. With
+ * `onSpeakChange` the bar also has a speaker toggle (the debug chat: the builder turns reading on and off).
+ *
+ * @example
+ * <VoiceBar speech={speech} name="Ana" icon={<Bot />} listen speak messages={messages} busy={false} disabled={false} onSend={send} onStop={stop} />
  */
-import { Mic, Square, Volume2 } from 'lucide-react';
+import { Mic, Square, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { speakable } from '../../../../../schemas/speech';
-import { getPortalSpeech, portalAudioToText, portalTextToAudio } from '../../../../api/portal-speech';
-import { describeError, notify } from '../../../../api/reactions';
-import { isApiError } from '../../../../api/request';
-import { Button } from '../../../../ui/button';
-import { keyOf, type ChatMessage } from '../../../portal/chat/chat-state';
+import { speakable, type SpeechStatus } from '../../../schemas/speech';
+import { describeError, notify } from '../../api/reactions';
+import { isApiError } from '../../api/request';
+import { Button } from '../../ui/button';
 import { SentenceSplitter } from './sentences';
 import { SpeakingAvatar } from './speaking-avatar';
 import { SpeechPlayer } from './speech-player';
 import s from './voice.module.css';
 
+/** The speech calls of the chat's app (the portal's or the console's); keep it stable (useMemo). */
+export interface VoiceSpeech {
+  status(signal: AbortSignal): Promise<SpeechStatus>;
+  /** The audio of a text (WAV or MP3, as the Blob's type says). */
+  tts(text: string, signal: AbortSignal): Promise<Blob>;
+  stt(audio: Blob): Promise<{ text: string }>;
+}
+
+/** What the bar reads of a chat message: its answer, and whether it is still streaming. */
+export interface VoiceMessage {
+  key: string;
+  answer: string;
+  status: string;
+}
+
 export interface VoiceBarProps {
-  appId: string;
+  speech: VoiceSpeech;
   name: string;
   /** The app's icon, standing in for a portrait. */
   icon: ReactNode;
   imageUrl?: string;
   /** The app's voice input is on. */
   listen: boolean;
-  /** The app's spoken answers are on (and the user did not turn them off in the character settings). */
+  /** The app's spoken answers are on. */
   speak: boolean;
-  /** The user's own speech rate (character settings); left out: the character's. */
-  speed?: number;
-  messages: ChatMessage[];
+  messages: readonly VoiceMessage[];
   busy: boolean;
   /** The box is off (read-only, start inputs missing): so is the microphone. */
   disabled: boolean;
   onSend: (query: string) => void;
   onStop: () => void;
+  /** Shows a speaker toggle that turns `speak` on and off. */
+  onSpeakChange?: (speak: boolean) => void;
 }
 
 type MicState = 'idle' | 'recording' | 'transcribing';
@@ -45,7 +63,7 @@ const recorderType = () => ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;c
 
 const failure = (e: unknown) => (isApiError(e) ? (describeError(e)?.text ?? e.msg) : e instanceof Error ? e.message : String(e));
 
-export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, speed, messages, busy, disabled, onSend, onStop }: VoiceBarProps) {
+export default function VoiceBar({ speech, name, icon, imageUrl, listen, speak, messages, busy, disabled, onSend, onStop, onSpeakChange }: VoiceBarProps) {
   const { t } = useTranslation('portal');
   const [stt, setStt] = useState<boolean | null>(null);
   const [mic, setMic] = useState<MicState>('idle');
@@ -56,25 +74,25 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, s
 
   const player = useMemo(
     () =>
-      new SpeechPlayer((text, signal) => portalTextToAudio(appId, text, { signal, reaction: 'silent' }, speed), {
+      new SpeechPlayer((text, signal) => speech.tts(text, signal), {
         onSpeaking: setSpeaking,
         onLevel: setLevel,
         onEnded: () => setSpoken((n) => n + 1),
         onError: (e) => notify({ level: 'warning', text: t('voice.speakFailed', { reason: failure(e) }) }),
       }),
-    [appId, t, speed],
+    [speech, t],
   );
   useEffect(() => () => player.dispose(), [player]);
 
   useEffect(() => {
     if (!listen) return;
     const ctrl = new AbortController();
-    getPortalSpeech(appId, { signal: ctrl.signal, reaction: 'silent' }).then(
+    speech.status(ctrl.signal).then(
       (st) => setStt(st.speech_to_text),
       () => setStt(false),
     );
     return () => ctrl.abort();
-  }, [appId, listen]);
+  }, [speech, listen]);
 
   // The answer that streams after this bar appeared is read out as its sentences complete.
   const seen = useRef<Set<string> | null>(null);
@@ -82,12 +100,12 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, s
   useEffect(() => {
     if (seen.current === null) {
       // History is not read out: only answers that start streaming from now on.
-      seen.current = new Set(messages.filter((m) => m.status !== 'streaming').map(keyOf));
+      seen.current = new Set(messages.filter((m) => m.status !== 'streaming').map((m) => m.key));
     }
     if (!speak) return;
     const last = messages.at(-1);
     if (!last) return;
-    const key = keyOf(last);
+    const key = last.key;
     if (!seen.current.has(key) && last.status === 'streaming') {
       seen.current.add(key);
       tracked.current = { key, at: 0, splitter: new SentenceSplitter() };
@@ -131,7 +149,7 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, s
       stream.getTracks().forEach((tr) => tr.stop());
       const blob = new Blob(chunks, { type: rec.mimeType || type || 'audio/webm' });
       setMic('transcribing');
-      portalAudioToText(appId, blob, { reaction: 'silent' }).then(
+      speech.stt(blob).then(
         ({ text }) => {
           setMic('idle');
           if (text.trim()) onSend(text.trim());
@@ -168,7 +186,7 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, s
   const micOff = disabled || stt === false || mic === 'transcribing';
   const micReason = stt === false ? t('voice.noStt') : undefined;
   const hint =
-    mic === 'recording' ? t('voice.listening') : mic === 'transcribing' ? t('voice.transcribing') : speaking ? t('voice.speaking') : micReason ?? (listen ? t('voice.pressToTalk') : speak ? t('voice.willSpeak') : t('voice.muted'));
+    mic === 'recording' ? t('voice.listening') : mic === 'transcribing' ? t('voice.transcribing') : speaking ? t('voice.speaking') : micReason ?? (listen ? t('voice.pressToTalk') : t('voice.willSpeak'));
 
   return (
     <div className={s.bar} data-testid="voice-bar" data-spoken={spoken} data-mic={mic}>
@@ -186,7 +204,23 @@ export default function VoiceBar({ appId, name, icon, imageUrl, listen, speak, s
           <Square aria-hidden="true" />
         </Button>
       )}
-      {!listen && speak && !speaking && <Volume2 aria-hidden="true" className={s.hint} />}
+      {!listen && speak && !speaking && !onSpeakChange && <Volume2 aria-hidden="true" className={s.hint} />}
+      {onSpeakChange && (
+        <Button
+          variant="ghost"
+          iconOnly
+          aria-label={t('voice.readAloud')}
+          title={speak ? t('voice.readAloudOn') : t('voice.readAloudOff')}
+          aria-pressed={speak}
+          onClick={() => {
+            if (speak) player.stop();
+            onSpeakChange(!speak);
+          }}
+          data-testid="voice-speaker"
+        >
+          {speak ? <Volume2 aria-hidden="true" /> : <VolumeX aria-hidden="true" />}
+        </Button>
+      )}
       {listen && (
         <Button
           variant={mic === 'recording' ? 'secondary' : 'ghost'}
