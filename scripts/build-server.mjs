@@ -102,6 +102,8 @@ export async function buildServer(root) {
       'prepare-worker': 'src/server/knowledge/prepare-thread.ts',
       // The offline voice (speech/offline-voice.ts: ./espeak-worker.mjs).
       'espeak-worker': 'src/server/speech/espeak-worker.mjs',
+      // Broadcast videos' frames (digital-human/frames-pool.ts: ./frames-worker.mjs).
+      'frames-worker': 'src/server/digital-human/frames-thread.ts',
     },
     outdir: tmp,
     bundle: true,

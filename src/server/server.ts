@@ -20,7 +20,7 @@ import { runEventLog } from './runs/event-log';
 import { startKnowledgeWorkers } from './knowledge/worker';
 import { startJobs } from './jobs/boss';
 import { startPasses } from './jobs/passes';
-import { startRenderWorker } from './digital-human/render-queue';
+import { startRenderWorkers } from './digital-human/render-jobs';
 import { warmPublicApi } from './public/warm';
 import type { ServerState } from './routes/health';
 
@@ -130,8 +130,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
   // WEFT_JOBS_WORK=false: this process queues work for the others and takes none.
   const knowledge = settings.jobsWork ? startKnowledgeWorkers(ctx, jobs, { log: (e) => console.error('[weft] knowledge worker:', e) }) : { stop() {} };
   await startPasses(ctx, database, jobs, (e) => console.error('[weft] background pass failed:', e), { work: settings.jobsWork });
-  // Broadcast videos of digital humans render in the background too (their own leased queue).
-  const renderer = startRenderWorker(ctx, { kind: database.kind, log: (e) => console.error('[weft] video renderer:', e) });
+  // Broadcast videos of digital humans render on the job queue too.
+  if (settings.jobsWork) startRenderWorkers(ctx, jobs, { concurrency: settings.renderConcurrency, log: (e) => console.error('[weft] video renderer:', e) });
   // Vector search keeps each searched unit's vectors in memory: load them now, not at the first search.
   const vectors = vectorCacheOf(db);
   vectors.warm().catch((e) => console.error('[weft] loading knowledge vectors failed:', e));
@@ -145,10 +145,9 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       state.stopping = true;
       ctx.plugins.close();
       await app.close();
-      // Running knowledge tasks go back to the queue; a pass under way ends before the database closes.
+      // Running knowledge tasks and video renders go back to the queue; a pass under way ends before the database closes.
       await jobs.stop();
       knowledge.stop();
-      await renderer.stop();
       // The last run events (the runs' ends, written as the server stopped them) go in before the bus and the database close.
       await runEventLog(ctx).flush();
       leaveCacheNotices();

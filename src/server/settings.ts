@@ -45,6 +45,8 @@ export const Settings = z.object({
   jobsMaintenanceSeconds: z.coerce.number().int().min(1).max(3_600).default(30),
   knowledgeConcurrency: z.coerce.number().int().min(1).max(64).default(1),
   jobsWork: z.stringbool().default(true),
+  /** Broadcast videos this process renders at once (each keeps ffmpeg and the frames thread busy). */
+  renderConcurrency: z.coerce.number().int().min(1).max(16).default(1),
   adminUser: z.string().trim().min(2).max(64).default('admin'),
   adminPassword: z.string().min(8).max(128).optional(),
   /** Access-token lifetime in seconds. */
@@ -207,6 +209,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     jobsMaintenanceSeconds: env.WEFT_JOBS_MAINTENANCE_SECONDS || undefined,
     knowledgeConcurrency: env.WEFT_KNOWLEDGE_CONCURRENCY || undefined,
     jobsWork: env.WEFT_JOBS_WORK || undefined,
+    renderConcurrency: env.WEFT_RENDER_CONCURRENCY || undefined,
     adminUser: env.WEFT_ADMIN_USER || undefined,
     adminPassword: env.WEFT_ADMIN_PASSWORD || undefined,
     accessTokenTtl: env.WEFT_ACCESS_TOKEN_TTL || undefined,

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { broadcasts, characters } from '../../src/server/db/schema';
 import { mediaDuration, runFfmpeg } from '../../src/server/digital-human/ffmpeg';
-import { useStudio, type CallOptions } from './harness';
+import { queueRender } from '../../src/server/digital-human/render-jobs';
+import { jobsOf } from '../../src/server/jobs/boss';
+import { DEFAULT_TENANT_ID, useStudio, type CallOptions } from './harness';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { distribute, modelProvider, publish, web } from './portal-kit';
 import { createApp, flow, model, parseSse, prompt } from './runs-kit';
@@ -17,6 +20,7 @@ const h = useStudio();
 const tmp = useTempDataDir(h);
 let f: Fixture;
 let portrait: Buffer;
+let clip: Buffer;
 const CHARS = '/api/v1/console/characters';
 const APPS = '/api/v1/console/apps';
 
@@ -50,7 +54,22 @@ beforeAll(async () => {
     ['-f', 'lavfi', '-i', 'color=c=0xe8c4a0:s=120x160', '-vf', 'drawbox=x=35:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=73:y=55:w=12:h=8:c=0x303030:t=fill,drawbox=x=45:y=102:w=30:h=5:c=0xa04040:t=fill', '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'],
     { timeoutMs: 10_000 },
   );
+  // A short idle clip: 1 s of ffmpeg's moving test pattern (testsrc2: its whole picture moves), 160×160, H.264 in an MP4.
+  const clipFile = path.join(tmp.dir(), 'idle.mp4');
+  await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x160:rate=25:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clipFile], { timeoutMs: 10_000 });
+  clip = fs.readFileSync(clipFile);
 });
+
+/** The video's and its audio stream's durations, read back by ffmpeg from the downloaded MP4. */
+async function durations(appId: string, id: string, name: string) {
+  const video = await call('GET', `${APPS}/${appId}/broadcasts/${id}/video`, 'member');
+  expect(video.status).toBe(200);
+  const file = path.join(tmp.dir(), `${name}.mp4`);
+  fs.writeFileSync(file, video.raw.rawPayload);
+  const audioOnly = path.join(tmp.dir(), `${name}.m4a`);
+  await runFfmpeg(['-y', '-i', file, '-map', '0:a', '-c', 'copy', audioOnly], { timeoutMs: 10_000 });
+  return { file, container: await mediaDuration(file), audio: await mediaDuration(audioOnly) };
+}
 
 describe('characters', () => {
   it('creates, lists, reads, changes and deletes a character; the portrait is served without a token', async () => {
@@ -230,6 +249,56 @@ describe('broadcasts', () => {
     expectOk(await call('DELETE', `${APPS}/${app}/broadcasts/${b.id}`, 'member'));
     expect(fs.existsSync(path.join(tmp.dir(), second!.videoKey!))).toBe(false);
     expect(expectOk(await call('GET', `${APPS}/${app}/broadcasts`, 'member')).total).toBe(0);
+  });
+
+  it('renders from an idle clip, looped under the speech: the MP4 lasts as long as its audio and its picture moves', async () => {
+    const clipId = expectOk(await upload(h, f.u.member.token, f.wsA, 'idle.mp4', clip, 'clip')).id;
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Looper', idle_clip_file_id: clipId } }));
+    const app = await newApp('workflow', 'Looped news');
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }));
+    // Longer than the 1 s clip, so it has to loop.
+    const b = expectOk(await call('POST', `${APPS}/${app}/broadcasts`, 'member', { body: { title: 'Loop', script: 'I speak over a loop.' } }));
+    const done = await waitDone(app, b.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ state: 'done', progress: 100 });
+    const { file, container, audio } = await durations(app, b.id, 'clip');
+    expect(audio).toBeGreaterThan(1.1);
+    expect(Math.abs(container - audio)).toBeLessThan(0.2);
+    // The test pattern moves: the upper halves of frames 0.2 s apart differ (a still look's would not,
+    // but for the encoder's noise: the mouth moves only the lower face).
+    const upper = async (at: number) => runFfmpeg(['-ss', String(at), '-i', file, '-frames:v', '1', '-vf', 'crop=iw:ih/2:0:0,format=gray', '-f', 'rawvideo', 'pipe:1'], { timeoutMs: 10_000 });
+    const [a, z] = [await upper(0.1), await upper(0.3)];
+    expect(a.length).toBe(480 * 240);
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - z[i]!);
+    expect(diff / a.length).toBeGreaterThan(2);
+  });
+
+  it('takes up again a render whose process died while it was running', async () => {
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Phoenix', portrait_file_id: await portraitId() } }));
+    const app = await newApp('workflow', 'Second life');
+    expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }));
+    const { ctx } = h.studio;
+    // As if another process had taken the render's job and died midway: the job active with a lease
+    // that has run out, the broadcast running at 40 %. One transaction: the worker must not see the job queued.
+    const id = randomUUID();
+    await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(broadcasts)
+        .values({ id, tenantId: DEFAULT_TENANT_ID, appId: app, title: 'Orphan', script: 'I was left behind.', state: 'running', progress: 40, attempts: 1, createdBy: f.u.member.id })
+        .returning();
+      await queueRender(ctx, row!, tx);
+      await tx.execute(sql`update pgboss.job set state = 'active', started_on = now() - interval '1 hour', expire_in = interval '1 second' where name = 'broadcast-render' and data->>'broadcastId' = ${id}`);
+    });
+    expect(expectOk(await call('GET', `${APPS}/${app}/broadcasts/${id}`, 'member'))).toMatchObject({ state: 'running', progress: 40 });
+    // pg-boss's maintenance (every WEFT_JOBS_MAINTENANCE_SECONDS, in any process) expires such jobs: run it now.
+    const jobs = jobsOf(ctx.db)!;
+    await (jobs.boss as unknown as { expire(): Promise<void> }).expire();
+    jobs.nudge('broadcast-render');
+    const done = await waitDone(app, id);
+    expect(done, JSON.stringify(done)).toMatchObject({ state: 'done', progress: 100, error: null });
+    const [row] = await ctx.db.select().from(broadcasts).where(eq(broadcasts.id, id));
+    expect(row!.attempts).toBe(2);
+    expect((await call('GET', `${APPS}/${app}/broadcasts/${id}/video`, 'member')).status).toBe(200);
   });
 
   it('refuses an empty script or one over 1000 words with DH-1000 and stores nothing', async () => {

@@ -43,6 +43,8 @@ export interface VoiceBarProps {
   /** The app's icon, standing in for a portrait. */
   icon: ReactNode;
   imageUrl?: string;
+  /** The character's idle clip, played by the avatar instead of the still portrait. */
+  clipUrl?: string;
   /** The app's voice input is on. */
   listen: boolean;
   /** The app's spoken answers are on. */
@@ -63,7 +65,7 @@ const recorderType = () => ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;c
 
 const failure = (e: unknown) => (isApiError(e) ? (describeError(e)?.text ?? e.msg) : e instanceof Error ? e.message : String(e));
 
-export default function VoiceBar({ speech, name, icon, imageUrl, listen, speak, messages, busy, disabled, onSend, onStop, onSpeakChange }: VoiceBarProps) {
+export default function VoiceBar({ speech, name, icon, imageUrl, clipUrl, listen, speak, messages, busy, disabled, onSend, onStop, onSpeakChange }: VoiceBarProps) {
   const { t } = useTranslation('portal');
   const [stt, setStt] = useState<boolean | null>(null);
   const [mic, setMic] = useState<MicState>('idle');
@@ -190,7 +192,7 @@ export default function VoiceBar({ speech, name, icon, imageUrl, listen, speak, 
 
   return (
     <div className={s.bar} data-testid="voice-bar" data-spoken={spoken} data-mic={mic}>
-      <SpeakingAvatar imageUrl={imageUrl} name={name} level={level} speaking={speaking} size={44}>
+      <SpeakingAvatar imageUrl={imageUrl} clipUrl={clipUrl} name={name} level={level} speaking={speaking} size={44}>
         {icon}
       </SpeakingAvatar>
       <div className={s.state}>

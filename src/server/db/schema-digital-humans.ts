@@ -45,8 +45,9 @@ export const digitalHumanApps = pgTable(
 
 /**
  * A broadcast video of a broadcast app: its script and the render task's state. The MP4 lives in the
- * data directory (`videos/<tenant>/<id>.mp4`); a render claims the row by a lease (`locked_until`),
- * so any server process on the database may take it and a dead one's render is taken again.
+ * data directory (`videos/<tenant>/<id>.mp4`); each render is a job of the `broadcast-render` queue
+ * (digital-human/render-jobs.ts), so any server process on the database may take it and a dead one's
+ * render is taken again.
  */
 export const broadcasts = pgTable(
   'broadcasts',
@@ -68,7 +69,7 @@ export const broadcasts = pgTable(
     subtitles: text('subtitles'),
     duration: doublePrecision('duration'),
     size: integer('size'),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Starts of the current generation's render (a retried one after its process stopped counts again). */
     attempts: integer('attempts').notNull().default(0),
     createdBy: uuid('created_by').notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

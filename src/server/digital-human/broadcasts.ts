@@ -10,12 +10,12 @@ import { BUILDERS } from '../services/apps';
 import { nothingToChange, page, type Scope } from '../services/workspace-resources';
 import { appAndRow } from './apps';
 import { lookOf } from './characters';
-import { nudgeRenderers } from './render-queue';
+import { nudgeRenderers, queueRender } from './render-jobs';
 import { removeVideo } from './video-store';
 
 /**
  * Broadcast videos of a broadcast app (issue 31): a title and a script (required, at most 1000
- * words: DH-1000 from the schema), rendered in the background (render-queue.ts) with its state and
+ * words: DH-1000 from the schema), rendered in the background (render-jobs.ts, on the job queue) with its state and
  * progress; the MP4 and its WebVTT subtitles once done. Editing the script renders it again and the
  * new video replaces the old one when it is done. Any member reads; builders write.
  */
@@ -86,10 +86,15 @@ export async function getBroadcast(ctx: ServerContext, s: Scope, appId: string, 
 export async function createBroadcast(ctx: ServerContext, s: Scope, appId: string, body: BroadcastCreateBody): Promise<Broadcast> {
   const { app, row: dh } = await broadcastApp(ctx, s, appId, true);
   await requireLook(ctx, dh.characterId);
-  const [row] = await ctx.db
-    .insert(broadcasts)
-    .values({ id: randomUUID(), tenantId: s.caller.tenantId, appId: app.id, title: body.title, script: body.script, state: 'queued', createdBy: s.caller.userId, createdAt: sql`clock_timestamp()` })
-    .returning();
+  // The render's job goes in with the row: a broadcast is queued exactly when its job is.
+  const row = await ctx.db.transaction(async (tx) => {
+    const [r] = await tx
+      .insert(broadcasts)
+      .values({ id: randomUUID(), tenantId: s.caller.tenantId, appId: app.id, title: body.title, script: body.script, state: 'queued', createdBy: s.caller.userId, createdAt: sql`clock_timestamp()` })
+      .returning();
+    await queueRender(ctx, r!, tx);
+    return r;
+  });
   nudgeRenderers(ctx);
   return toBroadcast(row!);
 }
@@ -105,16 +110,20 @@ export async function updateBroadcast(ctx: ServerContext, s: Scope, appId: strin
   if (!regenerate && body.title === undefined && body.script === undefined) throw nothingToChange();
   const rerender = regenerate || (body.script !== undefined && body.script !== row.script);
   if (rerender) await requireLook(ctx, dh.characterId);
-  const [next] = await ctx.db
-    .update(broadcasts)
-    .set({
-      title: body.title,
-      script: body.script,
-      updatedAt: new Date(),
-      ...(rerender ? { state: 'queued' as const, progress: 0, error: null, generation: sql`${broadcasts.generation} + 1`, lockedUntil: null, attempts: 0, finishedAt: null } : {}),
-    })
-    .where(eq(broadcasts.id, row.id))
-    .returning();
+  const next = await ctx.db.transaction(async (tx) => {
+    const [r] = await tx
+      .update(broadcasts)
+      .set({
+        title: body.title,
+        script: body.script,
+        updatedAt: new Date(),
+        ...(rerender ? { state: 'queued' as const, progress: 0, error: null, generation: sql`${broadcasts.generation} + 1`, attempts: 0, finishedAt: null } : {}),
+      })
+      .where(eq(broadcasts.id, row.id))
+      .returning();
+    if (rerender) await queueRender(ctx, r!, tx);
+    return r;
+  });
   if (rerender) nudgeRenderers(ctx);
   return toBroadcast(next!);
 }

@@ -216,8 +216,9 @@ export async function chatPersona(ctx: Pick<ServerContext, 'db'>, appId: string,
 }
 
 /**
- * What a video can be drawn from: the portrait, unless it is an SVG (the encoder reads raster images
- * only), else the idle clip's first frame; null when neither.
+ * What a video is drawn from: the idle clip (looped under the speech) when the character has one, as
+ * the portal's avatar plays it; else the portrait, unless it is an SVG (the encoder reads raster
+ * images only); null when neither.
  */
 export async function lookOf(ctx: Pick<ServerContext, 'db'>, characterId: string | null): Promise<string | null> {
   if (!characterId) return null;
@@ -226,6 +227,6 @@ export async function lookOf(ctx: Pick<ServerContext, 'db'>, characterId: string
     .from(characters)
     .leftJoin(files, eq(files.id, characters.portraitFileId))
     .where(eq(characters.id, characterId));
-  if (c?.portrait && c.portraitType !== 'image/svg+xml') return c.portrait;
-  return c?.clip ?? null;
+  if (c?.clip) return c.clip;
+  return c?.portrait && c.portraitType !== 'image/svg+xml' ? c.portrait : null;
 }

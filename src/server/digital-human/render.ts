@@ -1,15 +1,17 @@
 /**
- * Renders a broadcast video: the character's portrait (or its idle clip's first frame) with the mouth
- * opened by the speech's loudness frame by frame (mouth.ts), the speech as AAC and the script as soft
+ * Renders a broadcast video: the character's idle clip (looped) or portrait with the mouth opened by
+ * the speech's loudness frame by frame (mouth.ts), the speech as AAC and the script as soft
  * mov_text subtitles, one per spoken sentence and lasting exactly its audio (subtitles.ts), H.264 in an MP4 with its index in front
- * (`+faststart`, so a browser plays it while it loads). Frames are drawn in Node and piped to ffmpeg
- * as raw RGB: the loudness must drive the picture per frame, which ffmpeg's own filters cannot read
- * from a second input.
+ * (`+faststart`, so a browser plays it while it loads). Here: the speech decoded and timed and the
+ * loudness per frame; the frames are drawn and encoded on the frames worker thread (encode.ts,
+ * frames-pool.ts), as raw RGB piped to ffmpeg: the loudness must drive the picture per frame, which
+ * ffmpeg's own filters cannot read from a second input.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { drawFrame, frameLevels } from './mouth';
+import { frameLevels } from './mouth';
 import { mediaDuration, runFfmpeg } from './ffmpeg';
+import { encodeOffThread } from './frames-pool';
 import { toSrt, toVtt, type Cue } from './subtitles';
 
 export const VIDEO_SIZE = 480;
@@ -26,8 +28,8 @@ export interface SpeechPart {
 export interface RenderInput {
   /** A directory of its own for the intermediate files (removed by the caller). */
   workDir: string;
-  /** The portrait image or idle clip, with its stored file name (its extension tells ffmpeg the format). */
-  look: { bytes: Buffer; name: string };
+  /** The portrait image or idle clip (mp4/webm, looped under the speech), with its stored file name (its extension tells ffmpeg the format). */
+  look: { bytes: Buffer; name: string; kind: 'portrait' | 'clip' };
   /** The script's sentences as spoken, in order: each is a subtitle cue lasting exactly its audio. */
   speech: SpeechPart[];
   /** ISO 639-2 code of the subtitles' language (`chi`, `eng`). */
@@ -79,12 +81,6 @@ export async function renderBroadcast(input: RenderInput): Promise<RenderResult>
   const subsFile = path.join(workDir, 'subtitles.srt');
   await fs.writeFile(lookFile, input.look.bytes);
 
-  // The portrait, filled and cropped to a square frame, as raw RGB.
-  const base = await runFfmpeg(
-    ['-i', lookFile, '-frames:v', '1', '-vf', `scale=${size}:${size}:force_original_aspect_ratio=increase,crop=${size}:${size},format=rgb24`, '-f', 'rawvideo', 'pipe:1'],
-    { timeoutMs: 30_000, signal },
-  );
-  if (base.length !== size * size * 3) throw new Error('The portrait could not be read as an image');
   // Each sentence's speech as mono PCM, end to end: their lengths time the subtitles, their
   // loudness opens the mouth, and together they are the video's sound and length.
   const pcms: Buffer[] = [];
@@ -109,39 +105,21 @@ export async function renderBroadcast(input: RenderInput): Promise<RenderResult>
   const levels = frameLevels(pcm, PCM_RATE, fps, frames);
   await fs.writeFile(subsFile, toSrt(cues), 'utf8');
 
-  const frame = Buffer.alloc(base.length);
-  let lastReport = 0;
-  await runFfmpeg(
-    [
-      '-y',
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${size}x${size}`, '-r', String(fps), '-i', 'pipe:0',
-      '-i', speechFile,
-      '-i', subsFile,
-      '-map', '0:v', '-map', '1:a', '-map', '2:s',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '96k', '-ac', '1',
-      '-c:s', 'mov_text', '-metadata:s:s:0', `language=${input.language}`,
-      '-movflags', '+faststart',
-      input.outFile,
-    ],
+  await encodeOffThread(
     {
+      lookFile,
+      look: input.look.kind,
+      speechFile,
+      subsFile,
+      outFile: input.outFile,
+      language: input.language,
+      size,
+      fps,
+      levels,
       // Generous for a slow, shared machine: a 1000-word script speaks for several minutes.
       timeoutMs: 60_000 + audioDuration * 4_000,
-      signal,
-      stdin: async (write) => {
-        for (let f = 0; f < frames; f++) {
-          signal?.throwIfAborted();
-          drawFrame(base, frame, size, size, levels[f]!);
-          // A copy: the writer may still hold the buffer when the next frame is drawn.
-          await write(Buffer.from(frame));
-          const now = Date.now();
-          if (input.onProgress && (now - lastReport > 250 || f === frames - 1)) {
-            lastReport = now;
-            input.onProgress((f + 1) / frames);
-          }
-        }
-      },
     },
+    { signal, onProgress: input.onProgress },
   );
   const stat = await fs.stat(input.outFile);
   return { duration: await mediaDuration(input.outFile), audioDuration, vtt: toVtt(cues), bytes: stat.size };

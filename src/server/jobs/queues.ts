@@ -6,6 +6,9 @@
  *   two workers of a type at once. A job is retried only when its process stopped (lease expired, or a
  *   clean stop handed it back): a task whose handler fails ends failed, as before. Out of retries, the
  *   job goes to `knowledge-dead`, whose worker fails the task.
+ * - `broadcast-render`: digital humans' broadcast video renders (the broadcasts table stays their
+ *   record), retried only when their process stopped, like knowledge tasks; out of retries, the job
+ *   goes to `broadcast-dead`, whose worker fails the broadcast.
  * - `knowledge-refresh`, `runs-sweep`, `overview-keep`: scheduled passes (cron), policy `short`, so
  *   that several processes starting at once queue one pass, not one each.
  */
@@ -20,6 +23,10 @@ export const KNOWLEDGE_QUEUES = {
   faq: 'knowledge-faq',
   index: 'knowledge-index',
 } as const;
+
+/** Starts of one broadcast render before it fails: the first and two retries after its process stopped. */
+export const RENDER_ATTEMPTS = 3;
+export const RENDER_QUEUE = 'broadcast-render';
 
 type QueueOptions = Omit<PgBoss.Queue, 'name'>;
 
@@ -40,6 +47,17 @@ export const JOB_QUEUES = {
   [KNOWLEDGE_QUEUES.graphic]: knowledge,
   [KNOWLEDGE_QUEUES.faq]: knowledge,
   [KNOWLEDGE_QUEUES.index]: knowledge,
+  'broadcast-dead': (): QueueOptions => ({ policy: 'standard', retryLimit: 3, retryDelay: 5, expireInSeconds: 60 }),
+  // Standard, not singleton: an edit queues the new generation's render while the old one may still
+  // run; the old one notices at its next renewal and stops.
+  [RENDER_QUEUE]: (o: { leaseSeconds: number }): QueueOptions => ({
+    policy: 'standard',
+    retryLimit: RENDER_ATTEMPTS - 1,
+    retryDelay: 0,
+    retryBackoff: false,
+    expireInSeconds: o.leaseSeconds,
+    deadLetter: 'broadcast-dead',
+  }),
   'knowledge-refresh': pass,
   'runs-sweep': pass,
   'overview-keep': pass,

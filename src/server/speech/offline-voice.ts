@@ -2,11 +2,11 @@
  * The built-in offline voice: eSpeak NG (WASM, the `espeak-ng` package) on one worker thread, so a
  * sentence's ~150 ms of CPU never holds the server's event loop. Texts queue on that one thread (a
  * second would double the memory of the 18 MB module for a voice meant as the fallback). The worker
- * starts on first use and stops after a while idle; a worker that dies fails the texts it held and
- * the next text starts a new one.
+ * starts on first use and stops after a while idle (../lazy-worker); a worker that dies fails the texts
+ * it held and the next text starts a new one.
  */
-import { Worker } from 'node:worker_threads';
 import type { SpeechLanguage } from '../../../schemas/speech';
+import { lazyWorker } from '../lazy-worker';
 
 const WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
 const IDLE_MS = 30_000;
@@ -33,76 +33,18 @@ export function espeakVoiceOf(voice: string | undefined, language: SpeechLanguag
   return (hit ?? OFFLINE_VOICES.find((o) => o.id === language)!).espeak;
 }
 
-interface Pending {
-  resolve: (wav: Buffer) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
-let worker: Worker | null = null;
-let nextId = 1;
-const pending = new Map<number, Pending>();
-let idleTimer: NodeJS.Timeout | null = null;
-
-function failAll(w: Worker, err: Error) {
-  if (worker === w) worker = null;
-  for (const [id, p] of pending) {
-    pending.delete(id);
-    clearTimeout(p.timer);
-    p.reject(err);
-  }
-}
-
-function startWorker(): Worker {
-  if (worker) return worker;
-  const w = new Worker(WORKER_URL, { execArgv: [] });
-  worker = w;
-  w.on('message', (m: { id: number; ok: boolean; wav?: Uint8Array; error?: string }) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    clearTimeout(p.timer);
-    if (m.ok && m.wav) p.resolve(Buffer.from(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength));
-    else p.reject(new Error(m.error ?? 'offline voice failed'));
-    if (!pending.size) idle(w);
-  });
-  w.on('error', (e) => failAll(w, e instanceof Error ? e : new Error(String(e))));
-  w.on('exit', (code) => failAll(w, new Error(`the offline voice's worker exited (${code})`)));
-  return w;
-}
-
-function idle(w: Worker) {
-  w.unref();
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => {
-    idleTimer = null;
-    if (worker === w && !pending.size) {
-      worker = null;
-      void w.terminate();
-    }
-  }, IDLE_MS);
-  idleTimer.unref();
-}
+const voiceWorker = lazyWorker(WORKER_URL, { idleMs: IDLE_MS });
 
 /** A WAV (22.05 kHz mono, 16 bit) of the text in eSpeak NG's voice. */
 export function speakOffline(text: string, opts: { voice?: string; language?: SpeechLanguage; speed?: number } = {}): Promise<Buffer> {
   const voice = espeakVoiceOf(opts.voice, opts.language ?? languageOf(text));
-  const w = startWorker();
-  if (idleTimer) {
-    clearTimeout(idleTimer);
-    idleTimer = null;
-  }
-  w.ref();
-  const id = nextId++;
-  return new Promise<Buffer>((resolve, reject) => {
-    // A text that hangs the engine stops the worker: the others it held fail with it, the next starts anew.
-    const timer = setTimeout(() => {
-      if (worker === w) {
-        failAll(w, new Error('the offline voice took too long'));
-        void w.terminate();
-      }
-    }, TEXT_TIMEOUT_MS);
-    pending.set(id, { resolve, reject, timer });
-    w.postMessage({ id, text, voice, wpm: wpmOf(opts.speed) });
-  });
+  // A text that hangs the engine stops the worker: the others it held fail with it, the next starts anew.
+  const timer = setTimeout(() => voiceWorker.restart('the offline voice took too long'), TEXT_TIMEOUT_MS);
+  return voiceWorker
+    .call({ text, voice, wpm: wpmOf(opts.speed) })
+    .then((m) => {
+      const wav = m.wav as Uint8Array;
+      return Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
+    })
+    .finally(() => clearTimeout(timer));
 }

@@ -234,6 +234,7 @@ export function ChatView({ appId, conversationId, onConversationChange, embedded
                 name={app.character?.name || appView.name}
                 icon={<AppIcon value={appView.icon} size={32} />}
                 imageUrl={app.character?.portrait_url ?? undefined}
+                clipUrl={app.character?.idle_clip_url ?? undefined}
                 listen={features.speech_to_text}
                 speak={features.text_to_speech && voicePrefs.speak}
                 speed={voicePrefs.speed ?? undefined}
