@@ -10,16 +10,18 @@ import { segmentText } from '../../src/server/knowledge/segment';
 import { createStudio, type Studio } from '../../src/server/server';
 import { Settings } from '../../src/server/settings';
 import { ADMIN, DEFAULT_TENANT_ID, serverDatabaseUrl, type Harness } from './harness';
-import { addUnits, createBase, RULE, uploadOk, waitFor, waitUnit } from './knowledge-kit';
+import { addUnits, createBase, RULE, startPageServer, uploadOk, waitFor, waitUnit } from './knowledge-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
 // The knowledge queue on pg-boss: a server closed in the middle of an ingestion gives the task back, and
 // the next server on the same data directory finishes it exactly once; a process that died (its job's
 // lease expired) is taken over, a task whose process keeps dying fails (dead-letter queue); stop
-// mid-task removes the partial segments, cancel-queue cancels the job.
+// mid-task removes the partial segments, cancel-queue cancels the job; a long task of one knowledge base
+// does not hold up a short one of another.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-queue-'));
-let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent' });
+// The local page server of the URL units (127.0.0.1) is open to the outbound policy.
+let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent', outboundAllow: '127.0.0.1' });
 // On a PostgreSQL server (DATABASE_URL): a database of this file's own, shared by the successive servers.
 let dropDatabase: (() => Promise<void>) | undefined;
 let studio: Studio;
@@ -189,5 +191,31 @@ describe('stop and cancel', () => {
     await runQueuedTasksNow(studio.ctx);
     expect(await segmentCount(u.id)).toBe(0);
     expect((await studio.ctx.db.select().from(datasetTasks).where(eq(datasetTasks.id, u.task_id))).length).toBe(0);
+  }, 60_000);
+});
+
+describe('two knowledge bases', () => {
+  it('a long ingestion on one base does not hold up a short one on another', async () => {
+    const pages = await startPageServer(() => '<html><body><p>Slow page text.</p></body></html>');
+    try {
+      const [busy, other] = [await createBase(h, f.u.member.token, f.wsA, 'Busy base'), await createBase(h, f.u.member.token, f.wsA, 'Other base')];
+      // Held until released (the page server answers /slow after 20 s on its own).
+      const [slow] = await addUnits(h, f.u.member.token, f.wsA, busy, { url: pages.url('/slow'), name: 'Slow page' });
+      await waitFor(h, f.u.member.token, f.wsA, busy, slow.id, (d) => d.status === 'parsing');
+      const [next] = await addUnits(h, f.u.member.token, f.wsA, busy, { url: pages.url('/page'), name: 'Behind it' });
+      const file = await uploadOk(h, f.u.member.token, f.wsA, 'short.txt', 'A short unit of another base.');
+      const [short] = await addUnits(h, f.u.member.token, f.wsA, other, { file_ids: [file] });
+      expect((await waitUnit(h, f.u.member.token, f.wsA, other, short.id)).status).toBe('completed');
+      // Done while the long one was still running, and its own base's next unit still waited behind it.
+      const status = async (id: string) => (await studio.ctx.db.select({ s: datasetTasks.status }).from(datasetTasks).where(eq(datasetTasks.id, id)))[0]!.s;
+      expect(await status(slow.task_id)).toBe('running');
+      expect(await status(next.task_id)).toBe('queued');
+      pages.release();
+      expect((await waitUnit(h, f.u.member.token, f.wsA, busy, slow.id)).status).toBe('completed');
+      expect((await waitUnit(h, f.u.member.token, f.wsA, busy, next.id)).status).toBe('completed');
+    } finally {
+      pages.release();
+      await pages.close();
+    }
   }, 60_000);
 });
