@@ -5,6 +5,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { datasetDocuments, datasetSegments, datasetTaskLogs, datasetTasks } from '../../src/server/db/schema';
 import { jobsOf } from '../../src/server/jobs/boss';
+import { clientAdapter } from '../../src/server/jobs/db-adapter';
 import { enqueueTask, MAX_ATTEMPTS, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { segmentText } from '../../src/server/knowledge/segment';
 import { createStudio, type Studio } from '../../src/server/server';
@@ -160,6 +161,30 @@ describe('dead processes', () => {
     expect(x!.error).toContain('too many times');
     const shown = expectOk(await h.call('GET', `/api/v1/console/datasets/${ds}/documents/${unit.id}`, { token: f.u.member.token, workspaceId: f.wsA }));
     expect(shown).toMatchObject({ status: 'failed', task_id: exhausted });
+  });
+});
+
+describe('a job completing during a stop', () => {
+  it('is not lost: its completion after the stop changes nothing, and its lease gives it to a worker again', async () => {
+    const boss = jobsOf(studio.ctx.db)!.boss;
+    // A queue of this test's own: no worker of the server takes its jobs.
+    const queue = 'test-stop-race';
+    await boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: 1, retryDelay: 0, expireInSeconds: 60 });
+    const id = await boss.send(queue, { n: 1 });
+    const [taken] = await boss.fetch(queue);
+    expect(taken!.id).toBe(id);
+    // pg-boss's worker completes a job without awaiting it: after the stop, through the closed adapter.
+    const closed = clientAdapter({ db: studio.ctx.db, kind: settings.databaseUrl ? 'postgres' : 'pglite' });
+    closed.close();
+    await expect(boss.complete(queue, id!, undefined, { db: closed })).resolves.toMatchObject({ affected: 0 });
+    expect(await boss.getJobById(queue, id!)).toMatchObject({ state: 'active' });
+    // Its lease runs out (as if its 60 s had passed) and the maintenance, in any process, retries it.
+    await studio.ctx.db.execute(sql`update pgboss.job set started_on = now() - interval '2 minutes' where name = ${queue} and id = ${id}::uuid`);
+    await (boss as unknown as { expire(): Promise<void> }).expire();
+    const [again] = await boss.fetch(queue, { includeMetadata: true });
+    expect(again).toMatchObject({ id, retryCount: 1 });
+    await boss.complete(queue, id!);
+    expect(await boss.getJobById(queue, id!)).toMatchObject({ state: 'completed' });
   });
 });
 
