@@ -176,7 +176,7 @@ describe('a job completing during a stop', () => {
     // pg-boss's worker completes a job without awaiting it: after the stop, through the closed adapter.
     const closed = clientAdapter({ db: studio.ctx.db, kind: settings.databaseUrl ? 'postgres' : 'pglite' });
     closed.close();
-    await expect(boss.complete(queue, id!, undefined, { db: closed })).resolves.toMatchObject({ affected: 0 });
+    await expect(boss.complete(queue, id!, {}, { db: closed })).resolves.toMatchObject({ affected: 0 });
     expect(await boss.getJobById(queue, id!)).toMatchObject({ state: 'active' });
     // Its lease runs out (as if its 60 s had passed) and the maintenance, in any process, retries it.
     await studio.ctx.db.execute(sql`update pgboss.job set started_on = now() - interval '2 minutes' where name = ${queue} and id = ${id}::uuid`);
