@@ -5,21 +5,24 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { datasetDocuments, datasetSegments, datasetTaskLogs, datasetTasks } from '../../src/server/db/schema';
 import { jobsOf } from '../../src/server/jobs/boss';
+import { clientAdapter } from '../../src/server/jobs/db-adapter';
 import { enqueueTask, MAX_ATTEMPTS, runQueuedTasksNow } from '../../src/server/knowledge/queue';
 import { segmentText } from '../../src/server/knowledge/segment';
 import { createStudio, type Studio } from '../../src/server/server';
 import { Settings } from '../../src/server/settings';
 import { ADMIN, DEFAULT_TENANT_ID, serverDatabaseUrl, type Harness } from './harness';
-import { addUnits, createBase, RULE, uploadOk, waitFor, waitUnit } from './knowledge-kit';
+import { addUnits, createBase, RULE, startPageServer, uploadOk, waitFor, waitUnit } from './knowledge-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
 // The knowledge queue on pg-boss: a server closed in the middle of an ingestion gives the task back, and
 // the next server on the same data directory finishes it exactly once; a process that died (its job's
 // lease expired) is taken over, a task whose process keeps dying fails (dead-letter queue); stop
-// mid-task removes the partial segments, cancel-queue cancels the job.
+// mid-task removes the partial segments, cancel-queue cancels the job; a long task of one knowledge base
+// does not hold up a short one of another.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-queue-'));
-let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent' });
+// The local page server of the URL units (127.0.0.1) is open to the outbound policy.
+let settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, dataDir: dir, clientDir: '/nonexistent', logLevel: 'silent', outboundAllow: '127.0.0.1' });
 // On a PostgreSQL server (DATABASE_URL): a database of this file's own, shared by the successive servers.
 let dropDatabase: (() => Promise<void>) | undefined;
 let studio: Studio;
@@ -161,6 +164,30 @@ describe('dead processes', () => {
   });
 });
 
+describe('a job completing during a stop', () => {
+  it('is not lost: its completion after the stop changes nothing, and its lease gives it to a worker again', async () => {
+    const boss = jobsOf(studio.ctx.db)!.boss;
+    // A queue of this test's own: no worker of the server takes its jobs.
+    const queue = 'test-stop-race';
+    await boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: 1, retryDelay: 0, expireInSeconds: 60 });
+    const id = await boss.send(queue, { n: 1 });
+    const [taken] = await boss.fetch(queue);
+    expect(taken!.id).toBe(id);
+    // pg-boss's worker completes a job without awaiting it: after the stop, through the closed adapter.
+    const closed = clientAdapter({ db: studio.ctx.db, kind: settings.databaseUrl ? 'postgres' : 'pglite' });
+    closed.close();
+    await expect(boss.complete(queue, id!, {}, { db: closed })).resolves.toMatchObject({ affected: 0 });
+    expect(await boss.getJobById(queue, id!)).toMatchObject({ state: 'active' });
+    // Its lease runs out (as if its 60 s had passed) and the maintenance, in any process, retries it.
+    await studio.ctx.db.execute(sql`update pgboss.job set started_on = now() - interval '2 minutes' where name = ${queue} and id = ${id}::uuid`);
+    await (boss as unknown as { expire(): Promise<void> }).expire();
+    const [again] = await boss.fetch(queue, { includeMetadata: true });
+    expect(again).toMatchObject({ id, retryCount: 1 });
+    await boss.complete(queue, id!);
+    expect(await boss.getJobById(queue, id!)).toMatchObject({ state: 'completed' });
+  });
+});
+
 describe('stop and cancel', () => {
   it('stops a task mid-vectorising (partial segments removed) and cancels the queued one behind it', async () => {
     const text = bigText(8_000, 'stop');
@@ -189,5 +216,31 @@ describe('stop and cancel', () => {
     await runQueuedTasksNow(studio.ctx);
     expect(await segmentCount(u.id)).toBe(0);
     expect((await studio.ctx.db.select().from(datasetTasks).where(eq(datasetTasks.id, u.task_id))).length).toBe(0);
+  }, 60_000);
+});
+
+describe('two knowledge bases', () => {
+  it('a long ingestion on one base does not hold up a short one on another', async () => {
+    const pages = await startPageServer(() => '<html><body><p>Slow page text.</p></body></html>');
+    try {
+      const [busy, other] = [await createBase(h, f.u.member.token, f.wsA, 'Busy base'), await createBase(h, f.u.member.token, f.wsA, 'Other base')];
+      // Held until released (the page server answers /slow after 20 s on its own).
+      const [slow] = await addUnits(h, f.u.member.token, f.wsA, busy, { url: pages.url('/slow'), name: 'Slow page' });
+      await waitFor(h, f.u.member.token, f.wsA, busy, slow.id, (d) => d.status === 'parsing');
+      const [next] = await addUnits(h, f.u.member.token, f.wsA, busy, { url: pages.url('/page'), name: 'Behind it' });
+      const file = await uploadOk(h, f.u.member.token, f.wsA, 'short.txt', 'A short unit of another base.');
+      const [short] = await addUnits(h, f.u.member.token, f.wsA, other, { file_ids: [file] });
+      expect((await waitUnit(h, f.u.member.token, f.wsA, other, short.id)).status).toBe('completed');
+      // Done while the long one was still running, and its own base's next unit still waited behind it.
+      const status = async (id: string) => (await studio.ctx.db.select({ s: datasetTasks.status }).from(datasetTasks).where(eq(datasetTasks.id, id)))[0]!.s;
+      expect(await status(slow.task_id)).toBe('running');
+      expect(await status(next.task_id)).toBe('queued');
+      pages.release();
+      expect((await waitUnit(h, f.u.member.token, f.wsA, busy, slow.id)).status).toBe('completed');
+      expect((await waitUnit(h, f.u.member.token, f.wsA, busy, next.id)).status).toBe('completed');
+    } finally {
+      pages.release();
+      await pages.close();
+    }
   }, 60_000);
 });

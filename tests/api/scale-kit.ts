@@ -29,8 +29,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Starts `n` servers on the harness's database and the proxy in front of them. */
-export async function startCluster(h: Harness, n: number, env: Record<string, string> = {}): Promise<Cluster> {
+/** Starts `n` servers on the harness's (or a bench's) studio's database and the proxy in front of them. */
+export async function startCluster(h: Pick<Harness, 'studio'>, n: number, env: Record<string, string> = {}): Promise<Cluster> {
   const databaseUrl = h.studio.ctx.settings.databaseUrl;
   const stops: (() => Promise<void>)[] = [];
   let servers: string[];
@@ -85,7 +85,7 @@ export async function startCluster(h: Harness, n: number, env: Record<string, st
   };
 }
 
-async function inProcessServer(h: Harness): Promise<{ url: string; stop: () => Promise<void> }> {
+async function inProcessServer(h: Pick<Harness, 'studio'>): Promise<{ url: string; stop: () => Promise<void> }> {
   const ctx = h.studio.ctx;
   const tokens = createTokenService(ctx.db, await ensureKey(ctx.db, 'jwt_secret'), ctx.settings.accessTokenTtl, ctx.settings.refreshTokenTtl);
   const app = await buildApp({ ...ctx, tokens });

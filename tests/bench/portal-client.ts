@@ -4,7 +4,8 @@
  * ramp), and records per stream the time to its first `answer_chunk` frame and whether it ended well
  * (status 200, no `run_failed`, a final `message_end`), and the longest gap between two successive
  * `answer_chunk` frames of a stream (issue 34: chunks arrived in bursts). Reads its job as one JSON
- * line on stdin and prints `{ ttft, gaps, errors, samples, peakOpen }` as one line.
+ * line on stdin and prints `{ ttft, gaps, errors, complete, samples, peakOpen }` as one line (`complete`:
+ * streams that ended with `message_end` and no `run_failed`).
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -23,6 +24,7 @@ const ttft: Record<string, number> = {};
 const gaps: number[] = [];
 const samples: string[] = [];
 let errors = 0;
+let complete = 0;
 let open = 0;
 let peakOpen = 0;
 const fail = (why: string) => {
@@ -44,6 +46,7 @@ async function stream(i: number): Promise<void> {
     const decoder = new TextDecoder();
     let buf = '';
     let last = '';
+    let failed = false;
     let chunkAt = 0;
     let gap = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -59,11 +62,15 @@ async function stream(i: number): Promise<void> {
           else gap = Math.max(gap, now - chunkAt);
           chunkAt = now;
         }
-        if (type === 'run_failed') fail(`#${i}: ${frame.slice(0, 300)}`);
+        if (type === 'run_failed') {
+          failed = true;
+          fail(`#${i}: ${frame.slice(0, 300)}`);
+        }
         last = type;
       }
     }
     if (last !== 'message_end') fail(`#${i}: the stream ended with ${last || 'nothing'}`);
+    else if (!failed) complete++;
     if (gap) gaps.push(gap);
   } catch (e) {
     fail(`#${i}: ${(e as Error).message}`);
@@ -78,4 +85,4 @@ for (let i = 0; i < job.streams; i++) {
   await new Promise((r) => setTimeout(r, job.spacingMs));
 }
 await Promise.all(all);
-process.stdout.write(`${JSON.stringify({ ttft, gaps, errors, samples, peakOpen })}\n`);
+process.stdout.write(`${JSON.stringify({ ttft, gaps, errors, complete, samples, peakOpen })}\n`);

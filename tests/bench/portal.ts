@@ -1,6 +1,9 @@
 /**
  * `npm run bench:portal` (prints figures, asserts nothing): 200 concurrent portal chat streams on one
- * server process (embedded database, in memory) against a local fake OpenAI-compatible provider.
+ * server process (embedded database, in memory) against a local fake OpenAI-compatible provider;
+ * `npm run bench:portal -- --processes 3`: the same spread over three server processes on one
+ * PostgreSQL server behind a loopback proxy (./portal-servers.ts), with each process's RSS before and
+ * after the round and its CPU.
  * - the provider (./portal-provider-process.ts) and the client (./portal-client.ts) run in processes
  *   of their own, as a remote provider and browsers would;
  * - the streams start 5 ms apart and each lasts about 1.6 s (the fake's answer of the API tests,
@@ -23,15 +26,16 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { FlowDocument } from '../../schemas/flow';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
-import { Settings } from '../../src/server/settings';
-import { createStudio } from '../../src/server/server';
 import { createUser } from '../../src/server/services/users';
-import { runRegistry } from '../../src/server/runs/registry';
 import { GOOD_KEY } from '../api/fake-providers';
 import { flow } from '../engine/kit';
-import { profileWhile, threadCpu, threadCpuSince } from './cpu';
+import { profileWhile } from './cpu';
+import { serve } from './portal-servers';
 
 const STREAMS = Number(process.env.STREAMS ?? 200);
+const at = process.argv.indexOf('--processes');
+const PROCESSES = at > 0 ? Number(process.argv[at + 1]) : 1;
+if (!(PROCESSES >= 1 && PROCESSES <= 8)) throw new Error('--processes takes a number from 1 to 8');
 const USERS = 20;
 const SPACING_MS = 5;
 const PASSWORD = 'Bench12345';
@@ -71,12 +75,9 @@ async function child(file: string, env: Record<string, string> = {}) {
 const provider = await child('./portal-provider-process.ts');
 const { baseUrl } = JSON.parse(await provider.next()) as { baseUrl: string };
 // The fake provider listens on loopback: the outbound network policy opens exactly it.
-const studio = await createStudio(
-  Settings.parse({ adminUser: 'admin', adminPassword: PASSWORD, clientDir: '/nonexistent', logLevel: 'silent', outboundAllow: new URL(baseUrl).host }),
-  { inMemory: true },
-);
+const servers = await serve({ processes: PROCESSES, adminPassword: PASSWORD, providerHost: new URL(baseUrl).host });
+const { studio, base } = servers;
 try {
-  const base = await studio.app.listen({ port: 0, host: '127.0.0.1' });
   const call = (method: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then(json);
   const login = async (username: string) => (await call('POST', '/api/v1/console/base/login', { tenantId: DEFAULT_TENANT_ID, username, password: PASSWORD })).access_token as string;
@@ -102,9 +103,8 @@ try {
   const round = async (streams: number) => {
     const client = await child('./portal-client.ts');
     client.p.stdin.end(`${JSON.stringify({ url, tokens, streams, spacingMs: SPACING_MS })}\n`);
-    const out = JSON.parse(await client.next()) as { ttft: Record<string, number>; gaps: number[]; errors: number; samples: string[]; peakOpen: number };
-    const registry = runRegistry(studio.ctx);
-    while (registry.size) await new Promise((r) => setTimeout(r, 10));
+    const out = JSON.parse(await client.next()) as { ttft: Record<string, number>; gaps: number[]; errors: number; complete: number; samples: string[]; peakOpen: number };
+    await servers.settle();
     return out;
   };
 
@@ -113,13 +113,13 @@ try {
   for (let i = 0; i < 5; i++) alone.push(...Object.values((await round(1)).ttft));
   const probe = await child('./portal-probe.ts');
   probe.p.stdin.write(`${JSON.stringify({ url: `${base}/config.json`, everyMs: 100 })}\n`);
-  const cpu0 = process.cpuUsage();
-  const threads0 = threadCpu();
+  const rssBefore = servers.rss();
+  const cpu = servers.cpu();
   const t0 = performance.now();
   const result = await profileWhile('portal-streams', () => round(STREAMS));
   const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const threads = threadCpuSince(threads0);
+  const cpuLines = cpu(STREAMS, wall);
+  const rssAfter = servers.rss();
   probe.p.stdin.end('stop\n');
   const { latencies } = JSON.parse(await probe.next()) as { latencies: number[] };
   provider.p.stdin.write('report\n');
@@ -128,19 +128,21 @@ try {
     .filter(([i]) => delays[i] !== undefined)
     .map(([i, t]) => t - delays[i]);
   const load = execSync('uptime').toString().trim();
-  console.log(`portal chat streams: ${STREAMS} (peak open at the client: ${result.peakOpen}), ${USERS} users, one server process, embedded database; ${(wall / 1000).toFixed(1)} s`);
+  console.log(`portal chat streams: ${STREAMS} (peak open at the client: ${result.peakOpen}), ${USERS} users, ${servers.label}; ${(wall / 1000).toFixed(1)} s`);
   console.log(`errors                       ${String(result.errors).padStart(7)}   (target 0)${result.samples.length ? `\n  ${result.samples.join('\n  ')}` : ''}`);
+  console.log(`streams complete             ${String(result.complete).padStart(7)} of ${STREAMS}`);
   console.log(`first-token overhead  p50 ${fmt(quantile(overhead, 0.5))} ms | p95 ${fmt(quantile(overhead, 0.95))} ms | max ${fmt(Math.max(...overhead))} ms   (target p95 <= 20 ms; ${overhead.length} streams measured)`);
   const chunkMs = Number(process.env.CHUNK_MS ?? 500);
   const ttfts = Object.values(result.ttft);
+  console.log(`first token under the burst  p50 ${fmt(quantile(ttfts, 0.5))} ms | p95 ${fmt(quantile(ttfts, 0.95))} ms | max ${fmt(Math.max(...ttfts))} ms   (the provider's own first token included)`);
   console.log(`first token under the burst p95 ${fmt(quantile(ttfts, 0.95))} ms | one message alone p50 ${fmt(quantile(alone, 0.5))} ms | difference ${fmt(quantile(ttfts, 0.95) - quantile(alone, 0.5))} ms   (target <= 150 ms)`);
   console.log(`/config.json probe / 100 ms  p50 ${fmt(quantile(latencies, 0.5))} ms | p95 ${fmt(quantile(latencies, 0.95))} ms | max ${fmt(Math.max(...latencies))} ms   (target max <= 50 ms; ${latencies.length} probes)`);
   console.log(`chunk gap past the provider's ${chunkMs} ms  p95 ${fmt(quantile(result.gaps, 0.95) - chunkMs)} ms | max ${fmt(Math.max(...result.gaps) - chunkMs)} ms   (target max <= 100 ms)`);
   console.log(`provider's own first token p50 ${fmt(quantile(Object.values(delays), 0.5))} ms (subtracted per stream)`);
-  console.log(`server process CPU       ${fmt((cpu.user + cpu.system) / 1000 / STREAMS)} ms a stream (${((cpu.user + cpu.system) / 1000 / wall * 100).toFixed(0)}% of one core over the round: less sensitive to a busy machine than the latencies)`);
-  if (threads) console.log(`  by thread                ${fmt(threads.main / STREAMS)} ms main thread, ${fmt(threads.others / STREAMS)} ms workers (database, sandboxes) a stream`);
+  for (const line of cpuLines) console.log(line);
+  console.log(`RSS by server process        ${rssBefore.map((r, i) => `${r.toFixed(0)} → ${rssAfter[i]!.toFixed(0)}`).join(' | ')} MB (before → after the round)`);
   console.log(`uptime: ${load}`);
 } finally {
   provider.p.stdin.end();
-  await studio.close();
+  await servers.close();
 }

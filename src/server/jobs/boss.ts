@@ -17,6 +17,7 @@ import type PgBoss from 'pg-boss';
 import type { Database, Db } from '../db/client';
 import type { Tx } from '../services/workspace-resources';
 import { clientAdapter, executorAdapter } from './db-adapter';
+import { fetchKeyed } from './fetch';
 import { JOB_QUEUES, type QueueName } from './queues';
 
 export type BossJob<T = Record<string, unknown>> = PgBoss.JobWithMetadata<T>;
@@ -33,6 +34,13 @@ export interface JobsOptions {
 
 export interface ConsumeOptions {
   concurrency: number;
+  /**
+   * A job data field that groups the queue's jobs (the knowledge base of a knowledge task): jobs are
+   * taken one per singleton key, groups with nothing running first, and one slot beyond `concurrency`
+   * is kept for a job of a group with nothing running anywhere (./fetch), so one group's long jobs do
+   * not hold up the others.
+   */
+  group?: string;
   /** Does one job; `shutdown` aborts when the process stops (hand the job back). */
   run(job: BossJob, shutdown: AbortSignal): Promise<void>;
 }
@@ -93,8 +101,9 @@ export async function startJobs(database: Pick<Database, 'db' | 'kind'>, opts: J
     nudge(queue) {
       for (const [name, c] of consumers) if (!queue || name === queue) c.wake();
     },
-    consume(queue, { concurrency, run }) {
+    consume(queue, { concurrency, run, group }) {
       const running = new Set<Promise<void>>();
+      const limit = concurrency + (group === undefined ? 0 : 1);
       let wake: () => void = () => undefined;
       let woken = false;
       const sleep = (ms: number) =>
@@ -112,10 +121,14 @@ export async function startJobs(database: Pick<Database, 'db' | 'kind'>, opts: J
         while (!shutdown.signal.aborted) {
           woken = false;
           const free = concurrency - running.size;
+          // The kept slot: taken only by a job of a group with nothing running.
+          const kept = group !== undefined && free <= 0 && running.size < limit;
           let got = 0;
-          if (free > 0) {
+          if (free > 0 || kept) {
             try {
-              const found = (await boss.fetch(queue, { batchSize: free, includeMetadata: true })) as BossJob[];
+              const found = group
+                ? await fetchKeyed(adapter, queue, kept ? 1 : free, group, kept)
+                : ((await boss.fetch(queue, { batchSize: free, includeMetadata: true })) as BossJob[]);
               got = found.length;
               for (const job of found) {
                 const p: Promise<void> = run(job, shutdown.signal)
@@ -131,7 +144,7 @@ export async function startJobs(database: Pick<Database, 'db' | 'kind'>, opts: J
             }
           }
           // Found some with room left: there may be more. Otherwise wait for a poll, a send or a job's end.
-          if (got > 0 && running.size < concurrency) continue;
+          if (got > 0 && running.size < limit) continue;
           await sleep(opts.pollMs);
         }
       };

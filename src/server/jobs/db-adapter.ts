@@ -26,6 +26,9 @@ interface QueryClient {
 /** The driver's client under drizzle (node-postgres' Pool, PGlite or its worker-thread remote). */
 const clientOf = (db: Db) => (db as unknown as { $client: QueryClient }).$client;
 
+/** pg-boss's commands on jobs by id (complete, fail, cancel, resume…), which answer how many they changed. */
+const COUNTED = /SELECT COUNT\(\*\) FROM results\s*$/i;
+
 /** pg-boss straight to the database's driver; `inflight` counts calls under way (a clean stop waits for them). */
 export function clientAdapter(database: Pick<Database, 'db' | 'kind'>): BossDb & { inflight(): number; close(): void } {
   const client = clientOf(database.db);
@@ -41,9 +44,10 @@ export function clientAdapter(database: Pick<Database, 'db' | 'kind'>): BossDb &
   return {
     async executeSql(text, values) {
       // After the stop, a poll or a completion still under way in pg-boss must not reach a database that is
-      // closing. It gets no rows rather than an error: pg-boss calls `complete` without awaiting it (a
+      // closing. It gets nothing done rather than an error: pg-boss calls `complete` without awaiting it (a
       // rejection there is unhandled), and a job left active expires into a retry by its lease as after a crash.
-      if (closed) return { rows: [] };
+      // Its complete/fail/cancel commands answer a count that it reads as `rows[0].count` (no row: a TypeError).
+      if (closed) return { rows: COUNTED.test(text) ? [{ count: 0 }] : [] };
       inflight++;
       try {
         return await run(text, values);

@@ -3,7 +3,9 @@
  *
  * - `knowledge-{normal,graphic,faq,index}`: knowledge tasks (dataset_tasks stays their record: states,
  *   progress, logs). Policy `singleton` with the unit as singletonKey: one unit is never processed by
- *   two workers of a type at once. A job is retried only when its process stopped (lease expired, or a
+ *   two workers of a type at once. Their consumers take jobs with ./fetch, not pg-boss's fetch (which
+ *   gives nothing while the oldest job's unit is busy): busy units are skipped, bases with nothing
+ *   running go first, and each consumer keeps a slot for them. A job is retried only when its process stopped (lease expired, or a
  *   clean stop handed it back): a task whose handler fails ends failed, as before. Out of retries, the
  *   job goes to `knowledge-dead`, whose worker fails the task.
  * - `broadcast-render`: digital humans' broadcast video renders (the broadcasts table stays their

@@ -66,7 +66,8 @@ export async function enqueueTask(ctx: Pick<ServerContext, 'db'>, t: EnqueueInpu
   if (!jobs) throw new Error('The job queue is not running on this database');
   // In the caller's transaction: the job exists exactly when the task does. Outside one, the send wakes this process's worker.
   const inTx = db !== ctx.db;
-  await jobs.send(KNOWLEDGE_QUEUES[t.type], { taskId: row!.id }, { id: row!.id, singletonKey: t.documentId }, inTx ? db : undefined);
+  // The base groups the queue's jobs (its consumers take bases with nothing running first: jobs/fetch).
+  await jobs.send(KNOWLEDGE_QUEUES[t.type], { taskId: row!.id, datasetId: t.datasetId }, { id: row!.id, singletonKey: t.documentId }, inTx ? db : undefined);
   // pg-boss orders a queue by created_on, which is now(): the transaction's start, the same for every
   // task it queues. The order they were queued in is the order they are taken in (as the task's own created_at).
   if (inTx) await db.execute(sql`update pgboss.job set created_on = clock_timestamp() where name = ${KNOWLEDGE_QUEUES[t.type]} and id = ${row!.id}::uuid`);

@@ -200,7 +200,8 @@ export function startKnowledgeWorkers(ctx: ServerContext, jobs: Jobs, opts: Know
   }
 
   const concurrency = opts.concurrency ?? ctx.settings.knowledgeConcurrency;
-  for (const queue of Object.values(KNOWLEDGE_QUEUES)) jobs.consume(queue, { concurrency, run });
+  // Grouped by knowledge base: a long task of one base never holds up a task of another (jobs/fetch).
+  for (const queue of Object.values(KNOWLEDGE_QUEUES)) jobs.consume(queue, { concurrency, run, group: 'datasetId' });
 
   // Jobs whose processes kept dying: their tasks fail (unless they ended meanwhile).
   jobs.consume('knowledge-dead', {
