@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { START_PASS_DELAY_S } from '../../src/server/jobs/passes';
 import { cachedDraftPlan } from '../../src/server/runs/app-flow';
 import { warmRuns } from '../../src/server/runs/warm';
 import { useStudio } from './harness';
@@ -80,6 +81,14 @@ describe('warming the run path after a start (issue 32)', () => {
     expect(await rowCounts()).toEqual(before);
     // The next run uses that plan and answers as before.
     expect((await runAs(f.u.admin.token, appId)) as { out?: unknown }).toMatchObject({ status: 200, out: 'Warm Ada' });
+  });
+
+  it("keeps the start's first background passes out of the first seconds", async () => {
+    const { rows } = await h.studio.ctx.db.execute<{ name: string; delay: number }>(
+      sql`SELECT name, extract(epoch FROM start_after - created_on)::float8 AS delay FROM pgboss.job WHERE singleton_key = 'start' ORDER BY name`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(['knowledge-refresh', 'overview-keep']);
+    for (const r of rows) expect(Number(r.delay)).toBeGreaterThanOrEqual(START_PASS_DELAY_S);
   });
 
   it('starts once the server listens', async () => {
