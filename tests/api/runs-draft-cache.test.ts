@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { START_PASS_DELAY_S } from '../../src/server/jobs/passes';
+import { rowsOf } from '../../src/server/knowledge/queue';
 import { cachedDraftPlan } from '../../src/server/runs/app-flow';
 import { warmRuns } from '../../src/server/runs/warm';
 import { useStudio } from './harness';
@@ -65,8 +66,10 @@ describe('the draft a run reads', () => {
 
 describe('warming the run path after a start (issue 32)', () => {
   const rowCounts = async () =>
-    (await h.studio.ctx.db.execute(sql`SELECT (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM node_executions)::int AS nodes,
-      (SELECT count(*) FROM run_events)::int AS events, (SELECT count(*) FROM conversations)::int AS conversations`)).rows[0];
+    rowsOf(
+      await h.studio.ctx.db.execute(sql`SELECT (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM node_executions)::int AS nodes,
+        (SELECT count(*) FROM run_events)::int AS events, (SELECT count(*) FROM conversations)::int AS conversations`),
+    )[0];
   const revisionOf = async (appId: string) => expectOk(await h.call('GET', `/api/v1/console/apps/${appId}/workflow`, { token: f.u.admin.token, workspaceId: f.wsA })).revision as number;
 
   it('runs the engine through a code node and compiles the latest drafts, writing nothing', async () => {
@@ -84,8 +87,8 @@ describe('warming the run path after a start (issue 32)', () => {
   });
 
   it("keeps the start's first background passes out of the first seconds", async () => {
-    const { rows } = await h.studio.ctx.db.execute<{ name: string; delay: number }>(
-      sql`SELECT name, extract(epoch FROM start_after - created_on)::float8 AS delay FROM pgboss.job WHERE singleton_key = 'start' ORDER BY name`,
+    const rows = rowsOf<{ name: string; delay: number }>(
+      await h.studio.ctx.db.execute(sql`SELECT name, extract(epoch FROM start_after - created_on)::float8 AS delay FROM pgboss.job WHERE singleton_key = 'start' ORDER BY name`),
     );
     expect(rows.map((r) => r.name)).toEqual(['knowledge-refresh', 'overview-keep']);
     for (const r of rows) expect(Number(r.delay)).toBeGreaterThanOrEqual(START_PASS_DELAY_S);
