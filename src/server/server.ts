@@ -22,6 +22,7 @@ import { startJobs } from './jobs/boss';
 import { startPasses } from './jobs/passes';
 import { startRenderWorkers } from './digital-human/render-jobs';
 import { warmPublicApi } from './public/warm';
+import { warmRuns } from './runs/warm';
 import type { ServerState } from './routes/health';
 
 /** How a start spent its time, in ms (printed by main.ts; `npm run bench:start` reads it). */
@@ -117,6 +118,11 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     app.log.warn('WEFT_HTTP_ALLOW_PRIVATE is deprecated: it opens the private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), never loopback, link-local or metadata; list what users may reach in WEFT_OUTBOUND_ALLOW instead');
   }
   await warmPublicApi(ctx, (e) => console.error('[weft] warming the public API failed:', e));
+  // The run path's code is compiled and recent drafts' plans cached once the server listens (runs/warm.ts): not on the start's path.
+  let warming: Promise<void> = Promise.resolve();
+  app.addHook('onListen', () => {
+    warming = new Promise<void>((resolve) => setImmediate(resolve)).then(() => warmRuns(ctx, (e) => console.error('[weft] warming the run path failed:', e)));
+  });
   await sandboxWarm;
   // Background work on pg-boss (jobs/): knowledge tasks (ingestion, graph analysis, Q&A, segment
   // indexes) taken by any process, and the scheduled passes (URL refreshes, the run sweep, the
@@ -145,6 +151,7 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
       state.stopping = true;
       ctx.plugins.close();
       await app.close();
+      await warming;
       // Running knowledge tasks and video renders go back to the queue; a pass under way ends before the database closes.
       await jobs.stop();
       knowledge.stop();

@@ -86,6 +86,23 @@ describe('code sandbox: normal runs', () => {
     }
   });
 
+  it("makes the next job's context once an answer has gone out, each used by one job only", async () => {
+    // Issue 22: a job takes a context made ahead (runtime, context, console), not one made on its way.
+    const own = createCodeSandbox({ maxWorkers: 1 });
+    try {
+      expect(await own.run(js('function main() { globalThis.mark = 1; console.log("one"); return { mark: typeof mark } }'))).toMatchObject({ ok: true, outputs: { mark: 'number' }, logs: [{ text: 'one' }] });
+      expect((await own.memory()).idle).toEqual([expect.objectContaining({ spare: true })]);
+      expect(await own.run(js('function main() { return { mark: typeof mark } }'))).toMatchObject({ ok: true, outputs: { mark: 'undefined' }, logs: [] });
+      expect((await own.memory()).idle).toEqual([expect.objectContaining({ spare: true })]);
+      // After a hard failure the module goes, and the spare with it: the next job builds both again.
+      expect(failure(await own.run(js('function main() { for (;;) {} }', {}, { timeoutMs: 100 }))).code).toBe('SANDBOX-TIMEOUT');
+      expect(await own.run(js('function main({ n }) { return { n } }', { n: 5 }))).toMatchObject({ ok: true, outputs: { n: 5 } });
+      expect((await own.memory()).idle).toEqual([expect.objectContaining({ spare: true })]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('runs several jobs at once, more than there are workers', async () => {
     const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => sandbox.run(js('function main({ i }) { let s = 0; for (let k = 0; k <= i * 1000; k++) s += k; return { i, s } }', { i }))));
     runs.forEach((out, i) => expect(out).toMatchObject({ ok: true, outputs: { i, s: ((i * 1000) * (i * 1000 + 1)) / 2 } }));

@@ -7,8 +7,10 @@
  *   the embedded database's are ended at start), and the run event log is pruned (runs/sweep);
  * - `overview-keep` every 10 minutes: the overview's settled days are kept (services/overview-keeper).
  *
- * The refresh and the overview's pass also run once shortly after a start (the server listens
- * first), as their timers did: one queued job for all the processes that start at once (policy short).
+ * The refresh and the overview's pass also run once after a start: one queued job for all the
+ * processes that start at once (policy short). Not in the first seconds (issue 32): the overview's
+ * pass vacuums in a transaction that holds the embedded database, and the first runs after a start
+ * (the warm-up's, a client's) would wait behind it.
  */
 import type { ServerContext } from '../context';
 import type { Database } from '../db/client';
@@ -17,6 +19,9 @@ import { pruneRunEvents, sweepOrphanedRuns } from '../runs/sweep';
 import { keepOverviewDays, STATEMENTS_PER_PASS } from '../services/overview-keeper';
 import type { Jobs } from './boss';
 import type { QueueName } from './queues';
+
+/** Seconds after a start before its first refresh pass (the overview's comes 5 s later). */
+export const START_PASS_DELAY_S = 15;
 
 const SCHEDULES: Record<'knowledge-refresh' | 'runs-sweep' | 'overview-keep', string> = {
   'knowledge-refresh': '*/10 * * * *',
@@ -40,7 +45,7 @@ export async function startPasses(ctx: ServerContext, database: Pick<Database, '
     if (opts.work) await jobs.work(queue, async () => void (await pass().catch(log)));
     if (scheduled.get(queue) !== SCHEDULES[queue]) await jobs.boss.schedule(queue, SCHEDULES[queue]);
   }
-  for (const [queue, after] of [['knowledge-refresh', 1], ['overview-keep', 2]] as [QueueName, number][]) {
+  for (const [queue, after] of [['knowledge-refresh', START_PASS_DELAY_S], ['overview-keep', START_PASS_DELAY_S + 5]] as [QueueName, number][]) {
     await jobs.send(queue, {}, { startAfter: after, singletonKey: 'start' });
   }
 }

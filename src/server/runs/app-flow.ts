@@ -55,6 +55,9 @@ function plansOf(registries: EngineRegistries): Map<string, ExecutionPlan> {
   return plans;
 }
 
+/** The plan cached for an app's draft revision, if any (tests: what warming after a start compiled, ./warm.ts). */
+export const cachedDraftPlan = (ctx: ServerContext, appId: string, revision: number): ExecutionPlan | undefined => plansOf(ctx.plugins.registries()).get(`${appId}:${revision}`);
+
 /**
  * Agent teams: the agents without edges are the team members the entry agent hands off to; they are
  * compiled (and checked) but not scheduled (the agent executor reaches them through `ctx.peer`).

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { createSandboxScheduler, type QueuePosition, type SandboxCaller } from './scheduler';
-import { askWorkerMemory } from './memory';
-import type { ThreadMemory } from '../db/pglite-remote';
+import { askWorkerMemory, type SandboxThreadMemory } from './memory';
 
 export type { QueuePosition, SandboxCaller } from './scheduler';
 
@@ -126,7 +125,7 @@ export interface CodeSandbox {
   /** True once {@link warm} has readied its workers (the server's /readyz). */
   readonly warmed: boolean;
   /** The workers now (Python ones included) and the idle JavaScript ones' memory, for the memory report. */
-  memory(): Promise<{ workers: number; idle: ThreadMemory[] }>;
+  memory(): Promise<{ workers: number; idle: SandboxThreadMemory[] }>;
   /** Jobs on a worker and jobs waiting for one, now. */
   readonly load: { running: number; waiting: number };
   /** The limits in force (the inspector shows the time cap). */
@@ -429,7 +428,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   async function memory() {
     const idle = [...slots].filter((s) => !s.busy && s.language === 'javascript');
     const answers = await Promise.all(idle.map((s) => askWorkerMemory(s.worker, nextId++)));
-    return { workers: slots.size, idle: answers.filter((m): m is ThreadMemory => m !== null) };
+    return { workers: slots.size, idle: answers.filter((m): m is SandboxThreadMemory => m !== null) };
   }
 
   const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };

@@ -48,16 +48,23 @@ function compiledWasm() {
 
 /** A module whose heap grew past this is dropped after its job, so its memory can go back. */
 const KEEP_BYTES = 32 * 1024 * 1024;
-/** The worker's warm module, its WASM memory and the ceiling it was made with. */
+/** The worker's warm module, its WASM memory, the ceiling it was made with, and `fresh` until a job has used it. */
 let warm;
 
 async function moduleFor(bytes) {
-  if (warm?.bytes !== bytes) warm = { bytes, ...(await newModule(bytes)) };
+  if (warm?.bytes !== bytes) warm = { bytes, fresh: true, ...(await newModule(bytes)) };
   return warm.mod;
 }
 
-/** Builds `console` inside the sandbox around one host function that only takes strings. */
-const CONSOLE_SETUP = `(function (sink, limit) {
+/**
+ * Run once in each fresh context, before the user's code: builds `console` around one host function
+ * that only takes strings, and returns the two helpers the host calls afterwards (one evaluation
+ * where there were three: each costs a parse and a compile in QuickJS). `call` calls the user's
+ * `main` with the parsed inputs (a promise it returns is settled by the host, pending jobs);
+ * `serialize` turns the result into JSON here, so the host copies one bounded string. Both read
+ * `main` and `JSON` when called, i.e. as the user's code left them, as before.
+ */
+const SETUP = `(function (sink, limit) {
   function show(v) {
     if (typeof v === 'string') return v;
     if (v instanceof Error) return String(v);
@@ -70,24 +77,19 @@ const CONSOLE_SETUP = `(function (sink, limit) {
     return function () { var parts = []; for (var i = 0; i < arguments.length; i++) parts.push(show(arguments[i])); var text = parts.join(' '); sink(level, text.length > limit ? text.slice(0, limit) : text); };
   }
   globalThis.console = { log: writer('log'), info: writer('info'), warn: writer('warn'), error: writer('error'), debug: writer('debug') };
-})`;
-
-/**
- * Calls the user's `main` with the parsed inputs; a promise it returns is settled by the host
- * (pending jobs). The result is serialized here, so the host copies one bounded string.
- */
-const CALL_MAIN = `(function (inputsJson) {
-  if (typeof main !== 'function') throw new TypeError('The code must define a function main(inputs) that returns an object');
-  return main(JSON.parse(inputsJson));
-})`;
-
-const SERIALIZE = `(function (result, limit) {
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    return { kind: 'not-object', type: result === null ? 'null' : Array.isArray(result) ? 'array' : typeof result };
+  function call(inputsJson) {
+    if (typeof main !== 'function') throw new TypeError('The code must define a function main(inputs) that returns an object');
+    return main(JSON.parse(inputsJson));
   }
-  var json = JSON.stringify(result);
-  if (json.length > limit) return { kind: 'too-large', length: json.length };
-  return { kind: 'ok', json: json };
+  function serialize(result, limit) {
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+      return { kind: 'not-object', type: result === null ? 'null' : Array.isArray(result) ? 'array' : typeof result };
+    }
+    var json = JSON.stringify(result);
+    if (json.length > limit) return { kind: 'too-large', length: json.length };
+    return { kind: 'ok', json: json };
+  }
+  return [call, serialize];
 })`;
 
 function lineOf(error) {
@@ -114,47 +116,114 @@ function failure(error) {
 /** Codes after which the module is not used again (see the top of the file). */
 const HARD_FAILURES = new Set(['SANDBOX-TIMEOUT', 'SANDBOX-MEMORY']);
 
-async function run(job, onStarted) {
-  let mod = await moduleFor(job.memoryBytes);
-  let rt;
-  try {
-    rt = mod.newRuntime();
-  } catch {
-    // The warm module is broken: start again with a new one.
-    warm = undefined;
-    mod = await moduleFor(job.memoryBytes);
-    rt = mod.newRuntime();
-  }
-  rt.setMemoryLimit(job.memoryBytes);
-  rt.setMaxStackSize(job.stackBytes);
-  const deadline = Date.now() + job.timeoutMs;
-  rt.setInterruptHandler(() => Date.now() > deadline);
+/**
+ * A fresh runtime and context, `console` and the helpers set up, nothing of a user's code in it yet.
+ * The per-job values it reads (the deadline, the log sink's lines and limits) live in `state`, set
+ * when a job takes it. Throws when the module cannot make one (a broken module).
+ */
+function freshContext(mod, bytes, stackBytes, maxLogChars) {
+  const rt = mod.newRuntime();
+  const state = { deadline: Infinity, logs: [], logChars: 0, dropped: 0, maxLogLines: 0, maxLogChars };
+  rt.setMemoryLimit(bytes);
+  rt.setMaxStackSize(stackBytes);
+  rt.setInterruptHandler(() => Date.now() > state.deadline);
   const ctx = rt.newContext();
-  onStarted();
-  const trap = { hit: false };
-  const outcome = evaluate(job, rt, ctx, trap);
-  let reusable = !trap.hit && (outcome.ok || !HARD_FAILURES.has(outcome.error.code));
-  if (reusable) {
-    try {
-      ctx.dispose();
-      rt.dispose();
-    } catch {
-      reusable = false;
+  const sink = ctx.newFunction('sink', (levelH, textH) => {
+    const text = ctx.getString(textH);
+    if (state.logs.length >= state.maxLogLines || state.logChars + text.length > state.maxLogChars) {
+      state.dropped++;
+      return;
     }
-  }
-  // Dropped, not disposed: nothing more runs in it, and the worker lets it go.
-  if (!reusable || mod.getWasmMemory().buffer.byteLength > KEEP_BYTES) {
-    if (warm?.mod === mod) warm = undefined;
-  }
-  return outcome;
+    state.logChars += text.length;
+    state.logs.push({ level: ctx.getString(levelH), text });
+  });
+  const setup = ctx.unwrapResult(ctx.evalCode(SETUP, 'setup.js'));
+  const logLimit = ctx.newNumber(maxLogChars);
+  const helpers = ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, sink, logLimit));
+  const call = ctx.getProp(helpers, 0);
+  const serialize = ctx.getProp(helpers, 1);
+  for (const h of [helpers, logLimit, setup, sink]) h.dispose();
+  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize };
 }
 
-/** Runs the job in a fresh context; never disposes it (run decides). `trap.hit`: the module trapped. */
-function evaluate(job, rt, ctx, trap) {
-  const logs = [];
-  let logChars = 0;
-  let dropped = 0;
-  const done = (outcome) => ({ ...outcome, logs, ...(dropped ? { droppedLogs: dropped } : {}) });
+/**
+ * The context made ahead for the next job (issue 22): made after a job's answer has gone out, so
+ * the next job skips making a runtime, a context and `console` (most of a short job's time in
+ * the worker). Each is used by one job only, then disposed: runs still share nothing.
+ */
+let spare;
+
+function takeSpare(mod, job) {
+  const s = spare;
+  spare = undefined;
+  if (s && s.mod === mod && s.bytes === job.memoryBytes && s.stackBytes === job.stackBytes && s.maxLogChars === job.maxLogChars) return s;
+  if (s) release(s, true);
+  return undefined;
+}
+
+/** Disposes a context (and its runtime); false when that failed (the module is then not trusted). */
+function release(fresh, reusable) {
+  if (!reusable) return false;
+  try {
+    fresh.call.dispose();
+    fresh.serialize.dispose();
+    fresh.ctx.dispose();
+    fresh.rt.dispose();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a job. Answers its outcome and what to do once the answer has gone out (`after`: dispose
+ * its context, drop the module if it cannot be trusted, make the next job's context).
+ */
+async function run(job, onStarted) {
+  let mod = await moduleFor(job.memoryBytes);
+  // A module made for this job (a new ceiling, or a failed one replaced): the host hears when it starts.
+  let built = warm?.fresh === true;
+  let fresh = takeSpare(mod, job);
+  if (!fresh) {
+    try {
+      fresh = freshContext(mod, job.memoryBytes, job.stackBytes, job.maxLogChars);
+    } catch {
+      // The warm module is broken: start again with a new one.
+      warm = undefined;
+      mod = await moduleFor(job.memoryBytes);
+      built = true;
+      fresh = freshContext(mod, job.memoryBytes, job.stackBytes, job.maxLogChars);
+    }
+  }
+  if (warm) warm.fresh = false;
+  const { state } = fresh;
+  state.maxLogLines = job.maxLogLines;
+  state.deadline = Date.now() + job.timeoutMs;
+  onStarted(built);
+  const trap = { hit: false };
+  const outcome = evaluate(job, fresh, trap);
+  const reusable = !trap.hit && (outcome.ok || !HARD_FAILURES.has(outcome.error.code));
+  // Whether the module stays is known now, except a dispose that fails (then the next job builds one and says so).
+  const keep = reusable && mod.getWasmMemory().buffer.byteLength <= KEEP_BYTES;
+  if (!keep && warm?.mod === mod) warm = undefined;
+  const after = () => {
+    // Dropped, not disposed, after a hard failure: nothing more runs in it, and the worker lets it go.
+    if (!release(fresh, reusable) && warm?.mod === mod) warm = undefined;
+    if (warm?.mod === mod && !spare) {
+      try {
+        spare = freshContext(mod, job.memoryBytes, job.stackBytes, job.maxLogChars);
+      } catch {
+        warm = undefined;
+      }
+    }
+  };
+  return { outcome, after };
+}
+
+/** Runs the job in its fresh context; never disposes it (run decides). `trap.hit`: the module trapped. */
+function evaluate(job, fresh, trap) {
+  const { rt, ctx, state } = fresh;
+  const done = (outcome) => ({ ...outcome, logs: state.logs, ...(state.dropped ? { droppedLogs: state.dropped } : {}) });
   const take = (res) => {
     if (!res.error) return { value: res.value };
     const dumped = ctx.dump(res.error);
@@ -162,32 +231,13 @@ function evaluate(job, rt, ctx, trap) {
     return { error: failure(dumped) };
   };
   try {
-    const sink = ctx.newFunction('sink', (levelH, textH) => {
-      const text = ctx.getString(textH);
-      if (logs.length >= job.maxLogLines || logChars + text.length > job.maxLogChars) {
-        dropped++;
-        return;
-      }
-      logChars += text.length;
-      logs.push({ level: ctx.getString(levelH), text });
-    });
-    const setup = take(ctx.evalCode(CONSOLE_SETUP, 'setup.js'));
-    if (setup.error) throw new Error(setup.error.message);
-    const logLimit = ctx.newNumber(job.maxLogChars);
-    ctx.unwrapResult(ctx.callFunction(setup.value, ctx.undefined, sink, logLimit)).dispose();
-    logLimit.dispose();
-    setup.value.dispose();
-    sink.dispose();
-
     const loaded = take(ctx.evalCode(job.code, FILE_NAME, { type: 'global' }));
     if (loaded.error) return done({ ok: false, error: loaded.error });
     loaded.value.dispose();
 
-    const call = ctx.unwrapResult(ctx.evalCode(CALL_MAIN, 'call.js'));
     const inputs = ctx.newString(job.inputsJson);
-    const called = take(ctx.callFunction(call, ctx.undefined, inputs));
+    const called = take(ctx.callFunction(fresh.call, ctx.undefined, inputs));
     inputs.dispose();
-    call.dispose();
     if (called.error) return done({ ok: false, error: called.error });
 
     // Settle an async main: run the queued jobs to the end (no timers exist, so nothing can wait on the host).
@@ -197,18 +247,16 @@ function evaluate(job, rt, ctx, trap) {
       return done({ ok: false, error: take({ error: jobs.error }).error });
     }
     let result = called.value;
-    const state = ctx.getPromiseState(result);
-    if (!(state.type === 'fulfilled' && state.notAPromise)) {
+    const promise = ctx.getPromiseState(result);
+    if (!(promise.type === 'fulfilled' && promise.notAPromise)) {
       result.dispose();
-      if (state.type === 'pending') return done({ ok: false, error: { code: 'SANDBOX-ERROR', message: 'main returned a promise that never settled' } });
-      if (state.type === 'rejected') return done({ ok: false, error: take({ error: state.error }).error });
-      result = state.value;
+      if (promise.type === 'pending') return done({ ok: false, error: { code: 'SANDBOX-ERROR', message: 'main returned a promise that never settled' } });
+      if (promise.type === 'rejected') return done({ ok: false, error: take({ error: promise.error }).error });
+      result = promise.value;
     }
 
-    const serialize = ctx.unwrapResult(ctx.evalCode(SERIALIZE, 'serialize.js'));
     const limit = ctx.newNumber(job.maxOutputChars);
-    const serialized = take(ctx.callFunction(serialize, ctx.undefined, result, limit));
-    serialize.dispose();
+    const serialized = take(ctx.callFunction(fresh.serialize, ctx.undefined, result, limit));
     limit.dispose();
     result.dispose();
     if (serialized.error) return done({ ok: false, error: serialized.error });
@@ -229,16 +277,22 @@ function evaluate(job, rt, ctx, trap) {
 }
 
 parentPort.on('message', (msg) => {
-  // The memory report (kill -USR2, bench:start): this isolate's heap and the warm module's WASM memory.
+  // The memory report (kill -USR2, bench:start): this isolate's heap, the warm module's WASM memory,
+  // and whether the next job's context is made.
   if (msg.memory) {
-    parentPort.postMessage({ id: msg.id, memory: { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: warm?.memory.buffer.byteLength ?? 0 } });
+    parentPort.postMessage({ id: msg.id, memory: { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: warm?.memory.buffer.byteLength ?? 0, spare: spare !== undefined } });
     return;
   }
   // A job on a warm module starts at once: the host starts its clock when it posts (`quiet`), and a
-  // 'started' message would only wake the server's thread once more per run. `warmBytes` tells it
-  // which ceiling the module kept for the next job is made with.
-  run(msg.job, () => msg.job.quiet || parentPort.postMessage({ id: msg.id, started: true })).then(
-    (outcome) => parentPort.postMessage({ id: msg.id, outcome, warmBytes: warm?.bytes }),
+  // 'started' message would only wake the server's thread once more per run; a quiet job that had
+  // to build a module after all (the kept one failed to dispose) still says when it starts.
+  // `warmBytes` tells the host which ceiling the module kept for the next job is made with. The
+  // answer goes out first; then the job's context is disposed and the next one made.
+  run(msg.job, (built) => (msg.job.quiet && !built) || parentPort.postMessage({ id: msg.id, started: true })).then(
+    ({ outcome, after }) => {
+      parentPort.postMessage({ id: msg.id, outcome, warmBytes: warm?.bytes });
+      after();
+    },
     (e) => parentPort.postMessage({ id: msg.id, outcome: { ok: false, logs: [], error: { code: 'SANDBOX-ERROR', message: e instanceof Error ? e.message : String(e) } } }),
   );
 });
