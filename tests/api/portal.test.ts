@@ -394,4 +394,36 @@ describe('database round trips of a message', () => {
     const created = await h.studio.ctx.db.select().from(messagesTable).where(eq(messagesTable.createdBy, f.u.member.id));
     expect(created.find((m) => m.query === 'Count my statements')).toMatchObject({ status: 'succeeded', answer: 'Bot v2: Hello, world.' });
   });
+
+  // Issues 21/34: each read the first token waits for is a round trip (on the embedded database, a wait
+  // behind the other streams' writes). The app's character is part of the app as the portal reached it.
+  it("a message reads no character of its own: the app's persona comes with the app, and a change reaches the next message", async () => {
+    const system = () => (fake.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const member = { token: f.u.member.token, workspaceId: f.wsA };
+    const c = expectOk(await h.call('POST', '/api/v1/console/characters', { ...member, body: { name: 'Clerk', persona: 'You are Clerk.' } }));
+    expectOk(await h.call('PUT', `/api/v1/console/apps/${chatApp}/digital-human`, { ...member, body: { kind: 'conversation', character_id: c.id } }));
+    const seen = await countStatements(h, async () => {
+      expect((await chat(f.u.member.token, chatApp, { query: 'Who are you?' })).at(-1)).toMatchObject({ type: 'message_end' });
+    });
+    expect(system()).toContain('You are Clerk.');
+    const own = seen.texts.filter((t) => /^\s*select[^(]*?\bfrom\s+"?(digital_human_apps|characters)"?/i.test(t));
+    expect(own, 'a read of the character on its own').toEqual([]);
+    // A new persona, then no character: each reaches the very next message (every process drops its cached app).
+    expectOk(await h.call('PUT', '/api/v1/console/characters', { ...member, body: { id: c.id, persona: 'You are Clerk, now terse.' } }));
+    await chat(f.u.member.token, chatApp, { query: 'And now?' });
+    expect(system()).toContain('You are Clerk, now terse.');
+    expectOk(await h.call('DELETE', `/api/v1/console/apps/${chatApp}/digital-human`, member));
+    await chat(f.u.member.token, chatApp, { query: 'And without?' });
+    expect(system()).not.toContain('Clerk');
+  });
+
+  it("a conversation's message reads the conversation and its last inputs in one statement", async () => {
+    const first = await chat(f.u.member.token, chatApp, { query: 'Start' });
+    const { conversationId } = first.at(-1) as { conversationId: string };
+    const seen = await countStatements(h, async () => {
+      expect((await chat(f.u.member.token, chatApp, { query: 'Go on', conversation_id: conversationId })).at(-1)).toMatchObject({ type: 'message_end' });
+    });
+    const lastInputs = seen.texts.filter((t) => /^\s*select\s+"?inputs"?\s+from\s+"?runs"?/i.test(t));
+    expect(lastInputs, 'the last inputs read on their own').toEqual([]);
+  });
 });
