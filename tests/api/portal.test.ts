@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FlowDocument } from '../../schemas/flow';
 import type { RunStreamEvent } from '../../schemas/run-api';
@@ -415,6 +415,24 @@ describe('database round trips of a message', () => {
     expectOk(await h.call('DELETE', `/api/v1/console/apps/${chatApp}/digital-human`, member));
     await chat(f.u.member.token, chatApp, { query: 'And without?' });
     expect(system()).not.toContain('Clerk');
+  });
+
+  it('on the embedded database a message long after the last reads no caller, model or network policy: only a change drops them; on a server their expiry bounds a missed notice', async () => {
+    await chat(f.u.member.token, chatApp, { query: 'Warm' });
+    // 30 s later (without waiting them): past every cache's expiry (1–5 s).
+    const real = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => real() + 30_000);
+    let seen: Awaited<ReturnType<typeof countStatements>>;
+    try {
+      seen = await countStatements(h, async () => {
+        expect((await chat(f.u.member.token, chatApp, { query: 'Later' })).at(-1)).toMatchObject({ type: 'message_end' });
+      });
+    } finally {
+      later.mockRestore();
+    }
+    const reads = seen.texts.filter((t) => /^\s*select[^(]*?\bfrom\s+"?(users|model_provider_credentials|custom_models|model_settings|system_settings)"?/i.test(t));
+    if (h.studio.ctx.exclusiveDb) expect(reads, 'one process owns the embedded database: nothing changes unseen').toEqual([]);
+    else expect(reads.some((t) => /\bfrom\s+"?users"?/i.test(t)), 'the caller read again after its expiry').toBe(true);
   });
 
   it("a conversation's message reads the conversation and its last inputs in one statement", async () => {
