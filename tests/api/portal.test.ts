@@ -435,13 +435,20 @@ describe('database round trips of a message', () => {
     else expect(reads.some((t) => /\bfrom\s+"?users"?/i.test(t)), 'the caller read again after its expiry').toBe(true);
   });
 
-  it("a conversation's message reads the conversation and its last inputs in one statement", async () => {
-    const first = await chat(f.u.member.token, chatApp, { query: 'Start' });
+  it("a conversation's message reads the conversation and its last inputs in one statement, and reuses those inputs", async () => {
+    const doc = chatDoc('Topical');
+    doc.nodes[0].config = { variables: [textInput('topic')] };
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Topical', doc);
+    await distribute(h, owner(), app, 'portal', (await publish(h, owner(), app, 't1')).id);
+    const first = await chat(f.u.member.token, app, { query: 'Start', inputs: { topic: 'cats' } });
     const { conversationId } = first.at(-1) as { conversationId: string };
     const seen = await countStatements(h, async () => {
-      expect((await chat(f.u.member.token, chatApp, { query: 'Go on', conversation_id: conversationId })).at(-1)).toMatchObject({ type: 'message_end' });
+      // No inputs: the required topic comes from the conversation's last run.
+      expect((await chat(f.u.member.token, app, { query: 'Go on', conversation_id: conversationId })).at(-1)).toMatchObject({ type: 'message_end' });
     });
     const lastInputs = seen.texts.filter((t) => /^\s*select\s+"?inputs"?\s+from\s+"?runs"?/i.test(t));
     expect(lastInputs, 'the last inputs read on their own').toEqual([]);
+    const stored = await h.studio.ctx.db.select({ inputs: runs.inputs }).from(runs).where(eq(runs.conversationId, conversationId));
+    expect(stored.map((r) => r.inputs)).toEqual([{ topic: 'cats' }, { topic: 'cats' }]);
   });
 });

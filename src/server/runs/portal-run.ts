@@ -56,7 +56,8 @@ const ownConversationWhere = (caller: Caller, id: string, appId?: string) =>
  */
 async function conversationOfMessage(ctx: ServerContext, caller: Caller, id: string, appId: string) {
   if (!UUID_RE.test(id)) throw notFoundOrForeign('Conversation', id);
-  const lastInputs = sql<Record<string, unknown> | null>`(select ${runs.inputs} from ${runs} where ${runs.conversationId} = ${conversations.id} order by ${runs.createdAt} desc limit 1)`;
+  // Qualified by hand: in a one-table select drizzle writes bare column names ("id" would be the run's).
+  const lastInputs = sql<Record<string, unknown> | null>`(select r.inputs from ${runs} r where r.conversation_id = ${conversations}.id order by r.created_at desc limit 1)`;
   const [row] = await ctx.db
     .select({ id: conversations.id, variables: conversations.variables, persona: conversations.persona, lastInputs })
     .from(conversations)
