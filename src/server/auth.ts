@@ -34,7 +34,8 @@ const OPTIONAL_AUTH = new Set(['/api/v1/console/base/logout']);
  * live), per database and per user and session, for a moment: every API request would otherwise
  * wait for this read, a run's first token included. Writes that change any of it call
  * {@link forgetCallers} (this process at once, the others on the database by a notice: ./cache-notices.ts);
- * CALLER_TTL_MS bounds a notice missed.
+ * CALLER_TTL_MS bounds a notice missed. The embedded database has one process, so no notice to miss:
+ * there an entry lasts until a change (an expiry put a read before a burst's first tokens every second).
  */
 const CALLER_TTL_MS = 1_000;
 type CallerRow = { user: typeof users.$inferSelect; tenantStatus: number; sessionLive: boolean };
@@ -60,7 +61,7 @@ async function callerRow(ctx: ServerContext, userId: string, sessionId: string):
   if (!cache) callerCaches.set(ctx.db, (cache = new Map()));
   const key = `${userId} ${sessionId}`;
   const hit = cache.get(key);
-  if (hit && hit.generation === callersGeneration && Date.now() - hit.at < CALLER_TTL_MS) return hit.row;
+  if (hit && hit.generation === callersGeneration && (ctx.exclusiveDb || Date.now() - hit.at < CALLER_TTL_MS)) return hit.row;
   let reads = callerReads.get(ctx.db);
   if (!reads) callerReads.set(ctx.db, (reads = new Map()));
   const going = reads.get(key);

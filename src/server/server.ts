@@ -95,7 +95,8 @@ export async function createStudio(settings: Settings, opts: { logger?: boolean 
     settings,
     tokens: createTokenService(db, jwtSecret, settings.accessTokenTtl, settings.refreshTokenTtl),
     secretKey,
-    outbound: createOutboundPolicy({ db, settings }),
+    // One process owns the embedded database: its lists change only through invalidate(), never unseen.
+    outbound: createOutboundPolicy({ db, settings, ...(database.kind === 'pglite' ? { reloadMs: Infinity } : {}) }),
     sandbox,
     exclusiveDb: database.kind === 'pglite',
     bus,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FlowDocument } from '../../schemas/flow';
 import type { RunStreamEvent } from '../../schemas/run-api';
@@ -393,5 +393,62 @@ describe('database round trips of a message', () => {
     // Everything is stored: the run, its node rows, the message with its answer.
     const created = await h.studio.ctx.db.select().from(messagesTable).where(eq(messagesTable.createdBy, f.u.member.id));
     expect(created.find((m) => m.query === 'Count my statements')).toMatchObject({ status: 'succeeded', answer: 'Bot v2: Hello, world.' });
+  });
+
+  // Issues 21/34: each read the first token waits for is a round trip (on the embedded database, a wait
+  // behind the other streams' writes). The app's character is part of the app as the portal reached it.
+  it("a message reads no character of its own: the app's persona comes with the app, and a change reaches the next message", async () => {
+    const system = () => (fake.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const member = { token: f.u.member.token, workspaceId: f.wsA };
+    const c = expectOk(await h.call('POST', '/api/v1/console/characters', { ...member, body: { name: 'Clerk', persona: 'You are Clerk.' } }));
+    expectOk(await h.call('PUT', `/api/v1/console/apps/${chatApp}/digital-human`, { ...member, body: { kind: 'conversation', character_id: c.id } }));
+    const seen = await countStatements(h, async () => {
+      expect((await chat(f.u.member.token, chatApp, { query: 'Who are you?' })).at(-1)).toMatchObject({ type: 'message_end' });
+    });
+    expect(system()).toContain('You are Clerk.');
+    const own = seen.texts.filter((t) => /^\s*select[^(]*?\bfrom\s+"?(digital_human_apps|characters)"?/i.test(t));
+    expect(own, 'a read of the character on its own').toEqual([]);
+    // A new persona, then no character: each reaches the very next message (every process drops its cached app).
+    expectOk(await h.call('PUT', '/api/v1/console/characters', { ...member, body: { id: c.id, persona: 'You are Clerk, now terse.' } }));
+    await chat(f.u.member.token, chatApp, { query: 'And now?' });
+    expect(system()).toContain('You are Clerk, now terse.');
+    expectOk(await h.call('DELETE', `/api/v1/console/apps/${chatApp}/digital-human`, member));
+    await chat(f.u.member.token, chatApp, { query: 'And without?' });
+    expect(system()).not.toContain('Clerk');
+  });
+
+  it('on the embedded database a message long after the last reads no caller, model or network policy: only a change drops them; on a server their expiry bounds a missed notice', async () => {
+    await chat(f.u.member.token, chatApp, { query: 'Warm' });
+    // 30 s later (without waiting them): past every cache's expiry (1–5 s).
+    const real = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => real() + 30_000);
+    let seen: Awaited<ReturnType<typeof countStatements>>;
+    try {
+      seen = await countStatements(h, async () => {
+        expect((await chat(f.u.member.token, chatApp, { query: 'Later' })).at(-1)).toMatchObject({ type: 'message_end' });
+      });
+    } finally {
+      later.mockRestore();
+    }
+    const reads = seen.texts.filter((t) => /^\s*select[^(]*?\bfrom\s+"?(users|model_provider_credentials|custom_models|model_settings|system_settings)"?/i.test(t));
+    if (h.studio.ctx.exclusiveDb) expect(reads, 'one process owns the embedded database: nothing changes unseen').toEqual([]);
+    else expect(reads.some((t) => /\bfrom\s+"?users"?/i.test(t)), 'the caller read again after its expiry').toBe(true);
+  });
+
+  it("a conversation's message reads the conversation and its last inputs in one statement, and reuses those inputs", async () => {
+    const doc = chatDoc('Topical');
+    doc.nodes[0].config = { variables: [textInput('topic')] };
+    const app = await createApp(h, f.u.member.token, f.wsA, 'Topical', doc);
+    await distribute(h, owner(), app, 'portal', (await publish(h, owner(), app, 't1')).id);
+    const first = await chat(f.u.member.token, app, { query: 'Start', inputs: { topic: 'cats' } });
+    const { conversationId } = first.at(-1) as { conversationId: string };
+    const seen = await countStatements(h, async () => {
+      // No inputs: the required topic comes from the conversation's last run.
+      expect((await chat(f.u.member.token, app, { query: 'Go on', conversation_id: conversationId })).at(-1)).toMatchObject({ type: 'message_end' });
+    });
+    const lastInputs = seen.texts.filter((t) => /^\s*select\s+"?inputs"?\s+from\s+"?runs"?/i.test(t));
+    expect(lastInputs, 'the last inputs read on their own').toEqual([]);
+    const stored = await h.studio.ctx.db.select({ inputs: runs.inputs }).from(runs).where(eq(runs.conversationId, conversationId));
+    expect(stored.map((r) => r.inputs)).toEqual([{ topic: 'cats' }, { topic: 'cats' }]);
   });
 });

@@ -3,9 +3,10 @@ import { eq } from 'drizzle-orm';
 import { runs } from '../../src/server/db/schema';
 import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
+import { countStatements } from './statements-kit';
 import { cancel, distribute, modelProvider, publish } from './portal-kit';
 import { chatFlow, createKey, difyEvents, expectDifyError, publishedApp, sayFlow, v1, type Owner } from './public-kit';
-import { configureProvider, createApp, model, saveDraft, slowOpenAi, type SlowServer } from './runs-kit';
+import { configureProvider, createApp, model, saveDraft, slowOpenAi, textInput, type SlowServer } from './runs-kit';
 import { expectOk, setUpWorkspaces, type Fixture } from './workspace-fixture';
 
 // The Dify-compatible run routes (issue 22): POST /v1/workflows/run and /v1/chat-messages, blocking
@@ -120,6 +121,22 @@ describe('POST /v1/chat-messages', () => {
     expectDifyError(await v1(h, chatKey, 'POST', '/chat-messages', { body: { query: 'mine?', user: 'eve', conversation_id: m.conversation_id } }), 404, 'VALIDATION-1000');
     // The model got the first turn as memory.
     expect(fake.requests.at(-1)!.body.messages.map((x: { role: string }) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it("a conversation's message reads the conversation and its last inputs in one statement (one round trip fewer before the first token), and keeps those inputs", async () => {
+    const doc = chatFlow('Topical');
+    doc.nodes[0].config = { variables: [textInput('topic')] };
+    const key = (await createKey(h, owner(), await publishedApp(h, owner(), 'Topical', doc))).secret;
+    const first = await v1(h, key, 'POST', '/chat-messages', { body: { query: 'start', user: 'carol', response_mode: 'blocking', inputs: { topic: 'cats' } } });
+    const conversation_id = (first.body as any).conversation_id as string;
+    const seen = await countStatements(h, async () => {
+      // Empty inputs: the required topic comes from the conversation's last run.
+      const next = await v1(h, key, 'POST', '/chat-messages', { body: { query: 'go on', user: 'carol', response_mode: 'blocking', inputs: {}, conversation_id } });
+      expect(next.status, next.raw.body).toBe(200);
+    });
+    expect(seen.texts.filter((t) => /^\s*select\s+"?inputs"?\s+from\s+"?runs"?/i.test(t)), 'the last inputs read on their own').toEqual([]);
+    const stored = await h.studio.ctx.db.select({ inputs: runs.inputs }).from(runs).where(eq(runs.conversationId, conversation_id));
+    expect(stored.map((r) => r.inputs)).toEqual([{ topic: 'cats' }, { topic: 'cats' }]);
   });
 
   it('streaming: workflow and node events, message chunks, workflow_finished and message_end', async () => {

@@ -7,6 +7,7 @@ import { requireMembership } from '../context';
 import { characters, digitalHumanApps } from '../db/schema';
 import { AppError } from '../errors';
 import { appView, BUILDERS } from '../services/apps';
+import { forgetDraftRows } from '../services/cache-generations';
 import type { Scope } from '../services/workspace-resources';
 import { characterRow, toCharacters } from './characters';
 
@@ -49,6 +50,8 @@ export async function setDigitalHuman(ctx: ServerContext, s: Scope, appId: strin
     .values(values)
     .onConflictDoUpdate({ target: digitalHumanApps.appId, set: { kind: values.kind, characterId: values.characterId, updatedAt: values.updatedAt } })
     .returning();
+  // The portal keeps an app with its character's persona (runs/portal-access.ts).
+  forgetDraftRows();
   return view(ctx, row!);
 }
 
@@ -57,4 +60,5 @@ export async function clearDigitalHuman(ctx: ServerContext, s: Scope, appId: str
   await requireMembership(ctx.db, s.caller, s.workspaceId, BUILDERS);
   const { app } = await appAndRow(ctx, s, appId);
   await ctx.db.delete(digitalHumanApps).where(eq(digitalHumanApps.appId, app.id));
+  forgetDraftRows();
 }

@@ -8,6 +8,7 @@ import { requireMembership, UUID_RE } from '../context';
 import { apps, characters, digitalHumanApps, files } from '../db/schema';
 import { AppError, badRequest, notFoundOrForeign } from '../errors';
 import { BUILDERS } from '../services/apps';
+import { forgetDraftRows } from '../services/cache-generations';
 import { readableFile } from '../services/files';
 import { contains, MANAGERS, nothingToChange, page, type Scope } from '../services/workspace-resources';
 
@@ -155,6 +156,8 @@ export async function updateCharacter(ctx: ServerContext, s: Scope, body: Charac
     })
     .where(and(eq(characters.id, id!), inScope(s)))
     .returning();
+  // The portal keeps an app with its character's persona (runs/portal-access.ts).
+  if (rest.persona !== undefined) forgetDraftRows();
   return (await toCharacters(ctx, [row!]))[0]!;
 }
 
@@ -203,15 +206,12 @@ export function withCharacter(detail: PortalAppDetail, c: Awaited<ReturnType<typ
   return { ...detail, features: c.greeting ? opening : detail.features, character };
 }
 
-/** The persona a portal chat runs with: the app's character's, then the one the user set for the conversation. */
-export async function chatPersona(ctx: Pick<ServerContext, 'db'>, appId: string, conversationPersona: string | undefined): Promise<string | undefined> {
-  const [row] = await ctx.db
-    .select({ persona: characters.persona })
-    .from(digitalHumanApps)
-    .innerJoin(characters, eq(characters.id, digitalHumanApps.characterId))
-    .where(and(eq(digitalHumanApps.appId, appId), eq(digitalHumanApps.kind, 'conversation')))
-    .limit(1);
-  const joined = [row?.persona, conversationPersona].filter((p) => p?.trim()).join('\n\n');
+/**
+ * The persona a portal chat runs with: the app's character's (read with the app: PortalTarget), then
+ * the one the user set for the conversation.
+ */
+export function chatPersona(appPersona: string | null, conversationPersona: string | undefined): string | undefined {
+  const joined = [appPersona, conversationPersona].filter((p) => p?.trim()).join('\n\n');
   return joined || undefined;
 }
 

@@ -55,7 +55,7 @@ export interface EmbedResult {
 }
 
 type Credentials = Required<ProviderCredentials>;
-type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound'>;
+type Ctx = Pick<ServerContext, 'db' | 'secretKey' | 'outbound' | 'exclusiveDb'>;
 
 /**
  * What a process's model calls go out through, per outbound policy (one per server): the fetch every
@@ -196,7 +196,8 @@ export class ModelService {
   /**
    * Resolved models for a moment: a run's first token should not wait for three queries and a
    * decryption each time. Writes in this process drop entries at once (modelsGeneration); writes
-   * in another process are seen within RESOLVE_TTL_MS.
+   * in another process are seen within RESOLVE_TTL_MS (the embedded database has no other process:
+   * there an entry lasts until a write drops it).
    */
 
   /** The catalogue entry and plain credentials of an available model; ModelError otherwise. */
@@ -207,7 +208,7 @@ export class ModelService {
     if (!cache) resolvedCaches.set(this.ctx.db, (cache = new Map()));
     const resolved = cache;
     const hit = resolved.get(key);
-    if (hit && hit.generation === generation && Date.now() - hit.at < RESOLVE_TTL_MS) return hit.value;
+    if (hit && hit.generation === generation && (this.ctx.exclusiveDb || Date.now() - hit.at < RESOLVE_TTL_MS)) return hit.value;
     const value = this.resolveNow(tenantId, provider, model, type);
     resolved.set(key, { at: Date.now(), generation, value });
     // Failures are not kept: the admin may be fixing the setup right now.

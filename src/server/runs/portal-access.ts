@@ -4,7 +4,7 @@ import { featuresOf, type AppFeatures, type FlowDocument, type FlowMode } from '
 import type { PortalApp, PortalAppDetail, PortalInputField, PortalListQuery } from '../../../schemas/portal';
 import type { Caller, ServerContext } from '../context';
 import { UUID_RE } from '../context';
-import { appDistributions, apps, appVersions, workspaceMembers, workspaces } from '../db/schema';
+import { appDistributions, apps, appVersions, characters, digitalHumanApps, workspaceMembers, workspaces } from '../db/schema';
 import { notFoundOrForeign } from '../errors';
 import { draftRowsGeneration } from '../services/cache-generations';
 import { contains } from '../services/workspace-resources';
@@ -105,7 +105,16 @@ export interface PortalTarget {
   card: PortalApp;
   flow: VersionFlow;
   features: AppFeatures;
+  /** The persona of the character a conversational digital human speaks as (null: none). */
+  persona: string | null;
 }
+
+/**
+ * Read with the app, not on its own: a chat's first token waited for that round trip (issues 21/34).
+ * A change of character or of its persona drops the cached targets (forgetDraftRows).
+ */
+const personaSql = sql<string | null>`(select ${characters.persona} from ${digitalHumanApps} join ${characters} on ${characters.id} = ${digitalHumanApps.characterId}
+  where ${digitalHumanApps.appId} = ${apps.id} and ${digitalHumanApps.kind} = 'conversation' limit 1)`;
 
 /**
  * What the user reached recently, on the embedded database only (one process owns it: every write
@@ -124,12 +133,12 @@ export async function portalTarget(ctx: ServerContext, caller: Caller, appId: st
   if (hit && hit.generation === draftRowsGeneration()) return hit.target;
   const generation = draftRowsGeneration();
   if (!UUID_RE.test(appId)) throw notFoundOrForeign('App', appId);
-  const columns = { ...appColumns, tenantId: apps.tenantId, versionId: appVersions.id, document: appVersions.document, secretEnv: appVersions.secretEnv };
+  const columns = { ...appColumns, tenantId: apps.tenantId, versionId: appVersions.id, document: appVersions.document, secretEnv: appVersions.secretEnv, persona: personaSql };
   const [row] = await reaching(ctx.db.select(columns).from(appDistributions).$dynamic(), caller, eq(apps.id, appId)).limit(1);
   if (!row) throw notFoundOrForeign('App', appId);
   const card = toPortalApp(row);
   const flow = compileVersion(ctx, { id: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, mode: row.mode }, { id: row.versionId, version: row.version, document: row.document, secretEnv: row.secretEnv });
-  const target: PortalTarget = { card, flow, features: featuresOf(flow.document as { features?: AppFeatures }) };
+  const target: PortalTarget = { card, flow, features: featuresOf(flow.document as { features?: AppFeatures }), persona: row.persona };
   if (cache) {
     cache.delete(key);
     cache.set(key, { generation, target });

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { isChatMode } from '../../../schemas/flow';
 import type { WebChatBody, WebMessageEnd, WebWorkflowBody } from '../../../schemas/portal';
 import type { RunEvent } from '../../../schemas/run';
@@ -36,18 +36,32 @@ function requireMode(target: PortalTarget, chat: boolean) {
 /** The user's own portal conversation with this app (anyone else's, or a missing one: VALIDATION-1000). */
 export async function ownConversation(ctx: ServerContext, caller: Caller, id: string, appId?: string) {
   if (!UUID_RE.test(id)) throw notFoundOrForeign('Conversation', id);
+  const [row] = await ctx.db.select().from(conversations).where(ownConversationWhere(caller, id, appId));
+  if (!row) throw notFoundOrForeign('Conversation', id);
+  return row;
+}
+
+const ownConversationWhere = (caller: Caller, id: string, appId?: string) =>
+  and(
+    eq(conversations.id, id),
+    eq(conversations.tenantId, caller.tenantId),
+    eq(conversations.createdBy, caller.userId),
+    eq(conversations.source, 'portal'),
+    ...(appId ? [eq(conversations.appId, appId)] : []),
+  );
+
+/**
+ * {@link ownConversation} for a message, with the inputs of its last run (what a message without
+ * `inputs` reuses) in the same statement: one round trip fewer before the first token.
+ */
+async function conversationOfMessage(ctx: ServerContext, caller: Caller, id: string, appId: string) {
+  if (!UUID_RE.test(id)) throw notFoundOrForeign('Conversation', id);
+  // Qualified by hand: in a one-table select drizzle writes bare column names ("id" would be the run's).
+  const lastInputs = sql<Record<string, unknown> | null>`(select r.inputs from ${runs} r where r.conversation_id = ${conversations}.id order by r.created_at desc limit 1)`;
   const [row] = await ctx.db
-    .select()
+    .select({ id: conversations.id, variables: conversations.variables, persona: conversations.persona, lastInputs })
     .from(conversations)
-    .where(
-      and(
-        eq(conversations.id, id),
-        eq(conversations.tenantId, caller.tenantId),
-        eq(conversations.createdBy, caller.userId),
-        eq(conversations.source, 'portal'),
-        ...(appId ? [eq(conversations.appId, appId)] : []),
-      ),
-    );
+    .where(ownConversationWhere(caller, id, appId));
   if (!row) throw notFoundOrForeign('Conversation', id);
   return row;
 }
@@ -61,7 +75,7 @@ export async function ownConversation(ctx: ServerContext, caller: Caller, id: st
 export async function startPortalChat(ctx: ServerContext, caller: Caller, appId: string, body: WebChatBody, log: (e: unknown) => void): Promise<PortalRun> {
   const target = await portalTarget(ctx, caller, appId);
   requireMode(target, true);
-  const conv = body.conversation_id ? await ownConversation(ctx, caller, body.conversation_id, appId) : undefined;
+  const conv = body.conversation_id ? await conversationOfMessage(ctx, caller, body.conversation_id, appId) : undefined;
   let query = body.query;
   let fileRefs = body.files ?? [];
   let replaced: string | undefined;
@@ -79,14 +93,10 @@ export async function startPortalChat(ctx: ServerContext, caller: Caller, appId:
     replaced = last.id;
   }
   const files = await checkRunFiles(ctx, caller, target.features, fileRefs);
-  let raw = body.inputs;
-  if (raw === undefined && conv) {
-    const [prev] = await ctx.db.select({ inputs: runs.inputs }).from(runs).where(eq(runs.conversationId, conv.id)).orderBy(desc(runs.createdAt)).limit(1);
-    raw = prev?.inputs;
-  }
-  const inputs = await checkStartInputs(ctx, caller, target.flow.document, raw ?? {});
+  const raw = body.inputs ?? conv?.lastInputs ?? {};
+  const inputs = await checkStartInputs(ctx, caller, target.flow.document, raw);
   if (replaced) await ctx.db.delete(messages).where(and(eq(messages.id, replaced), eq(messages.conversationId, conv!.id)));
-  const persona = await chatPersona(ctx, target.card.id, conv?.persona);
+  const persona = chatPersona(target.persona, conv?.persona);
   const req: RunRequest = {
     flow: target.flow,
     source: 'portal',
