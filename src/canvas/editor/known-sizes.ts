@@ -10,14 +10,13 @@ type Updates = Parameters<ReactFlowState['updateNodeInternals']>[0];
  * resized: its box and each handle's (getBoundingClientRect), a new internal node, then a store
  * update that runs every node's and edge's selectors again. A step opened in the overview comes with
  * its size and handles (flow-elements.ts overviewBox, checked against the browser by the overview
- * e2e), and a node scrolled back into view keeps what was measured before, so for them that report
- * changes nothing: opening 1,000 nodes spent ~176 ms of main-thread CPU on it (a loaded machine's
+ * e2e), so for them that report changes nothing: opening 1,000 nodes spent ~176 ms of main-thread CPU on it (a loaded machine's
  * trace; bench/canvas-editor.ts), all in the frame before the first paint.
  *
  * A report is dropped only when the element's size (offsetWidth/Height, what React Flow reads; the
  * layout is clean when the observer reports) equals the size React Flow holds and the node has
- * handle bounds: a node that really changed size is measured in full as before, and so is one never
- * measured (no handle bounds yet). Call once, before `<ReactFlow>` mounts: its observer keeps the
+ * its handles were given with it: a node that really changed size is measured in full as before, and
+ * so is every node not opened with an estimate (its first measuring, a node scrolled back into view). Call once, before `<ReactFlow>` mounts: its observer keeps the
  * `updateNodeInternals` it found then.
  */
 export function skipUnchangedMeasures(store: ReturnType<typeof useStoreApi>): void {
@@ -29,7 +28,10 @@ export function skipUnchangedMeasures(store: ReturnType<typeof useStoreApi>): vo
     let kept: Updates | undefined;
     for (const [id, u] of updates) {
       const node = nodeLookup.get(id);
-      const same = node && !node.hidden && node.internals.handleBounds && node.measured.width === u.nodeElement.offsetWidth && node.measured.height === u.nodeElement.offsetHeight;
+      // Only nodes given their box up front (their handles with it: the overview's estimate); every
+      // other node is measured as React Flow always did.
+      const given = node && !node.hidden && node.internals.userNode.handles !== undefined && node.internals.handleBounds;
+      const same = given && node.measured.width === u.nodeElement.offsetWidth && node.measured.height === u.nodeElement.offsetHeight;
       if (same) continue;
       (kept ??= new Map()).set(id, u);
     }
