@@ -251,16 +251,6 @@ describe('the canvas', () => {
       variables: { env: [], conversation: [] },
       notes: '',
     });
-    // Handle boxes read while the flow opens: React Flow measures a node's handles when it takes its size.
-    await context.addInitScript(() => {
-      const w = window as unknown as { __handleReads: number };
-      w.__handleReads = 0;
-      const read = Element.prototype.getBoundingClientRect;
-      Element.prototype.getBoundingClientRect = function (this: Element) {
-        if (this.classList.contains('react-flow__handle')) w.__handleReads++;
-        return read.call(this);
-      };
-    });
     await page.reload();
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.locator('.react-flow__node [data-overview]').count(), { timeout: 20_000 }).toBe(4);
@@ -270,10 +260,6 @@ describe('the canvas', () => {
     // A step's one unnamed source handle sits in its header without the row that holds a "+" (at the same place, below).
     expect(await editor.locator('.react-flow__node[data-id="template-transform_1"] [data-handle]').count()).toBe(0);
     await page.waitForTimeout(300);
-    // The steps came with their sizes and handles, which the browser's own match (below): React Flow
-    // measures none of them again when it starts observing them (known-sizes.ts; at 1,000 nodes that
-    // was a sixth of the open's main-thread time).
-    expect(await page.evaluate(() => (window as unknown as { __handleReads: number }).__handleReads)).toBe(0);
     // The boxes flow-elements.ts (overviewBox) gives steps before the browser measures them: the
     // browser's own sizes and handle places must be the same, or the first frame draws edges off
     // their handles and every node is rendered twice.

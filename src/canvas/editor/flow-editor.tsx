@@ -23,7 +23,6 @@ import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, OverviewProvider, Shel
 import { SummaryNamesProvider } from './node-summary';
 import { InsertableEdge } from './insertable-edge';
 import { useKeepInView } from './use-keep-in-view';
-import { skipUnchangedMeasures } from './known-sizes';
 import { useInspectorWidth } from './inspector-width';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
@@ -265,8 +264,6 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   // Ctrl or Cmd add a clicked node to the selection.
   const held = useEditorKeys(root, manager);
   const rfStore = useStoreApi();
-  // Before <ReactFlow> mounts (initialViewport is set in a layout effect): see known-sizes.ts.
-  useState(() => skipUnchangedMeasures(rfStore));
   const multiSelect = held.shift || held.mod;
   useEffect(() => rfStore.setState({ multiSelectionActive: multiSelect }), [rfStore, multiSelect]);
 
