@@ -18,7 +18,7 @@
  * is printed with the machine's load average beside it (`uptime`): on a shared machine the figures
  * are only indicative.
  * Run: npx vite build && npm run bench:canvas   (CHROMIUM_PATH overrides /usr/bin/chromium)
- * BENCH_PROFILE=1 also prints the functions with the most self time while opening and dragging (a
+ * BENCH_PROFILE=1 also prints the functions with the most self time over the last open (from its navigation; not with BENCH_TRACE) and the drag (a
  * CPU profile; build with `npx vite build --minify false` for readable names), and with
  * BENCH_PROFILE_DIR writes the profiles there (open.cpuprofile, drag.cpuprofile). BENCH_TRACE=file.json
  * writes Chromium traces of the last open, the drag (file-drag.json) and the tidy-up (file-tidy.json),
@@ -196,13 +196,18 @@ async function main() {
       // BENCH_OPEN_FROM=blank: from a blank page, so the previous open's page is gone before the clock starts.
       if (process.env.BENCH_OPEN_FROM === 'blank') await page.goto(`${studio.url}/api/v1/bench-blank`);
       if (tracing) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'v8', 'blink', 'disabled-by-default-devtools.timeline'] });
-      await page.goto(editorUrl(big));
+      // The profile covers the whole open, from the navigation (page.goto returns at the load event,
+      // when the editor's chunks and its first requests have already run).
+      const open = async () => {
+        await page.goto(editorUrl(big));
+        return painted();
+      };
+      const handle = await (last && !tracing ? profile('open', open) : open());
       if (tracing) {
-        await painted();
         await browser.stopTracing();
         console.log(`-- trace of the last open written to ${process.env.BENCH_TRACE} (${load()})\n${summariseOpenTrace(process.env.BENCH_TRACE!).join('\n')}`);
       }
-      const seen = (await (await (last ? profile('open', painted) : painted())).jsonValue()) as { at: number; count: number; draftAt: number; draftFrom: number; scriptAt: number };
+      const seen = (await handle.jsonValue()) as { at: number; count: number; draftAt: number; draftFrom: number; scriptAt: number };
       opens.push(seen.at);
       inView = seen.count;
       draftAt = seen.draftAt;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { responseSerializer } from './http/stored-answer';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
@@ -46,7 +47,8 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Zod's check of every answer, except answers of stored, already validated data (stored-answer.ts).
+  app.setSerializerCompiler(responseSerializer);
   registerErrorHandling(app);
   // No NUL or lone surrogate in any string of any request (schemas/text.ts), for every route.
   registerInputRule(app);

@@ -5,6 +5,7 @@ import { expectCode, expectOk, type Fixture, MISSING, setUpWorkspaces, type Who 
 import { appDrafts, apps } from '../../src/server/db/schema';
 import { draftSecretValues } from '../../src/server/services/apps';
 import { createEdge, createEmptyFlow, type FlowDocumentInput } from '../../schemas/flow';
+import { AppDetail, AppDraft } from '../../schemas/app';
 
 const h = useStudio();
 const URL = '/api/v1/console/apps';
@@ -234,6 +235,31 @@ describe('GET /console/apps/:app_id', () => {
     expectCode(await get(MISSING), 400, 'VALIDATION-1000');
     expectCode(await get('nope'), 400, 'VALIDATION-1000');
     expectCode(await h.call('GET', `${URL}/${a.id}`), 401, 'AUTH-1001');
+  });
+});
+
+describe('GET of a stored draft', () => {
+  it('answers the draft as stored, even one a later rule would refuse (not checked again on the way out), and documents its schema', async () => {
+    const a = await create({ name: 'Stored Draft' });
+    // What is answered unchecked is exactly what the schema lets through (nothing it would strip or add).
+    const fresh = expectOk(await get(a.id));
+    expect(AppDetail.parse(fresh)).toEqual(fresh);
+    const freshDraft = await draftOf(a.id);
+    expect(AppDraft.parse(freshDraft)).toEqual(freshDraft);
+    // A title longer than today's 200 characters, as if saved under an older rule: the answer is
+    // not re-validated (it was on the way in), so the editor still opens the app rather than a 500.
+    const doc = { ...createEmptyFlow('workflow') };
+    doc.nodes = doc.nodes.map((n, i) => (i === 0 ? { ...n, title: 't'.repeat(250) } : n));
+    await h.studio.ctx.db.update(appDrafts).set({ document: doc as never }).where(eq(appDrafts.appId, a.id));
+    expect(expectOk(await get(a.id)).draft.document).toEqual(doc);
+    expect((await draftOf(a.id)).document).toEqual(doc);
+    // The OpenAPI document still describes the answers in full.
+    const api = (await h.call('GET', '/api/v1/openapi.json')).raw.json();
+    for (const path of ['/api/v1/console/apps/{app_id}', '/api/v1/console/apps/{app_id}/workflow']) {
+      const data = api.paths[path].get.responses['200'].content['application/json'].schema.properties.data;
+      const draft = path.endsWith('workflow') ? data : data.properties.draft;
+      expect(Object.keys(draft.properties.document.properties)).toEqual(expect.arrayContaining(['schemaVersion', 'mode', 'nodes', 'edges']));
+    }
   });
 });
 

@@ -24,6 +24,7 @@ import * as svc from '../../services/apps';
 import { appImportRoutes } from './apps-import';
 import * as versions from '../../services/apps-versions';
 import { scopeOf } from '../../services/workspace-resources';
+import { storedAnswer } from '../../http/stored-answer';
 
 const tags = ['console: apps'];
 const headers = z.looseObject({ 'x-workspace-id': z.string().optional().describe('The project space (required; missing: VALIDATION-1008)') });
@@ -111,7 +112,8 @@ export const appRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
         summary: "One app with its draft (any member of the app's project space)",
         headers: optionalWorkspace,
         params: AppParams,
-        response: { 200: ok(AppDetail) },
+        // The draft is answered as stored (validated when saved): http/stored-answer.ts.
+        response: { 200: storedAnswer(ok(AppDetail)) },
       },
     },
     async (req) => {
@@ -124,7 +126,7 @@ export const appRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
   app.get(
     '/:app_id/workflow',
     {
-      schema: { tags, summary: 'The draft flow document and its revision (any member)', headers, params: AppParams, response: { 200: ok(AppDraft) } },
+      schema: { tags, summary: 'The draft flow document and its revision (any member)', headers, params: AppParams, response: { 200: storedAnswer(ok(AppDraft)) } },
     },
     async (req) => done(await svc.getDraft(ctx, scopeOf(req), req.params.app_id)),
   );
