@@ -82,8 +82,12 @@ describe('the portal chat client', () => {
     let chunks = 0;
     for await (const e of streamPortalChat(appId, { query: 'a story' }, { reaction: 'silent', onReconnecting: (on) => told.push(on) })) {
       events.push(e);
-      // Cut where the client is: after it has the 3rd chunk, and again after the 7th (on the resumed stream).
-      if (e.type === 'answer_chunk' && (++chunks === 3 || chunks === 7)) streams.at(-1)!.drop();
+      // Cut where the client is: after it has the 3rd chunk, and again from the 7th on, once it reads the
+      // resumed stream (chunks already in its buffer when the first cut came are still the first stream's).
+      if (e.type !== 'answer_chunk') continue;
+      chunks++;
+      if (chunks === 3) streams[0]!.drop();
+      else if (chunks >= 7 && streams.length === 2 && !streams[1]!.cut) streams[1]!.drop();
     }
 
     // Three streams: the message, then two resumes, each after the last frame id the client had.
