@@ -389,10 +389,12 @@ export async function createDocuments(
       if (isUniqueViolation(e)) throw exists('A unit with this name or URL already exists in this knowledge base');
       throw e;
     });
-  nudgeWorkers(ctx);
+  // The answer says what was created (queued units), read before a worker is woken to take them.
   const rows = await ctx.db.select().from(datasetDocuments).where(inArray(datasetDocuments.id, ids));
   const order = new Map(ids.map((id, i) => [id, i]));
-  return toDocuments(ctx, rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
+  const created = await toDocuments(ctx, rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
+  nudgeWorkers(ctx);
+  return created;
 }
 
 /** Deletes a unit with its segments, Q&A pairs and tasks; a running task sees its row vanish and stops. */
