@@ -134,10 +134,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 120_000,
-          // expect.poll waits up to 1 s by default: too short for a page reload on a loaded machine (two files
-          // run at once).
-          expect: { poll: { timeout: 20_000 } },
+          testTimeout: 180_000,
+          // expect.poll waits up to 1 s by default: too short for a page reload on a loaded machine (three
+          // files run at once: load 10–12 on CI's two cores; a publish seen after 20 s failed a run).
+          expect: { poll: { timeout: 45_000 } },
           hookTimeout: 180_000,
           // Three files at a time (each with its own studio and browser) on CI's two cores: a file spends
           // most of its time waiting (pages settling, streams, polls). Measured: console-layout and

@@ -172,7 +172,7 @@ describe('embedding', () => {
       const customer = await visitor.newPage();
       const errors: string[] = [];
       customer.on('pageerror', (e) => errors.push(e.message));
-      customer.setDefaultTimeout(20_000);
+      customer.setDefaultTimeout(40_000);
       const script = customer.waitForResponse((r) => r.url() === `${studio.url}/embed.js`);
       await customer.goto(site.url);
       const served = await script;

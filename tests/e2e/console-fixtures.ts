@@ -126,7 +126,7 @@ export async function signInAs(
   const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
   await context.addInitScript((l) => localStorage.setItem('weft.lang', l), lang);
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(40_000);
   await page.goto(`${url}/login`);
   await page.getByTestId('login-username').fill(who.username);
   await page.getByTestId('login-password').fill(who.password);

@@ -139,7 +139,7 @@ describe('the distribute tab and the app features', () => {
 
     const theirs = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
     const admin = await theirs.newPage();
-    admin.setDefaultTimeout(20_000);
+    admin.setDefaultTimeout(40_000);
     await admin.goto(`${studio.url}/operation/app/${appId}/agent-flow/distribute`);
     await admin.waitForURL((u) => u.pathname === '/login');
     await admin.getByTestId('login-username').fill(DANA.username);

@@ -95,7 +95,7 @@ async function distributedApp(page: Page, name: string, document: FlowDocument):
 async function userPage(viewport = { width: 1400, height: 900 }, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(40_000);
   await page.goto(`${studio.url}/login`);
   await page.getByTestId('login-username').fill(USER.username);
   await page.getByTestId('login-password').fill(USER.password);

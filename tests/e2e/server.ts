@@ -129,7 +129,7 @@ export async function snap(page: Page, name: string) {
 export async function signIn(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(40_000);
   await page.goto(`${url}/`);
   await page.waitForURL((u) => u.pathname === '/login');
   await page.getByTestId('login-username').fill(ADMIN.username);

@@ -38,7 +38,7 @@ describe('sessions in the browser', () => {
   it('two tabs renewing at the same moment send the refresh token once and both stay signed in', async () => {
     const { context, page: first } = await signIn(browser, studio.url, { width: 1200, height: 800 });
     const second = await context.newPage();
-    second.setDefaultTimeout(20_000);
+    second.setDefaultTimeout(40_000);
     await second.goto(`${studio.url}/operation`);
     await second.waitForURL((u) => u.pathname === '/operation');
 
@@ -106,7 +106,7 @@ describe('sessions in the browser', () => {
 
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(40_000);
     await page.goto(`${studio.url}/login`);
     await page.getByTestId('login-tab-email').click();
     const form = page.getByTestId('login-code-form-email');
@@ -131,7 +131,7 @@ describe('sessions in the browser', () => {
 
     const zh = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'zh-CN' });
     const zhPage = await zh.newPage();
-    zhPage.setDefaultTimeout(20_000);
+    zhPage.setDefaultTimeout(40_000);
     await zhPage.goto(`${studio.url}/login`);
     await zhPage.getByTestId('login-tab-email').click();
     expect(await zhPage.getByTestId('login-tab-email').innerText()).toBe('邮箱验证码');

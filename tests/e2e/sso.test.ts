@@ -62,7 +62,7 @@ describe('single sign-on in the browser', () => {
     it(`signs in through the provider's login page and lands on the console (${lang})`, async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale });
       const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
+      page.setDefaultTimeout(40_000);
       await page.goto(`${studio.url}/operation`);
       await page.waitForURL((u) => u.pathname === '/login');
       await expect.poll(() => page.getByTestId('login-sso').innerText()).toBe(button);
@@ -83,7 +83,7 @@ describe('single sign-on in the browser', () => {
     it(`shows why a user without a tenant cannot sign in (${lang})`, async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale });
       const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
+      page.setDefaultTimeout(40_000);
       await page.goto(`${studio.url}/login`);
       await page.getByTestId('login-sso').click();
       await signInAtProvider(page, 'nobody', `${lang}-nobody`);
