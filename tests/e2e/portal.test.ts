@@ -450,19 +450,8 @@ describe('the portal', () => {
       const bar = page.getByTestId('voice-bar');
       const mic = bar.getByTestId('voice-mic');
       await expect.poll(() => mic.isEnabled()).toBe(true);
-      // The avatar's highest level while it speaks, kept by the page (the level changes every frame).
-      await page.evaluate(() => {
-        const w = window as unknown as { maxLevel: number; answerWhileSpeaking: string | null };
-        w.maxLevel = 0;
-        w.answerWhileSpeaking = null;
-        new MutationObserver(() => {
-          const el = document.querySelector('[data-testid="speaking-avatar"]');
-          const level = Number(el?.getAttribute('data-level') ?? 0);
-          w.maxLevel = Math.max(w.maxLevel, level);
-          // What the new conversation shows once the first sentence is heard: the written answer too.
-          if (el?.hasAttribute('data-speaking') && level > 0) w.answerWhileSpeaking ??= document.querySelector('[data-testid="chat-answer"]')?.textContent ?? '';
-        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
-      });
+      // The avatar's highest level while it speaks, and what the conversation shows once it is heard.
+      await watchSpeaking(page);
       await mic.click();
       await expect.poll(() => bar.getAttribute('data-mic')).toBe('recording');
       await page.waitForTimeout(2000);
@@ -513,18 +502,7 @@ describe('the portal', () => {
       const avatar = page.getByTestId('voice-bar').getByTestId('speaking-avatar');
       expect(await avatar.getAttribute('aria-label')).toBe('Guide 向导');
       expect(await avatar.locator('img').getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
-      await page.evaluate(() => {
-        const w = window as unknown as { maxLevel: number; answerWhileSpeaking: string | null };
-        w.maxLevel = 0;
-        w.answerWhileSpeaking = null;
-        // While the avatar speaks, what the conversation shows (the written answer must be there).
-        new MutationObserver(() => {
-          const el = document.querySelector('[data-testid="speaking-avatar"]');
-          const level = Number(el?.getAttribute('data-level') ?? 0);
-          w.maxLevel = Math.max(w.maxLevel, level);
-          if (el?.hasAttribute('data-speaking') && level > 0) w.answerWhileSpeaking ??= document.querySelector('[data-testid="chat-answer"]')?.textContent ?? '';
-        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
-      });
+      await watchSpeaking(page);
       const before = speech.speech.length;
       await page.getByTestId('chat-input').fill(lang === 'zh' ? '你是谁？' : 'Who are you?');
       await page.getByTestId('chat-input').press('Enter');
@@ -572,3 +550,21 @@ describe('the portal', () => {
     }
   });
 });
+
+/**
+ * Keeps in the page the avatar's highest level while it speaks (it changes every frame) and what the
+ * conversation shows the moment the first sentence is heard (the written answer must be there too).
+ */
+function watchSpeaking(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const w = window as unknown as { maxLevel: number; answerWhileSpeaking: string | null };
+    w.maxLevel = 0;
+    w.answerWhileSpeaking = null;
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="speaking-avatar"]');
+      const level = Number(el?.getAttribute('data-level') ?? 0);
+      w.maxLevel = Math.max(w.maxLevel, level);
+      if (el?.hasAttribute('data-speaking') && level > 0) w.answerWhileSpeaking ??= document.querySelector('[data-testid="chat-answer"]')?.textContent ?? '';
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-level'] });
+  });
+}
