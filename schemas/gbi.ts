@@ -17,8 +17,8 @@ export const GBI_DIALECTS = ['postgresql', 'mysql', 'duckdb', 'sqlserver', 'orac
 export const GbiDialect = z.enum(GBI_DIALECTS);
 export type GbiDialect = z.infer<typeof GbiDialect>;
 
-/** Spreadsheet file types (.xls: exceljs reads only the xlsx format; refused with GBI-1002). */
-export const GBI_FILE_TYPES = ['csv', 'xlsx'] as const;
+/** Spreadsheet file types (.xlsx through exceljs, .xls through SheetJS, .csv read by DuckDB). */
+export const GBI_FILE_TYPES = ['csv', 'xlsx', 'xls'] as const;
 /** Rows shown in a spreadsheet preview, sample values kept per column. */
 export const GBI_PREVIEW_ROWS = 20;
 export const GBI_SAMPLE_VALUES = 5;
@@ -81,7 +81,7 @@ export const GbiDatabaseSourceBody = z.object({
   description: Description.default(''),
 });
 
-export const GbiFilePreviewBody = z.object({ file_id: z.string().describe('A .csv or .xlsx uploaded with POST /console/files/upload (biz_type dataset)') });
+export const GbiFilePreviewBody = z.object({ file_id: z.string().describe('A .csv, .xlsx or .xls uploaded with POST /console/files/upload (biz_type dataset)') });
 
 export const GbiPreviewColumn = z.object({ name: z.string(), data_type: z.string() });
 export const GbiSheetPreview = z.object({

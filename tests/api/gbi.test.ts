@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleChecks } from '../../src/server/services/databases';
 import { scriptedModel, type ScriptedModel } from './gbi-kit';
 import { LOOPBACK_FAKES, useStudio } from './harness';
+import { makeDoc, makeXls } from '../../src/server/knowledge/test-files';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { configureProvider } from './runs-kit';
 import { expectCode, expectOk, type Fixture, setUpWorkspaces, type Who } from './workspace-fixture';
@@ -33,6 +34,7 @@ const SCRIPT: Record<string, string | [string, string]> = {
   'fix me': ['```sql\nselect nope from sales\n```', '```sql\nselect count(*) as n from sales\n```'],
   'fix me (duckdb)': ['select nope from orders', 'select count(*) as n from orders'],
   'never works': ['select nope from sales', 'select nope_again from sales'],
+  'stock total': 'select sum(qty) as total from stock',
   'sales by city': '```sql\nselect city, sum(amount) as total from orders group by city order by city\n```',
 };
 
@@ -284,13 +286,31 @@ describe('GBI with spreadsheet sources (DuckDB)', () => {
     expect(again.tables[0].columns[0].sample_values.sort()).toEqual(['Beijing', 'Shanghai']);
   });
 
-  it('a CSV with its header detected; .xls and non-spreadsheets answer GBI-1002', async () => {
+  it('a CSV with its header detected; an .xls (Excel 97-2003) sheet by sheet; unreadable files answer GBI-1002', async () => {
     const fileId = await uploaded('regions.csv', 'region,amount\nnorth,1\nsouth,2\n');
     const preview = expectOk(await call('POST', '/sources/file/preview', 'owner', { file_id: fileId }));
     expect(preview.sheets[0]).toMatchObject({ table_name: 'regions', header_detected: true, row_count: 2, columns: [{ name: 'region' }, { name: 'amount', data_type: 'BIGINT' }] });
-    const xls = await uploaded('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]));
-    expectCode(await call('POST', '/sources/file/preview', 'owner', { file_id: xls }), 400, 'GBI-1002');
-    expectCode(await call('POST', '/sources/file', 'owner', { file_id: xls }), 400, 'GBI-1002');
-    expect(expectOk(await call('GET', '/sources', 'member')).map((s: { kind: string }) => s.kind)).toEqual(['spreadsheet', 'database']);
+    // Issue 30 names .xls beside .xlsx and .csv: a real BIFF8 workbook (SheetJS writes it), a title gap above the header.
+    const xlsBytes = makeXls([
+      { name: 'Stock', rows: [[], ['Item', 'Qty'], ['bolts', 40], ['nuts', 2]] },
+      { name: 'Empty', rows: [] },
+    ]);
+    const xls = await uploaded('stock.xls', xlsBytes);
+    const shown = expectOk(await call('POST', '/sources/file/preview', 'owner', { file_id: xls }));
+    expect(shown.sheets.map((s: { sheet: string }) => s.sheet)).toEqual(['Stock']);
+    expect(shown.sheets[0]).toMatchObject({ table_name: 'stock', header_detected: true, row_count: 2, columns: [{ name: 'item', data_type: 'VARCHAR' }, { name: 'qty', data_type: 'BIGINT' }] });
+    const src = expectOk(await call('POST', '/sources/file', 'owner', { file_id: xls }));
+    expect(src).toMatchObject({ kind: 'spreadsheet', file_name: 'stock.xls', tables: [{ name: 'stock', row_count: 2 }] });
+    const session = expectOk(await call('POST', '/sessions', 'owner', { source_id: src.id })).id;
+    expect((await askIn(session, 'stock total', 'owner')).result.rows).toEqual([[42]]);
+    const broken = await uploaded('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]));
+    expectCode(await call('POST', '/sources/file/preview', 'owner', { file_id: broken }), 400, 'GBI-1002');
+    expectCode(await call('POST', '/sources/file', 'owner', { file_id: broken }), 400, 'GBI-1002');
+    // An OLE2 file that is no workbook (a Word 97 document under an .xls name).
+    const doc = await uploaded('letter.xls', makeDoc(['Dear reader']));
+    expectCode(await call('POST', '/sources/file/preview', 'owner', { file_id: doc }), 400, 'GBI-1002');
+    const text = await uploaded('notes.txt', 'just words');
+    expectCode(await call('POST', '/sources/file/preview', 'owner', { file_id: text }), 400, 'GBI-1002');
+    expect(expectOk(await call('GET', '/sources', 'member')).map((s: { kind: string }) => s.kind)).toEqual(['spreadsheet', 'spreadsheet', 'database']);
   });
 });

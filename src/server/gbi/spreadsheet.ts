@@ -8,8 +8,9 @@ import { extensionOf } from '../knowledge/parse';
 
 /**
  * A spreadsheet upload as CSV files DuckDB reads, one per sheet (a .csv is one sheet). .xlsx is read
- * with exceljs; .xls (the old binary format) exceljs cannot read: refused with GBI-1002, asking for
- * .xlsx. Rows before the first non-empty one are dropped, so a title gap does not hide the header.
+ * with exceljs; .xls (Excel 97-2003, BIFF in an OLE2 file, which exceljs cannot read) with SheetJS,
+ * as the knowledge parser does (../knowledge/parse/xls.ts); an .xls that is really a zip is read as
+ * .xlsx. Empty rows are dropped, so a title gap does not hide the header.
  */
 
 export interface SheetFile {
@@ -62,36 +63,67 @@ export async function sheetsOf(fileName: string, bytes: Buffer, tmpDir: string):
     fs.writeFileSync(csvPath, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes);
     return [{ sheet: fileName, tableName: tableNameOf(fileName, 0, taken), csvPath }];
   }
-  if (ext === 'xls') throw unreadable(`'${fileName}' is an .xls file, which cannot be read here: save it as .xlsx and upload that`, { extension: ext });
-  if (ext !== 'xlsx') throw unreadable(`'${fileName}' is not a spreadsheet: upload a .csv or .xlsx file`, { extension: ext });
-  // exceljs (some 300 modules with its zip and stream packages) and papaparse load with the first .xlsx, not at the server's start (issue 32).
-  const [{ default: Excel }, { default: Papa }] = await Promise.all([import('exceljs'), import('papaparse')]);
+  if (ext !== 'xlsx' && ext !== 'xls') throw unreadable(`'${fileName}' is not a spreadsheet: upload a .csv, .xlsx or .xls file`, { extension: ext });
+  // exceljs (some 300 modules with its zip and stream packages), SheetJS and papaparse load with the first workbook, not at the server's start (issue 32).
+  const { default: Papa } = await import('papaparse');
+  const sheets = ext === 'xls' && !isZip(bytes) ? await xlsSheets(fileName, bytes) : await xlsxSheets(fileName, bytes);
+  const out: SheetFile[] = [];
+  sheets.forEach(({ name, rows }, index) => {
+    const kept = rows.filter((r) => r.some((c) => c.trim()));
+    if (!kept.length) return;
+    const width = Math.max(...kept.map((r) => r.length));
+    const csvPath = path.join(tmpDir, `${randomUUID()}.csv`);
+    fs.writeFileSync(csvPath, Papa.unparse(kept.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''))));
+    out.push({ sheet: name, tableName: tableNameOf(name, index, taken), csvPath });
+  });
+  if (!out.length) throw unreadable(`'${fileName}' holds no table: every sheet is empty`);
+  return out;
+}
+
+interface SheetRows {
+  name: string;
+  rows: string[][];
+}
+
+const isZip = (b: Buffer) => b[0] === 0x50 && b[1] === 0x4b;
+/** The OLE2 compound file signature of Office 97-2003 files. SheetJS reads text it does not recognise as CSV, so nothing else goes to it. */
+const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+async function xlsxSheets(fileName: string, bytes: Buffer): Promise<SheetRows[]> {
+  const { default: Excel } = await import('exceljs');
   const wb = new Excel.Workbook();
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (e) {
     throw unreadable(`'${fileName}' cannot be read as .xlsx: ${(e as Error).message}`);
   }
-  const out: SheetFile[] = [];
-  wb.eachSheet((ws, id) => {
+  const out: SheetRows[] = [];
+  wb.eachSheet((ws) => {
     const rows: string[][] = [];
-    let width = 0;
     ws.eachRow({ includeEmpty: false }, (row) => {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: true }, (c, col) => {
         cells[col - 1] = cellText(c.value);
       });
-      const text = Array.from(cells, (c) => c ?? '');
-      if (text.some((c) => c.trim())) {
-        rows.push(text);
-        width = Math.max(width, text.length);
-      }
+      rows.push(Array.from(cells, (c) => c ?? ''));
     });
-    if (!rows.length) return;
-    const csvPath = path.join(tmpDir, `${randomUUID()}.csv`);
-    fs.writeFileSync(csvPath, Papa.unparse(rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''))));
-    out.push({ sheet: ws.name, tableName: tableNameOf(ws.name, id - 1, taken), csvPath });
+    out.push({ name: ws.name, rows });
   });
-  if (!out.length) throw unreadable(`'${fileName}' holds no table: every sheet is empty`);
   return out;
+}
+
+/** Stored values only: formulas are not evaluated, nothing but the bytes is read; dates as dates, numbers unformatted (DuckDB infers the types). */
+async function xlsSheets(fileName: string, bytes: Buffer): Promise<SheetRows[]> {
+  if (bytes.length < 512 || !bytes.subarray(0, 8).equals(OLE2)) throw unreadable(`'${fileName}' is not an Excel 97-2003 (.xls) workbook`);
+  const XLSX = await import('@e965/xlsx');
+  let wb: import('@e965/xlsx').WorkBook;
+  try {
+    wb = XLSX.read(bytes, { type: 'buffer', cellDates: true, cellFormula: false, cellHTML: false, dense: true });
+  } catch (e) {
+    throw unreadable(`'${fileName}' cannot be read as an .xls workbook: ${(e as Error).message}`);
+  }
+  return wb.SheetNames.map((name) => ({
+    name,
+    rows: XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[name]!, { header: 1, raw: true, defval: '', blankrows: false }).map((r) => r.map((v) => cellText(v as ExcelJS.CellValue))),
+  }));
 }

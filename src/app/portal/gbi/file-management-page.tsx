@@ -1,5 +1,5 @@
 /**
- * /portal/gbi-data-settings/gbi-data-settings-page/file-management: upload a spreadsheet (.xlsx or
+ * /portal/gbi-data-settings/gbi-data-settings-page/file-management: upload a spreadsheet (.xlsx, .xls or
  * .csv), preview each sheet (header detected, column types, first rows), choose the sheets and their
  * table names, save it as a source (loaded into its DuckDB file on the server); then describe it.
  */

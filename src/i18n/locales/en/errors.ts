@@ -80,7 +80,7 @@ const errors: typeof zh = {
     // GBI: asking questions of databases and spreadsheets (src/server/gbi).
     'GBI-1000': 'The generated SQL was refused: only a single read-only SELECT over the source\'s tables may run (no changes, no several statements, no file or network functions)',
     'GBI-1001': 'The database could not answer the query, even after one correction',
-    'GBI-1002': 'The spreadsheet cannot be read: upload a .csv or .xlsx file (save .xls files as .xlsx) that holds a table',
+    'GBI-1002': 'The spreadsheet cannot be read: upload a .csv, .xlsx or .xls file that holds a table',
     'GBI-1003': 'Databases of this type cannot be asked on this server: its database driver is not installed',
     'DH-1000': 'Digital human broadcast content: required, max 1000 words',
     'DH-1001': 'This kind of digital human does not fit the app: a conversational one needs a chatflow or agent app, a broadcast one a workflow app',

@@ -275,7 +275,7 @@ const portal: typeof zh = {
     save: 'Save descriptions',
     kinds: { database: 'Database', spreadsheet: 'Spreadsheet' },
     upload: 'Upload a spreadsheet',
-    uploadHint: '.xlsx or .csv; each sheet becomes a table (.xls: save as .xlsx first)',
+    uploadHint: '.xlsx, .xls or .csv; each sheet becomes a table',
     preview: 'Preview',
     headerDetected: 'Header row detected',
     noHeader: 'No header row detected: columns are numbered',

@@ -274,7 +274,7 @@ const portal = {
     save: '保存描述',
     kinds: { database: '数据库', spreadsheet: '表格' },
     upload: '上传表格',
-    uploadHint: '.xlsx 或 .csv，每个工作表成为一张表（.xls 请先另存为 .xlsx）',
+    uploadHint: '.xlsx、.xls 或 .csv，每个工作表成为一张表',
     preview: '预览',
     headerDetected: '已识别表头行',
     noHeader: '未识别到表头行：列按序号命名',

@@ -70,7 +70,7 @@ export const gbiRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
 
   app.post(
     '/sources/file/preview',
-    { schema: { tags, summary: 'Preview an uploaded .csv or .xlsx: sheets, header detected, column types, first rows (owner, admin); nothing is saved', headers, body: GbiFilePreviewBody, response: { 200: ok(GbiFilePreview) } } },
+    { schema: { tags, summary: 'Preview an uploaded .csv, .xlsx or .xls: sheets, header detected, column types, first rows (owner, admin); nothing is saved', headers, body: GbiFilePreviewBody, response: { 200: ok(GbiFilePreview) } } },
     async (req) => done(await sources.previewFile(ctx, scopeOf(req), req.body.file_id)),
   );
 
