@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStudio } from './harness';
+import { echoFlow } from './portal-kit';
+import { createApp, parseSse, RUNS } from './runs-kit';
 import { expectCode, expectOk, type Fixture, setUpWorkspaces, type Who } from './workspace-fixture';
 
 // GET /console/my (issue 33): the caller's own items in the spaces they still belong to, tenant-checked.
@@ -33,6 +35,21 @@ describe('GET /console/my', () => {
     expect(d).toMatchObject({ submissions: [], runs: [], approvals: { submitted: [], to_approve: [] } });
     const a = expectOk(await my('admin'));
     expect(a.resources.map((r: { id: string }) => r.id)).toEqual([adminPrompt]);
+  });
+
+  it('lists their store submissions with the review state, and their recent runs with the app and its space', async () => {
+    const owner = { token: f.u.owner.token, workspaceId: f.wsA };
+    const item = expectOk(await h.call('POST', '/api/v1/console/store/prompts/publish', { ...owner, body: { id: ownerPrompt } }));
+    const appId = await createApp(h, f.u.owner.token, f.wsA, 'Echo mine', echoFlow('says {{ word }}'));
+    const events = parseSse((await h.call('POST', `${RUNS(appId)}/draft/workflow-runs`, { ...owner, body: { inputs: { word: 'hi' } } })).raw.body);
+    expect(events.at(-1)).toMatchObject({ type: 'run_finished' });
+    const d = expectOk(await my('owner'));
+    expect(d.submissions).toEqual([expect.objectContaining({ id: item.id, type: 'prompt', name: 'Owner prompt', review_state: 'awaiting_release', workspace_id: f.wsA })]);
+    expect(d.runs).toEqual([expect.objectContaining({ id: (events[0] as { runId: string }).runId, app_id: appId, app_name: 'Echo mine', app_type: 'workflow', workspace_id: f.wsA, status: 'succeeded' })]);
+    expect(d.counts.app).toBe(1);
+    // Another member of the same space sees none of it.
+    const other = expectOk(await my('member'));
+    expect([other.submissions, other.runs]).toEqual([[], []]);
   });
 
   it('drops a space the caller left; another tenant and an outsider see nothing; no token is 401', async () => {
