@@ -168,6 +168,21 @@ describe('a portal distribution', () => {
     const [row] = await h.studio.ctx.db.select().from(appDistributions).where(eq(appDistributions.appId, appId));
     expect(row).toMatchObject({ state: 'cancelled', cancelledBy: tenantAdminId });
   });
+
+  it('is canceled by its submitter or rejected by an approver, the app staying off the portal', async () => {
+    const again = async () => platformOf(await distribute(h, ownerWs(), appId, 'portal'), 'portal');
+    const first = await again();
+    // The forced recall left the distribution cancelled: it stays so while the new request waits.
+    expect(first).toMatchObject({ state: 'cancelled', approval: { state: 'processing' } });
+    expectCode(await decide(as('outsider'), first.approval!.id, 'cancel'), 403, 'PERMISSION-1000');
+    expect(expectOk(await decide(as('owner'), first.approval!.id, 'cancel'))).toMatchObject({ state: 'canceled' });
+    const second = await again();
+    expect(second.approval!.id).not.toBe(first.approval!.id);
+    expect(expectOk(await decide(as('member'), second.approval!.id, 'reject', 'Not for everyone'))).toMatchObject({ state: 'rejected', last_comment: 'Not for everyone' });
+    expect(platformOf(expectOk(await h.call('GET', DIST(appId), ownerWs())), 'portal')).toMatchObject({ state: 'cancelled', approval: { state: 'rejected' } });
+    const [row] = await h.studio.ctx.db.select().from(appDistributions).where(eq(appDistributions.appId, appId));
+    expect(row).toMatchObject({ state: 'cancelled' });
+  });
 });
 
 describe('without the setting', () => {
