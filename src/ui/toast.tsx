@@ -16,7 +16,7 @@ export interface ToasterProps {
   duration?: number;
   /** Accessible label of each close button. */
   closeLabel?: string;
-  /** Accessible label of the region (Radix appends the F8 hotkey hint). */
+  /** Accessible label of the region; the F8 hotkey hint is added after it. */
   label?: string;
 }
 
@@ -50,7 +50,8 @@ export function Toaster({ position = 'bottom-right', duration = 3000, closeLabel
           </Radix.Root>
         );
       })}
-      <Radix.Viewport className={cn(s.viewport, position === 'top-center' ? s.topCenter : s.bottomRight)} />
+      {/* The region's own label: Radix's default is the English "Notifications ({hotkey})". */}
+      <Radix.Viewport label={`${label} ({hotkey})`} className={cn(s.viewport, position === 'top-center' ? s.topCenter : s.bottomRight)} />
     </Radix.Provider>
   );
 }
