@@ -5,8 +5,10 @@
  * portal's routes, not in the app's entry.
  */
 import { Compass, DatabaseZap, MessagesSquare, SlidersHorizontal } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useMatches } from 'react-router';
+import { listWorkspaces } from '../../api/workspaces';
 import { DocumentTitle, NavigationProgress } from '../shell/layouts';
 import type { RouteHandle } from '../shell/route-handle';
 import { ShellTopBar } from '../shell/shell-top-bar';
@@ -26,7 +28,7 @@ export interface PortalRouteHandle extends RouteHandle {
  */
 export function PortalNav() {
   const { t } = useTranslation('portal');
-  const inSpace = useSession((st) => st.workspaceId !== null);
+  const inSpace = useInAnySpace();
   return (
     <nav className={s.nav} aria-label={t('nav.label')} data-testid="portal-nav">
       <NavLink to={portalPaths.discover} className={s.navLink}>
@@ -51,6 +53,26 @@ export function PortalNav() {
       )}
     </nav>
   );
+}
+
+/**
+ * Whether the user belongs to a project space. A current space in the session says so at once; without
+ * one (a fresh sign-in that never opened the console) their spaces are asked for, as the GBI pages do
+ * (they then use the first), so GBI is not hidden from a member who has not picked a space yet.
+ */
+function useInAnySpace(): boolean {
+  const current = useSession((st) => st.workspaceId !== null);
+  const [listed, setListed] = useState(false);
+  useEffect(() => {
+    if (current) return;
+    const ctrl = new AbortController();
+    listWorkspaces({ page_size: 1 }, { signal: ctrl.signal, reaction: 'silent' }).then(
+      (p) => setListed(p.items.length > 0),
+      () => {},
+    );
+    return () => ctrl.abort();
+  }, [current]);
+  return current || listed;
 }
 
 export default function PortalLayout() {

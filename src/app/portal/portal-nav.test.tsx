@@ -1,0 +1,44 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { i18n, initI18n } from '../../i18n';
+import { useSession } from '../session';
+import { PortalNav } from './portal-layout';
+
+// unit-isolated: the project spaces the user belongs to come from a stand-in for the API module.
+const spaces = vi.hoisted(() => ({ items: [] as { id: string }[] }));
+vi.mock('../../api/workspaces', () => ({ listWorkspaces: vi.fn(async () => ({ items: spaces.items, total: spaces.items.length })) }));
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(cleanup);
+afterAll(async () => {
+  await i18n.changeLanguage('zh');
+});
+
+const nav = () =>
+  render(
+    <MemoryRouter>
+      <PortalNav />
+    </MemoryRouter>,
+  );
+
+describe('PortalNav', () => {
+  it('offers GBI to a member of a project space who has not chosen a current one (a fresh sign-in)', async () => {
+    useSession.setState({ workspaceId: null });
+    spaces.items = [{ id: 'w1' }];
+    nav();
+    expect(await screen.findByRole('link', { name: 'Ask your data' })).toHaveAttribute('href', '/portal/gbi');
+    expect(screen.getByRole('link', { name: 'Data settings' })).toBeInTheDocument();
+  });
+
+  it('offers no GBI to a user in no project space', async () => {
+    useSession.setState({ workspaceId: null });
+    spaces.items = [];
+    nav();
+    await screen.findByRole('link', { name: 'Discover' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('link', { name: 'Ask your data' })).toBeNull();
+  });
+});
