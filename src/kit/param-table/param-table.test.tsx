@@ -175,6 +175,27 @@ describe('ParamTable', () => {
     expect(onValue.mock.lastCall![0]).toMatchObject([{ param_key: 'file', request_type: 'body', request_subtype: 'form-data' }]);
   });
 
+  it('offers the URL body types query_string and path (spec 9), saying where their fields go and offering only plain field types', async () => {
+    const user = userEvent.setup();
+    const onValue = vi.fn<(v: ParamRow[]) => void>();
+    const onSubtype = vi.fn();
+    render(<Harness kind="body" onValue={onValue} onSubtypeChange={onSubtype} />);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['form-data', 'x-www-form-urlencoded', 'json', 'query_string', 'path']);
+    await user.click(screen.getByRole('tab', { name: 'query_string' }));
+    expect(onSubtype).toHaveBeenLastCalledWith('query_string');
+    expect(screen.getByText("These fields are appended to the URL's query (for every method; no body is sent).")).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add parameter' }));
+    await user.type(screen.getByRole('textbox', { name: 'Field key' }), 'q');
+    await user.click(screen.getByRole('combobox', { name: 'Field type' }));
+    const offered = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(offered).not.toContain('object');
+    expect(offered).not.toContain('file');
+    await user.keyboard('{Escape}');
+    expect(onValue.mock.lastCall![0]).toMatchObject([{ param_key: 'q', request_type: 'body', request_subtype: 'query_string' }]);
+    await user.click(screen.getByRole('tab', { name: 'path' }));
+    expect(screen.getByText('Each field replaces its {key} placeholder in the URL path (no body is sent).')).toBeInTheDocument();
+  });
+
   it('header rows: type, value and data type columns', () => {
     render(<ParamTable kind="headers" value={[{ param_key: 'Content-Type', param_value: 'application/json', data_type: 'string' }]} showAllErrors />);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Type', 'Value', 'Data type', 'Actions']);
