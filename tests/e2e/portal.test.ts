@@ -347,6 +347,8 @@ describe('the portal', () => {
     await preview.getByRole('button', { name: 'Save as a data source' }).click();
     await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
     expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
+    // The table's own name and description fields say what they are (no column header above them).
+    expect(await page.getByTestId('gbi-describe').getByPlaceholder('Description', { exact: true }).count()).toBe(1);
     await snap(page, 'portal-gbi-02-described-en');
     // Re-read the samples; the nav leads to GBI for a user in a project space.
     await page.getByTestId('gbi-reread').click();
@@ -377,6 +379,8 @@ describe('the portal', () => {
     expect(await answer.getByTestId('gbi-sql').textContent()).toContain('select region, sum(amount) as total from sales');
     await expect.poll(() => answer.getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
     expect(await answer.getByTestId('gbi-result-table').locator('tbody tr').first().textContent()).toBe('North150');
+    // Five rows show whole: the box is as tall as its rows, with no scrollbar (it was a guess, a row short).
+    await expect.poll(() => answer.getByTestId('gbi-result-table').evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(0);
     // Five non-negative parts: a pie, drawn once echarts (its own chunk) has loaded.
     await expect.poll(() => answer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
     expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('pie');

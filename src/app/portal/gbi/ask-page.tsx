@@ -197,7 +197,7 @@ export default function GbiAskPage() {
         </section>
       </div>
       <Dialog open={renaming !== null} onOpenChange={(o) => !o && setRenaming(null)}>
-        <DialogContent size="sm">
+        <DialogContent size="sm" closeLabel={t('common:actions.close')}>
           <DialogHeader>
             <DialogTitle>{t('gbi.renameTitle')}</DialogTitle>
           </DialogHeader>

@@ -3,6 +3,7 @@
  * the spec's table-or-file-data-display popup showing it taller.
  */
 import { Table2 } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TableVirtuoso } from 'react-virtuoso';
 import type { GbiResult } from '../../../../schemas/gbi';
@@ -13,12 +14,20 @@ import s from './gbi.module.css';
 type Cell = GbiResult['rows'][number][number];
 const show = (v: Cell) => (v === null ? '' : String(v));
 
+/** Room for the header row and the box's borders above the rows' measured height. */
+const HEAD = 34;
+const MAX_INLINE = 260;
+
 export function ResultTable({ columns, rows, tall }: { columns: { name: string }[]; rows: Cell[][]; tall?: boolean }) {
+  // The rows' real height once measured (a row is taller than a guess with the theme's font and
+  // padding): a short result then shows whole, with no scrollbar; a long one scrolls at MAX_INLINE.
+  const [listHeight, setListHeight] = useState<number | null>(null);
   return (
     <TableVirtuoso
       className={s.table}
       // A height the virtual list can measure (a class alone left it collapsed in Chromium).
-      style={{ height: tall ? '60vh' : Math.min(260, 34 + rows.length * 26) }}
+      style={{ height: tall ? '60vh' : Math.min(MAX_INLINE, HEAD + (listHeight ?? rows.length * 30)) }}
+      totalListHeightChanged={setListHeight}
       data={rows}
       components={{ Table: (props) => <table {...props} className={s.grid} /> }}
       fixedHeaderContent={() => (
@@ -44,7 +53,7 @@ export function DataDisplayPopup({ title, columns, rows }: { title: string; colu
           {t('gbi.showAll')}
         </Button>
       </DialogTrigger>
-      <DialogContent size="lg" data-testid="gbi-data-popup">
+      <DialogContent size="lg" closeLabel={t('common:actions.close')} data-testid="gbi-data-popup">
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
         </DialogHeader>

@@ -42,8 +42,9 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
 
   if (!source) return <Spinner />;
   const edit = (id: string, key: 'business_name' | 'description', value: string) => setWords((w) => ({ ...w, [id]: { ...w[id], [key]: value } }));
-  const field = (id: string, key: 'business_name' | 'description', label: string) => (
-    <Input className={s.cell} size="sm" aria-label={label} value={words[id]?.[key] ?? ''} readOnly={!canManage} maxLength={key === 'business_name' ? 64 : 500} onChange={(e) => edit(id, key, e.target.value)} />
+  // A table's own fields sit under no column header: their placeholder says what they are.
+  const field = (id: string, key: 'business_name' | 'description', label: string, placeholder?: string) => (
+    <Input className={s.cell} size="sm" aria-label={label} placeholder={placeholder} value={words[id]?.[key] ?? ''} readOnly={!canManage} maxLength={key === 'business_name' ? 64 : 500} onChange={(e) => edit(id, key, e.target.value)} />
   );
 
   const save = async () => {
@@ -102,8 +103,8 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
           <div className={s.row}>
             <strong>{tb.name}</strong>
             {tb.row_count !== null && <span className={s.muted}>{t('gbi.rows', { count: tb.row_count })}</span>}
-            {field(tb.id, 'business_name', `${tb.name} ${t('gbi.businessName')}`)}
-            {field(tb.id, 'description', `${tb.name} ${t('gbi.description')}`)}
+            {field(tb.id, 'business_name', `${tb.name} ${t('gbi.businessName')}`, t('gbi.businessName'))}
+            {field(tb.id, 'description', `${tb.name} ${t('gbi.description')}`, t('gbi.description'))}
             <Link to={portalPaths.gbiTable(source.id, tb.id)} className={buttonClass({ size: 'sm', variant: 'ghost' })} data-testid="gbi-view-table">
               <Table2 aria-hidden="true" size={14} />
               {t('gbi.viewTable')}
