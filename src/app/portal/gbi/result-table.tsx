@@ -14,8 +14,10 @@ import s from './gbi.module.css';
 type Cell = GbiResult['rows'][number][number];
 const show = (v: Cell) => (v === null ? '' : String(v));
 
-/** Room for the header row and the box's borders above the rows' measured height. */
+/** The header row and the box's borders, for the guess made before the rows are measured. */
 const HEAD = 34;
+/** The box's borders and a pixel of rounding: the measured height already holds the header row. */
+const EDGE = 4;
 const MAX_INLINE = 260;
 
 export function ResultTable({ columns, rows, tall }: { columns: { name: string }[]; rows: Cell[][]; tall?: boolean }) {
@@ -26,7 +28,7 @@ export function ResultTable({ columns, rows, tall }: { columns: { name: string }
     <TableVirtuoso
       className={s.table}
       // A height the virtual list can measure (a class alone left it collapsed in Chromium).
-      style={{ height: tall ? '60vh' : Math.min(MAX_INLINE, HEAD + (listHeight ?? rows.length * 30)) }}
+      style={{ height: Math.min(tall ? Infinity : MAX_INLINE, listHeight === null ? HEAD + rows.length * 30 : listHeight + EDGE), maxHeight: tall ? '60vh' : undefined }}
       totalListHeightChanged={setListHeight}
       data={rows}
       components={{ Table: (props) => <table {...props} className={s.grid} /> }}
@@ -45,7 +47,7 @@ export function ResultTable({ columns, rows, tall }: { columns: { name: string }
 
 /** The table-or-file-data-display popup: the same rows in a large dialog. */
 export function DataDisplayPopup({ title, columns, rows }: { title: string; columns: { name: string }[]; rows: Cell[][] }) {
-  const { t } = useTranslation('portal');
+  const { t } = useTranslation(['portal', 'common']);
   return (
     <Dialog>
       <DialogTrigger asChild>
