@@ -4,11 +4,17 @@
 // child processes that end before the server starts (vite and esbuild keep their memory, and
 // esbuild a service process, to themselves).
 //
-// package.json runs this as `node --max-semi-space-size=4 scripts/start.mjs`: V8 grows the young
+// package.json runs this as `node --max-semi-space-size=4 --v8-pool-size=1 scripts/start.mjs`: V8 grows the young
 // generation to 2 × 16 MB while the start allocates and never gives it back, so an idle server held
 // 32 MB of it nearly empty; at 4 MB a semi-space the main thread's heap was 50 MB instead of 75 MB
-// after 20 s idle (issue 32, measured with kill -USR2). Flags must be given to node itself: V8
-// reads them when the heap is made.
+// after 20 s idle (issue 32, measured with kill -USR2). --v8-pool-size=1: V8's background work
+// (tier-up compiles of the embedded database's and the sandbox's WebAssembly, concurrent GC) runs on
+// one thread instead of four. TurboFan takes up to ~22 MB of scratch memory to compile one of
+// PostgreSQL's largest functions; glibc keeps what was freed inside that thread's malloc arena (it
+// gives back only an arena's free top), so each pool thread that compiled one kept its own tens of
+// MB: the process's malloc arenas held 80–105 MB after 20 s idle, 59–62 MB with one thread (about
+// 35 MB less RSS, bench:start; the same compiles, done one after another). Flags must be given to
+// node itself: V8 reads them when the heap is made.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
