@@ -16,11 +16,13 @@ export const Settings = z.object({
   /**
    * The embedded database's shared buffers (PostgreSQL's shared_buffers: a number and kB, MB or GB),
    * taken by the process at start. Searches of a large knowledge base read its indexes through
-   * them: what does not fit is read from the data directory again on every search. 32MB sizes an
-   * idle studio (issue 32: `npm run bench:start` measured 305 MB idle for the process at 32MB,
-   * 405 MB at 128MB); the README says when to raise it.
+   * them: what does not fit is read from the data directory again (through the system's file cache,
+   * which the process does not hold). PostgreSQL writes all of them at start, so each MB is resident
+   * from then on: 16MB sizes an idle studio (issue 32: with `npm run bench:start` 16MB measured about
+   * 18 MB less idle RSS than 32MB, which measured about 100 MB less than 128MB); the README says
+   * when to raise it.
    */
-  pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('32MB'),
+  pgSharedBuffers: z.string().regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 128MB or 1GB').default('16MB'),
   /**
    * The embedded database in a worker thread of its own (WEFT_PG_WORKER, default true): its
    * queries never take the event loop. false runs PGlite on the main thread, as before issue 34.

@@ -14,8 +14,8 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 describe('embedded database settings', () => {
-  it('reads WEFT_PG_SHARED_BUFFERS as a size, 32MB when unset (sized for idle), and refuses anything else', () => {
-    expect(readSettings({}).pgSharedBuffers).toBe('32MB');
+  it('reads WEFT_PG_SHARED_BUFFERS as a size, 16MB when unset (sized for idle), and refuses anything else', () => {
+    expect(readSettings({}).pgSharedBuffers).toBe('16MB');
     expect(readSettings({ WEFT_PG_SHARED_BUFFERS: '512MB' }).pgSharedBuffers).toBe('512MB');
     expect(readSettings({ WEFT_PG_SHARED_BUFFERS: '1GB' }).pgSharedBuffers).toBe('1GB');
     for (const bad of ['lots', '512', '0MB', '512mb', '-1GB']) expect(() => readSettings({ WEFT_PG_SHARED_BUFFERS: bad }), bad).toThrow();

@@ -97,6 +97,8 @@ describe('npm start and SIGTERM', () => {
     expect(r.status).toBe(200);
     // npm's one child is the server itself (no shell), and the server has none (the builds ended before it started).
     expect(childrenOf(child.pid!)).toEqual([`${server} node --max-semi-space-size=4 scripts/start.mjs`]);
+    // glibc's malloc sized for idle (scripts/start.mjs says why: issue 32), set by the npm script.
+    expect(fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=32768');
     expect(childrenOf(server)).toEqual([]);
     expect(out).toMatch(/Started in \d+\.\d\d s: .*database open .*migrations .*listen/);
   });
@@ -109,7 +111,7 @@ describe('npm start and SIGTERM', () => {
     expect(line).toMatch(/^Memory: RSS \d+ MB \(anonymous \d+ MB, files \d+ MB\); main thread heap \d+ MB \(used \d+ MB\), external \d+ MB; /);
     // The embedded database reports from its thread; one sandbox worker is kept warm, with its QuickJS memory.
     expect(line).toMatch(process.env.DATABASE_URL ? /; database not in a thread of this process; / : /; database thread heap \d+ MB, its WASM memory [1-9]\d* MB; /);
-    expect(line).toMatch(/; sandbox 1 worker, heap [1-9]\d* MB and WASM [1-9]\d* MB; indexing worker stopped$/);
+    expect(line).toMatch(/; sandbox 1 worker, heap [1-9]\d* MB and WASM [1-9]\d* MB; indexing worker stopped; malloc arenas [1-9]\d* MB$/);
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 

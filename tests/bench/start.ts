@@ -32,10 +32,10 @@ const PASSWORD = 'Bench-start-12345';
 const dataDir = process.env.WEFT_BENCH_DATA ?? fs.mkdtempSync(path.join(os.tmpdir(), 'weft-bench-start-'));
 const clientDir = path.join(dataDir, 'no-client');
 
-/** The flags `npm start` gives node (package.json's start script), so each round starts what it starts. */
-const startFlags = (/exec node ((?:--\S+\s+)*)scripts\/start\.mjs/.exec((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1] ?? '')
-  .split(/\s+/)
-  .filter(Boolean);
+/** The environment and flags `npm start` gives node (package.json's start script), so each round starts what it starts. */
+const startScript = /exec (?:env ((?:\w+=\S*\s+)*))?node ((?:--\S+\s+)*)scripts\/start\.mjs/.exec((JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start);
+const startEnv = Object.fromEntries((startScript?.[1] ?? '').split(/\s+/).filter(Boolean).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
+const startFlags = (startScript?.[2] ?? '').split(/\s+/).filter(Boolean);
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -64,7 +64,7 @@ async function start(): Promise<Started> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [...startFlags, 'scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_DATA_DIR: dataDir, WEFT_CLIENT_DIR: clientDir, WEFT_ADMIN_PASSWORD: PASSWORD, WEFT_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...startEnv, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_DATA_DIR: dataDir, WEFT_CLIENT_DIR: clientDir, WEFT_ADMIN_PASSWORD: PASSWORD, WEFT_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
