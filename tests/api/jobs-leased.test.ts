@@ -94,9 +94,10 @@ describe('the leased-job runner', () => {
       { queues: [q('test-leased-long')], concurrency: 1, log: () => undefined },
       {
         ...work,
-        async work() {
+        // Until the test lets it end, or the server stops (a failed test must not hold up the stop).
+        async work(_r, signal) {
           started++;
-          await finished;
+          await Promise.race([finished, new Promise((r) => signal.addEventListener('abort', r))]);
         },
       },
     );
