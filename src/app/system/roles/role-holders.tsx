@@ -7,13 +7,12 @@ import { seededName } from '../../../i18n/seeded';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
 import { Select } from '../../../ui/select';
 import { Skeleton } from '../../../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { Tooltip } from '../../../ui/tooltip';
-import { LoadFailed, PAGE_SIZE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from '../users/admin-kit';
+import { ListPager, LoadFailed, PAGE_SIZE, reportError, useLoad } from '../users/admin-kit';
 import { useSystemApi } from '../users/system-api';
 import s from './roles.module.css';
 
@@ -34,7 +33,6 @@ export interface RoleHoldersProps {
 export function RoleHolders({ me, tenantId, assignable, onChanged }: RoleHoldersProps) {
   const { t } = useTranslation(['roles', 'system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const isSuper = me.role === 'super_admin';
   const [role, setRole] = useState<'all' | SystemRole>('all');
   const [typed, setTyped] = useState('');
@@ -173,21 +171,7 @@ export function RoleHolders({ me, tenantId, assignable, onChanged }: RoleHolders
           )}
         </TableBody>
       </Table>
-      {data && data.total > 0 && (
-        <Pagination
-          className={s.pager}
-          page={page}
-          pageSize={pageSize}
-          total={data.total}
-          pageSizes={PAGE_SIZES}
-          onPageChange={setPage}
-          onPageSizeChange={(n) => {
-            setPageSize(n);
-            setPage(1);
-          }}
-          labels={pagerLabels}
-        />
-      )}
+      <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
       <ConfirmDialog
         open={confirmOpen}
         onOpenChange={setConfirmOpen}

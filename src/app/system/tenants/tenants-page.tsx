@@ -13,13 +13,12 @@ import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
 import { Skeleton } from '../../../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { useSession } from '../../session';
 import { Page, PageHeader } from '../../shell/page';
-import { formatDateTime, LoadFailed, NoPermission, PAGE_SIZE, PAGE_STYLE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from '../users/admin-kit';
+import { formatDateTime, ListPager, LoadFailed, NoPermission, PAGE_SIZE, PAGE_STYLE, reportError, useLoad } from '../users/admin-kit';
 import { useSystemApi } from '../users/system-api';
 import s from '../users/system.module.css';
 import { CreateTenantDialog, RenameTenantDialog } from './tenant-dialogs';
@@ -41,7 +40,6 @@ export default function TenantsPage() {
 function TenantsScreen({ me }: { me: CurrentUser }) {
   const { t } = useTranslation(['system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const [typed, setTyped] = useState('');
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
@@ -194,21 +192,7 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
           </TableBody>
         </Table>
 
-        {data && data.total > 0 && (
-          <Pagination
-            className={s.pager}
-            page={page}
-            pageSize={pageSize}
-            total={data.total}
-            pageSizes={PAGE_SIZES}
-            onPageChange={setPage}
-            onPageSizeChange={(n) => {
-              setPageSize(n);
-              setPage(1);
-            }}
-            labels={pagerLabels}
-          />
-        )}
+        <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
       </div>
 
       <CreateTenantDialog open={createOpen} onOpenChange={setCreateOpen} onSaved={() => list.reload()} />

@@ -13,7 +13,7 @@ import { describeError, wasReported } from '../../../api/reactions';
 import { isAbortError } from '../../../api/request';
 import { Button } from '../../../ui/button';
 import { EmptyState } from '../../../ui/empty-state';
-import type { PaginationLabels } from '../../../ui/pagination';
+import { Pagination, type PaginationLabels } from '../../../ui/pagination';
 import { toast } from '../../../ui/toast';
 
 // ---------------------------------------------------------------------------------------------------
@@ -94,6 +94,37 @@ export const PAGE_STYLE = { paddingBottom: 80 } as const;
 /** Default table page size (spec 9) and the sizes offered. */
 export const PAGE_SIZE = 20;
 export const PAGE_SIZES = [10, 20, 50, 100];
+
+export interface ListPagerProps {
+  className?: string;
+  page: number;
+  pageSize: number;
+  /** The list's total; no pager while it has no rows (or has not loaded). */
+  total: number | undefined;
+  onPage(page: number): void;
+  onPageSize(size: number): void;
+}
+
+/** The pager under a system list: the admin page sizes in the current language; a new page size goes back to page 1. */
+export function ListPager({ className, page, pageSize, total, onPage, onPageSize }: ListPagerProps) {
+  const labels = usePaginationLabels();
+  if (!total) return null;
+  return (
+    <Pagination
+      className={className}
+      page={page}
+      pageSize={pageSize}
+      total={total}
+      pageSizes={PAGE_SIZES}
+      onPageChange={onPage}
+      onPageSizeChange={(n) => {
+        onPageSize(n);
+        onPage(1);
+      }}
+      labels={labels}
+    />
+  );
+}
 
 /** A screen the caller's role may not use. */
 export function NoPermission({ description }: { description?: string }) {

@@ -9,14 +9,13 @@ import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
 import { Select } from '../../../ui/select';
 import { Skeleton } from '../../../ui/skeleton';
 import { Switch } from '../../../ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { Tooltip } from '../../../ui/tooltip';
-import { formatDateTime, LoadFailed, PAGE_SIZE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from './admin-kit';
+import { formatDateTime, ListPager, LoadFailed, PAGE_SIZE, reportError, useLoad } from './admin-kit';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { useSystemApi } from './system-api';
 import { UserFormDialog } from './user-form-dialog';
@@ -40,7 +39,6 @@ export interface UsersPanelProps {
 export function UsersPanel({ me, tenantId, tenants }: UsersPanelProps) {
   const { t } = useTranslation(['system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const isSuper = me.role === 'super_admin';
 
   const [typed, setTyped] = useState('');
@@ -213,21 +211,7 @@ export function UsersPanel({ me, tenantId, tenants }: UsersPanelProps) {
         </TableBody>
       </Table>
 
-      {data && data.total > 0 && (
-        <Pagination
-          className={s.pager}
-          page={page}
-          pageSize={pageSize}
-          total={data.total}
-          pageSizes={PAGE_SIZES}
-          onPageChange={setPage}
-          onPageSizeChange={(n) => {
-            setPageSize(n);
-            setPage(1);
-          }}
-          labels={pagerLabels}
-        />
-      )}
+      <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
 
       <UserFormDialog
         open={formOpen}
