@@ -31,6 +31,9 @@ const jobRow = async (id: string) => {
   return list[0];
 };
 
+/** The record of one attempt: its job and retry count. */
+type Rec = { id: string; attempt: number };
+
 /** A record per attempt; every hook answers as `ends` says and is counted. */
 function recorder(ends: Partial<Record<'done' | 'failed' | 'stopped' | 'released', JobEnd>> = {}) {
   const calls: string[] = [];
@@ -39,13 +42,13 @@ function recorder(ends: Partial<Record<'done' | 'failed' | 'stopped' | 'released
     return ends[name] === undefined ? (name === 'released' ? 'retry' : 'complete') : ends[name]!;
   };
   const work = {
-    claim: async (job: BossJob) => ({ id: job.id, attempt: job.retryCount }),
+    claim: async (job: BossJob): Promise<Rec> => ({ id: job.id, attempt: job.retryCount }),
     heartbeat: async () => (calls.push('heartbeat'), undefined),
     done: hook('done'),
     failed: hook('failed'),
     stopped: hook('stopped'),
     released: hook('released'),
-    label: (r: { id: string }) => `test job ${r.id}`,
+    label: (r: Rec) => `test job ${r.id}`,
   };
   return { calls, work };
 }
@@ -156,7 +159,7 @@ describe('the leased-job runner', () => {
       consumeLeased(next, { queues: [q('test-leased-stop')], concurrency: 1, log: () => undefined }, {
         ...second.work,
         work: async (r) => void attempts.push(r.attempt),
-      } satisfies LeasedWork<{ id: string; attempt: number }>);
+      } satisfies LeasedWork<Rec>);
       next.nudge();
       await until(async () => (await jobRow(id))?.state === 'completed', 'the job to complete on the next start');
       expect(attempts).toEqual([1]);
