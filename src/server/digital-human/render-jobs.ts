@@ -1,7 +1,7 @@
 /**
- * The background renders of broadcast videos on the job queue (pg-boss, src/server/jobs), like the
- * knowledge tasks: the broadcasts table stays the record the page reads (state, progress, error);
- * each render is one job of the `broadcast-render` queue, sent in the transaction that queues the
+ * The background renders of broadcast videos on the job queue (pg-boss, src/server/jobs), on the same
+ * leased-job runner as the knowledge tasks (jobs/leased): the broadcasts table stays the record the
+ * page reads (state, progress, error); each render is one job of the `broadcast-render` queue, sent in the transaction that queues the
  * broadcast, with its id and generation. Any process that takes jobs renders it:
  *
  * - it renews the job's lease every second and writes the progress (0–100), which also notices a
@@ -20,7 +20,8 @@ import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { broadcasts, characters, digitalHumanApps, files } from '../db/schema';
-import { jobsOf, type BossJob, type Jobs } from '../jobs/boss';
+import { jobsOf, type Jobs } from '../jobs/boss';
+import { consumeLeased } from '../jobs/leased';
 import { RENDER_ATTEMPTS, RENDER_QUEUE } from '../jobs/queues';
 import { fileBytes } from '../services/files';
 import type { Tx } from '../services/workspace-resources';
@@ -30,9 +31,6 @@ import { renderBroadcast, type SpeechPart } from './render';
 import { sentences } from './subtitles';
 import { removeVideo, videoKeyOf, videoPath, workDirOf } from './video-store';
 
-/** Lease renewals (and edit/delete checks, progress writes) of a running render at most this far apart. */
-const RENEW_EVERY_MS = 1_000;
-
 type Row = typeof broadcasts.$inferSelect;
 
 interface RenderJobData {
@@ -40,9 +38,12 @@ interface RenderJobData {
   generation: number;
 }
 
-class Superseded extends Error {}
-class Shutdown extends Error {}
-class Lost extends Error {}
+/** A render under way: its row, the progress the next renewal writes, and the video once rendered. */
+interface Render {
+  row: Row;
+  progress: number;
+  video?: Awaited<ReturnType<typeof renderRow>>;
+}
 
 /** Queues a render of the broadcast's generation, in `tx` (the one that queued the broadcast) when given. */
 export async function queueRender(ctx: Pick<ServerContext, 'db'>, row: Pick<Row, 'id' | 'generation'>, tx?: Tx): Promise<void> {
@@ -107,62 +108,57 @@ export function startRenderWorkers(ctx: ServerContext, jobs: Jobs, opts: { concu
   const { log } = opts;
   const current = (row: Row) => and(eq(broadcasts.id, row.id), eq(broadcasts.generation, row.generation), eq(broadcasts.state, 'running'));
 
-  async function run(job: BossJob, shutdown: AbortSignal) {
-    const { broadcastId, generation } = job.data as unknown as RenderJobData;
-    // A retried job carries the lease its last attempt grew: this attempt starts a fresh one.
-    await jobs.renew(job);
-    const [row] = await ctx.db
-      .update(broadcasts)
-      .set({ state: 'running', progress: 0, error: null, attempts: sql`${broadcasts.attempts} + 1`, updatedAt: new Date() })
-      .where(and(eq(broadcasts.id, broadcastId), eq(broadcasts.generation, generation), inArray(broadcasts.state, ['queued', 'running'])))
-      .returning();
-    // Deleted, edited since (a newer job renders it) or already ended: nothing to do.
-    if (!row) return void (await jobs.boss.complete(job.name, job.id));
-
-    const controller = new AbortController();
-    const onShutdown = () => controller.abort(new Shutdown());
-    shutdown.addEventListener('abort', onShutdown);
-    if (shutdown.aborted) onShutdown();
-    let progress = 0;
-    let renewing: Promise<void> | null = null;
-    const renew = () => {
-      renewing ??= (async () => {
-        try {
-          if (controller.signal.aborted) return;
-          const held = await jobs.renew(job);
-          const still = await ctx.db.update(broadcasts).set({ progress }).where(current(row)).returning({ id: broadcasts.id });
-          if (!still.length) controller.abort(new Superseded());
-          else if (!held) controller.abort(new Lost());
-        } catch (e) {
-          log(e);
-        } finally {
-          renewing = null;
-        }
-      })();
-    };
-    const timer = setInterval(renew, Math.min(RENEW_EVERY_MS, (jobs.options.leaseSeconds * 1000) / 3));
-    timer.unref?.();
-    try {
-      const video = await renderRow(ctx, row, controller.signal, (p) => void (progress = p));
-      controller.signal.throwIfAborted();
+  consumeLeased<Render>(
+    jobs,
+    {
+      queues: [RENDER_QUEUE],
+      concurrency: opts.concurrency,
+      log,
+      // Renders whose processes kept dying: their broadcasts fail (unless edited or ended meanwhile).
+      deadLetter: {
+        queue: 'broadcast-dead',
+        async dead(job) {
+          const { broadcastId, generation } = job.data as unknown as RenderJobData;
+          await ctx.db
+            .update(broadcasts)
+            .set({ state: 'failed', error: 'The server stopped too many times while rendering this video', finishedAt: new Date(), updatedAt: new Date() })
+            .where(and(eq(broadcasts.id, broadcastId), eq(broadcasts.generation, generation), inArray(broadcasts.state, ['queued', 'running'])));
+        },
+      },
+    },
+    {
+      async claim(job) {
+        const { broadcastId, generation } = job.data as unknown as RenderJobData;
+        const [row] = await ctx.db
+          .update(broadcasts)
+          .set({ state: 'running', progress: 0, error: null, attempts: sql`${broadcasts.attempts} + 1`, updatedAt: new Date() })
+          .where(and(eq(broadcasts.id, broadcastId), eq(broadcasts.generation, generation), inArray(broadcasts.state, ['queued', 'running'])))
+          .returning();
+        // Deleted, edited since (a newer job renders it) or already ended: nothing to do.
+        return row ? { row, progress: 0 } : null;
+      },
+      // The progress goes in with each renewal, which also notices an edit (a newer job renders it) or a deletion.
+      async heartbeat(r) {
+        const still = await ctx.db.update(broadcasts).set({ progress: r.progress }).where(current(r.row)).returning({ id: broadcasts.id });
+        return still.length ? undefined : 'stop';
+      },
+      async work(r, signal) {
+        r.video = await renderRow(ctx, r.row, signal, (p) => void (r.progress = p));
+      },
       // Done only if the broadcast is still this generation; the old video is replaced.
-      const [before] = await ctx.db.select({ key: broadcasts.videoKey }).from(broadcasts).where(eq(broadcasts.id, row.id));
-      const updated = await ctx.db
-        .update(broadcasts)
-        .set({ state: 'done', progress: 100, videoKey: video.key, subtitles: video.vtt, duration: video.duration, size: video.bytes, finishedAt: new Date(), updatedAt: new Date() })
-        .where(current(row))
-        .returning({ id: broadcasts.id });
-      if (!updated.length) await removeVideo(ctx.settings, video.key);
-      else if (before?.key && before.key !== video.key) await removeVideo(ctx.settings, before.key);
-      await jobs.boss.complete(job.name, job.id);
-    } catch (e) {
-      const reason = controller.signal.aborted ? controller.signal.reason : null;
-      if (reason instanceof Superseded) await jobs.boss.complete(job.name, job.id).catch(log);
-      else if (reason instanceof Lost) log(`broadcast render ${row.id}: its job was taken over by another process`);
-      else if (reason instanceof Shutdown) {
-        await ctx.db.update(broadcasts).set({ state: 'queued', progress: 0 }).where(current(row)).catch(log);
-        await jobs.boss.fail(job.name, job.id, { message: 'The server stopped' }).catch(log);
-      } else {
+      async done({ row, video }) {
+        const [before] = await ctx.db.select({ key: broadcasts.videoKey }).from(broadcasts).where(eq(broadcasts.id, row.id));
+        const updated = await ctx.db
+          .update(broadcasts)
+          .set({ state: 'done', progress: 100, videoKey: video!.key, subtitles: video!.vtt, duration: video!.duration, size: video!.bytes, finishedAt: new Date(), updatedAt: new Date() })
+          .where(current(row))
+          .returning({ id: broadcasts.id });
+        if (!updated.length) await removeVideo(ctx.settings, video!.key);
+        else if (before?.key && before.key !== video!.key) await removeVideo(ctx.settings, before.key);
+        return 'complete';
+      },
+      // A render's own failure is not retried: the message is shown.
+      async failed({ row }, e) {
         log(e);
         const message = e instanceof Error ? e.message : String(e);
         await ctx.db
@@ -170,26 +166,15 @@ export function startRenderWorkers(ctx: ServerContext, jobs: Jobs, opts: { concu
           .set({ state: 'failed', error: (row.attempts > 1 ? `${message} (attempt ${row.attempts} of ${RENDER_ATTEMPTS})` : message).slice(0, 1000), finishedAt: new Date(), updatedAt: new Date() })
           .where(current(row))
           .catch(log);
-        await jobs.boss.complete(job.name, job.id).catch(log);
-      }
-    } finally {
-      clearInterval(timer);
-      shutdown.removeEventListener('abort', onShutdown);
-      await renewing;
-    }
-  }
-
-  jobs.consume(RENDER_QUEUE, { concurrency: opts.concurrency, run });
-  // Renders whose processes kept dying: their broadcasts fail (unless edited or ended meanwhile).
-  jobs.consume('broadcast-dead', {
-    concurrency: 1,
-    async run(job) {
-      const { broadcastId, generation } = job.data as unknown as RenderJobData;
-      await ctx.db
-        .update(broadcasts)
-        .set({ state: 'failed', error: 'The server stopped too many times while rendering this video', finishedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(broadcasts.id, broadcastId), eq(broadcasts.generation, generation), inArray(broadcasts.state, ['queued', 'running'])));
-      await jobs.boss.complete(job.name, job.id);
+        return 'complete';
+      },
+      // Edited or deleted: the newer job (if any) renders it.
+      stopped: async () => 'complete',
+      async released({ row }) {
+        await ctx.db.update(broadcasts).set({ state: 'queued', progress: 0 }).where(current(row)).catch(log);
+        return 'retry';
+      },
+      label: ({ row }) => `broadcast render ${row.id}`,
     },
-  });
+  );
 }

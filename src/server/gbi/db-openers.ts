@@ -1,9 +1,11 @@
 import type { FieldPacket, RowDataPacket } from 'mysql2/promise';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ConnectionSettings } from '../services/db-drivers';
-import { withOracleAdmit } from '../services/db-drivers/oracle';
-import { policyConnector } from '../services/db-drivers/sqlserver';
-import { cjs, loadDriver } from '../services/db-drivers/types';
+import { dmOptions } from '../services/db-drivers/dm';
+import { mysqlOptions } from '../services/db-drivers/mysql';
+import { oracleConnectString, withOracleAdmit } from '../services/db-drivers/oracle';
+import { tediousConfig } from '../services/db-drivers/sqlserver';
+import { cjs, hostLiteral, loadDriver } from '../services/db-drivers/types';
 import { clickhouseSettings, readOnlyStatements } from './dialects';
 import type { OtherType, SessionOpener, SqlSession } from './db-session';
 
@@ -13,11 +15,11 @@ import type { OtherType, SessionOpener, SqlSession } from './db-session';
  * transport and SQL Server's routing go through the same admission as the connection check), runs
  * its dialect's read-only statements, and rolls back when closed. Only MySQL/MariaDB runs on this
  * machine in the tests (tests/api/gbi-mysql.test.ts); the SQL the others send is unit-tested in
- * ./dialects.test.ts.
+ * ./dialects.test.ts. The connection options are the connection check's (services/db-drivers), plus
+ * what a session adds.
  */
 
 const admitter = (policy: OutboundPolicy) => (host: string, port: number) => policy.admit(host, port, 'database');
-const bracketed = (address: string) => (address.includes(':') ? `[${address}]` : address);
 
 /** mysql2's column type codes that are numbers (DECIMAL, TINY … LONGLONG, INT24, NEWDECIMAL; not YEAR) and dates. */
 const MYSQL_NUMERIC = new Set([0, 1, 2, 3, 4, 5, 8, 9, 246]);
@@ -28,12 +30,7 @@ const mysql: SessionOpener = async (s, policy, timeoutMs, rows) => {
   const target = await policy.admit(s.host, s.port, 'database');
   const mysql2 = cjs(await loadDriver('mysql', () => import('mysql2/promise')));
   const conn = await mysql2.createConnection({
-    host: target.address,
-    port: s.port,
-    user: s.account,
-    password: s.password,
-    database: s.database || undefined,
-    connectTimeout: timeoutMs,
+    ...mysqlOptions(s, target.address, timeoutMs),
     multipleStatements: false,
     // Dates as the database writes them (no time zone shift).
     dateStrings: true,
@@ -66,22 +63,8 @@ const sqlserver: SessionOpener = async (s, policy, timeoutMs, rows) => {
   const tedious = cjs(await loadDriver('sqlserver', () => import('tedious')));
   const admit = admitter(policy);
   const target = await admit(s.host, s.port);
-  const conn = new tedious.Connection({
-    server: s.host,
-    authentication: { type: 'default', options: { userName: s.account, password: s.password } },
-    options: {
-      port: s.port,
-      database: s.database || undefined,
-      encrypt: true,
-      trustServerCertificate: true,
-      connectTimeout: timeoutMs,
-      requestTimeout: timeoutMs,
-      appName: 'weft-gbi',
-      // A readable secondary where the server has one (availability groups); not itself a wall.
-      readOnlyIntent: true,
-      connector: policyConnector(s, { address: target.address, admit }) as unknown as () => Promise<import('node:net').Socket>,
-    },
-  });
+  // A readable secondary where the server has one (availability groups); not itself a wall.
+  const conn = new tedious.Connection(tediousConfig(s, timeoutMs, 'weft-gbi', { address: target.address, admit }, { readOnlyIntent: true }));
   conn.on('error', () => {});
   await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
   const run: SqlSession['run'] = (sql) =>
@@ -116,10 +99,7 @@ const oracle: SessionOpener = async (s, policy, timeoutMs) => {
   const oracledb = cjs(await loadDriver('oracle', () => import('oracledb')));
   const admit = admitter(policy);
   const target = await admit(s.host, s.port);
-  const secs = Math.max(1, Math.ceil(timeoutMs / 1000));
-  const connectString =
-    `(DESCRIPTION=(CONNECT_TIMEOUT=${secs})(TRANSPORT_CONNECT_TIMEOUT=${secs})(RETRY_COUNT=0)` +
-    `(ADDRESS=(PROTOCOL=TCP)(HOST=${bracketed(target.address)})(PORT=${s.port}))(CONNECT_DATA=(SID=${s.sid})))`;
+  const connectString = oracleConnectString(s, target.address, timeoutMs);
   const conn = await withOracleAdmit(admit, () => oracledb.getConnection({ user: s.account, password: s.password, connectString }));
   conn.callTimeout = timeoutMs;
   const session: SqlSession = {
@@ -144,16 +124,7 @@ const oracle: SessionOpener = async (s, policy, timeoutMs) => {
 const dm: SessionOpener = async (s, policy, timeoutMs) => {
   const dmdb = cjs(await loadDriver('dm', () => import('dmdb')));
   const target = await policy.admit(s.host, s.port, 'database');
-  const conn = await dmdb.getConnection({
-    connectString: `${bracketed(target.address)}:${s.port}`,
-    user: s.account,
-    password: s.password,
-    schema: s.database || undefined,
-    connectTimeout: timeoutMs,
-    // The query's timeout: the socket gives up when the server does not answer in time.
-    socketTimeout: timeoutMs,
-    language: 'EN',
-  });
+  const conn = await dmdb.getConnection(dmOptions(s, target.address, timeoutMs));
   const session: SqlSession = {
     async run(sql, binds = []) {
       const r = await conn.execute<unknown[]>(sql, binds, { outFormat: dmdb.OUT_FORMAT_ARRAY });
@@ -178,7 +149,7 @@ const clickhouse: SessionOpener = async (s, policy, timeoutMs, rows) => {
   const { createClient, ClickHouseLogLevel } = await loadDriver('clickhouse', () => import('@clickhouse/client'));
   const target = await policy.admit(s.host, s.port, 'database');
   const client = createClient({
-    url: `http://${bracketed(target.address)}:${s.port}`,
+    url: `http://${hostLiteral(target.address)}:${s.port}`,
     username: s.account,
     password: s.password,
     database: s.database || 'default',

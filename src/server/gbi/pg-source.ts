@@ -2,6 +2,7 @@ import type pgTypes from 'pg';
 import type { GbiResult } from '../../../schemas/gbi';
 import type { OutboundPolicy } from '../security/outbound-policy';
 import type { ConnectionSettings } from '../services/db-drivers';
+import { pgOptions } from '../services/db-drivers/postgresql';
 import { cjs, loadDriver } from '../services/db-drivers/types';
 import { MAX_TABLES, type SourceTableInfo } from './source-rows';
 
@@ -17,15 +18,7 @@ type PgTableInfo = SourceTableInfo;
 async function connect(s: ConnectionSettings, policy: OutboundPolicy, timeoutMs: number): Promise<pgTypes.Client> {
   const target = await policy.admit(s.host, s.port, 'database');
   const pg = cjs(await loadDriver('postgresql', () => import('pg')));
-  const client = new pg.Client({
-    host: target.address,
-    port: s.port,
-    user: s.account,
-    password: s.password,
-    database: s.database || 'postgres',
-    connectionTimeoutMillis: timeoutMs,
-    application_name: 'weft-gbi',
-  });
+  const client = new pg.Client(pgOptions(s, target.address, timeoutMs, 'weft-gbi'));
   client.on('error', () => {});
   await client.connect();
   return client;

@@ -15,6 +15,7 @@
  * - `idleGroupsOnly`: only jobs of a group with nothing active, for the slot a consumer keeps for them
  *   (./boss `consume`), so a long task of one base never delays a short one of another.
  */
+import { isUniqueViolation } from '../db/pg-errors';
 import type { BossJob } from './boss';
 import type { BossDb } from './db-adapter';
 
@@ -60,7 +61,7 @@ export async function fetchKeyed(db: BossDb, queue: string, batchSize: number, g
     return rows as BossJob[];
   } catch (e) {
     // Another process took a job of the same key at the same moment: none this turn.
-    if ((e as { code?: string }).code === '23505') return [];
+    if (isUniqueViolation(e)) return [];
     throw e;
   }
 }

@@ -15,6 +15,7 @@ import { confirm } from '../../../ui/confirm-dialog';
 import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
 import { portalPaths } from '../paths';
+import { ColumnsTable } from './columns-table';
 import s from './gbi.module.css';
 
 type Words = Record<string, { business_name: string; description: string }>;
@@ -110,28 +111,7 @@ export function SourceDescribe({ workspaceId, sourceId, canManage, onDeleted }: 
               {t('gbi.viewTable')}
             </Link>
           </div>
-          <table className={s.grid}>
-            <thead>
-              <tr>
-                <th>{t('gbi.column')}</th>
-                <th>{t('gbi.type')}</th>
-                <th>{t('gbi.businessName')}</th>
-                <th>{t('gbi.description')}</th>
-                <th>{t('gbi.samples')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tb.columns.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td className={s.muted}>{c.data_type}</td>
-                  <td>{field(c.id, 'business_name', `${c.name} ${t('gbi.businessName')}`)}</td>
-                  <td>{field(c.id, 'description', `${c.name} ${t('gbi.description')}`)}</td>
-                  <td className={s.muted}>{c.sample_values.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ColumnsTable columns={tb.columns} described={(c, key) => field(c.id, key, `${c.name} ${t(key === 'business_name' ? 'gbi.businessName' : 'gbi.description')}`)} />
         </div>
       ))}
     </div>

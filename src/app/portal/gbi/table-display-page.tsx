@@ -17,6 +17,7 @@ import { Spinner } from '../../../ui/spinner';
 import { Page, PageHeader } from '../../shell/page';
 import { settleLoadError } from '../load-error';
 import { portalPaths } from '../paths';
+import { ColumnsTable } from './columns-table';
 import { ResultTable } from './result-table';
 import { SpacePicker, useGbiSpace } from './use-gbi-space';
 import s from './gbi.module.css';
@@ -111,28 +112,7 @@ export default function GbiTableDisplayPage() {
               </div>
               {table.description && <p style={{ margin: 0 }}>{table.description}</p>}
               <div className={s.scroll}>
-                <table className={s.grid} data-testid="gbi-table-columns">
-                  <thead>
-                    <tr>
-                      <th>{t('gbi.column')}</th>
-                      <th>{t('gbi.type')}</th>
-                      <th>{t('gbi.businessName')}</th>
-                      <th>{t('gbi.description')}</th>
-                      <th>{t('gbi.samples')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {table.columns.map((c) => (
-                      <tr key={c.id}>
-                        <td>{c.name}</td>
-                        <td className={s.muted}>{c.data_type}</td>
-                        <td>{c.business_name}</td>
-                        <td>{c.description}</td>
-                        <td className={s.muted}>{c.sample_values.join(', ')}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <ColumnsTable columns={table.columns} data-testid="gbi-table-columns" />
               </div>
               <div className={s.row}>
                 <strong>{t('gbi.previewRows')}</strong>

@@ -1,6 +1,6 @@
 import { KeyRound, Mail, Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/request';
 import { describeError } from '../../../api/reactions';
@@ -8,10 +8,10 @@ import { codeProblem, targetProblem, type LoginCodeChannel } from '../../../../s
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { Input } from '../../../ui/input';
-import { Select } from '../../../ui/select';
-import { rules, tv, vmsg } from '../../shell/validation';
+import { tv, vmsg } from '../../shell/validation';
 import type { LoginTenant } from './login-form';
 import s from './login.module.css';
+import { preselectedTenant, TenantField } from './tenant-field';
 
 export interface CodeLoginValues {
   tenantId: string;
@@ -45,7 +45,7 @@ export function CodeLoginForm({ channel, tenants, defaultTenantId, onSend, onSub
   const [sending, setSending] = useState(false);
   /** Seconds until "send code" is offered again. */
   const [wait, setWait] = useState(0);
-  const preselected = tenants.find((x) => x.id === defaultTenantId)?.id ?? tenants.find((x) => x.is_default)?.id ?? tenants[0]?.id ?? defaultTenantId;
+  const preselected = preselectedTenant(tenants, defaultTenantId);
   const {
     register,
     control,
@@ -98,26 +98,7 @@ export function CodeLoginForm({ channel, tenants, defaultTenantId, onSend, onSub
   const phone = channel === 'sms';
   return (
     <form onSubmit={submit} noValidate className={s.form} data-testid={`login-code-form-${channel}`} aria-label={phone ? t('login.tabPhone') : t('login.tabEmail')}>
-      {tenants.length > 1 && (
-        <Field label={t('login.tenant')} required error={tv(errors.tenantId?.message)} controlId={`login-${channel}-tenant`}>
-          <Controller
-            control={control}
-            name="tenantId"
-            rules={{ required: rules.required }}
-            render={({ field }) => (
-              <Select
-                value={field.value}
-                onValueChange={field.onChange}
-                options={tenants.map((x) => ({ value: x.id, label: x.name }))}
-                placeholder={t('login.tenantPlaceholder')}
-                ref={field.ref}
-                className={s.select}
-                aria-label={t('login.tenant')}
-              />
-            )}
-          />
-        </Field>
-      )}
+      <TenantField control={control} tenants={tenants} error={errors.tenantId?.message} controlId={`login-${channel}-tenant`} />
       <Field label={phone ? t('login.phone') : t('login.email')} required error={tv(errors.target?.message)} controlId={`login-${channel}-target`}>
         <Input
           size="md"

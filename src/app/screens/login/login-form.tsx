@@ -1,15 +1,15 @@
 import { Eye, EyeOff, LockKeyhole, UserRound } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/reactions';
 // Each primitive from its own file: the ui barrel would bring every component into the login page (issue 28).
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { Input } from '../../../ui/input';
-import { Select } from '../../../ui/select';
 import { rules, tv } from '../../shell/validation';
 import s from './login.module.css';
+import { preselectedTenant, TenantField } from './tenant-field';
 
 export interface LoginTenant {
   id: string;
@@ -37,7 +37,7 @@ export function LoginForm({ tenants, defaultTenantId, onSubmit }: LoginFormProps
   const { t } = useTranslation(['auth', 'common', 'errors', 'pages', 'shell']);
   const [failure, setFailure] = useState<string | null>(null);
   const [showPassword, setShowPassword] = useState(false);
-  const preselected = tenants.find((x) => x.id === defaultTenantId)?.id ?? tenants.find((x) => x.is_default)?.id ?? tenants[0]?.id ?? defaultTenantId;
+  const preselected = preselectedTenant(tenants, defaultTenantId);
   const {
     register,
     control,
@@ -63,26 +63,7 @@ export function LoginForm({ tenants, defaultTenantId, onSubmit }: LoginFormProps
 
   return (
     <form onSubmit={submit} noValidate className={s.form} data-testid="login-form" aria-label={t('login.title')}>
-      {tenants.length > 1 && (
-        <Field label={t('login.tenant')} required error={tv(errors.tenantId?.message)} controlId="login-tenant">
-          <Controller
-            control={control}
-            name="tenantId"
-            rules={{ required: rules.required }}
-            render={({ field }) => (
-              <Select
-                value={field.value}
-                onValueChange={field.onChange}
-                options={tenants.map((x) => ({ value: x.id, label: x.name }))}
-                placeholder={t('login.tenantPlaceholder')}
-                ref={field.ref}
-                className={s.select}
-                aria-label={t('login.tenant')}
-              />
-            )}
-          />
-        </Field>
-      )}
+      <TenantField control={control} tenants={tenants} error={errors.tenantId?.message} controlId="login-tenant" />
       <Field label={t('login.account')} required error={tv(errors.username?.message)} controlId="login-username">
         <Input
           size="md"

@@ -7,13 +7,11 @@ import { seededName } from '../../../i18n/seeded';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
 import { Select } from '../../../ui/select';
-import { Skeleton } from '../../../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { Tooltip } from '../../../ui/tooltip';
-import { LoadFailed, PAGE_SIZE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from '../users/admin-kit';
+import { ListPager, ListRows, PAGE_SIZE, reportError, useLoad } from '../users/admin-kit';
 import { useSystemApi } from '../users/system-api';
 import s from './roles.module.css';
 
@@ -34,7 +32,6 @@ export interface RoleHoldersProps {
 export function RoleHolders({ me, tenantId, assignable, onChanged }: RoleHoldersProps) {
   const { t } = useTranslation(['roles', 'system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const isSuper = me.role === 'super_admin';
   const [role, setRole] = useState<'all' | SystemRole>('all');
   const [typed, setTyped] = useState('');
@@ -112,82 +109,48 @@ export function RoleHolders({ me, tenantId, assignable, onChanged }: RoleHolders
           </TableRow>
         </TableHeader>
         <TableBody>
-          {list.status === 'error' && !data ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <LoadFailed onRetry={list.reload} />
-              </TableCell>
-            </TableRow>
-          ) : !data ? (
-            Array.from({ length: 3 }, (_, i) => (
-              <TableRow key={i}>
-                {Array.from({ length: COLUMNS }, (_, j) => (
-                  <TableCell key={j}>
-                    <Skeleton width={72} height={12} />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))
-          ) : data.items.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <EmptyState size="sm" icon={<Users aria-hidden="true" />} title={filtered && name ? t('members.noMatch') : t('members.empty')} />
-              </TableCell>
-            </TableRow>
-          ) : (
-            data.items.map((u) => {
-              const self = u.id === me.id;
-              // The server refuses these too (400 own role, 403 a super admin for a tenant admin).
-              const locked = self || (!assignable.includes('super_admin') && u.role === 'super_admin');
-              const select = (
-                <Select
-                  size="sm"
-                  className={s.roleSelect}
-                  aria-label={t('members.roleOf', { name: u.username })}
-                  value={u.role}
-                  disabled={locked}
-                  onValueChange={(v) => {
-                    setPending({ user: u, role: v as SystemRole });
-                    setConfirmOpen(true);
-                  }}
-                  options={ROLES.map((r) => ({ value: r, label: t(`names.${r}`), disabled: r !== u.role && !assignable.includes(r) }))}
-                />
-              );
-              return (
-                <TableRow key={u.id} data-user-id={u.id}>
-                  <TableCell className={s.nowrap}>{u.username}</TableCell>
-                  <TableCell className={s.nowrap}>{seededName(u.realName) || '-'}</TableCell>
-                  <TableCell className={s.roleSelectCol}>
-                    {locked ? (
-                      <Tooltip content={self ? t('members.selfHint') : t('members.protectedHint')}>
-                        <span tabIndex={0}>{select}</span>
-                      </Tooltip>
-                    ) : (
-                      select
-                    )}
-                  </TableCell>
-                  <TableCell className={s.nowrap}>{u.status === 1 ? t('members.enabled') : t('members.disabled')}</TableCell>
-                </TableRow>
-              );
-            })
-          )}
+          <ListRows list={list} items={data?.items} columns={COLUMNS} skeleton={{ rows: 3, first: 72, rest: 72 }} empty={<EmptyState size="sm" icon={<Users aria-hidden="true" />} title={filtered && name ? t('members.noMatch') : t('members.empty')} />}>
+            {(items) =>
+              items.map((u) => {
+                const self = u.id === me.id;
+                // The server refuses these too (400 own role, 403 a super admin for a tenant admin).
+                const locked = self || (!assignable.includes('super_admin') && u.role === 'super_admin');
+                const select = (
+                  <Select
+                    size="sm"
+                    className={s.roleSelect}
+                    aria-label={t('members.roleOf', { name: u.username })}
+                    value={u.role}
+                    disabled={locked}
+                    onValueChange={(v) => {
+                      setPending({ user: u, role: v as SystemRole });
+                      setConfirmOpen(true);
+                    }}
+                    options={ROLES.map((r) => ({ value: r, label: t(`names.${r}`), disabled: r !== u.role && !assignable.includes(r) }))}
+                  />
+                );
+                return (
+                  <TableRow key={u.id} data-user-id={u.id}>
+                    <TableCell className={s.nowrap}>{u.username}</TableCell>
+                    <TableCell className={s.nowrap}>{seededName(u.realName) || '-'}</TableCell>
+                    <TableCell className={s.roleSelectCol}>
+                      {locked ? (
+                        <Tooltip content={self ? t('members.selfHint') : t('members.protectedHint')}>
+                          <span tabIndex={0}>{select}</span>
+                        </Tooltip>
+                      ) : (
+                        select
+                      )}
+                    </TableCell>
+                    <TableCell className={s.nowrap}>{u.status === 1 ? t('members.enabled') : t('members.disabled')}</TableCell>
+                  </TableRow>
+                );
+              })
+            }
+          </ListRows>
         </TableBody>
       </Table>
-      {data && data.total > 0 && (
-        <Pagination
-          className={s.pager}
-          page={page}
-          pageSize={pageSize}
-          total={data.total}
-          pageSizes={PAGE_SIZES}
-          onPageChange={setPage}
-          onPageSizeChange={(n) => {
-            setPageSize(n);
-            setPage(1);
-          }}
-          labels={pagerLabels}
-        />
-      )}
+      <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
       <ConfirmDialog
         open={confirmOpen}
         onOpenChange={setConfirmOpen}

@@ -13,13 +13,11 @@ import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
-import { Skeleton } from '../../../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { useSession } from '../../session';
 import { Page, PageHeader } from '../../shell/page';
-import { formatDateTime, LoadFailed, NoPermission, PAGE_SIZE, PAGE_STYLE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from '../users/admin-kit';
+import { formatDateTime, ListPager, ListRows, NoPermission, PAGE_SIZE, PAGE_STYLE, reportError, useLoad } from '../users/admin-kit';
 import { useSystemApi } from '../users/system-api';
 import s from '../users/system.module.css';
 import { CreateTenantDialog, RenameTenantDialog } from './tenant-dialogs';
@@ -41,7 +39,6 @@ export default function TenantsPage() {
 function TenantsScreen({ me }: { me: CurrentUser }) {
   const { t } = useTranslation(['system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const [typed, setTyped] = useState('');
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
@@ -116,99 +113,65 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
             </TableRow>
           </TableHeader>
           <TableBody>
-            {list.status === 'error' && !data ? (
-              <TableRow>
-                <TableCell colSpan={COLUMNS}>
-                  <LoadFailed onRetry={list.reload} />
-                </TableCell>
-              </TableRow>
-            ) : !data ? (
-              Array.from({ length: 4 }, (_, i) => (
-                <TableRow key={i} className={s.skeletonRow}>
-                  {Array.from({ length: COLUMNS }, (_, j) => (
-                    <TableCell key={j}>
-                      <Skeleton width={j === 0 ? 120 : 64} height={12} />
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))
-            ) : data.items.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={COLUMNS}>
-                  <EmptyState size="sm" icon={<Building2 aria-hidden="true" />} title={name ? t('tenants.noMatch') : t('tenants.empty')} />
-                </TableCell>
-              </TableRow>
-            ) : (
-              data.items.map((x) => {
-                // The server refuses to disable the default tenant and the caller's own.
-                const canToggle = !x.is_default && x.id !== me.tenant_id;
-                return (
-                  <TableRow key={x.id} data-tenant-id={x.id}>
-                    <TableCell className={s.nowrap}>{x.name}</TableCell>
-                    <TableCell>
-                      <Badge variant={x.status === 1 ? 'success' : 'neutral'} dot>
-                        {x.status === 1 ? t('status.enabled') : t('status.disabled')}
-                      </Badge>
-                    </TableCell>
-                    <TableCell>
-                      {x.is_default ? <Badge variant="primary">{t('tenants.default')}</Badge> : <span className={s.muted}>{t('tenants.notDefault')}</span>}
-                    </TableCell>
-                    <TableCell className={s.nowrap}>{formatDateTime(x.created_at)}</TableCell>
-                    <TableCell className={s.nowrap}>{formatDateTime(x.updated_at)}</TableCell>
-                    <TableCell className={s.nowrap}>{x.created_by || <span className={s.muted}>-</span>}</TableCell>
-                    <TableCell className={s.nowrap}>{x.updated_by || <span className={s.muted}>-</span>}</TableCell>
-                    <TableCell>
-                      <span className={s.actions}>
-                        <Button
-                          size="sm"
-                          variant="link"
-                          icon={<Pencil aria-hidden="true" size={12} />}
-                          aria-label={t('tenants.renameOf', { name: x.name })}
-                          onClick={() => {
-                            setRenaming(x);
-                            setRenameOpen(true);
-                          }}
-                        >
-                          {t('tenants.rename')}
-                        </Button>
-                        {canToggle && (
+            <ListRows list={list} items={data?.items} columns={COLUMNS} skeleton={{ rows: 4, first: 120, className: s.skeletonRow }} empty={<EmptyState size="sm" icon={<Building2 aria-hidden="true" />} title={name ? t('tenants.noMatch') : t('tenants.empty')} />}>
+              {(items) =>
+                items.map((x) => {
+                  // The server refuses to disable the default tenant and the caller's own.
+                  const canToggle = !x.is_default && x.id !== me.tenant_id;
+                  return (
+                    <TableRow key={x.id} data-tenant-id={x.id}>
+                      <TableCell className={s.nowrap}>{x.name}</TableCell>
+                      <TableCell>
+                        <Badge variant={x.status === 1 ? 'success' : 'neutral'} dot>
+                          {x.status === 1 ? t('status.enabled') : t('status.disabled')}
+                        </Badge>
+                      </TableCell>
+                      <TableCell>
+                        {x.is_default ? <Badge variant="primary">{t('tenants.default')}</Badge> : <span className={s.muted}>{t('tenants.notDefault')}</span>}
+                      </TableCell>
+                      <TableCell className={s.nowrap}>{formatDateTime(x.created_at)}</TableCell>
+                      <TableCell className={s.nowrap}>{formatDateTime(x.updated_at)}</TableCell>
+                      <TableCell className={s.nowrap}>{x.created_by || <span className={s.muted}>-</span>}</TableCell>
+                      <TableCell className={s.nowrap}>{x.updated_by || <span className={s.muted}>-</span>}</TableCell>
+                      <TableCell>
+                        <span className={s.actions}>
                           <Button
                             size="sm"
                             variant="link"
-                            icon={<Power aria-hidden="true" size={12} />}
-                            aria-label={x.status === 1 ? t('tenants.disableOf', { name: x.name }) : t('tenants.enableOf', { name: x.name })}
+                            icon={<Pencil aria-hidden="true" size={12} />}
+                            aria-label={t('tenants.renameOf', { name: x.name })}
                             onClick={() => {
-                              setStatusTenant(x);
-                              setStatusOpen(true);
+                              setRenaming(x);
+                              setRenameOpen(true);
                             }}
                           >
-                            {x.status === 1 ? t('tenants.disable') : t('tenants.enable')}
+                            {t('tenants.rename')}
                           </Button>
-                        )}
-                      </span>
-                    </TableCell>
-                  </TableRow>
-                );
-              })
-            )}
+                          {canToggle && (
+                            <Button
+                              size="sm"
+                              variant="link"
+                              icon={<Power aria-hidden="true" size={12} />}
+                              aria-label={x.status === 1 ? t('tenants.disableOf', { name: x.name }) : t('tenants.enableOf', { name: x.name })}
+                              onClick={() => {
+                                setStatusTenant(x);
+                                setStatusOpen(true);
+                              }}
+                            >
+                              {x.status === 1 ? t('tenants.disable') : t('tenants.enable')}
+                            </Button>
+                          )}
+                        </span>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })
+              }
+            </ListRows>
           </TableBody>
         </Table>
 
-        {data && data.total > 0 && (
-          <Pagination
-            className={s.pager}
-            page={page}
-            pageSize={pageSize}
-            total={data.total}
-            pageSizes={PAGE_SIZES}
-            onPageChange={setPage}
-            onPageSizeChange={(n) => {
-              setPageSize(n);
-              setPage(1);
-            }}
-            labels={pagerLabels}
-          />
-        )}
+        <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
       </div>
 
       <CreateTenantDialog open={createOpen} onOpenChange={setCreateOpen} onSaved={() => list.reload()} />

@@ -5,7 +5,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleAlert, ShieldAlert } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { useCallback, useEffect, useRef, useState, type DependencyList, type ReactNode } from 'react';
 import type { FieldError, FieldValues, Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -13,7 +13,9 @@ import { describeError, wasReported } from '../../../api/reactions';
 import { isAbortError } from '../../../api/request';
 import { Button } from '../../../ui/button';
 import { EmptyState } from '../../../ui/empty-state';
-import type { PaginationLabels } from '../../../ui/pagination';
+import { Pagination, type PaginationLabels } from '../../../ui/pagination';
+import { Skeleton } from '../../../ui/skeleton';
+import { TableCell, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 
 // ---------------------------------------------------------------------------------------------------
@@ -94,6 +96,71 @@ export const PAGE_STYLE = { paddingBottom: 80 } as const;
 /** Default table page size (spec 9) and the sizes offered. */
 export const PAGE_SIZE = 20;
 export const PAGE_SIZES = [10, 20, 50, 100];
+
+export interface ListRowsProps<T> {
+  list: { status: Load<unknown>['status']; reload(): void };
+  /** The loaded page's items; undefined before the first page. */
+  items: T[] | undefined;
+  columns: number;
+  /** Placeholder rows before the first page: how many, the first cell's width and the others' (64), their class. */
+  skeleton: { rows: number; first: number; rest?: number; className?: string };
+  /** What an empty page shows (the filter's "no match" or the list's "empty"). */
+  empty: ReactNode;
+  children(items: T[]): ReactNode;
+}
+
+/** A system list's table body: the load failure (with retry), placeholders while loading, the empty state, else the rows `children` draws. */
+export function ListRows<T>({ list, items, columns, skeleton, empty, children }: ListRowsProps<T>) {
+  const whole = (content: ReactNode) => (
+    <TableRow>
+      <TableCell colSpan={columns}>{content}</TableCell>
+    </TableRow>
+  );
+  if (!items && list.status === 'error') return whole(<LoadFailed onRetry={list.reload} />);
+  if (!items) {
+    return Array.from({ length: skeleton.rows }, (_, i) => (
+      <TableRow key={i} className={skeleton.className}>
+        {Array.from({ length: columns }, (_, j) => (
+          <TableCell key={j}>
+            <Skeleton width={j === 0 ? skeleton.first : (skeleton.rest ?? 64)} height={12} />
+          </TableCell>
+        ))}
+      </TableRow>
+    ));
+  }
+  return items.length === 0 ? whole(empty) : children(items);
+}
+
+export interface ListPagerProps {
+  className?: string;
+  page: number;
+  pageSize: number;
+  /** The list's total; no pager while it has no rows (or has not loaded). */
+  total: number | undefined;
+  onPage(page: number): void;
+  onPageSize(size: number): void;
+}
+
+/** The pager under a system list: the admin page sizes in the current language; a new page size goes back to page 1. */
+export function ListPager({ className, page, pageSize, total, onPage, onPageSize }: ListPagerProps) {
+  const labels = usePaginationLabels();
+  if (!total) return null;
+  return (
+    <Pagination
+      className={className}
+      page={page}
+      pageSize={pageSize}
+      total={total}
+      pageSizes={PAGE_SIZES}
+      onPageChange={onPage}
+      onPageSizeChange={(n) => {
+        onPageSize(n);
+        onPage(1);
+      }}
+      labels={labels}
+    />
+  );
+}
 
 /** A screen the caller's role may not use. */
 export function NoPermission({ description }: { description?: string }) {

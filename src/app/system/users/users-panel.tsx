@@ -9,14 +9,12 @@ import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState } from '../../../ui/empty-state';
 import { Input } from '../../../ui/input';
-import { Pagination } from '../../../ui/pagination';
 import { Select } from '../../../ui/select';
-import { Skeleton } from '../../../ui/skeleton';
 import { Switch } from '../../../ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../ui/table';
 import { toast } from '../../../ui/toast';
 import { Tooltip } from '../../../ui/tooltip';
-import { formatDateTime, LoadFailed, PAGE_SIZE, PAGE_SIZES, reportError, useLoad, usePaginationLabels } from './admin-kit';
+import { formatDateTime, ListPager, ListRows, PAGE_SIZE, reportError, useLoad } from './admin-kit';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { useSystemApi } from './system-api';
 import { UserFormDialog } from './user-form-dialog';
@@ -40,7 +38,6 @@ export interface UsersPanelProps {
 export function UsersPanel({ me, tenantId, tenants }: UsersPanelProps) {
   const { t } = useTranslation(['system', 'common']);
   const api = useSystemApi();
-  const pagerLabels = usePaginationLabels();
   const isSuper = me.role === 'super_admin';
 
   const [typed, setTyped] = useState('');
@@ -170,64 +167,38 @@ export function UsersPanel({ me, tenantId, tenants }: UsersPanelProps) {
           </TableRow>
         </TableHeader>
         <TableBody>
-          {list.status === 'error' && !data ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <LoadFailed onRetry={list.reload} />
-              </TableCell>
-            </TableRow>
-          ) : !data ? (
-            Array.from({ length: 5 }, (_, i) => (
-              <TableRow key={i} className={s.skeletonRow}>
-                {Array.from({ length: COLUMNS }, (_, j) => (
-                  <TableCell key={j}>
-                    <Skeleton width={j === 0 ? 96 : 64} height={12} />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))
-          ) : data.items.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <EmptyState
-                  size="sm"
-                  icon={<Users aria-hidden="true" />}
-                  title={filtered ? t('users.noMatch') : t('users.empty')}
-                  description={filtered ? undefined : t('users.emptyHint')}
-                />
-              </TableCell>
-            </TableRow>
-          ) : (
-            data.items.map((u) => (
-              <UserRow
-                key={u.id}
-                user={u}
-                self={u.id === me.id}
-                locked={locked(u)}
-                onEdit={() => openEdit(u)}
-                onPassword={() => openPassword(u)}
-                onToggle={() => askStatus(u)}
+          <ListRows
+            list={list}
+            items={data?.items}
+            columns={COLUMNS}
+            skeleton={{ rows: 5, first: 96, className: s.skeletonRow }}
+            empty={
+              <EmptyState
+                size="sm"
+                icon={<Users aria-hidden="true" />}
+                title={filtered ? t('users.noMatch') : t('users.empty')}
+                description={filtered ? undefined : t('users.emptyHint')}
               />
-            ))
-          )}
+            }
+          >
+            {(items) =>
+              items.map((u) => (
+                <UserRow
+                  key={u.id}
+                  user={u}
+                  self={u.id === me.id}
+                  locked={locked(u)}
+                  onEdit={() => openEdit(u)}
+                  onPassword={() => openPassword(u)}
+                  onToggle={() => askStatus(u)}
+                />
+              ))
+            }
+          </ListRows>
         </TableBody>
       </Table>
 
-      {data && data.total > 0 && (
-        <Pagination
-          className={s.pager}
-          page={page}
-          pageSize={pageSize}
-          total={data.total}
-          pageSizes={PAGE_SIZES}
-          onPageChange={setPage}
-          onPageSizeChange={(n) => {
-            setPageSize(n);
-            setPage(1);
-          }}
-          labels={pagerLabels}
-        />
-      )}
+      <ListPager className={s.pager} page={page} pageSize={pageSize} total={data?.total} onPage={setPage} onPageSize={setPageSize} />
 
       <UserFormDialog
         open={formOpen}

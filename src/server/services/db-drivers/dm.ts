@@ -1,5 +1,16 @@
-import type { Driver } from './types';
-import { cjs, errorText, loadDriver } from './types';
+import type { ConnectionSettings, Driver } from './types';
+import { cjs, errorText, hostLiteral, loadDriver } from './types';
+
+/** dmdb's connection to `s` at the admitted `address`; the socket's timeout is also the query's (the socket gives up on a silent server). */
+export const dmOptions = (s: ConnectionSettings, address: string, timeoutMs: number) => ({
+  connectString: `${hostLiteral(address)}:${s.port}`,
+  user: s.account,
+  password: s.password,
+  schema: s.database || undefined,
+  connectTimeout: timeoutMs,
+  socketTimeout: timeoutMs,
+  language: 'EN',
+});
 
 /**
  * Dameng (DM8) through `dmdb`, Dameng's own pure-JavaScript driver. `database` is the login
@@ -8,16 +19,7 @@ import { cjs, errorText, loadDriver } from './types';
 export const dm: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const dmdb = cjs(await loadDriver('dm', () => import('dmdb')));
-    const host = target.address.includes(':') ? `[${target.address}]` : target.address;
-    const conn = await dmdb.getConnection({
-      connectString: `${host}:${s.port}`,
-      user: s.account,
-      password: s.password,
-      schema: s.database || undefined,
-      connectTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-      language: 'EN',
-    });
+    const conn = await dmdb.getConnection(dmOptions(s, target.address, timeoutMs));
     if (signal.aborted) {
       await conn.close().catch(() => {});
       return;

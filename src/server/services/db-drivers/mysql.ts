@@ -1,18 +1,21 @@
-import type { Driver } from './types';
+import type { ConnectionSettings, Driver } from './types';
 import { cjs, errorText, loadDriver } from './types';
+
+/** mysql2's connection to `s` at the admitted `address` (the connection check's and GBI's sessions add their own options). */
+export const mysqlOptions = (s: ConnectionSettings, address: string, timeoutMs: number) => ({
+  host: address,
+  port: s.port,
+  user: s.account,
+  password: s.password,
+  database: s.database || undefined,
+  connectTimeout: timeoutMs,
+});
 
 /** MySQL (and MariaDB) through mysql2. */
 export const mysql: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const mysql2 = cjs(await loadDriver('mysql', () => import('mysql2/promise')));
-    const conn = await mysql2.createConnection({
-      host: target.address,
-      port: s.port,
-      user: s.account,
-      password: s.password,
-      database: s.database || undefined,
-      connectTimeout: timeoutMs,
-    });
+    const conn = await mysql2.createConnection(mysqlOptions(s, target.address, timeoutMs));
     conn.on('error', () => {});
     if (signal.aborted) {
       conn.destroy();

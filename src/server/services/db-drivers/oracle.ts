@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
-import type { Driver, ProbeTarget } from './types';
-import { cjs, errorText, loadDriver } from './types';
+import type { ConnectionSettings, Driver, ProbeTarget } from './types';
+import { cjs, errorText, hostLiteral, loadDriver } from './types';
 
 type OracleAddress = { host: string; port: number | string };
 type Transport = { prototype: { connect(this: unknown, address: OracleAddress): Promise<void> } };
@@ -39,6 +39,15 @@ export async function withOracleAdmit<T>(admit: ProbeTarget['admit'], connect: (
   return probes.run(admit, connect);
 }
 
+/** The connect descriptor of `s` at the admitted `address`, by SID, failing at once (no retries) past the timeout. */
+export function oracleConnectString(s: ConnectionSettings, address: string, timeoutMs: number): string {
+  const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
+  return (
+    `(DESCRIPTION=(CONNECT_TIMEOUT=${seconds})(TRANSPORT_CONNECT_TIMEOUT=${seconds})(RETRY_COUNT=0)` +
+    `(ADDRESS=(PROTOCOL=TCP)(HOST=${hostLiteral(address)})(PORT=${s.port}))(CONNECT_DATA=(SID=${s.sid})))`
+  );
+}
+
 /**
  * Oracle through node-oracledb in thin mode (pure JavaScript, no Oracle client libraries), reached
  * by SID. Host and SID are validated by the schema, so the connect descriptor cannot be broken.
@@ -47,11 +56,7 @@ export const oracle: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const oracledb = cjs(await loadDriver('oracle', () => import('oracledb')));
     await loadDriver('oracle', async () => guardTransport());
-    const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
-    const host = target.address.includes(':') ? `[${target.address}]` : target.address;
-    const connectString =
-      `(DESCRIPTION=(CONNECT_TIMEOUT=${seconds})(TRANSPORT_CONNECT_TIMEOUT=${seconds})(RETRY_COUNT=0)` +
-      `(ADDRESS=(PROTOCOL=TCP)(HOST=${host})(PORT=${s.port}))(CONNECT_DATA=(SID=${s.sid})))`;
+    const connectString = oracleConnectString(s, target.address, timeoutMs);
     const conn = await probes.run(target.admit, () => oracledb.getConnection({ user: s.account, password: s.password, connectString }));
     if (signal.aborted) {
       await conn.close().catch(() => {});

@@ -1,20 +1,22 @@
-import type { Driver } from './types';
+import type { ConnectionSettings, Driver } from './types';
 import { cjs, errorCode, errorText, loadDriver } from './types';
 
-/** PostgreSQL through node-postgres; an empty database means 'postgres'. */
+/** node-postgres' connection to `s` at the admitted `address`; an empty database means 'postgres'. */
+export const pgOptions = (s: ConnectionSettings, address: string, timeoutMs: number, application: string) => ({
+  host: address,
+  port: s.port,
+  user: s.account,
+  password: s.password,
+  database: s.database || 'postgres',
+  connectionTimeoutMillis: timeoutMs,
+  application_name: application,
+});
+
+/** PostgreSQL through node-postgres. */
 export const postgresql: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const pg = cjs(await loadDriver('postgresql', () => import('pg')));
-    const client = new pg.Client({
-      host: target.address,
-      port: s.port,
-      user: s.account,
-      password: s.password,
-      database: s.database || 'postgres',
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      application_name: 'weft-connection-check',
-    });
+    const client = new pg.Client({ ...pgOptions(s, target.address, timeoutMs, 'weft-connection-check'), query_timeout: timeoutMs });
     client.on('error', () => {});
     const stop = () => void client.end().catch(() => {});
     signal.addEventListener('abort', stop, { once: true });

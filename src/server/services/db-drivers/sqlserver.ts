@@ -23,24 +23,33 @@ export function policyConnector(s: ConnectionSettings, target: ProbeTarget) {
   };
 }
 
+/**
+ * tedious' connection to `s` through the policy's connector (`options` adds to its options). Its
+ * `server` stays the host name, for TLS; the connector connects to the checked address.
+ */
+export function tediousConfig(s: ConnectionSettings, timeoutMs: number, application: string, target: ProbeTarget, options: { readOnlyIntent?: boolean } = {}) {
+  return {
+    server: s.host,
+    authentication: { type: 'default' as const, options: { userName: s.account, password: s.password } },
+    options: {
+      port: s.port,
+      database: s.database || undefined,
+      encrypt: true,
+      trustServerCertificate: true,
+      connectTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      appName: application,
+      ...options,
+      // tedious calls it with the host and port it means to reach (the typing says no arguments).
+      connector: policyConnector(s, target) as unknown as () => Promise<net.Socket>,
+    },
+  };
+}
+
 export const sqlserver: Driver = {
   async probe(s, timeoutMs, signal, target) {
     const tedious = cjs(await loadDriver('sqlserver', () => import('tedious')));
-    const conn = new tedious.Connection({
-      server: s.host,
-      authentication: { type: 'default', options: { userName: s.account, password: s.password } },
-      options: {
-        port: s.port,
-        database: s.database || undefined,
-        encrypt: true,
-        trustServerCertificate: true,
-        connectTimeout: timeoutMs,
-        requestTimeout: timeoutMs,
-        appName: 'weft-connection-check',
-        // tedious calls it with the host and port it means to reach (the typing says no arguments).
-        connector: policyConnector(s, target) as unknown as () => Promise<net.Socket>,
-      },
-    });
+    const conn = new tedious.Connection(tediousConfig(s, timeoutMs, 'weft-connection-check', target));
     conn.on('error', () => {});
     const stop = () => conn.close();
     signal.addEventListener('abort', stop, { once: true });

@@ -54,4 +54,7 @@ export const errorCode = (err: unknown): string | undefined => {
   return c === undefined || c === null ? undefined : String(c);
 };
 
+/** An IP address as the host of a connect string or URL: IPv6 in brackets. */
+export const hostLiteral = (address: string) => (address.includes(':') ? `[${address}]` : address);
+
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
