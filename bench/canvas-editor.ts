@@ -302,8 +302,12 @@ async function main() {
     // (the move's handlers, then its frame), whose median leaves out the press and the release.
     const moveWork: number[] = [];
     let busyMs = 0;
+    // Other nodes' renders by phase: the press, the moves, the release (until the save below).
+    const rendersSoFar = () => page.evaluate(() => ({ ...(window as unknown as { __weftNodeRenders: Record<string, number> }).__weftNodeRenders }));
+    const phases: Record<string, number>[] = [];
     await profile('drag', async () => {
       await page.mouse.down();
+      phases.push(await rendersSoFar());
       let last = await taskSeconds();
       for (let i = 1; i <= DRAG_MOVES; i++) {
         await page.mouse.move(x0 + i * 2, y0 + Math.sin(i / 10) * 30);
@@ -311,6 +315,7 @@ async function main() {
         moveWork.push((now - last) * 1000);
         last = now;
       }
+      phases.push(await rendersSoFar());
       await page.mouse.up();
       busyMs = ((await taskSeconds()) - busyBefore) * 1000;
     });
@@ -341,6 +346,8 @@ async function main() {
       const others = Object.entries(w.__weftNodeRenders).filter(([k]) => k !== id);
       return { deltas, others: others.reduce((n, [, c]) => n + c, 0), otherIds: others.map(([k]) => k).slice(0, 10), self: w.__weftNodeRenders[id] ?? 0 };
     }, dragged);
+    const othersIn = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, c]) => n + (k === dragged ? 0 : c), 0);
+    const otherPhases = [othersIn(phases[0]!), othersIn(phases[1]!) - othersIn(phases[0]!), drag.others - othersIn(phases[1]!)];
 
     // Tidy up 500 nodes: click until the first node moves (the layout ran in the worker).
     await page.goto(editorUrl(mid));
@@ -435,7 +442,7 @@ async function main() {
       `${''.padEnd(34)} (median of ${DRAG_MOVES} moves, p95 ${pct(moveWork, 95).toFixed(1)} ms; the renderer's main thread busy ${busyMs.toFixed(0)} ms of the drag's ${dragMs} ms, ${perMove.toFixed(1)} ms per move with the press and the release)`,
     );
     line('renders of other nodes in the drag', String(drag.others), '0', drag.others === 0);
-    if (drag.others) console.log(`${''.padEnd(34)} (e.g. ${drag.otherIds.join(', ')})`);
+    if (drag.others) console.log(`${''.padEnd(34)} (e.g. ${drag.otherIds.join(', ')}; ${otherPhases[0]} at the press, ${otherPhases[1]} in the moves, ${otherPhases[2]} at the release and after)`);
     console.log(`${''.padEnd(34)} (${drag.deltas.length} frames, the node ${moved ? 'moved' : 'DID NOT MOVE'} and was ${savedMove}, rendered ${drag.self} times; zoom ${dragZoom.toFixed(2)} with ${summaries} node summaries drawn, viewport ${zoom})`);
     const colds = elkRuns.map((r) => r.cold);
     const elkMs = pct(colds, 50);

@@ -23,6 +23,7 @@ import { ContainerNode, NodeTextsProvider, OVERVIEW_ZOOM, OverviewProvider, Shel
 import { SummaryNamesProvider } from './node-summary';
 import { InsertableEdge } from './insertable-edge';
 import { useKeepInView } from './use-keep-in-view';
+import { useScrollAsPan } from './use-scroll-as-pan';
 import { useInspectorWidth } from './inspector-width';
 import { AddFromPopover, ContextMenu } from './menus';
 import { preloadNodeIcons } from './node-icon';
@@ -240,6 +241,7 @@ function EditorCanvas({ store, renderInspector, layout, onExport, onImport, flow
   const centred = useFocusRequests();
   const inspectorWidth = useInspectorWidth(inspectorWidthKey);
   useKeepInView(renderInspector && inspected !== centred.current ? inspected : null, area, inspectorWidth.width);
+  useScrollAsPan(area);
   const nodes = useMemo(() => {
     const sel = new Set(selNodes);
     cache.prune(docNodes);

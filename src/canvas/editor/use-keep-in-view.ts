@@ -32,7 +32,10 @@ export function useKeepInView(nodeId: string | null, area: RefObject<HTMLElement
       };
       const dx = shift(left, w, el.clientWidth);
       const dy = shift(top, h, el.clientHeight);
-      if (dx || dy) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 });
+      // A straight glide: React Flow's default (d3's smooth zoom) zooms out and back in on the way,
+      // which showed the nodes just past the canvas's edges for a frame or two, each mounted and
+      // unmounted again (bench:canvas counted 4 renders of other nodes after a drag).
+      if (dx || dy) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200, interpolate: 'linear' });
     });
     return () => cancelAnimationFrame(frame);
     // inspectorWidth: a wider inspector narrows the canvas, and the node must stay in view beside it.
