@@ -12,6 +12,7 @@ import { jobsOf } from '../../src/server/jobs/boss';
 import { DEFAULT_TENANT_ID, useStudio, type CallOptions } from './harness';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { distribute, modelProvider, publish, web } from './portal-kit';
+import { createKey, v1 } from './public-kit';
 import { createApp, flow, model, parseSse, prompt } from './runs-kit';
 import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture, type Who } from './workspace-fixture';
 
@@ -419,6 +420,9 @@ describe('the portal', () => {
     expect(detail.character).toEqual({ name: 'Guide', portrait_url: `/api/v1/common/files/${pid}/icon`, idle_clip_url: null, voice: { voice: 'en', speed: 1.1 }, greeting: 'Hi, I am Guide.' });
     expect(detail.features.opening_statement).toBe('Hi, I am Guide.');
     expect(JSON.stringify(detail)).not.toContain('You are Guide.');
+    // The service API's parameters give the character's voice as Dify's text_to_speech does (the offline voice's `en`: en-US).
+    const key = (await createKey(h, owner, app)).secret;
+    expect((await v1(h, key, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true, voice: 'en', language: 'en-US', autoPlay: 'enabled' } });
 
     const systemSent = () => {
       const body = fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] };

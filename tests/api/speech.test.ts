@@ -115,8 +115,9 @@ describe('without speech models', () => {
     expectStatus(r, 200);
     expect(r.raw.headers['content-type']).toBe('audio/wav');
     expect(wavOf(r.raw.rawPayload)).toMatchObject({ riff: 'RIFF', rate: 22050 });
-    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true }, speech_to_text: { enabled: false } });
-    expect((await v1(h, quietKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: false }, speech_to_text: { enabled: false } });
+    // Dify's shape: no character, so no voice or language of the app's own (the default voice speaks); the portal reads answers aloud when spoken answers are on.
+    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true, voice: '', language: '', autoPlay: 'enabled' }, speech_to_text: { enabled: false } });
+    expect((await v1(h, quietKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: false, voice: '', language: '', autoPlay: 'disabled' }, speech_to_text: { enabled: false } });
     const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'ask.wav' }, { user: 'abc-123' });
     expectDifyError(await v1Upload(voiceKey, '/audio-to-text', up), 400, 'SPEECH-1000');
   });
