@@ -33,11 +33,11 @@ export const CHARACTER_SPEED_MAX = 2;
 /** Longest sample text the character dialog's "listen" button may speak. */
 export const VOICE_SAMPLE_MAX = 200;
 /**
- * Portrait types a video can be drawn from: the icon rules also take SVG, which the encoder cannot
- * read (no SVG rasteriser is installed), so a portrait must be one of these (DH-1050).
+ * Portrait types (the icon rules' images; anything else DH-1050). An SVG is drawn into a PNG when it
+ * is set (the video encoder reads raster images only), and the character keeps that PNG.
  */
-export const PORTRAIT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/bmp'] as const;
-export const PORTRAIT_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.gif', '.bmp'] as const;
+export const PORTRAIT_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/bmp', 'image/svg+xml'] as const;
+export const PORTRAIT_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.gif', '.bmp', '.svg'] as const;
 
 const REQUIRED = 'This form field is required!';
 

@@ -178,10 +178,17 @@ export const ErrorCode = {
   /** The video could not be rendered (speech or encoder failure, time limit); the broadcast is `failed` with the reason. */
   DH_RENDER_FAILED: 'DH-1005',
   /**
-   * A character's portrait is an SVG (400): the icon rules take SVG, but a video is drawn from raster
-   * images only (png, jpg, webp, gif, bmp). Nothing is stored.
+   * A character's portrait is not an image (400): png, jpg, webp, gif, bmp or svg (an SVG is drawn into
+   * a PNG when it is set). Nothing is stored.
    */
   DH_PORTRAIT_FORMAT: 'DH-1050',
+  /** An SVG portrait cannot be drawn (400): resvg cannot parse it, or it has no size. Nothing is stored. */
+  DH_SVG_UNREADABLE: 'DH-1051',
+  /**
+   * An SVG portrait is out of bounds (400): thinner than 1:64, or its drawing goes over the memory cap
+   * or the time limit (huge embedded images, filters over huge regions). Nothing is stored.
+   */
+  DH_SVG_LIMITS: 'DH-1052',
   /**
    * Speech (issue 31): voice input needs a speech-to-text model (400): the tenant has no default
    * speech2text model and the call named none. An admin sets one under System › Models.

@@ -194,6 +194,13 @@ export const DifyUploadedFile = z.object({
 export type DifyUploadedFile = z.infer<typeof DifyUploadedFile>;
 
 const Enabled = z.object({ enabled: z.boolean() });
+/**
+ * Dify's `text_to_speech` of /parameters: the switch, the app's own voice and its language (Dify's
+ * codes: zh-Hans, en-US; empty when the app has none of its own and the default voice speaks), and
+ * whether answers are read aloud without asking (`autoPlay`, as the portal does when the switch is on).
+ */
+export const DifyTextToSpeech = z.object({ enabled: z.boolean(), voice: z.string(), language: z.string(), autoPlay: z.enum(['enabled', 'disabled']) });
+export type DifyTextToSpeech = z.infer<typeof DifyTextToSpeech>;
 /** One field of the start form, keyed by its control as Dify does (`text-input`, `paragraph`, `select`, `number`, `file`, `file-list`, `checkbox`). */
 export const UserInputFormItem = z.record(
   z.string(),
@@ -215,7 +222,7 @@ export const DifyParameters = z.object({
   suggested_questions: z.array(z.string()),
   suggested_questions_after_answer: Enabled,
   speech_to_text: Enabled,
-  text_to_speech: Enabled,
+  text_to_speech: DifyTextToSpeech,
   retriever_resource: Enabled,
   annotation_reply: Enabled,
   more_like_this: Enabled,

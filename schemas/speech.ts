@@ -65,7 +65,7 @@ export const TextToAudioBody = z.object({
   message_id: z.string().max(64).optional().describe('Id of an answer message to speak instead of text'),
   voice: z.string().max(100).optional().describe("A voice of the model (alloy, echo… or the offline voice's zh / en)"),
   language: SpeechLanguage.optional(),
-  streaming: z.boolean().optional().describe('Accepted for Dify clients; the audio is answered whole'),
+  streaming: z.boolean().optional().describe('/v1 (Dify): true sends the audio sentence by sentence as it is synthesised (a WAV of unknown length from the offline voice, MP3 frames from a tts model); elsewhere the audio is answered whole'),
 });
 export type TextToAudioBody = z.infer<typeof TextToAudioBody>;
 

@@ -104,6 +104,8 @@ export async function buildServer(root) {
       'espeak-worker': 'src/server/speech/espeak-worker.mjs',
       // Broadcast videos' frames (digital-human/frames-pool.ts: ./frames-worker.mjs).
       'frames-worker': 'src/server/digital-human/frames-thread.ts',
+      // SVG portraits drawn into PNGs (digital-human/svg-portrait.ts: ./svg-worker.mjs).
+      'svg-worker': 'src/server/digital-human/svg-worker.mjs',
     },
     outdir: tmp,
     bundle: true,

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import type { Studio } from './server';
 import { prepareWorkerRunning } from './knowledge/prepare-pool';
+import { framesWorkerRunning } from './digital-human/frames-pool';
+import { svgWorkerRunning } from './digital-human/svg-portrait';
 
 const mb = (bytes: number) => `${Math.round(bytes / 1048576)} MB`;
 
@@ -71,6 +73,9 @@ export async function memoryLine(studio: Pick<Studio, 'database' | 'ctx'>): Prom
     db ? `database thread heap ${mb(db.heapBytes)}, its WASM memory ${mb(db.wasmBytes)}` : 'database not in a thread of this process',
     `sandbox ${sandbox.workers} worker${sandbox.workers === 1 ? '' : 's'}${sandbox.idle.map((w) => `, heap ${mb(w.heapBytes)} and WASM ${mb(w.wasmBytes)}`).join('')}`,
     `indexing worker ${prepareWorkerRunning() ? 'running' : 'stopped'}`,
+    // Digital humans' workers start on first use and stop when idle (issue 31).
+    `video frames worker ${framesWorkerRunning() ? 'running' : 'stopped'}`,
+    `SVG worker ${svgWorkerRunning() ? 'running' : 'stopped'}`,
     `malloc arenas ${mb(mallocArenaBytes(smaps()))}`,
   ];
   return `  Memory: ${parts.join('; ')}`;

@@ -1,15 +1,18 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { broadcasts, characters } from '../../src/server/db/schema';
+import { broadcasts, characters, files } from '../../src/server/db/schema';
 import { mediaDuration, runFfmpeg } from '../../src/server/digital-human/ffmpeg';
 import { queueRender } from '../../src/server/digital-human/render-jobs';
 import { jobsOf } from '../../src/server/jobs/boss';
 import { DEFAULT_TENANT_ID, useStudio, type CallOptions } from './harness';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { distribute, modelProvider, publish, web } from './portal-kit';
+import { createKey, v1 } from './public-kit';
 import { createApp, flow, model, parseSse, prompt } from './runs-kit';
 import { expectCode, expectOk, MISSING, setUpWorkspaces, type Fixture, type Who } from './workspace-fixture';
 
@@ -59,6 +62,9 @@ beforeAll(async () => {
   await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x160:rate=25:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clipFile], { timeoutMs: 10_000 });
   clip = fs.readFileSync(clipFile);
 });
+
+/** A PNG's size from its IHDR chunk. */
+const pngSize = (b: Buffer) => ({ width: b.readUInt32BE(16), height: b.readUInt32BE(20) });
 
 /** The video's and its audio stream's durations, read back by ffmpeg from the downloaded MP4. */
 async function durations(appId: string, id: string, name: string) {
@@ -112,17 +118,76 @@ describe('characters', () => {
     expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before);
   });
 
-  it('refuses an SVG portrait (the icon rules take it, a video cannot be drawn from it) with DH-1050 and stores nothing', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>';
+  it('draws an SVG portrait into a PNG of 1024 px on its long side (aspect kept): the character shows that PNG, as the video and the portal use it', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 80"><rect width="60" height="80" fill="#e8c4a0"/><circle cx="20" cy="30" r="4"/><circle cx="40" cy="30" r="4"/></svg>';
     const icon = expectOk(await upload(h, f.u.member.token, f.wsA, 'face.svg', svg, 'icon'));
-    const before = (await h.studio.ctx.db.select().from(characters)).length;
-    const r = await call('POST', CHARS, 'member', { body: { name: 'Vector face', portrait_file_id: icon.id } });
-    expectCode(r, 400, 'DH-1050');
-    expect(r.body.data[0].path).toBe('body/portrait_file_id');
-    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Raster face', portrait_file_id: await portraitId() } }));
-    expectCode(await call('PUT', CHARS, 'member', { body: { id: c.id, portrait_file_id: icon.id } }), 400, 'DH-1050');
-    expect(expectOk(await call('GET', `${CHARS}/${c.id}`, 'member')).portrait.mime_type).toBe('image/png');
-    expect((await h.studio.ctx.db.select().from(characters)).length).toBe(before + 1);
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Vector face', portrait_file_id: icon.id } }));
+    expect(c.portrait).toMatchObject({ mime_type: 'image/png' });
+    expect(c.portrait.file_id).not.toBe(icon.id);
+    const png = await h.call('GET', c.portrait.url);
+    expect(png.raw.headers['content-type']).toBe('image/png');
+    expect(pngSize(png.raw.rawPayload)).toEqual({ width: 768, height: 1024 });
+    // A change to an SVG is drawn the same way; the uploaded SVG itself is left as it was.
+    const wide = expectOk(await upload(h, f.u.member.token, f.wsA, 'wide.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><rect width="300" height="100" fill="#08f"/></svg>', 'icon'));
+    const changed = expectOk(await call('PUT', CHARS, 'member', { body: { id: c.id, portrait_file_id: wide.id } }));
+    expect(changed.portrait.mime_type).toBe('image/png');
+    expect(pngSize((await h.call('GET', changed.portrait.url)).raw.rawPayload)).toEqual({ width: 1024, height: 341 });
+    expect((await h.call('GET', `/api/v1/common/files/${wide.id}/icon`)).raw.headers['content-type']).toBe('image/svg+xml');
+  });
+
+  it('refuses an SVG that cannot be drawn (DH-1051) or is out of bounds (DH-1052), and a portrait that is no image (DH-1050); changes nothing', async () => {
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Kept face', portrait_file_id: await portraitId() } }));
+    const counts = async () => [(await h.studio.ctx.db.select().from(characters)).length, (await h.studio.ctx.db.select().from(files)).length];
+    const bad = {
+      'DH-1051': ['<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect', '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="10"/>'],
+      // 1 × 100000: drawn 1024 px long, it would be less than a pixel wide.
+      'DH-1052': ['<svg xmlns="http://www.w3.org/2000/svg" width="1" height="100000"><rect width="1" height="100000"/></svg>'],
+    };
+    for (const [code, svgs] of Object.entries(bad)) {
+      for (const svg of svgs) {
+        const icon = expectOk(await upload(h, f.u.member.token, f.wsA, 'bad.svg', svg, 'icon'));
+        const before = await counts();
+        const r = await call('POST', CHARS, 'member', { body: { name: 'Broken face', portrait_file_id: icon.id } });
+        expectCode(r, 400, code);
+        expect(r.body.data[0].path).toBe('body/portrait_file_id');
+        expectCode(await call('PUT', CHARS, 'member', { body: { id: c.id, portrait_file_id: icon.id } }), 400, code);
+        expect(await counts()).toEqual(before);
+      }
+    }
+    expect(expectOk(await call('GET', `${CHARS}/${c.id}`, 'member')).portrait).toEqual(c.portrait);
+    // An icon upload whose type is no image (a row written directly: the upload rules let none through).
+    const icon = expectOk(await upload(h, f.u.member.token, f.wsA, 'face.png', portrait, 'icon'));
+    await h.studio.ctx.db.update(files).set({ mimeType: 'application/octet-stream' }).where(eq(files.id, icon.id));
+    expectCode(await call('POST', CHARS, 'member', { body: { name: 'Odd face', portrait_file_id: icon.id } }), 400, 'DH-1050');
+  });
+
+  it('draws nothing from outside the SVG: an <image> by http:// is not fetched, by file:// or a path is not read', async () => {
+    let hits = 0;
+    const server = http.createServer((_req, res) => (hits++, res.end(portrait)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    // A local PNG the SVG names by file:// URL and by path: red all over, so a pixel of it would show.
+    const red = path.join(tmp.dir(), 'red.png');
+    fs.writeFileSync(red, await runFfmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=16x16', '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'], { timeoutMs: 10_000 }));
+    try {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64">
+        <rect width="64" height="64" fill="#0000ff"/>
+        <image href="http://127.0.0.1:${port}/face.png" width="64" height="64"/>
+        <image xlink:href="file://${red}" width="64" height="64"/>
+        <image href="${red}" width="64" height="64"/>
+        <use href="http://127.0.0.1:${port}/sprite.svg#face"/>
+      </svg>`;
+      const icon = expectOk(await upload(h, f.u.member.token, f.wsA, 'outside.svg', svg, 'icon'));
+      const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Sealed face', portrait_file_id: icon.id } }));
+      const png = (await h.call('GET', c.portrait.url)).raw.rawPayload;
+      const rgb = await runFfmpeg(['-f', 'image2pipe', '-i', 'pipe:0', '-vf', 'scale=16:16,format=rgb24', '-f', 'rawvideo', 'pipe:1'], { timeoutMs: 10_000, stdin: png });
+      expect(rgb.length).toBe(16 * 16 * 3);
+      // Blue all over (ffmpeg's scaling may shift a channel by a step or two); a red pixel would be ~255, 0, 0.
+      for (let i = 0; i < rgb.length; i += 3) expect(rgb[i]! < 16 && rgb[i + 1]! < 16 && rgb[i + 2]! > 240, `pixel ${i / 3}: ${rgb.subarray(i, i + 3).join(',')}`).toBe(true);
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
   });
 
   it("lists the voices a character may speak with and speaks a sample in one; members of the space only", async () => {
@@ -273,8 +338,10 @@ describe('broadcasts', () => {
     expect(diff / a.length).toBeGreaterThan(2);
   });
 
-  it('takes up again a render whose process died while it was running', async () => {
-    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Phoenix', portrait_file_id: await portraitId() } }));
+  it('takes up again a render whose process died while it was running (drawn from an SVG portrait)', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 160"><rect width="120" height="160" fill="#e8c4a0"/><rect x="45" y="102" width="30" height="5" fill="#a04040"/></svg>';
+    const face = expectOk(await upload(h, f.u.member.token, f.wsA, 'phoenix.svg', svg, 'icon')).id;
+    const c = expectOk(await call('POST', CHARS, 'member', { body: { name: 'Phoenix', portrait_file_id: face } }));
     const app = await newApp('workflow', 'Second life');
     expectOk(await call('PUT', `${APPS}/${app}/digital-human`, 'member', { body: { kind: 'broadcast', character_id: c.id } }));
     const { ctx } = h.studio;
@@ -353,6 +420,9 @@ describe('the portal', () => {
     expect(detail.character).toEqual({ name: 'Guide', portrait_url: `/api/v1/common/files/${pid}/icon`, idle_clip_url: null, voice: { voice: 'en', speed: 1.1 }, greeting: 'Hi, I am Guide.' });
     expect(detail.features.opening_statement).toBe('Hi, I am Guide.');
     expect(JSON.stringify(detail)).not.toContain('You are Guide.');
+    // The service API's parameters give the character's voice as Dify's text_to_speech does (the offline voice's `en`: en-US).
+    const key = (await createKey(h, owner, app)).secret;
+    expect((await v1(h, key, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true, voice: 'en', language: 'en-US', autoPlay: 'enabled' } });
 
     const systemSent = () => {
       const body = fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] };

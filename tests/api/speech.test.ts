@@ -115,10 +115,41 @@ describe('without speech models', () => {
     expectStatus(r, 200);
     expect(r.raw.headers['content-type']).toBe('audio/wav');
     expect(wavOf(r.raw.rawPayload)).toMatchObject({ riff: 'RIFF', rate: 22050 });
-    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true }, speech_to_text: { enabled: false } });
-    expect((await v1(h, quietKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: false }, speech_to_text: { enabled: false } });
+    // Dify's shape: no character, so no voice or language of the app's own (the default voice speaks); the portal reads answers aloud when spoken answers are on.
+    expect((await v1(h, voiceKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: true, voice: '', language: '', autoPlay: 'enabled' }, speech_to_text: { enabled: false } });
+    expect((await v1(h, quietKey, 'GET', '/parameters')).body).toMatchObject({ text_to_speech: { enabled: false, voice: '', language: '', autoPlay: 'disabled' }, speech_to_text: { enabled: false } });
     const up = await multipart({ bytes: fixtureWav('ask-en'), type: 'audio/wav', name: 'ask.wav' }, { user: 'abc-123' });
     expectDifyError(await v1Upload(voiceKey, '/audio-to-text', up), 400, 'SPEECH-1000');
+  });
+});
+
+/** A WAV's fmt and data chunks (and the size its data chunk declares). */
+function wavChunks(b: Buffer): { fmt: Buffer; data: Buffer; dataSize: number } {
+  let fmt: Buffer = Buffer.alloc(0);
+  for (let at = 12; at + 8 <= b.length; ) {
+    const [id, size] = [b.subarray(at, at + 4).toString('latin1'), b.readUInt32LE(at + 4)];
+    if (id === 'fmt ') fmt = b.subarray(at + 8, at + 8 + size);
+    if (id === 'data') return { fmt, data: b.subarray(at + 8, Math.min(b.length, at + 8 + size)), dataSize: size };
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('no data chunk');
+}
+
+describe('/v1/text-to-audio, streaming', () => {
+  it("with streaming: true speaks sentence by sentence into one WAV stream: each sentence's own speech, in order", async () => {
+    const said = ['Good morning.', 'The weather is fine!', 'Shall we go out?'];
+    const r = await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: said.join(' '), user: 'abc-123', streaming: true } });
+    expectStatus(r, 200);
+    expect(r.raw.headers['content-type']).toBe('audio/wav');
+    const streamed = wavChunks(r.raw.rawPayload);
+    // A WAV whose length is not known when it starts: the sizes are the streaming maximum.
+    expect(r.raw.rawPayload.readUInt32LE(4)).toBe(0xffffffff);
+    expect(streamed.dataSize).toBe(0xffffffff);
+    const each = await Promise.all(said.map((text) => synthesize(h.studio.ctx, DEFAULT_TENANT_ID, { text })));
+    expect(streamed.fmt.equals(wavChunks(each[0]!.audio).fmt)).toBe(true);
+    expect(streamed.data.equals(Buffer.concat(each.map((e) => wavChunks(e.audio).data)))).toBe(true);
+    // Limits are checked on the whole text before anything is sent.
+    expectDifyError(await v1(h, voiceKey, 'POST', '/text-to-audio', { body: { text: 'x. '.repeat(2000), user: 'abc-123', streaming: true } }), 400, 'SPEECH-1003');
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startImports } from '../../scripts/server-imports.mjs';
 
 // Issue 32: the start loads only what answering needs. These packages are loaded on first use (a
-// knowledge file, a spreadsheet source, a GBI query, a sign-in mail, an MCP connection); statically
+// knowledge file, a spreadsheet source, a GBI query, a sign-in mail, an MCP connection, an SVG portrait); statically
 // imported, they cost the start some 0.5 s of module loading and an idle server ~35 MB of heap.
 const LOADED_ON_USE = [
   'exceljs',
@@ -16,6 +16,8 @@ const LOADED_ON_USE = [
   'node-sql-parser',
   'nodemailer',
   '@modelcontextprotocol/sdk',
+  // SVG portraits (issue 31): only the SVG worker thread loads it, on the first SVG portrait.
+  '@resvg/resvg-wasm',
 ];
 
 describe("the server's start", () => {

@@ -9,7 +9,8 @@ import { apps, characters, digitalHumanApps, files } from '../db/schema';
 import { AppError, badRequest, notFoundOrForeign } from '../errors';
 import { BUILDERS } from '../services/apps';
 import { forgetDraftRows } from '../services/cache-generations';
-import { readableFile } from '../services/files';
+import { fileBytes, readableFile, storeUpload } from '../services/files';
+import { rasterisePortrait } from './svg-portrait';
 import { contains, MANAGERS, nothingToChange, page, type Scope } from '../services/workspace-resources';
 
 /**
@@ -75,8 +76,8 @@ export async function characterRow(ctx: ServerContext, s: Scope, id: string): Pr
  * A portrait must be an 'icon' upload (image types, at most 5 MB, checked bytes) and a clip a 'clip'
  * upload, that the caller may read: anything else is VALIDATION-1000 on the field.
  */
-async function checkMedia(ctx: ServerContext, s: Scope, field: 'portrait_file_id' | 'idle_clip_file_id', id: string | null | undefined) {
-  if (!id) return;
+async function checkMedia(ctx: ServerContext, s: Scope, field: 'portrait_file_id' | 'idle_clip_file_id', id: string | null | undefined): Promise<FileRow | null> {
+  if (!id) return null;
   const want = field === 'portrait_file_id' ? 'icon' : 'clip';
   let row: FileRow | null = null;
   try {
@@ -87,10 +88,23 @@ async function checkMedia(ctx: ServerContext, s: Scope, field: 'portrait_file_id
   if (!row || row.bizType !== want) {
     throw badRequest(`${field === 'portrait_file_id' ? 'The portrait' : 'The idle clip'} must be a file uploaded as '${want}'`, [{ path: `body/${field}`, message: 'invalid' }]);
   }
-  // The icon rules take SVG, but the video renderer draws raster images only (no SVG rasteriser here).
   if (field === 'portrait_file_id' && !(PORTRAIT_MIME_TYPES as readonly string[]).includes(row.mimeType)) {
-    throw new AppError(400, ErrorCode.DH_PORTRAIT_FORMAT, `A portrait must be a ${PORTRAIT_EXTENSIONS.join(', ')} image (an SVG cannot be drawn into a video)`, [{ path: `body/${field}`, message: 'format' }]);
+    throw new AppError(400, ErrorCode.DH_PORTRAIT_FORMAT, `A portrait must be a ${PORTRAIT_EXTENSIONS.join(', ')} image`, [{ path: `body/${field}`, message: 'format' }]);
   }
+  return row;
+}
+
+/**
+ * The portrait file a character keeps: the one given, or for an SVG a PNG drawn from it (svg-portrait.ts)
+ * and stored as an icon of the space, since the video encoder reads raster images only. Drawn before
+ * anything is written: an SVG that cannot be drawn (DH-1051/1052) changes nothing.
+ */
+async function portraitFile(ctx: ServerContext, s: Scope, id: string | null | undefined): Promise<string | null | undefined> {
+  const row = await checkMedia(ctx, s, 'portrait_file_id', id);
+  if (!row || row.mimeType !== 'image/svg+xml') return id;
+  const { png } = await rasterisePortrait(await fileBytes(ctx, row));
+  const name = `${row.name.replace(/\.svg$/i, '') || 'portrait'}.png`;
+  return (await storeUpload(ctx, s.caller, s.workspaceId, { bizType: 'icon', name, bytes: png })).id;
 }
 
 export async function listCharacters(ctx: ServerContext, s: Scope, q: CharacterListQuery) {
@@ -116,8 +130,8 @@ export async function getCharacter(ctx: ServerContext, s: Scope, id: string): Pr
 
 export async function createCharacter(ctx: ServerContext, s: Scope, input: Omit<CharacterCreateBody, 'id'>): Promise<Character> {
   await requireMembership(ctx.db, s.caller, s.workspaceId, BUILDERS);
-  await checkMedia(ctx, s, 'portrait_file_id', input.portrait_file_id);
   await checkMedia(ctx, s, 'idle_clip_file_id', input.idle_clip_file_id);
+  const portraitFileId = await portraitFile(ctx, s, input.portrait_file_id);
   const [row] = await ctx.db
     .insert(characters)
     .values({
@@ -125,7 +139,7 @@ export async function createCharacter(ctx: ServerContext, s: Scope, input: Omit<
       tenantId: s.caller.tenantId,
       workspaceId: s.workspaceId,
       name: input.name,
-      portraitFileId: input.portrait_file_id,
+      portraitFileId,
       idleClipFileId: input.idle_clip_file_id,
       voice: input.voice,
       persona: input.persona,
@@ -141,13 +155,13 @@ export async function updateCharacter(ctx: ServerContext, s: Scope, body: Charac
   const { id, ...rest } = body;
   if (Object.values(rest).every((v) => v === undefined)) throw nothingToChange();
   await characterRow(ctx, s, id!);
-  await checkMedia(ctx, s, 'portrait_file_id', rest.portrait_file_id);
   await checkMedia(ctx, s, 'idle_clip_file_id', rest.idle_clip_file_id);
+  const portraitFileId = await portraitFile(ctx, s, rest.portrait_file_id);
   const [row] = await ctx.db
     .update(characters)
     .set({
       name: rest.name,
-      portraitFileId: rest.portrait_file_id,
+      portraitFileId,
       idleClipFileId: rest.idle_clip_file_id,
       voice: rest.voice,
       persona: rest.persona,
@@ -217,8 +231,8 @@ export function chatPersona(appPersona: string | null, conversationPersona: stri
 
 /**
  * What a video is drawn from: the idle clip (looped under the speech) when the character has one, as
- * the portal's avatar plays it; else the portrait, unless it is an SVG (the encoder reads raster
- * images only); null when neither.
+ * the portal's avatar plays it; else the portrait (an SVG one was drawn into a PNG when it was set:
+ * the encoder reads raster images only); null when neither.
  */
 export async function lookOf(ctx: Pick<ServerContext, 'db'>, characterId: string | null): Promise<string | null> {
   if (!characterId) return null;

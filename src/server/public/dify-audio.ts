@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { ErrorCode } from '../../../schemas/errors';
 import type { AppFeatures } from '../../../schemas/flow';
 import type { VoiceRef } from '../../../schemas/speech';
+import type { DifyTextToSpeech } from '../../../schemas/public-api';
 import { UUID_RE, type ServerContext } from '../context';
 import { conversations, messages } from '../db/schema';
 import { AppError } from '../errors';
 import { portalCharacterOf } from '../digital-human/characters';
-import { sttModelOf } from '../speech';
+import { sttModelOf, ttsModelOf } from '../speech';
 import { endUserCaller, notFound } from './dify-runs';
 import type { ApiTarget } from './target';
 
@@ -49,12 +50,22 @@ export async function appVoiceOf(ctx: ServerContext, target: ApiTarget): Promise
   return (await portalCharacterOf(ctx, target.app.id))?.voice ?? undefined;
 }
 
+/** Dify's language codes for the offline voice's languages. */
+const DIFY_LANGUAGE: Record<string, string> = { zh: 'zh-Hans', en: 'en-US' };
+
 /**
  * `/v1/parameters`' voice features as a call would find them: spoken answers when the feature is on
- * (the offline voice speaks where no tts model is set); voice input when the feature is on and the
- * tenant has a speech2text model (without one audio-to-text answers SPEECH-1000).
+ * (the offline voice speaks where no tts model is set), with the app's own voice (its character's)
+ * and, for the offline voice, whose voices are languages, that language; voice input when the
+ * feature is on and the tenant has a speech2text model (without one audio-to-text answers SPEECH-1000).
  */
-export async function apiVoiceFeatures(ctx: ServerContext, target: ApiTarget): Promise<{ text_to_speech: boolean; speech_to_text: boolean }> {
+export async function apiVoiceFeatures(ctx: ServerContext, target: ApiTarget): Promise<{ text_to_speech: DifyTextToSpeech; speech_to_text: boolean }> {
+  const on = target.features.text_to_speech;
   const stt = target.features.speech_to_text ? (await sttModelOf(ctx, target.app.tenantId)) !== null : false;
-  return { text_to_speech: target.features.text_to_speech, speech_to_text: stt };
+  const voice = on ? await appVoiceOf(ctx, target) : undefined;
+  const offline = voice?.voice ? (await ttsModelOf(ctx, target.app.tenantId, voice)).offline : false;
+  return {
+    text_to_speech: { enabled: on, voice: voice?.voice ?? '', language: (offline && DIFY_LANGUAGE[voice!.voice!]) || '', autoPlay: on ? 'enabled' : 'disabled' },
+    speech_to_text: stt,
+  };
 }

@@ -4,6 +4,7 @@ import type {
   DifyConversation,
   DifyMessage,
   DifyParameters,
+  DifyTextToSpeech,
   DifyUploadedFile,
   MessagesQuery,
 } from '../../../schemas/public-api';
@@ -164,7 +165,7 @@ export async function apiUpload(ctx: ServerContext, key: VerifiedKey, user: stri
 const CONTROL: Record<string, string> = { text: 'text-input', paragraph: 'paragraph', select: 'select', number: 'number', checkbox: 'checkbox', file: 'file', 'file-list': 'file-list' };
 
 /** GET /v1/parameters: the served version's opening statement, questions, start form, uploads and voice (public/dify-audio.ts). */
-export function apiParameters(target: ApiTarget, uploadMaxMb: number, voice: { text_to_speech: boolean; speech_to_text: boolean }): DifyParameters {
+export function apiParameters(target: ApiTarget, uploadMaxMb: number, voice: { text_to_speech: DifyTextToSpeech; speech_to_text: boolean }): DifyParameters {
   const f = target.features;
   const shown = f.suggested_questions_random_count > 0 ? f.suggested_questions.slice(0, f.suggested_questions_random_count) : f.suggested_questions;
   const up = f.file_upload;
@@ -173,7 +174,7 @@ export function apiParameters(target: ApiTarget, uploadMaxMb: number, voice: { t
     suggested_questions: shown,
     suggested_questions_after_answer: { enabled: f.suggested_questions_after_answer },
     speech_to_text: { enabled: voice.speech_to_text },
-    text_to_speech: { enabled: voice.text_to_speech },
+    text_to_speech: voice.text_to_speech,
     retriever_resource: { enabled: f.citations },
     annotation_reply: { enabled: false },
     more_like_this: { enabled: false },

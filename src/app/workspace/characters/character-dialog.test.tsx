@@ -7,7 +7,8 @@ import { CharacterDialog } from './character-dialog';
 
 // The character dialog (issue 31): the voice is picked from the tenant's tts models and the voices
 // GET /console/characters/voices gives for the chosen one, a "listen" button speaks a sample in it,
-// and an SVG portrait is refused before any upload with the catalogue's DH-1050 message.
+// an SVG portrait is uploaded like any image (the server draws it into a PNG), and a file that is no
+// image is refused before any upload with the catalogue's DH-1050 message.
 
 const api = vi.hoisted(() => ({
   listVoices: vi.fn(),
@@ -93,19 +94,23 @@ describe('the character dialog', () => {
     expect(api.voiceSample.mock.calls[0][0]).toMatchObject({ voice: { provider: 'weft_offline', model: 'espeak-ng', voice: 'zh' }, text: '你好，很高兴认识你。', language: 'zh' });
   });
 
-  it('refuses an SVG portrait before uploading it, saying which formats work (en and zh)', async () => {
+  it('uploads an SVG portrait as an icon (the server draws it into a PNG) and refuses a file that is no image before uploading it (en and zh)', async () => {
     for (const [lang, text] of [
-      ['en', 'A portrait must be a PNG, JPG, WebP, GIF or BMP image: SVG cannot be drawn into a video'],
-      ['zh', '形象照片须为 PNG、JPG、WebP、GIF 或 BMP 图片：SVG 无法绘制到视频中'],
+      ['en', 'A portrait must be an image: PNG, JPG, WebP, GIF, BMP or SVG'],
+      ['zh', '形象照片须为图片：PNG、JPG、WebP、GIF、BMP 或 SVG'],
     ] as const) {
       await i18n.changeLanguage(lang);
+      api.uploadFile.mockReset().mockResolvedValue({ id: '00000000-0000-4000-8000-0000000000a1', name: 'face.svg', size: 42, mime_type: 'image/svg+xml' });
       const { user } = setup();
       const input = (await screen.findByTestId('character-portrait-input')) as HTMLInputElement;
-      expect(input.accept).not.toContain('svg');
-      // A user can still pick one (the picker's filter is a hint): it is refused here.
-      await user.upload(input, new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'face.svg', { type: 'image/svg+xml' }));
+      expect(input.accept).toContain('.svg');
+      // A user can still pick any file (the picker's filter is a hint): it is refused here.
+      await user.upload(input, new File(['hello'], 'face.txt', { type: 'text/plain' }));
       expect(await within(screen.getByTestId('character-portrait')).findByRole('alert')).toHaveTextContent(text);
       expect(api.uploadFile).not.toHaveBeenCalled();
+      await user.upload(input, new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'face.svg', { type: 'image/svg+xml' }));
+      await waitFor(() => expect(api.uploadFile).toHaveBeenCalledTimes(1));
+      expect(api.uploadFile.mock.calls[0][1]).toBe('icon');
       cleanup();
     }
   });

@@ -1,6 +1,6 @@
 /**
  * The character form's own widgets (SchemaForm `widgets`): the portrait (an image uploaded by the icon
- * rules, but no SVG: a video cannot be drawn from one, DH-1050), the idle clip (mp4/webm) and the
+ * rules; the server draws an SVG into a PNG when the character is saved), the idle clip (mp4/webm) and the
  * voice (./voice-picker.tsx). Each keeps the field's value as the API takes it: a file id or null,
  * and the voice object.
  */
@@ -30,8 +30,8 @@ function MediaField({ value, onChange, kind, disabled }: { value: unknown; onCha
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setError(null);
-    // Refused before the upload, with the server's own catalogue message (DH-1050): the icon rules
-    // take SVG, the video renderer does not.
+    // A file that is no image (the picker's filter is only a hint) is refused before the upload, with
+    // the server's own catalogue message (DH-1050).
     const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
     if (kind === 'portrait' && !((PORTRAIT_EXTENSIONS as readonly string[]).includes(ext) && (!file.type || (PORTRAIT_MIME_TYPES as readonly string[]).includes(file.type)))) {
       setError(te(`codes.${ErrorCode.DH_PORTRAIT_FORMAT}`));

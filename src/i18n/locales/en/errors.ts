@@ -88,7 +88,9 @@ const errors: typeof zh = {
     'DH-1003': 'The video is not ready yet',
     'DH-1004': 'The character is used by apps: give them another character first',
     'DH-1005': 'The video could not be rendered',
-    'DH-1050': 'A portrait must be a PNG, JPG, WebP, GIF or BMP image: SVG cannot be drawn into a video',
+    'DH-1050': 'A portrait must be an image: PNG, JPG, WebP, GIF, BMP or SVG',
+    'DH-1051': 'The SVG portrait cannot be drawn: check that it is a complete SVG file with a width and height (or a viewBox)',
+    'DH-1052': 'The SVG portrait is too large or too complex to draw: simplify it (fewer filters, smaller embedded images) or upload a PNG',
     // Speech: text to speech and speech to text (src/server/speech).
     'SPEECH-1000': 'Voice input needs a speech-to-text model: an admin sets a default speech-to-text model under System › Models',
     'SPEECH-1001': 'This audio format is not accepted: use webm, ogg, wav, mp3, m4a or flac',

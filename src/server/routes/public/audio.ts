@@ -26,7 +26,7 @@ export const audioRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async 
       schema: {
         tags,
         security,
-        summary: "Speak a text or one of the end user's answers (message_id, read before text) in the app's voice; at most 4096 characters; the app's text_to_speech must be on",
+        summary: "Speak a text or one of the end user's answers (message_id, read before text) in the app's voice; at most 4096 characters; the app's text_to_speech must be on; streaming: true sends it sentence by sentence as it is synthesised",
         body: ApiTextToAudioBody,
         produces: ['audio/mpeg', 'audio/wav'],
         response: AUDIO_RESPONSE,
@@ -38,7 +38,7 @@ export const audioRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async 
       const { message_id, user } = req.body;
       // Dify reads the message when both are given.
       const body = message_id ? { ...req.body, text: undefined } : req.body;
-      return sendSpeech(ctx, target.app.tenantId, body, (id) => apiAnswer(ctx, target, user, id), reply, await appVoiceOf(ctx, target));
+      return sendSpeech(ctx, target.app.tenantId, body, (id) => apiAnswer(ctx, target, user, id), reply, await appVoiceOf(ctx, target), { streaming: req.body.streaming });
     },
   );
 

@@ -159,7 +159,7 @@ function commonEndpoints(mode: FlowMode, inputs: readonly ApiInput[], document: 
     suggested_questions: f.suggested_questions_random_count > 0 ? f.suggested_questions.slice(0, f.suggested_questions_random_count) : f.suggested_questions,
     suggested_questions_after_answer: { enabled: f.suggested_questions_after_answer },
     speech_to_text: { enabled: false },
-    text_to_speech: { enabled: false },
+    text_to_speech: { enabled: false, voice: '', language: '', autoPlay: 'disabled' },
     retriever_resource: { enabled: chat && f.citations },
     annotation_reply: { enabled: false },
     more_like_this: { enabled: false },
