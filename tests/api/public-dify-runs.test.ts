@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { runs } from '../../src/server/db/schema';
+import { runEvents, runs } from '../../src/server/db/schema';
+import { runEventLog } from '../../src/server/runs/event-log';
 import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
 import { countStatements } from './statements-kit';
@@ -54,6 +55,19 @@ describe('POST /v1/workflows/run', () => {
     expect(body.data).toMatchObject({ id: body.task_id, status: 'succeeded', outputs: { said: 'v1 hi' }, error: null, total_tokens: 0, total_steps: 3 });
     expect(typeof body.data.workflow_id).toBe('string');
     expect(body.data.finished_at).toBeGreaterThanOrEqual(body.data.created_at);
+  });
+
+  it('blocking: logs no stream (its task id comes with the answer, so nothing can resume it); its events route answers the end from the stored run', async () => {
+    const r = await v1(h, flowKey, 'POST', '/workflows/run', { body: { inputs: { word: 'quiet' }, response_mode: 'blocking', user: 'alice' } });
+    expect(r.status, r.raw.body).toBe(200);
+    const taskId = (r.body as any).task_id as string;
+    const again = await v1(h, flowKey, 'GET', `/workflows/tasks/${taskId}/events`, { query: { user: 'alice' } });
+    expect(again.status, again.raw.body).toBe(200);
+    const frames = difyEvents(again.raw.body);
+    expect(frames.map((e) => e.event)).toEqual(['workflow_finished']);
+    expect(frames[0]).toMatchObject({ task_id: taskId, workflow_run_id: taskId, data: { id: taskId, status: 'succeeded', outputs: { said: 'v1 quiet' }, total_steps: 3 } });
+    await runEventLog(h.studio.ctx).flush();
+    expect(await h.studio.ctx.db.select({ seq: runEvents.seq }).from(runEvents).where(eq(runEvents.runId, taskId))).toEqual([]);
   });
 
   it('streaming: workflow_started, node_started/node_finished per node, workflow_finished', async () => {
@@ -137,6 +151,18 @@ describe('POST /v1/chat-messages', () => {
     expect(seen.texts.filter((t) => /^\s*select\s+"?inputs"?\s+from\s+"?runs"?/i.test(t)), 'the last inputs read on their own').toEqual([]);
     const stored = await h.studio.ctx.db.select({ inputs: runs.inputs }).from(runs).where(eq(runs.conversationId, conversation_id));
     expect(stored.map((r) => r.inputs)).toEqual([{ topic: 'cats' }, { topic: 'cats' }]);
+  });
+
+  it('blocking: logs no stream either; its events route answers workflow_finished and message_end from the stored run', async () => {
+    const r = await v1(h, chatKey, 'POST', '/chat-messages', { body: { query: 'hello again', user: 'bob', response_mode: 'blocking', inputs: {} } });
+    expect(r.status, r.raw.body).toBe(200);
+    const { task_id, message_id, conversation_id } = r.body as any;
+    const frames = difyEvents((await v1(h, chatKey, 'GET', `/chat-messages/${task_id}/events`, { query: { user: 'bob' } })).raw.body);
+    expect(frames.map((e) => e.event)).toEqual(['workflow_finished', 'message_end']);
+    expect(frames[0]).toMatchObject({ task_id, message_id, conversation_id, data: { id: task_id, status: 'succeeded' } });
+    expect(frames[1]).toMatchObject({ id: message_id, metadata: { usage: { total_tokens: 17 } } });
+    await runEventLog(h.studio.ctx).flush();
+    expect(await h.studio.ctx.db.select({ seq: runEvents.seq }).from(runEvents).where(eq(runEvents.runId, task_id))).toEqual([]);
   });
 
   it('streaming: workflow and node events, message chunks, workflow_finished and message_end', async () => {

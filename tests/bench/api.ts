@@ -6,7 +6,7 @@
  * - the time in the server per run (from the request's arrival to the answer's last byte, one client
  *   after another), its median and 95th percentile;
  * - runs per second with 1 and 8 clients (a client process of its own, ./api-client.ts, kept-alive
- *   connections).
+ *   connections), the server's CPU per run and the database statements per run.
  * Every figure is printed beside `uptime` (the machine's load): the machine may be shared.
  */
 import { execSync, spawn } from 'node:child_process';
@@ -103,6 +103,15 @@ try {
       const t0 = performance.now();
       res.on('finish', () => inServer.push(performance.now() - t0));
     });
+    // Statements sent to the database (drizzle's client: the embedded database's worker or the pool),
+    // counted over the measured round: what a run costs the database besides its rows.
+    let statements = 0;
+    const client = (studio.ctx.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    client.query = function (this: unknown, ...a: unknown[]) {
+      statements++;
+      return query.apply(this, a);
+    };
     const registry = runRegistry(studio.ctx);
     const settled = async () => {
       while (registry.size) await new Promise((r) => setTimeout(r, 1));
@@ -113,6 +122,7 @@ try {
       await settled();
       inServer.length = 0;
       const total = clients === 1 ? 1000 : 4000;
+      statements = 0;
       const cpu0 = process.cpuUsage();
       const threads0 = threadCpu();
       const r = await profileWhile(`api-${clients}-clients`, async () => {
@@ -121,6 +131,7 @@ try {
         return out;
       });
       const cpu = process.cpuUsage(cpu0);
+      const statementsPerRun = statements / total;
       const threads = threadCpuSince(threads0);
       if (r.failed) console.log(`  ${r.failed} requests failed`);
       const label = `blocking run, ${clients} client${clients > 1 ? 's' : ''}`;
@@ -131,6 +142,7 @@ try {
       // writes included): what a core free of other work would turn into runs per second.
       const cpuMs = (cpu.user + cpu.system) / 1000 / total;
       print(`${label}: server CPU per run`, `${fmt(cpuMs)} ms (${fmt(1000 / cpuMs, 0)} runs/s per busy core)`);
+      print(`${label}: database statements per run`, `${fmt(statementsPerRun)} (batched writes of several runs, background passes included)`);
       if (threads) print(`${label}: CPU per run by thread`, `main ${fmt(threads.main / total)} ms, workers (database, sandboxes) ${fmt(threads.others / total)} ms`);
     }
   } finally {

@@ -108,6 +108,8 @@ export async function startApiChat(ctx: ServerContext, key: VerifiedKey, body: C
     files,
     ...(conv ? { conversation: { id: conv.id, variables: conv.variables } } : { newConversation: { source: 'api' as const } }),
     collectCitations: target.features.citations,
+    // A blocking run's id comes with its answer: nothing can resume its stream (../runs/launch.ts).
+    logEvents: body.response_mode !== 'blocking',
   };
   return { started: await startRun(ctx, req, log), target };
 }
@@ -118,7 +120,7 @@ export async function startApiWorkflow(ctx: ServerContext, key: VerifiedKey, bod
   const caller = endUserCaller(target, body.user);
   const files = await checkRunFiles(ctx, caller, target.features, fileRefs(body.files));
   const inputs = await checkStartInputs(ctx, caller, target.flow.document, inputFiles(body.inputs));
-  const req: RunRequest = { flow: target.flow, source: 'api', userId: caller.userId, endUser: body.user, kind: 'workflow', query: '', inputs, files };
+  const req: RunRequest = { flow: target.flow, source: 'api', userId: caller.userId, endUser: body.user, kind: 'workflow', query: '', inputs, files, logEvents: body.response_mode !== 'blocking' };
   return { started: await startRun(ctx, req, log), target };
 }
 

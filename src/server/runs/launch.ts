@@ -71,6 +71,13 @@ export interface RunRequest {
   persona?: string;
   /** Collect the knowledge passages of knowledge-retrieval nodes and store them with the message. */
   collectCitations?: boolean;
+  /**
+   * false: the run's stream is not written to the event log (run_events). For a blocking public-API
+   * run: its id reaches the client only with its answer, so no client can resume its stream, and
+   * its ~10 log rows were a third of the database's work per run. A resume of it answers its end
+   * from the stored run (./resume-end.ts).
+   */
+  logEvents?: boolean;
 }
 
 /**
@@ -239,11 +246,11 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const created: RunCreatedEvent = { type: 'run_created', runId, ...(conversationId ? { conversationId } : {}), ...(messageId ? { messageId } : {}) };
   // Every event of the stream goes to the durable log (queued: written in batches, never awaited
   // here), numbered as the stream numbers its frames: `run_created` 0, then 1, 2… (./event-log.ts).
-  const eventLog = runEventLog(ctx);
-  eventLog.append(runId, 0, created);
+  const eventLog = req.logEvents === false ? undefined : runEventLog(ctx);
+  eventLog?.append(runId, 0, created);
   let seq = 0;
   const record = (e: RunEvent) => {
-    eventLog.append(runId, ++seq, e);
+    eventLog?.append(runId, ++seq, e);
     collect?.(e);
     recorder.onEvent(e);
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversations, nodeExecutions } from '../db/schema';
+import { conversations, nodeExecutions, runs } from '../db/schema';
 import { combine, insertRows, updateRow } from './raw-sql';
 
 const at = new Date('2026-11-27T08:00:00.000Z');
@@ -50,5 +50,25 @@ describe('raw statements of whole runs', () => {
         'w2 AS (SELECT $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) SELECT 1',
     );
     expect(q.params).toEqual([...ten.params, 'a', 'b', ...ten.params]);
+  });
+
+  it("joins the rows of inserts into the same table with the same columns and conflict clause into one INSERT (a statement of many runs plans one INSERT per table, not one per run)", () => {
+    const run = (id: string) => insertRows(runs, [{ id, tenantId: 't', workspaceId: 'w', appId: 'a', mode: 'workflow', source: 'api', createdBy: 'u', createdAt: at }]);
+    const node = (runId: string) => insertRows(nodeExecutions, [{ id: `e-${runId}`, runId, executionId: 'x', seq: 1, nodeId: 'n', kind: 'code', status: 'succeeded', startedAt: at }], { onConflictDoNothing: true });
+    const update = updateRow(conversations, { variables: {} }, ['id', 'c1']);
+    const q = combine([run('r1'), node('r1'), update, run('r2'), node('r2')]);
+    const ctes = q.text.match(/w\d+ AS \(/g) ?? [];
+    expect(ctes).toHaveLength(3);
+    expect(q.text).toBe(
+      'WITH w0 AS (INSERT INTO "runs" ("id", "tenant_id", "workspace_id", "app_id", "mode", "source", "created_by", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($19, $20, $21, $22, $23, $24, $25, $26)), ' +
+        'w1 AS (INSERT INTO "node_executions" ("id", "run_id", "execution_id", "seq", "node_id", "kind", "status", "started_at") VALUES ($9, $10, $11, $12, $13, $14, $15, $16), ($27, $28, $29, $30, $31, $32, $33, $34) ON CONFLICT DO NOTHING), ' +
+        'w2 AS (UPDATE "conversations" SET "variables" = $17 WHERE "id" = $18) SELECT 1',
+    );
+    expect(q.params[18]).toBe('r2');
+    expect(q.params[27]).toBe('r2');
+    expect(q.params).toHaveLength(34);
+    // Different columns (or conflict clauses) stay apart.
+    const other = insertRows(runs, [{ id: 'r3', tenantId: 't', workspaceId: 'w', appId: 'a', mode: 'workflow', source: 'api', createdBy: 'u', endUser: 'bob', createdAt: at }]);
+    expect(combine([run('r1'), other]).text.match(/w\d+ AS \(/g)).toHaveLength(2);
   });
 });

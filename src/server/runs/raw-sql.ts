@@ -16,6 +16,11 @@ import type { Db } from '../db/client';
 export interface RawSql {
   text: string;
   params: unknown[];
+  /**
+   * An INSERT's text in three pieces (`text` is them joined): {@link combine} puts the rows of
+   * inserts with the same head and tail (table, columns, conflict clause) into one INSERT.
+   */
+  insert?: { head: string; tuples: string; tail: string };
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -67,7 +72,9 @@ export function insertRows(
     const set = opts.onConflictDoUpdate.set.map((key) => `${name(key)} = excluded.${name(key)}`).join(', ');
     conflict = ` ON CONFLICT (${target}) DO UPDATE SET ${set}`;
   }
-  return { text: `INSERT INTO ${quote(getTableName(table))} (${names}) VALUES ${tuples.join(', ')}${conflict}`, params };
+  const head = `INSERT INTO ${quote(getTableName(table))} (${names}) VALUES `;
+  const values = tuples.join(', ');
+  return { text: `${head}${values}${conflict}`, params, insert: { head, tuples: values, tail: conflict } };
 }
 
 /** `UPDATE table SET … WHERE key = value` for one row. */
@@ -89,16 +96,36 @@ export function updateRow(table: PgTable, set: Record<string, unknown>, where: [
   return { text: `UPDATE ${quote(getTableName(table))} SET ${assignments.join(', ')} WHERE ${quote(column(where[0]).name)} = $${params.length}`, params };
 }
 
-/** Several statements as one: data-modifying CTEs (`WITH w0 AS (…), w1 AS (…) SELECT 1`), parameters renumbered. */
+/**
+ * Several statements as one: data-modifying CTEs (`WITH w0 AS (…), w1 AS (…) SELECT 1`), parameters
+ * renumbered. Inserts into the same table with the same columns and conflict clause become ONE
+ * multi-row INSERT (at the first one's place): a statement of many runs is planned as one INSERT
+ * per table instead of one per run and table, which was most of its cost on the embedded database
+ * (planning grows with the CTEs; rows are cheap). The statement stays atomic as before.
+ */
 export function combine(parts: RawSql[]): RawSql {
   const params: unknown[] = [];
-  const ctes = parts.map((p, i) => {
+  // The texts hold identifiers and placeholders only (no literals), so every `$n` is a parameter.
+  const renumber = (text: string, offset: number) => (offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text);
+  const ctes: string[] = [];
+  const inserts = new Map<string, { at: number; head: string; tail: string; tuples: string[] }>();
+  for (const p of parts) {
     const offset = params.length;
     params.push(...p.params);
-    // The texts hold identifiers and placeholders only (no literals), so every `$n` is a parameter.
-    return `w${i} AS (${p.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
-  });
-  return { text: `WITH ${ctes.join(', ')} SELECT 1`, params };
+    if (!p.insert) {
+      ctes.push(renumber(p.text, offset));
+      continue;
+    }
+    const key = `${p.insert.head}\u0000${p.insert.tail}`;
+    let g = inserts.get(key);
+    if (!g) {
+      inserts.set(key, (g = { at: ctes.length, head: p.insert.head, tail: p.insert.tail, tuples: [] }));
+      ctes.push('');
+    }
+    g.tuples.push(renumber(p.insert.tuples, offset));
+  }
+  for (const g of inserts.values()) ctes[g.at] = `${g.head}${g.tuples.join(', ')}${g.tail}`;
+  return { text: `WITH ${ctes.map((c, i) => `w${i} AS (${c})`).join(', ')} SELECT 1`, params };
 }
 
 /** Runs a statement on drizzle's session (the driver's own parameter handling, as db.execute). */

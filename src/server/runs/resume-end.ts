@@ -30,9 +30,46 @@ export async function storedEnd(ctx: ServerContext, runId: string, signal: Abort
     if (Date.now() > until) return undefined;
   }
   const [last] = await ctx.db.select({ seq: runEvents.seq, event: runEvents.event }).from(runEvents).where(eq(runEvents.runId, runId)).orderBy(desc(runEvents.seq)).limit(1);
-  const event = last?.event as LoggedEnd['event'] | undefined;
-  if (!last || (event?.type !== 'run_finished' && event?.type !== 'run_failed')) return undefined;
+  if (!last) return endOfRow(ctx, runId);
+  const event = last.event as LoggedEnd['event'] | undefined;
+  if (event?.type !== 'run_finished' && event?.type !== 'run_failed') return undefined;
   return { seq: last.seq, event };
+}
+
+/**
+ * The end of a stored run whose stream was not logged (a blocking public-API run, runs/launch.ts
+ * `logEvents`), as the event it ended with, numbered 0 (the log's first place): its closing frames
+ * follow as 1, 2. Undefined when the row is gone or still running.
+ */
+async function endOfRow(ctx: ServerContext, runId: string): Promise<LoggedEnd | undefined> {
+  const [run] = await ctx.db
+    .select({
+      status: runs.status,
+      outputs: runs.outputs,
+      answer: runs.answer,
+      error: runs.error,
+      promptTokens: runs.promptTokens,
+      completionTokens: runs.completionTokens,
+      totalTokens: runs.totalTokens,
+      steps: runs.steps,
+      elapsedMs: runs.elapsedMs,
+      finishedAt: runs.finishedAt,
+    })
+    .from(runs)
+    .where(eq(runs.id, runId));
+  if (!run || run.status === 'running') return undefined;
+  const common = {
+    runId,
+    seq: 0,
+    at: (run.finishedAt ?? new Date()).getTime(),
+    elapsedMs: run.elapsedMs,
+    outputs: run.outputs,
+    answer: run.answer,
+    usage: { promptTokens: run.promptTokens, completionTokens: run.completionTokens, totalTokens: run.totalTokens },
+    steps: run.steps,
+  };
+  if (run.status === 'succeeded') return { seq: 0, event: { type: 'run_finished', ...common } };
+  return { seq: 0, event: { type: 'run_failed', ...common, status: run.status, error: run.error ?? { code: 'RUN-1100', message: 'The run failed' } } };
 }
 
 /** The message a chat run answered (its id, conversation and the citations stored with it), if any. */
