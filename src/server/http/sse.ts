@@ -78,11 +78,22 @@ export async function sendSse(reply: FastifyReply, frames: AsyncIterable<string>
   }
 }
 
-/** The `event:` type of a frame (its first line; '' for a frame without one). */
+/** The `event:` line of a frame ('' for a frame without one). */
 function typeOf(frame: string): string {
   if (!frame.startsWith('event:')) return '';
   const nl = frame.indexOf('\n');
   return nl < 0 ? frame : frame.slice(0, nl);
+}
+
+/**
+ * Whether one of `types` (as {@link typeOf} gives them) is `frame`'s: compared in place, so a frame of
+ * a type already listed costs no string of its own (a stream has a handful of types, and many frames).
+ */
+function listed(types: string[], frame: string): boolean {
+  for (const t of types) {
+    if (t ? frame.startsWith(t) && (frame.length === t.length || frame.charCodeAt(t.length) === 10) : !frame.startsWith('event:')) return true;
+  }
+  return false;
 }
 
 /** The write side of {@link sendSse} with `coalesceMs`: frames written, or held until their window ends. */
@@ -90,9 +101,9 @@ function coalescer(raw: FastifyReply['raw'], windowMs: number) {
   let held = '';
   let timer: NodeJS.Timeout | undefined;
   let windowStart = -Infinity;
-  /** Types written since the window started. */
-  let recent = new Set<string>();
-  let heldTypes = new Set<string>();
+  /** Types written since the window started, and types of the frames held. */
+  let recent: string[] = [];
+  let heldTypes: string[] = [];
   let blocked: Promise<void> | undefined;
   const write = (text: string) => {
     if (!raw.write(text)) blocked ??= drained(raw).then(() => (blocked = undefined));
@@ -102,8 +113,8 @@ function coalescer(raw: FastifyReply['raw'], windowMs: number) {
     if (!held || raw.destroyed) return;
     write(take());
     windowStart = performance.now();
-    recent = heldTypes;
-    heldTypes = new Set();
+    [recent, heldTypes] = [heldTypes, recent];
+    heldTypes.length = 0;
   };
   /** What is held, taken out (the caller writes it). */
   const take = () => {
@@ -117,24 +128,24 @@ function coalescer(raw: FastifyReply['raw'], windowMs: number) {
     async frame(frame: string): Promise<void> {
       // A slow reader is waited for before anything more is taken from the run.
       if (blocked) await blocked;
-      const type = typeOf(frame);
       const now = performance.now();
       if (now - windowStart >= windowMs) {
         // A quiet stream: at once, and a window starts.
         write(take() + frame);
         windowStart = now;
-        recent = new Set([type]);
-        heldTypes = new Set();
-      } else if (raw.socket?.writableCorked || !recent.has(type)) {
+        recent.length = 0;
+        recent.push(typeOf(frame));
+        heldTypes.length = 0;
+      } else if (raw.socket?.writableCorked || !listed(recent, frame)) {
         // Written in this same turn (the socket is still corked: no write of its own), or a type
         // the client has not had in this window (the first answer chunk): at once, after what is held.
         write(take() + frame);
-        for (const t of heldTypes) recent.add(t);
-        recent.add(type);
-        heldTypes = new Set();
+        for (const t of heldTypes) if (!recent.includes(t)) recent.push(t);
+        if (!listed(recent, frame)) recent.push(typeOf(frame));
+        heldTypes.length = 0;
       } else {
         held += frame;
-        heldTypes.add(type);
+        if (!listed(heldTypes, frame)) heldTypes.push(typeOf(frame));
         timer ??= setTimeout(flush, windowMs - (now - windowStart));
       }
     },
