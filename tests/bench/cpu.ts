@@ -45,6 +45,8 @@ export const threadCpuSince = (a: ReturnType<typeof threadCpu>) => {
 
 /** Runs `round`, profiling the main thread meanwhile when BENCH_CPU_PROFILE names a directory. */
 export async function profileWhile<T>(name: string, round: () => Promise<T>): Promise<T> {
+  const heapDir = process.env.BENCH_HEAP_PROFILE;
+  if (heapDir) return sampleAllocationsWhile(heapDir, name, round);
   const dir = process.env.BENCH_CPU_PROFILE;
   if (!dir) return round();
   const session = new Session();
@@ -59,5 +61,26 @@ export async function profileWhile<T>(name: string, round: () => Promise<T>): Pr
     fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
     console.log(`  CPU profile of the main thread: ${path.join(dir, `${name}.cpuprofile`)}`);
+  }
+}
+
+/**
+ * With `BENCH_HEAP_PROFILE=<dir>` (instead of the CPU profile): V8's sampling heap profiler over the
+ * round, one sample every 16 KB allocated on the main thread, kept even once collected (what the
+ * young generation's collections have to go through), written as `<dir>/<name>.heapprofile`.
+ */
+async function sampleAllocationsWhile<T>(dir: string, name: string, round: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  try {
+    return await round();
+  } finally {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(profile));
+    session.disconnect();
+    console.log(`  allocation profile of the main thread: ${path.join(dir, `${name}.heapprofile`)}`);
   }
 }

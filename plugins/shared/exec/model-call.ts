@@ -51,16 +51,29 @@ export function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): 
  * The conversation's last turns when memory is on, the run is a conversation and the server
  * offers the history; otherwise none (a workflow has no conversation).
  */
-export async function memoryMessages(
-  ctx: ExecutionContext,
-  config: { memoryEnabled?: boolean; memoryWindowEnabled?: boolean; memoryWindow?: number },
-): Promise<ChatMessage[]> {
-  if (!config.memoryEnabled || !isChatMode(ctx.mode) || !ctx.services.memory) return [];
+export async function memoryMessages(ctx: ExecutionContext, config: MemoryConfig): Promise<ChatMessage[]> {
+  const turns = memoryTurns(config);
+  if (!turns || !isChatMode(ctx.mode) || !ctx.services.memory) return [];
   const conversationId = ctx.variables.get(['sys', 'conversation_id']);
   if (typeof conversationId !== 'string' || !conversationId) return [];
-  // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
-  const turns = config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
   return ctx.services.memory.history({ conversationId, turns }, { signal: ctx.signal });
+}
+
+/** The memory settings of a node's config (plugins/shared/model.ts memoryShape). */
+export interface MemoryConfig {
+  memoryEnabled?: boolean;
+  memoryWindowEnabled?: boolean;
+  memoryWindow?: number;
+}
+
+/**
+ * How many turns a node's memory takes (0: memory off). The server reads a run's memory as the run
+ * starts with the most turns any of its nodes takes (src/server/runs/memory.ts).
+ */
+export function memoryTurns(config: MemoryConfig): number {
+  if (!config.memoryEnabled) return 0;
+  // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
+  return config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
 }
 
 /** The most images one model call carries (the common provider limit is about this; more is cost, not sight). */

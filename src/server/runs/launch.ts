@@ -17,6 +17,7 @@ import { wholeRun } from './whole-run';
 import { runRegistry } from './registry';
 import { buildExecutorServices } from './services';
 import { dialogueCount } from './dialogue-count';
+import { memoryTurnsOf } from './memory';
 import { runEventLog, sseFrame } from './event-log';
 
 /** Longest wait of a run's first write on the embedded database (see startDraftRun). */
@@ -254,6 +255,18 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     collect?.(e);
     recorder.onEvent(e);
   };
+  // Built before the dialogue count is awaited: an existing conversation's memory is read from here
+  // on (./memory.ts), beside the count and the nodes before the model's, not after them.
+  const memoryTurns = req.conversation ? memoryTurnsOf(req.flow.plan) : 0;
+  const services = buildExecutorServices(ctx, {
+    tenantId: app.tenantId,
+    workspaceId: app.workspaceId,
+    appId: app.id,
+    userId,
+    secrets: Object.values(req.flow.env),
+    ...(newConversation ? { newConversationId: conversationId } : {}),
+    ...(req.conversation && memoryTurns ? { memoryPrefetch: { conversationId: req.conversation.id, turns: memoryTurns } } : {}),
+  });
   const turn = chat && conversationId ? await dialogueCount(ctx, req.flow.plan, { id: conversationId, isNew: newConversation, messageId }) : undefined;
   const execution = run(req.flow.plan, {
     runId,
@@ -269,14 +282,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     env: req.flow.env,
     ...(req.conversation ? { conversation: req.conversation.variables } : {}),
     signal: controller.signal,
-    services: buildExecutorServices(ctx, {
-      tenantId: app.tenantId,
-      workspaceId: app.workspaceId,
-      appId: app.id,
-      userId,
-      secrets: Object.values(req.flow.env),
-      ...(newConversation ? { newConversationId: conversationId } : {}),
-    }),
+    services,
     onEvent: ctx.exclusiveDb
       ? (e) => {
           if (e.type === 'answer_chunk') go();

@@ -25,6 +25,35 @@ export interface RawSql {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+interface ColumnShape {
+  key: string;
+  column: Column;
+  quoted: string;
+  /** The column's defaultFn, or its onUpdateFn when it has no default (drizzle's rule). */
+  generated: (() => unknown) | undefined;
+}
+
+/**
+ * A table's columns as the statements use them, worked out once per table: every run writes the
+ * same few tables, and listing, filtering and quoting their columns for each statement was a
+ * large part of what the run path allocated.
+ */
+const shapes = new WeakMap<PgTable, { quoted: string; columns: ColumnShape[]; byKey: Map<string, ColumnShape> }>();
+function shapeOf(table: PgTable) {
+  let s = shapes.get(table);
+  if (!s) {
+    const columns = Object.entries(getTableColumns(table) as Record<string, Column>).map(([key, c]) => ({
+      key,
+      column: c,
+      quoted: quote(c.name),
+      generated: (c.defaultFn ?? (!c.default ? c.onUpdateFn : undefined)) as (() => unknown) | undefined,
+    }));
+    s = { quoted: quote(getTableName(table)), columns, byKey: new Map(columns.map((c) => [c.key, c])) };
+    shapes.set(table, s);
+  }
+  return s;
+}
+
 /** A value for a column as drizzle sends it (null stays null). */
 function driverValue(column: Column, value: unknown): unknown {
   if (value === null) return null;
@@ -41,59 +70,65 @@ export function insertRows(
   rows: Record<string, unknown>[],
   opts: { onConflictDoNothing?: boolean; onConflictDoUpdate?: { target: string[]; set: string[] } } = {},
 ): RawSql {
-  const columns = Object.entries(getTableColumns(table) as Record<string, Column>);
-  const generated = (c: Column) => c.defaultFn ?? (!c.default ? c.onUpdateFn : undefined);
-  const used = columns.filter(([key, c]) => generated(c) !== undefined || rows.some((r) => r[key] !== undefined));
+  const { columns } = shapeOf(table);
+  const used = columns.filter((c) => c.generated !== undefined || rows.some((r) => r[c.key] !== undefined));
   const params: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const cells = used.map(([key, c]) => {
-      let value = row[key];
+  let tuples = '';
+  for (const row of rows) {
+    let cells = '';
+    for (const c of used) {
+      let value = row[c.key];
+      if (cells) cells += ', ';
       if (value === undefined) {
-        const make = generated(c);
-        if (!make) return 'DEFAULT';
-        value = make();
+        if (!c.generated) {
+          cells += 'DEFAULT';
+          continue;
+        }
+        value = c.generated();
       }
-      params.push(driverValue(c, value));
-      return `$${params.length}`;
-    });
-    return `(${cells.join(', ')})`;
-  });
-  const names = used.map(([, c]) => quote(c.name)).join(', ');
+      params.push(driverValue(c.column, value));
+      cells += `$${params.length}`;
+    }
+    tuples += tuples ? `, (${cells})` : `(${cells})`;
+  }
+  const names = used.map((c) => c.quoted).join(', ');
   let conflict = opts.onConflictDoNothing ? ' ON CONFLICT DO NOTHING' : '';
   if (opts.onConflictDoUpdate) {
     // The row's new values win over the stored row's (`excluded`), for the columns named.
-    const all = getTableColumns(table) as Record<string, Column>;
+    const { byKey } = shapeOf(table);
     const name = (key: string) => {
-      const c = all[key];
+      const c = byKey.get(key);
       if (!c) throw new Error(`raw-sql: ${getTableName(table)} has no column ${key}`);
-      return quote(c.name);
+      return c.quoted;
     };
     const target = opts.onConflictDoUpdate.target.map(name).join(', ');
     const set = opts.onConflictDoUpdate.set.map((key) => `${name(key)} = excluded.${name(key)}`).join(', ');
     conflict = ` ON CONFLICT (${target}) DO UPDATE SET ${set}`;
   }
-  const head = `INSERT INTO ${quote(getTableName(table))} (${names}) VALUES `;
-  const values = tuples.join(', ');
-  return { text: `${head}${values}${conflict}`, params, insert: { head, tuples: values, tail: conflict } };
+  const head = `INSERT INTO ${shapeOf(table).quoted} (${names}) VALUES `;
+  return { text: `${head}${tuples}${conflict}`, params, insert: { head, tuples, tail: conflict } };
 }
 
 /** `UPDATE table SET … WHERE key = value` for one row. */
 export function updateRow(table: PgTable, set: Record<string, unknown>, where: [key: string, value: unknown]): RawSql {
-  const columns = getTableColumns(table) as Record<string, Column>;
-  const params: unknown[] = [];
+  const shape = shapeOf(table);
   const column = (key: string) => {
-    const c = columns[key];
+    const c = shape.byKey.get(key);
     if (!c) throw new Error(`raw-sql: ${getTableName(table)} has no column ${key}`);
     return c;
   };
-  const assignments = Object.entries(set)
-    .filter(([, v]) => v !== undefined)
-    .map(([key, v]) => {
-      params.push(driverValue(column(key), v));
-      return `${quote(column(key).name)} = $${params.length}`;
-    });
-  params.push(driverValue(column(where[0]), where[1]));
-  return { text: `UPDATE ${quote(getTableName(table))} SET ${assignments.join(', ')} WHERE ${quote(column(where[0]).name)} = $${params.length}`, params };
+  const params: unknown[] = [];
+  let assignments = '';
+  for (const key in set) {
+    const v = set[key];
+    if (v === undefined) continue;
+    const c = column(key);
+    params.push(driverValue(c.column, v));
+    assignments += `${assignments ? ', ' : ''}${c.quoted} = $${params.length}`;
+  }
+  const key = column(where[0]);
+  params.push(driverValue(key.column, where[1]));
+  return { text: `UPDATE ${shape.quoted} SET ${assignments} WHERE ${key.quoted} = $${params.length}`, params };
 }
 
 /**
@@ -105,15 +140,13 @@ export function updateRow(table: PgTable, set: Record<string, unknown>, where: [
  */
 export function combine(parts: RawSql[]): RawSql {
   const params: unknown[] = [];
-  // The texts hold identifiers and placeholders only (no literals), so every `$n` is a parameter.
-  const renumber = (text: string, offset: number) => (offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text);
   const ctes: string[] = [];
   const inserts = new Map<string, { at: number; head: string; tail: string; tuples: string[] }>();
   for (const p of parts) {
     const offset = params.length;
-    params.push(...p.params);
+    for (const v of p.params) params.push(v);
     if (!p.insert) {
-      ctes.push(renumber(p.text, offset));
+      ctes.push(offset ? renumber(p.text, offset) : p.text);
       continue;
     }
     const key = `${p.insert.head}\u0000${p.insert.tail}`;
@@ -122,10 +155,31 @@ export function combine(parts: RawSql[]): RawSql {
       inserts.set(key, (g = { at: ctes.length, head: p.insert.head, tail: p.insert.tail, tuples: [] }));
       ctes.push('');
     }
-    g.tuples.push(renumber(p.insert.tuples, offset));
+    g.tuples.push(offset ? renumber(p.insert.tuples, offset) : p.insert.tuples);
   }
   for (const g of inserts.values()) ctes[g.at] = `${g.head}${g.tuples.join(', ')}${g.tail}`;
-  return { text: `WITH ${ctes.map((c, i) => `w${i} AS (${c})`).join(', ')} SELECT 1`, params };
+  let text = 'WITH ';
+  for (let i = 0; i < ctes.length; i++) text += `${i ? ', ' : ''}w${i} AS (${ctes[i]})`;
+  return { text: `${text} SELECT 1`, params };
+}
+
+/**
+ * `text` with every `$n` as `$(n + offset)`. The texts hold identifiers and placeholders only (no
+ * literals), so every `$` starts a parameter. A scan instead of a replace with a callback: a batch
+ * of 64 runs renumbers hundreds of placeholders, and each match of the callback made garbage
+ * (match, capture, result) that the young generation's collections had to go through.
+ */
+function renumber(text: string, offset: number): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('$'); at >= 0; at = text.indexOf('$', at + 1)) {
+    let end = at + 1;
+    let n = 0;
+    for (let d = text.charCodeAt(end); d >= 48 && d <= 57; d = text.charCodeAt(++end)) n = n * 10 + d - 48;
+    out += `${text.slice(from, at)}$${n + offset}`;
+    from = end;
+  }
+  return from ? out + text.slice(from) : text;
 }
 
 /** Runs a statement on drizzle's session (the driver's own parameter handling, as db.execute). */

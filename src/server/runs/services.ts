@@ -7,7 +7,7 @@ import { createSandboxService } from '../sandbox';
 import { createMcpService, createToolService } from '../tools/runtime';
 import { createKnowledgeService } from '../knowledge/runtime';
 import { createFileTextService } from './file-text';
-import { createConversationMemory } from './memory';
+import { createConversationMemory, type MemoryPrefetch } from './memory';
 import { createRunModelService } from './model-adapter';
 
 /** Whose run it is: every service a run gets is bound to this tenant, workspace and app. */
@@ -27,6 +27,8 @@ export interface RunScope {
   secrets?: readonly unknown[];
   /** A conversation this run starts: it has no message before this run's, so its memory is not read. */
   newConversationId?: string;
+  /** An existing conversation's memory, read as the run starts (./memory.ts). */
+  memoryPrefetch?: MemoryPrefetch;
 }
 
 // One guarded client per server context: it holds no per-run state, and its policy reads the
@@ -52,7 +54,12 @@ export function buildExecutorServices(ctx: ServerContext, scope: RunScope): Exec
     http: httpClientOf(ctx),
     // The sandbox's scheduler caps concurrent runs per tenant and per user.
     sandbox: createSandboxService(ctx.sandbox, { tenantId: scope.tenantId, userId: scope.userId }),
-    memory: createConversationMemory(ctx.db, { tenantId: scope.tenantId, appId: scope.appId, newConversationId: scope.newConversationId }),
+    memory: createConversationMemory(ctx.db, {
+      tenantId: scope.tenantId,
+      appId: scope.appId,
+      ...(scope.newConversationId ? { newConversationId: scope.newConversationId } : {}),
+      ...(scope.memoryPrefetch ? { prefetch: scope.memoryPrefetch } : {}),
+    }),
   };
   // Custom HTTP and workflow tools, and MCP servers, of the run's workspace.
   services.tools = createToolService(ctx, { ...scope, deadline: scope.deadline ?? Date.now() + DEFAULT_RUN_LIMITS.maxRunTimeMs });

@@ -24,7 +24,7 @@ import {
   RunSummary,
 } from '../../../../schemas/run-api';
 import type { ServerContext } from '../../context';
-import { sendSse } from '../../http/sse';
+import { RUN_STREAM_COALESCE_MS, sendSse } from '../../http/sse';
 import { requireApp, type AppScope } from '../../runs/app-flow';
 import { runStream, startDraftRun, type DraftRunRequest } from '../../runs/launch';
 import { runRegistry } from '../../runs/registry';
@@ -58,7 +58,7 @@ export const runRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (a
 
   async function stream(req: FastifyRequest & { params: { app_id: string } }, reply: FastifyReply, run: DraftRunRequest) {
     const started = await startDraftRun(ctx, appScope(req), run, (e) => req.log.error({ err: e }, 'storing a run failed'));
-    await sendSse(reply, runStream(started), { onError: (e) => req.log.error({ err: e }, 'run stream failed') });
+    await sendSse(reply, runStream(started), { coalesceMs: RUN_STREAM_COALESCE_MS, onError: (e) => req.log.error({ err: e }, 'run stream failed') });
   }
 
   app.post(

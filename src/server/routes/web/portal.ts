@@ -15,7 +15,7 @@ import {
 } from '../../../../schemas/portal';
 import { RunStopResult, StreamResumeHeaders } from '../../../../schemas/run-api';
 import { requireCaller, type ServerContext } from '../../context';
-import { sendSse } from '../../http/sse';
+import { RUN_STREAM_COALESCE_MS, sendSse } from '../../http/sse';
 import { runRegistry } from '../../runs/registry';
 import { listPortalApps, portalDetail, portalTarget } from '../../runs/portal-access';
 import { portalResume } from '../../runs/portal-resume';
@@ -44,7 +44,7 @@ export const webPortalRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
   app.addHook('preClose', async () => registry.stopAll());
 
   async function stream(req: FastifyRequest, reply: FastifyReply, run: PortalRun) {
-    await sendSse(reply, portalStream(run), { onError: (e) => req.log.error({ err: e }, 'portal run stream failed') });
+    await sendSse(reply, portalStream(run), { coalesceMs: RUN_STREAM_COALESCE_MS, onError: (e) => req.log.error({ err: e }, 'portal run stream failed') });
   }
   const log = (req: FastifyRequest) => (e: unknown) => req.log.error({ err: e }, 'storing a portal run failed');
 
