@@ -157,6 +157,24 @@ export interface ConversationMemory {
   history(query: { conversationId: string; turns: number }, opts: { signal: AbortSignal }): Promise<ChatMessage[]>;
 }
 
+/** The memory settings of a node's config (plugins/shared/model.ts memoryShape): the one rule for a node's memory window, shared by
+ * the model nodes (plugins/shared/exec/model-call.ts) and the server's read at run start. */
+export interface MemoryConfig {
+  memoryEnabled?: boolean;
+  memoryWindowEnabled?: boolean;
+  memoryWindow?: number;
+}
+
+/**
+ * How many turns a node's memory takes (0: memory off). The server reads a run's memory as the run
+ * starts with the most turns any of its nodes takes (src/server/runs/memory.ts).
+ */
+export function memoryTurns(config: MemoryConfig): number {
+  if (!config.memoryEnabled) return 0;
+  // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
+  return config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
+}
+
 export interface KnowledgeChunk {
   content: string;
   score: number;

@@ -1,4 +1,4 @@
-import { isChatMode, isSelector, NodeExecutionError, type ChatImage, type ChatMessage, type ChatResult, type ExecutionContext, type ModelService, type TokenUsage } from '../../../src/plugin-sdk';
+import { isChatMode, isSelector, memoryTurns, NodeExecutionError, type MemoryConfig, type ChatImage, type ChatMessage, type ChatResult, type ExecutionContext, type ModelService, type TokenUsage } from '../../../src/plugin-sdk';
 import type { CompletionParams, ModelRef } from '../model';
 
 /**
@@ -57,23 +57,6 @@ export async function memoryMessages(ctx: ExecutionContext, config: MemoryConfig
   const conversationId = ctx.variables.get(['sys', 'conversation_id']);
   if (typeof conversationId !== 'string' || !conversationId) return [];
   return ctx.services.memory.history({ conversationId, turns }, { signal: ctx.signal });
-}
-
-/** The memory settings of a node's config (plugins/shared/model.ts memoryShape). */
-export interface MemoryConfig {
-  memoryEnabled?: boolean;
-  memoryWindowEnabled?: boolean;
-  memoryWindow?: number;
-}
-
-/**
- * How many turns a node's memory takes (0: memory off). The server reads a run's memory as the run
- * starts with the most turns any of its nodes takes (src/server/runs/memory.ts).
- */
-export function memoryTurns(config: MemoryConfig): number {
-  if (!config.memoryEnabled) return 0;
-  // "No window" still needs a bound: a long conversation must not overflow the prompt unchecked.
-  return config.memoryWindowEnabled === false ? 100 : Math.max(1, config.memoryWindow ?? 10);
 }
 
 /** The most images one model call carries (the common provider limit is about this; more is cost, not sight). */

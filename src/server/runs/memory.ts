@@ -1,7 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { ExecutionPlan } from '../../engine';
-import type { ChatMessage, ConversationMemory } from '../../plugin-sdk/executor';
-import { memoryTurns, type MemoryConfig } from '../../../plugins/shared/exec/model-call';
+import { memoryTurns, type ChatMessage, type ConversationMemory, type MemoryConfig } from '../../plugin-sdk/executor';
 import type { Db } from '../db/client';
 import { conversations, messages } from '../db/schema';
 
