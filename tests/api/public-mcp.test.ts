@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { runs } from '../../src/server/db/schema';
+import { runEvents, runs } from '../../src/server/db/schema';
+import { runEventLog } from '../../src/server/runs/event-log';
 import { useStudio } from './harness';
 import { createKey as createAppKey, expectDifyError, publishedApp, sayFlow, v1, type Owner } from './public-kit';
 import { chatFlow } from './public-kit';
@@ -98,6 +99,9 @@ describe('the MCP endpoint, with the SDK client', () => {
     const stored = await h.studio.ctx.db.select().from(runs).where(and(eq(runs.appId, sayer), eq(runs.source, 'mcp')));
     expect(stored.length).toBe(1);
     expect(stored[0]).toMatchObject({ status: 'succeeded', endUser: 'mcp:agent', outputs: { said: 'said hello' } });
+    // A tool call answers when its run ends, so nothing can resume its stream: none is logged.
+    await runEventLog(h.studio.ctx).flush();
+    expect(await h.studio.ctx.db.select({ seq: runEvents.seq }).from(runEvents).where(eq(runEvents.runId, stored[0]!.id))).toEqual([]);
     const log = expectOk(await h.call('GET', `/api/v1/console/apps/${sayer}/runs`, { ...owner(), query: { source: 'mcp' } }));
     expect(log.list.map((x: { source: string; created_by_name: string }) => [x.source, x.created_by_name])).toEqual([['mcp', 'mcp:agent']]);
   });

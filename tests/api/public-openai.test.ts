@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { conversations, messages, runs } from '../../src/server/db/schema';
+import { conversations, messages, runEvents, runs } from '../../src/server/db/schema';
+import { runEventLog } from '../../src/server/runs/event-log';
 import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
 import { modelProvider } from './portal-kit';
@@ -45,6 +46,19 @@ describe('POST /v1/chat/completions with the openai client', () => {
     expect(c.model).toBe(appId);
     const [run] = await h.studio.ctx.db.select().from(runs).where(eq(runs.id, c.id.replace('chatcmpl-', '')));
     expect(run).toMatchObject({ source: 'api', endUser: 'olga', query: 'hi', status: 'succeeded' });
+  });
+
+  it('not streamed: logs no stream (its id comes with the answer: nothing can resume it); the console shows its end rebuilt from the run', async () => {
+    const c = await client.chat.completions.create({ model: appId, messages: [{ role: 'user', content: 'quietly' }], user: 'olga' });
+    const runId = c.id.replace('chatcmpl-', '');
+    await runEventLog(h.studio.ctx).flush();
+    expect(await h.studio.ctx.db.select({ seq: runEvents.seq }).from(runEvents).where(eq(runEvents.runId, runId))).toEqual([]);
+    const r = await h.call('GET', `/api/v1/console/apps/${appId}/runs/${runId}/events`, owner());
+    expect(r.status, r.raw.body).toBe(200);
+    const frames = r.raw.body.split('\n\n').filter((x) => x.startsWith('event: '));
+    expect(frames.length, r.raw.body).toBe(1);
+    expect(frames[0]).toMatch(/^event: run_finished\nid: 0\ndata: /);
+    expect(JSON.parse(frames[0]!.split('data: ')[1]!)).toMatchObject({ type: 'run_finished', runId, answer: 'Bot: Hello, world.', usage: { totalTokens: 17 } });
   });
 
   it('streams chunks and ends with [DONE]', async () => {

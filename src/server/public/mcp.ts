@@ -81,7 +81,8 @@ export async function spaceMcpServer(ctx: ServerContext, key: VerifiedKey, log: 
         const caller = endUserCaller(target, `mcp:${key.id}`);
         try {
           const inputs = await checkStartInputs(ctx, caller, target.flow.document, args);
-          const started = await startRun(ctx, { flow: target.flow, source: 'mcp', userId: caller.userId, endUser: `mcp:${key.name}`, kind: 'workflow', query: '', inputs, files: [] }, log);
+          // The call answers when the run ends, so no client can resume its stream: it is not logged.
+          const started = await startRun(ctx, { flow: target.flow, source: 'mcp', userId: caller.userId, endUser: `mcp:${key.name}`, kind: 'workflow', query: '', inputs, files: [], logEvents: false }, log);
           const result = await started.stored;
           if (result.status !== 'succeeded') {
             return { isError: true, content: [{ type: 'text' as const, text: `${result.error?.code ?? result.status}: ${result.error?.message ?? 'the run did not finish'}` }] };

@@ -109,6 +109,9 @@ export async function startCompletion(ctx: ServerContext, key: VerifiedKey, body
     inputs: {},
     files: [],
     ...(conversation ? { conversation } : { newConversation: { source: 'api' as const } }),
+    // Not streamed, its id reaches the client only with its answer: no stream to resume, none logged.
+    // A streamed one keeps its log: its chunks carry the run id, which Dify's chat resume route takes.
+    logEvents: body.stream === true,
   };
   return { started: await startRun(ctx, req, log), target, model: body.model, turns, query };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { ServerContext } from '../context';
 import { runEvents, runs } from '../db/schema';
 import { runEventLog } from './event-log';
+import { storedEnd } from './resume-end';
 
 /** Rows read per query. */
 const PAGE = 500;
@@ -29,7 +30,17 @@ export interface LoggedEvent {
 export async function* replayRun(ctx: ServerContext, runId: string, after: number, signal: AbortSignal): AsyncGenerator<string> {
   // A comment line first: the headers go out now, even when the next event is a while away.
   yield ': resumed\n\n';
-  for await (const r of replayEvents(ctx, runId, after, signal)) yield `event: ${r.type}\nid: ${r.seq}\ndata: ${r.text}\n\n`;
+  let ended = false;
+  for await (const r of replayEvents(ctx, runId, after, signal)) {
+    yield `event: ${r.type}\nid: ${r.seq}\ndata: ${r.text}\n\n`;
+    after = r.seq;
+    ended = TERMINAL.has(r.type);
+  }
+  if (ended || signal.aborted) return;
+  // A run whose stream was not logged (a blocking public-API, OpenAI or MCP run: launch.ts `logEvents`)
+  // still shows how it ended: its end rebuilt from the stored run, as the portal and Dify resumes do.
+  const end = await storedEnd(ctx, runId, signal);
+  if (end && end.seq > after) yield `event: ${end.event.type}\nid: ${end.seq}\ndata: ${JSON.stringify(end.event)}\n\n`;
 }
 
 /**
