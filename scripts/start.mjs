@@ -4,21 +4,17 @@
 // child processes that end before the server starts (vite and esbuild keep their memory, and
 // esbuild a service process, to themselves).
 //
-// package.json runs this as `env MALLOC_MMAP_THRESHOLD_=32768 node --max-semi-space-size=4
-// scripts/start.mjs` (`env` execs node: still one process). Both size an idle server (issue 32):
-// - --max-semi-space-size=4: V8 grows the young generation to 2 × 16 MB while the start allocates
-//   and never gives it back, so an idle server held 32 MB of it nearly empty; at 4 MB a semi-space
-//   the main thread's heap was 50 MB instead of 75 MB after 20 s idle (measured with kill -USR2).
-//   Flags must be given to node itself: V8 reads them when the heap is made.
-// - MALLOC_MMAP_THRESHOLD_=32768: V8 compiles hot WebAssembly (the embedded database's, the
-//   sandbox's QuickJS) with TurboFan on its background threads, in scratch memory ("zones") taken
-//   from malloc in segments of up to 32 KB: ~170 MB in all over the start, up to 22 MB for one of
-//   PostgreSQL's largest functions. glibc gives back only the free top of an arena, so scratch
-//   freed below blocks still in use (the compiled code's records) stays resident: the
-//   malloc arenas held 80–107 MB 20 s after the start (bench:start's steps, /proc/<pid>/smaps).
-//   With the threshold, blocks of 32 KB and more are mapped on their own and unmapped when freed:
-//   15–17 MB, about 70 MB less RSS. glibc reads it from the environment when the process starts,
-//   so it cannot be set from here; other C libraries ignore it.
+// package.json runs this as `node --max-semi-space-size=4 scripts/start.mjs` to size an idle server
+// (issue 32): V8 grows the young generation to 2 × 16 MB while the start allocates and never gives
+// it back, so an idle server held 32 MB of it nearly empty; at 4 MB a semi-space the main thread's
+// heap was 50 MB instead of 75 MB after 20 s idle (measured with kill -USR2). Flags must be given to
+// node itself: V8 reads them when the heap is made.
+// Not set: MALLOC_MMAP_THRESHOLD_=32768. glibc's arenas keep 60–100 MB of the scratch memory V8's
+// TurboFan used to compile the embedded database's WebAssembly (the SIGUSR2 line shows them); the
+// threshold returns it (idle RSS 191–214 MB instead of 262–276) but made every start ~0.4 s slower
+// (restart → first 200 2.1–2.3 s instead of 1.6–1.9 s, bench:start interleaved on a quiet machine),
+// past the 2 s target, while 262–276 MB is inside the 300 MB one. A deployment that prefers memory
+// to start time can set it in the environment.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
