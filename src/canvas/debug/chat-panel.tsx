@@ -38,7 +38,13 @@ export interface ChatPanelProps {
   features?: Pick<AppFeatures, 'opening_statement' | 'suggested_questions' | 'suggested_questions_random_count'> & Partial<Pick<AppFeatures, 'text_to_speech'>>;
 }
 
-function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
+interface TraceToggle {
+  /** Whether the answer's trace is open: kept by the chat per turn, so that it stays open when the live answer becomes the finished one. */
+  traceOpen: boolean;
+  onTraceToggle: (open: boolean) => void;
+}
+
+function Answer({ trace, live, traceOpen, onTraceToggle }: { trace: RunTrace; live: boolean } & TraceToggle) {
   const { t } = useTranslation('debug');
   const waiting = live && !trace.answer && (trace.status === 'running' || trace.status === 'pending');
   return (
@@ -50,7 +56,7 @@ function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
           {trace.answer || (live && trace.status === 'running' ? '' : t('chat.noAnswer'))}
         </p>
       )}
-      <details className={s.answerTrace} data-testid="chat-trace">
+      <details className={s.answerTrace} data-testid="chat-trace" open={traceOpen} onToggle={(e) => onTraceToggle(e.currentTarget.open)}>
         <summary>
           <RunStatusBadge status={trace.status} /> {t('trace.show')}
         </summary>
@@ -61,8 +67,8 @@ function Answer({ trace, live }: { trace: RunTrace; live: boolean }) {
 }
 
 /** The live turn: the only part that re-renders on every streamed token. */
-function LiveAnswer({ runs }: { runs: RunStore }) {
-  return <Answer trace={useRunTrace(runs)} live />;
+function LiveAnswer({ runs, ...toggle }: { runs: RunStore } & TraceToggle) {
+  return <Answer trace={useRunTrace(runs)} live {...toggle} />;
 }
 
 /**
@@ -86,6 +92,18 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables, features 
   const [files, setFiles] = useState<RunFormFile[]>([]);
   const [version, setVersion] = useState(0);
   const [conversationNo, setConversationNo] = useState(0);
+  const [openTraces, setOpenTraces] = useState<ReadonlySet<number>>(() => new Set());
+  const traceToggle = (key: number): TraceToggle => ({
+    traceOpen: openTraces.has(key),
+    onTraceToggle: (open) =>
+      setOpenTraces((prev) => {
+        if (prev.has(key) === open) return prev;
+        const next = new Set(prev);
+        if (open) next.add(key);
+        else next.delete(key);
+        return next;
+      }),
+  });
   // Answers read out: as the app's spoken answers are set, then as the builder toggles it here.
   const [speak, setSpeak] = useState(features?.text_to_speech ?? false);
   const seq = useRef(0);
@@ -196,7 +214,11 @@ export function ChatPanel({ api, runs, run, fields, declaredVariables, features 
               {turn.query}
               {turn.files.length > 0 && <span className={s.muted}> · {turn.files.map((f) => f.name).join(', ')}</span>}
             </div>
-            {turn.trace ? <Answer trace={turn.trace} live={false} /> : liveKey.current === turn.key ? <LiveAnswer runs={runs} /> : null}
+            {turn.trace ? (
+              <Answer trace={turn.trace} live={false} {...traceToggle(turn.key)} />
+            ) : liveKey.current === turn.key ? (
+              <LiveAnswer runs={runs} {...traceToggle(turn.key)} />
+            ) : null}
           </li>
         ))}
       </ol>

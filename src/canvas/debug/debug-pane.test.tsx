@@ -113,9 +113,14 @@ describe('DebugPane, chat modes', () => {
     expect(shown).toEqual(['Hello', 'Hello, ', 'Hello, world']);
     expect(runStoreOf(store).getState().nodes.llm).toEqual({ status: 'succeeded', elapsedMs: 840 });
     expect(screen.getByTestId('chat-stop')).toBeInTheDocument();
+    // A trace opened while the answer streams stays open when the run ends (the live answer becomes the finished one).
+    fireEvent.click(within(screen.getByTestId('chat-trace')).getByText('Show trace'));
+    await waitFor(() => expect(screen.getByTestId('chat-trace')).toHaveProperty('open', true));
     streams[0].send(events[events.length - 1]);
     streams[0].close();
     await waitFor(() => expect(screen.getByTestId('chat-send')).toBeInTheDocument());
+    await flush();
+    expect(screen.getByTestId('chat-trace')).toHaveProperty('open', true);
 
     const trace = screen.getByTestId('chat-trace');
     expect(within(trace).getByTestId('trace-item-llm')).toHaveTextContent('42 tokens');
