@@ -115,12 +115,18 @@ describe('the debug chat', () => {
     // The admin model screen: OpenAI pointed at the fake server.
     await page.goto(`${studio.url}/operation/system/model`);
     const openai = page.getByTestId('provider-openai');
-    await openai.getByRole('button', { name: 'Set up OpenAI', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'OpenAI credentials' });
-    await dialog.getByLabel(/^API key/).fill(GOOD_KEY);
-    await dialog.getByLabel(/^API base URL/).fill(fake.baseUrl);
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+    // A retry of this test finds the provider set up by the first attempt.
+    const setUp = openai.getByRole('button', { name: 'Set up OpenAI', exact: true });
+    const configured = openai.getByText('Configured', { exact: true });
+    await expect.poll(async () => (await setUp.count()) + (await configured.count())).toBeGreaterThan(0);
+    if ((await configured.count()) === 0) {
+      await setUp.click();
+      const dialog = page.getByRole('dialog', { name: 'OpenAI credentials' });
+      await dialog.getByLabel(/^API key/).fill(GOOD_KEY);
+      await dialog.getByLabel(/^API base URL/).fill(fake.baseUrl);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+    }
     await expect.poll(() => openai.getByText('Configured').count()).toBe(1);
 
     // A chatflow app in the default project space, its draft loaded through the API.
