@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
@@ -108,6 +108,17 @@ const teamDoc = (): FlowDocument => ({
 
 
 
+/** Opens an answer's trace (a click toggles it: the answer may still be turning from the live one into the finished one). */
+async function openTrace(pane: Locator): Promise<void> {
+  const details = pane.getByTestId('chat-trace').last();
+  await expect
+    .poll(async () => {
+      if (!(await details.evaluate((e) => (e as HTMLDetailsElement).open))) await details.locator('summary').first().click();
+      return details.evaluate((e) => (e as HTMLDetailsElement).open);
+    })
+    .toBe(true);
+}
+
 describe('the debug chat', () => {
   it('streams the answer of a start → llm → answer chatflow and shows its trace', async () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
@@ -165,7 +176,7 @@ describe('the debug chat', () => {
     const sent = fake.requests.find((r) => r.path === '/v1/chat/completions');
     expect(JSON.stringify(sent?.body)).toContain('Say hello');
 
-    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    await openTrace(pane);
     const llmRow = pane.getByTestId('trace-item-llm');
     await expect.poll(() => llmRow.getAttribute('data-status')).toBe('succeeded');
     expect(await llmRow.textContent()).toContain('17 tokens');
@@ -214,7 +225,7 @@ describe('the debug chat', () => {
     expect(billing.messages[0].content).toContain('"Triage" handed this conversation to "Billing" because: an invoice question');
     expect(billing.messages.at(-1)).toEqual({ role: 'user', content: 'My invoice is wrong' });
 
-    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    await openTrace(pane);
     const row = pane.getByTestId('trace-item-triage');
     await expect.poll(() => row.getAttribute('data-status')).toBe('succeeded');
     expect(await row.getByTestId('trace-answered-by').textContent()).toBe('answered by Billing');
@@ -250,7 +261,7 @@ describe('the debug chat', () => {
     await pane.getByTestId('chat-input').fill('Hello?');
     await pane.getByTestId('chat-send').click();
     await expect.poll(() => editor.getByTestId('node-llm').getAttribute('data-run-status'), { timeout: 30_000 }).toBe('failed');
-    await pane.getByTestId('chat-trace').getByText('Show trace').click();
+    await openTrace(pane);
     const llmRow = pane.getByTestId('trace-item-llm');
     await llmRow.locator('summary').first().click();
     const error = llmRow.getByTestId('trace-error').first();
