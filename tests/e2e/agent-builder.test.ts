@@ -42,6 +42,8 @@ afterAll(async () => {
   await model?.close();
 });
 
+let attempt = 0;
+
 describe('the agent builder', () => {
   it('configures, previews, optimizes (accept, undo), publishes and turns into a canvas flow', async () => {
     const { context, page } = await signIn(browser, studio.url, { width: 1440, height: 900 });
@@ -52,9 +54,12 @@ describe('the agent builder', () => {
     expect((await sessionApi(page, 'PUT', '/api/v1/admin/models/tenant-default', { model_type: 'llm', provider: 'openai', model: 'gpt-4o-mini' })).status).toBe(200);
 
     await openFirstWorkspaceApps(page);
-    const kb = await sessionApi(page, 'POST', '/api/v1/console/datasets', { name: 'City notes', description: 'Places and opening hours' });
+    // A retry runs on the same studio: its knowledge base and app need names of their own.
+    attempt += 1;
+    const tag = attempt > 1 ? ` ${attempt}` : '';
+    const kb = await sessionApi(page, 'POST', '/api/v1/console/datasets', { name: `City notes${tag}`, description: 'Places and opening hours' });
     expect(kb.status).toBe(200);
-    const appId = await createAppInUi(page, { name: 'City guide', description: 'Plans a day in the city', mode: 'agent' });
+    const appId = await createAppInUi(page, { name: `City guide${tag}`, description: 'Plans a day in the city', mode: 'agent' });
     const builder = page.getByTestId('builder-page');
     await builder.waitFor();
     // The default model is set: the AI helpers are on, with no note about a missing model.
@@ -81,7 +86,7 @@ describe('the agent builder', () => {
     await instructions.fill(ORIGINAL);
     await instructions.blur();
     const knowledge = page.getByTestId('builder-section-knowledge');
-    await knowledge.getByRole('checkbox', { name: /City notes/ }).check();
+    await knowledge.getByRole('checkbox', { name: new RegExp(`City notes${tag}(?!\\d)`) }).check();
     await expect.poll(() => knowledge.locator('[data-field="knowledgeTopK"]').count()).toBe(1);
     const tools = page.getByTestId('builder-section-tools');
     const addTool = tools.getByRole('combobox', { name: 'Add a tool' });
