@@ -68,6 +68,22 @@ type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & {
 
 const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
 
+/**
+ * PGlite's WebAssembly compiled once per process and handed to each database worker (a compiled
+ * module crosses threads without a copy; each worker would otherwise read and compile its own).
+ */
+let compiled: Promise<WebAssembly.Module> | undefined;
+async function pgliteModule(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const { createRequire } = await import('node:module');
+    const fsp = await import('node:fs/promises');
+    const path = await import('node:path');
+    const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    return WebAssembly.compile(await fsp.readFile(path.join(dir, 'pglite.wasm')));
+  })();
+  return compiled;
+}
+
 /** A PostgreSQL error as it came from the worker: an Error with the same fields. */
 function errorFrom(e: Reply['error'] & object): Error {
   const err = new Error(e.message) as Error & Record<string, unknown>;
@@ -152,7 +168,8 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
   const loadDataDir = await bytesOf(opts.loadDataDir);
   let ready: { copyDevice: string | null };
   try {
-    ready = await call({ op: 'init', dataDir: opts.dataDir, sharedBuffers: opts.sharedBuffers, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
+    const wasmModule = await pgliteModule();
+    ready = await call({ op: 'init', dataDir: opts.dataDir, sharedBuffers: opts.sharedBuffers, loadDataDir, wasmModule }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
   } catch (e) {
     await worker.terminate();
     throw e;

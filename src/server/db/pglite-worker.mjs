@@ -110,6 +110,7 @@ async function handle(m) {
       db = await PGlite.create({
         dataDir: m.dataDir,
         extensions: { vector },
+        ...(m.wasmModule ? { pgliteWasmModule: m.wasmModule } : {}),
         ...(m.loadDataDir ? { loadDataDir: new Blob([m.loadDataDir]) } : {}),
         // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the
         // data directory's postgresql.conf (time zone, locale and date style lines included).
