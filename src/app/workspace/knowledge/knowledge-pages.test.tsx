@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -13,13 +13,18 @@ import KnowledgeUnitAddPage from './knowledge-unit-add-page';
 import KnowledgeUnitDetailsPage from './knowledge-unit-details-page';
 import KnowledgeUnitPage from './knowledge-unit-page';
 import { createMemoryKnowledgeApi, type MemoryKnowledgeOptions } from './memory-knowledge-api';
+import { INDEX_POLL_MS } from './segment-indexes';
+import { POLL_MS } from './unit-status';
 
 beforeAll(async () => {
   Object.assign(Element.prototype, { hasPointerCapture: () => false, setPointerCapture: () => {}, releasePointerCapture: () => {}, scrollIntoView: () => {} });
   await initI18n('en');
   await i18n.changeLanguage('en');
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 vi.setConfig({ testTimeout: 20_000 });
 afterAll(async () => {
   await i18n.changeLanguage('zh');
@@ -46,7 +51,23 @@ function setup(opts: MemoryKnowledgeOptions = {}, start?: (api: ReturnType<typeo
       <Toaster />
     </>,
   );
-  return { api, router, user: userEvent.setup() };
+  // Under a fake clock user-event's pause between keys moves it on too (it would wait for the clock to tick).
+  return { api, router, user: userEvent.setup(vi.isFakeTimers() ? { advanceTimers: vi.advanceTimersByTime } : {}) };
+}
+
+/**
+ * The screens poll on setTimeout (the unit list every 2 s, a unit's index generation every 1.5 s): a
+ * test that follows the polls moves this clock on by one interval at a time instead of waiting them
+ * out (10 s of the file's 27). Only setTimeout is faked and it still moves with real time, so findBy…,
+ * React's scheduler and the memory API's zero-delay waits run as before. Called before setup().
+ */
+function fakePollClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+}
+
+/** Moves the fake clock on one poll interval at a time (at most ten) until `done`. */
+async function pollUntil(done: () => boolean, intervalMs: number) {
+  for (let polls = 0; polls < 10 && !done(); polls++) await act(() => vi.advanceTimersByTimeAsync(intervalMs));
 }
 
 describe('knowledge screens', () => {
@@ -69,6 +90,7 @@ describe('knowledge screens', () => {
   });
 
   it('shows unit states with progress and refreshes until processing ends; graph analysis only once vectorised', async () => {
+    fakePollClock();
     const { api } = setup({ units: [{ name: 'done.pdf', status: 'completed' }, { name: 'new.txt', status: 'waiting', progress: 0 }] }, (a) => knowledgePaths.units(a.workspaceId, a.datasets[0]!.id));
     const row = (name: string) => screen.getAllByTestId('unit-row').find((r) => r.dataset.name === name)!;
     await screen.findByText('done.pdf');
@@ -76,7 +98,8 @@ describe('knowledge screens', () => {
     expect(within(row('new.txt')).queryByRole('button', { name: /Graph analysis/ })).toBeNull();
     expect(within(row('new.txt')).getByRole('button', { name: 'Take new.txt out of the queue' })).toBeInTheDocument();
     // The memory API moves the unit one step per list call; the page keeps polling until it is done.
-    await waitFor(() => expect(row('new.txt').dataset.status).toBe('completed'), { timeout: 15_000 });
+    await pollUntil(() => row('new.txt').dataset.status === 'completed', POLL_MS);
+    expect(row('new.txt').dataset.status).toBe('completed');
     expect(within(row('new.txt')).getByText('Done')).toBeInTheDocument();
     expect(api.calls.filter((c) => c.method === 'listDocuments').length).toBeGreaterThan(3);
   });
@@ -277,6 +300,7 @@ describe('issue 33: segment index entries and segment delete', () => {
   });
 
   it('deletes a segment only after confirming, and generates every segment’s entries with its state', async () => {
+    fakePollClock();
     const { api, user } = open();
     const before = (await screen.findAllByTestId('segment')).length;
     const second = api.segments[1]!;
@@ -294,7 +318,8 @@ describe('issue 33: segment index entries and segment delete', () => {
     expect(await screen.findByTestId('unit-indexes-count')).toHaveTextContent(`0 of ${before - 1} segments indexed · 0 entries`);
     await user.click(screen.getByTestId('unit-indexes-generate'));
     expect(await screen.findByTestId('unit-indexes-state')).toHaveTextContent('Generation queued 1');
-    await waitFor(() => expect(screen.getByTestId('unit-indexes-state')).toHaveAttribute('data-status', 'completed'), { timeout: 6000 });
+    await pollUntil(() => screen.getByTestId('unit-indexes-state').dataset.status === 'completed', INDEX_POLL_MS);
+    expect(screen.getByTestId('unit-indexes-state')).toHaveAttribute('data-status', 'completed');
     expect(screen.getByTestId('unit-indexes-count')).toHaveTextContent(`${before - 1} of ${before - 1} segments indexed · ${3 * (before - 1)} entries`);
   });
 });
