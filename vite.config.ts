@@ -17,7 +17,9 @@ const alias = {
 // (plain TypeScript that still needs a DOM: fetch wrappers, storage, i18n detection). Files share one
 // module graph per worker (no per-file reload of React, Radix, jsdom: 5 minutes down to 1 on two
 // cores), except files that call vi.mock (a shared graph could hand them a module another file
-// imported unmocked) or say `unit-isolated` (they test a module's first start): those run on their own.
+// imported unmocked) or say `unit-isolated` (they test a module's first start): those run on their own,
+// each in a fresh worker and jsdom (a second or two of CPU apiece). A test that only needs a module's
+// functions answered differently spies on them instead (tests/unit/replace-exports.ts) and stays shared.
 const unitRoots = ['src', 'schemas', 'plugins', 'tests/unit', 'tests/plugins', 'tests/engine'];
 const domUnitTests = [
   'src/api/files.test.ts',

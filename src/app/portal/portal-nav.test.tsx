@@ -1,15 +1,17 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { i18n, initI18n } from '../../i18n';
 import { useSession } from '../session';
 import { PortalNav } from './portal-layout';
+import { replaceExports } from '../../../tests/unit/replace-exports';
+import * as workspacesApi from '../../api/workspaces';
 
-// unit-isolated: the project spaces the user belongs to come from a stand-in for the API module.
-const spaces = vi.hoisted(() => ({ items: [] as { id: string }[] }));
-vi.mock('../../api/workspaces', () => ({ listWorkspaces: vi.fn(async () => ({ items: spaces.items, total: spaces.items.length })) }));
+// The project spaces the user belongs to come from a stand-in for the API module's list.
+const spaces = { items: [] as { id: string }[] };
 
 beforeAll(async () => {
+  replaceExports(workspacesApi, { listWorkspaces: async () => ({ items: spaces.items, total: spaces.items.length }) });
   await initI18n('en');
 });
 afterEach(cleanup);

@@ -10,13 +10,12 @@ import { initI18n } from '../../../i18n';
 import { optionLabels } from '../../../canvas/widgets/inspector.fixture';
 import userEvent from '@testing-library/user-event';
 import { createNodeRegistry } from '../../../plugin-sdk';
+import { replaceExports } from '../../../../tests/unit/replace-exports';
+import * as appsApi from '../../../api/apps';
+import * as pluginsApi from '../../../api/plugins';
+import FlowPage from './flow-page';
 
-const api = vi.hoisted(() => ({ getAppDraft: vi.fn(), saveAppDraft: vi.fn(), importIntoApp: vi.fn() }));
-vi.mock('../../../api/apps', () => api);
-// No plugin package is installed: the editor's kinds are the built-ins.
-vi.mock('../../../api/plugins', () => ({ listInstalledForEditor: async () => [], fetchBrowserBundle: vi.fn() }));
-
-const { default: FlowPage } = await import('./flow-page');
+const api = { getAppDraft: vi.fn(), saveAppDraft: vi.fn(), importIntoApp: vi.fn() };
 
 const APP = '00000000-0000-4000-8000-000000000001';
 const WS = '00000000-0000-4000-8000-000000000002';
@@ -39,6 +38,9 @@ function renderPage(setSaveStatus = vi.fn(), models: { provider: string; model: 
 }
 
 beforeAll(async () => {
+  replaceExports(appsApi, api);
+  // No plugin package is installed: the editor's kinds are the built-ins.
+  replaceExports(pluginsApi, { listInstalledForEditor: async () => [], fetchBrowserBundle: vi.fn() });
   stubBrowserForReactFlow();
   await initI18n('en');
 });

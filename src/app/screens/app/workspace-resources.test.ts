@@ -1,11 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Tool, ToolFunction } from '../../../../schemas/tool';
+import { replaceExports } from '../../../../tests/unit/replace-exports';
+import * as datasetsApi from '../../../api/datasets';
+import * as toolsApi from '../../../api/tools';
+import { builtinToolOption, functionParameters, mcpServerOption, schemaParameters, toolOption, workspaceResources } from './workspace-resources';
 
-const api = vi.hoisted(() => ({ listTools: vi.fn(), getTool: vi.fn(), listBuiltinTools: vi.fn(), listDatasets: vi.fn() }));
-vi.mock('../../../api/tools', () => ({ listTools: api.listTools, getTool: api.getTool, listBuiltinTools: api.listBuiltinTools }));
-vi.mock('../../../api/datasets', () => ({ listDatasets: api.listDatasets }));
-
-const { builtinToolOption, functionParameters, mcpServerOption, schemaParameters, toolOption, workspaceResources } = await import('./workspace-resources');
+const api = { listTools: vi.fn(), getTool: vi.fn(), listBuiltinTools: vi.fn(), listDatasets: vi.fn() };
+beforeAll(() => {
+  replaceExports(toolsApi, { listTools: api.listTools, getTool: api.getTool, listBuiltinTools: api.listBuiltinTools });
+  replaceExports(datasetsApi, { listDatasets: api.listDatasets });
+});
 
 afterEach(() => vi.clearAllMocks());
 

@@ -8,13 +8,15 @@ import { ApiError } from '../../../api/request';
 import { i18n, initI18n } from '../../../i18n';
 import { Toaster } from '../../../ui/toast';
 import { useSession } from '../../session';
+import { replaceExports } from '../../../../tests/unit/replace-exports';
+import * as pluginsApi from '../../../api/plugins';
+import PluginsPage from './plugins-page';
 
-// The page's calls, answered as the server does (unit-isolated: the plugins API module is replaced).
-const api = vi.hoisted(() => ({ listPlugins: vi.fn(), installPlugin: vi.fn(), upgradePlugin: vi.fn(), deletePlugin: vi.fn() }));
-vi.mock('../../../api/plugins', () => api);
-const { default: PluginsPage } = await import('./plugins-page');
+// The page's calls, answered as the server does (the plugins API module's functions are replaced).
+const api = { listPlugins: vi.fn(), installPlugin: vi.fn(), upgradePlugin: vi.fn(), deletePlugin: vi.fn() };
 
 beforeAll(async () => {
+  replaceExports(pluginsApi, api);
   await initI18n('en');
   await i18n.changeLanguage('en');
 });

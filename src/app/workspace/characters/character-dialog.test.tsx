@@ -1,6 +1,10 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replaceExports } from '../../../../tests/unit/replace-exports';
+import * as digitalHumansApi from '../../../api/digital-humans';
+import * as filesApi from '../../../api/files';
+import * as modelsApi from '../../../api/models';
 import { i18n, initI18n } from '../../../i18n';
 import { setToasts } from '../../../ui/toast-store';
 import { CharacterDialog } from './character-dialog';
@@ -10,17 +14,14 @@ import { CharacterDialog } from './character-dialog';
 // an SVG portrait is uploaded like any image (the server draws it into a PNG), and a file that is no
 // image is refused before any upload with the catalogue's DH-1050 message.
 
-const api = vi.hoisted(() => ({
+const api = {
   listVoices: vi.fn(),
   voiceSample: vi.fn(),
   createCharacter: vi.fn(),
   updateCharacter: vi.fn(),
   availableModels: vi.fn(),
   uploadFile: vi.fn(),
-}));
-vi.mock('../../../api/digital-humans', () => ({ listVoices: api.listVoices, voiceSample: api.voiceSample, createCharacter: api.createCharacter, updateCharacter: api.updateCharacter }));
-vi.mock('../../../api/models', () => ({ availableModels: api.availableModels }));
-vi.mock('../../../api/files', () => ({ uploadFile: api.uploadFile }));
+};
 
 const OFFLINE = [
   { id: 'zh', label: '中文 (eSpeak NG cmn)', language: 'zh' },
@@ -29,6 +30,9 @@ const OFFLINE = [
 const played: string[] = [];
 
 beforeAll(async () => {
+  replaceExports(digitalHumansApi, { listVoices: api.listVoices, voiceSample: api.voiceSample, createCharacter: api.createCharacter, updateCharacter: api.updateCharacter });
+  replaceExports(modelsApi, { availableModels: api.availableModels });
+  replaceExports(filesApi, { uploadFile: api.uploadFile });
   Object.assign(Element.prototype, { hasPointerCapture: () => false, setPointerCapture: () => {}, releasePointerCapture: () => {}, scrollIntoView: () => {} });
   // jsdom plays no media: a played sample is recorded instead.
   Object.assign(URL, { createObjectURL: () => 'blob:sample', revokeObjectURL: () => {} });

@@ -4,21 +4,22 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n, initI18n } from '../../../i18n';
 import { Toaster } from '../../../ui/toast';
+import * as codeEditor from '../../../kit/widgets/code-editor';
+import type { CodeEditorProps } from '../../../kit/widgets/code-editor';
 import { createMemoryPromptApi, parseTemplate, type MemoryPromptOptions } from './memory-prompt-api';
 import PromptAddPage from './prompt-add-page';
 import { PromptApiContext } from './prompt-api';
 import PromptsPage from './prompts-page';
 import { mergeVariables } from './variables-widget';
 
-// Monaco does not run in jsdom: the content field is a plain text area here.
-vi.mock('../../../kit/widgets/code-editor', async (importOriginal) => {
-  const orig = await importOriginal<typeof import('../../../kit/widgets/code-editor')>();
-  return {
-    ...orig,
-    CodeEditor: ({ value, onChange, id, ...rest }: { value: string; onChange: (v: string) => void; id?: string; 'aria-invalid'?: boolean }) => (
-      <textarea id={id} aria-invalid={rest['aria-invalid']} value={value} onChange={(e) => onChange(e.target.value)} />
-    ),
-  };
+// Monaco does not run in jsdom: the content field is a plain text area here. Spied on, not vi.mock'ed:
+// the file then runs in the shared module graph (vite.config.ts) instead of a worker of its own, and
+// vitest restores the real editor after the file.
+function TextAreaEditor({ value, onChange, id, ...rest }: CodeEditorProps) {
+  return <textarea id={id} aria-invalid={rest['aria-invalid']} value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+beforeAll(() => {
+  vi.spyOn(codeEditor, 'CodeEditor').mockImplementation(TextAreaEditor);
 });
 
 beforeAll(async () => {
