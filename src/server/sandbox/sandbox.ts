@@ -141,6 +141,8 @@ interface WorkerJob {
   maxOutputChars: number;
   maxLogLines: number;
   maxLogChars: number;
+  /** The caller's tenant: a context kept warm for a code serves that tenant's jobs only (worker.mjs). */
+  tenant: string;
   /** The worker's module is warm for this memory ceiling: it sends no 'started' message (see execute). */
   quiet?: true;
 }
@@ -384,6 +386,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
           maxOutputChars: o.maxOutputBytes,
           maxLogLines: o.maxLogLines,
           maxLogChars: o.maxLogChars,
+          tenant: (job.caller ?? ANONYMOUS).tenantId,
         },
         opts.signal,
       );
