@@ -8,7 +8,7 @@
  * compiled code (its top-level bindings made anew) and calls its `main` with the parsed inputs (a
  * promise it returns is settled by the host, pending jobs); `serialize` turns the result into JSON
  * here, so the host copies one bounded string; `unchanged` says whether the run left the context as
- * it found it, so that it can serve the next run of the same code (worker.mjs `kept`).
+ * it found it (as `snapshot` saw it), so that it can serve the next run of the same code (worker.mjs `kept`).
  */
 export const SETUP = `(function (sink, limit) {
   function show(v) {
@@ -36,25 +36,31 @@ export const SETUP = `(function (sink, limit) {
     if (json.length > limit) return { kind: 'too-large', length: json.length };
     return { kind: 'ok', json: json };
   }
-  // What a run may not leave behind for the next run of a kept context (checked after each run,
-  // ~0.1 ms where a new context costs several times that): the global object and the built-ins code
-  // reaches for most (prototype pollution lands on these): their prototype, extensibility, number of
-  // own properties and the value of each data property. An accessor redefined in place is not
-  // compared (its getter could run code). Read with functions taken now, before any user code runs.
+  // What a run may not leave behind for the next run of a kept context (snapshot before the
+  // context's first run, unchanged after each run: ~0.1 ms where a new context costs several times
+  // that): the global object and the built-ins code reaches for most (prototype pollution lands on
+  // these): their prototype, extensibility, number of own properties and the value of each data
+  // property. An accessor redefined in place is not compared (its getter could run code). Read with
+  // functions taken now, before any user code runs.
   var names = Object.getOwnPropertyNames, getProto = Object.getPrototypeOf, isExtensible = Object.isExtensible, gOPD = Object.getOwnPropertyDescriptor;
   var watched = [globalThis, Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype,
     Symbol.prototype, Error.prototype, Promise.prototype, Map.prototype, Set.prototype, Date.prototype, RegExp.prototype,
     Object, Array, String, Number, Symbol, Error, Promise, Date, RegExp, JSON, Math, Reflect, console];
-  var shapes = [];
-  for (var i = 0; i < watched.length; i++) {
-    var o = watched[i], all = names(o), data = [], values = [];
-    for (var j = 0; j < all.length; j++) {
-      var d = gOPD(o, all[j]);
-      if ('value' in d) { data.push(all[j]); values.push(d.value); }
+  var shapes = null;
+  // Taken only in a context meant to be kept (it costs about as much as making the context).
+  function snapshot() {
+    shapes = [];
+    for (var i = 0; i < watched.length; i++) {
+      var o = watched[i], all = names(o), data = [], values = [];
+      for (var j = 0; j < all.length; j++) {
+        var d = gOPD(o, all[j]);
+        if ('value' in d) { data.push(all[j]); values.push(d.value); }
+      }
+      shapes.push({ o: o, proto: getProto(o), extensible: isExtensible(o), count: all.length, data: data, values: values });
     }
-    shapes.push({ o: o, proto: getProto(o), extensible: isExtensible(o), count: all.length, data: data, values: values });
   }
   function unchanged() {
+    if (!shapes) return false;
     for (var i = 0; i < shapes.length; i++) {
       var s = shapes[i], o = s.o, data = s.data, values = s.values;
       if (getProto(o) !== s.proto || isExtensible(o) !== s.extensible || names(o).length !== s.count) return false;
@@ -66,5 +72,5 @@ export const SETUP = `(function (sink, limit) {
     }
     return true;
   }
-  return [call, serialize, unchanged];
+  return [call, serialize, unchanged, snapshot];
 })`;

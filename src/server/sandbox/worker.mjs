@@ -115,9 +115,11 @@ function freshContext(mod, bytes, stackBytes, maxLogChars) {
   const call = ctx.getProp(helpers, 0);
   const serialize = ctx.getProp(helpers, 1);
   const unchanged = ctx.getProp(helpers, 2);
+  const snapshot = ctx.getProp(helpers, 3);
   for (const h of [helpers, logLimit, setup, sink]) h.dispose();
-  // `factory`: the user's code compiled as a function (set by its first job, see load).
-  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize, unchanged, factory: undefined };
+  // `factory`: the user's code compiled as a function (set by its first job, see load); `watched`:
+  // the built-ins' snapshot is taken (a context meant to be kept).
+  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize, unchanged, snapshot, factory: undefined, watched: false };
 }
 
 /**
@@ -143,7 +145,28 @@ function takeSpare(mod, job) {
  * SETUP); each job calls the compiled code anew, so its top-level bindings are its own.
  */
 const kept = new Map();
-const KEEP_CONTEXTS = 4;
+const KEEP_CONTEXTS = 8;
+/**
+ * Keys of codes run lately (at most SEEN each, oldest forgotten): a context is kept from a code's
+ * second run on, so code that runs once pays nothing for it (the snapshot costs about as much as
+ * making the context); a code whose kept context came back changed is not kept again (`changed`).
+ */
+const seen = new Set();
+const changed = new Set();
+const SEEN = 256;
+
+function remember(set, key) {
+  set.delete(key);
+  set.add(key);
+  if (set.size > SEEN) set.delete(set.values().next().value);
+}
+
+/** Whether this run's context is to be kept: the code ran lately and did not change its context. */
+function worthKeeping(key) {
+  const again = seen.has(key);
+  remember(seen, key);
+  return again && !changed.has(key);
+}
 const keyOf = (job) => `${job.tenant ?? ''}\0${job.memoryBytes}\0${job.stackBytes}\0${job.maxLogChars}\0${job.code}`;
 
 function takeKept(mod, key) {
@@ -170,6 +193,7 @@ function release(fresh, reusable) {
   try {
     fresh.factory?.dispose();
     fresh.unchanged.dispose();
+    fresh.snapshot.dispose();
     fresh.call.dispose();
     fresh.serialize.dispose();
     fresh.ctx.dispose();
@@ -203,6 +227,8 @@ async function run(job, onStarted) {
     }
   }
   if (warm) warm.fresh = false;
+  // The code's second run: this context is meant to be kept, so its built-ins are recorded first.
+  if (!reused && worthKeeping(key)) fresh.watched = watch(fresh);
   const { state } = fresh;
   // A kept context's sink starts empty again.
   state.logs = [];
@@ -221,7 +247,9 @@ async function run(job, onStarted) {
     kept.clear();
   }
   const after = () => {
-    const same = outcome.ok && warm?.mod === mod ? isUnchanged(fresh) : false;
+    const same = outcome.ok && fresh.watched && warm?.mod === mod ? isUnchanged(fresh) : false;
+    // A failed run drops its context (as always) but does not stop the code's next ones being kept.
+    if (outcome.ok && fresh.watched && same !== true) remember(changed, key);
     if (same) {
       keep(key, fresh);
       // A kept context served this job: the spare is still there for another code.
@@ -240,6 +268,22 @@ async function run(job, onStarted) {
     }
   };
   return { outcome, after };
+}
+
+/** Records the built-ins a kept context is checked against (`snapshot` in ./worker-setup.mjs); false if that failed. */
+function watch(fresh) {
+  const { ctx } = fresh;
+  try {
+    const res = ctx.callFunction(fresh.snapshot, ctx.undefined);
+    if (res.error) {
+      res.error.dispose();
+      return false;
+    }
+    res.value.dispose();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
