@@ -3,12 +3,11 @@
 
 /**
  * Run once in each fresh context, before the user's code: builds `console` around one host function
- * that only takes strings, and returns the three helpers the host calls afterwards (one evaluation
+ * that only takes strings, and returns the two helpers the host calls afterwards (one evaluation
  * where there were several: each costs a parse and a compile in QuickJS). `call` runs the user's
  * compiled code (its top-level bindings made anew) and calls its `main` with the parsed inputs (a
  * promise it returns is settled by the host, pending jobs); `serialize` turns the result into JSON
- * here, so the host copies one bounded string; `unchanged` says whether the run left the context as
- * it found it (as `snapshot` saw it), so that it can serve the next run of the same code (worker.mjs `kept`).
+ * here, so the host copies one bounded string.
  */
 export const SETUP = `(function (sink, limit) {
   function show(v) {
@@ -36,6 +35,15 @@ export const SETUP = `(function (sink, limit) {
     if (json.length > limit) return { kind: 'too-large', length: json.length };
     return { kind: 'ok', json: json };
   }
+  return [call, serialize];
+})`;
+
+/**
+ * Evaluated in a context meant to be kept (a code's second run on, worker.mjs), before the user's
+ * code runs in it: records the built-ins and returns `unchanged`, which says whether a run left them
+ * as they were. Kept apart from SETUP: contexts used once pay nothing for it.
+ */
+export const WATCH = `(function () {
   // What a run may not leave behind for the next run of a kept context (snapshot before the
   // context's first run, unchanged after each run: ~0.1 ms where a new context costs several times
   // that): the global object and the built-ins code reaches for most (prototype pollution lands on
@@ -46,10 +54,8 @@ export const SETUP = `(function (sink, limit) {
   var watched = [globalThis, Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype,
     Symbol.prototype, Error.prototype, Promise.prototype, Map.prototype, Set.prototype, Date.prototype, RegExp.prototype,
     Object, Array, String, Number, Symbol, Error, Promise, Date, RegExp, JSON, Math, Reflect, console];
-  var shapes = null;
-  // Taken only in a context meant to be kept (it costs about as much as making the context).
-  function snapshot() {
-    shapes = [];
+  var shapes = [];
+  {
     for (var i = 0; i < watched.length; i++) {
       var o = watched[i], all = names(o), data = [], values = [];
       for (var j = 0; j < all.length; j++) {
@@ -59,8 +65,7 @@ export const SETUP = `(function (sink, limit) {
       shapes.push({ o: o, proto: getProto(o), extensible: isExtensible(o), count: all.length, data: data, values: values });
     }
   }
-  function unchanged() {
-    if (!shapes) return false;
+  return function unchanged() {
     for (var i = 0; i < shapes.length; i++) {
       var s = shapes[i], o = s.o, data = s.data, values = s.values;
       if (getProto(o) !== s.proto || isExtensible(o) !== s.extensible || names(o).length !== s.count) return false;
@@ -71,6 +76,5 @@ export const SETUP = `(function (sink, limit) {
       }
     }
     return true;
-  }
-  return [call, serialize, unchanged, snapshot];
-})`;
+  };
+})()`;

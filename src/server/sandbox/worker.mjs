@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
-import { SETUP } from './worker-setup.mjs';
+import { SETUP, WATCH } from './worker-setup.mjs';
 
 const FILE_NAME = 'main.js';
 const MAX_MESSAGE = 2000;
@@ -114,12 +114,10 @@ function freshContext(mod, bytes, stackBytes, maxLogChars) {
   const helpers = ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, sink, logLimit));
   const call = ctx.getProp(helpers, 0);
   const serialize = ctx.getProp(helpers, 1);
-  const unchanged = ctx.getProp(helpers, 2);
-  const snapshot = ctx.getProp(helpers, 3);
   for (const h of [helpers, logLimit, setup, sink]) h.dispose();
-  // `factory`: the user's code compiled as a function (set by its first job, see load); `watched`:
-  // the built-ins' snapshot is taken (a context meant to be kept).
-  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize, unchanged, snapshot, factory: undefined, watched: false };
+  // `factory`: the user's code compiled as a function (set by its first job, see load); `unchanged`:
+  // the check after each run of a context meant to be kept (see watch).
+  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize, factory: undefined, unchanged: undefined };
 }
 
 /**
@@ -141,19 +139,19 @@ function takeSpare(mod, job) {
  * Contexts kept warm for the next job of the same code (issue 22), by tenant, code and limits: never
  * shared across tenants; at most KEEP_CONTEXTS per worker (least recently used dropped), all of the
  * warm module (they count against its memory ceiling). A context is kept only after a job that
- * succeeded and left the watched built-ins and the global object as it found them (`unchanged` in
- * SETUP); each job calls the compiled code anew, so its top-level bindings are its own.
+ * succeeded and left the watched built-ins and the global object as it found them (WATCH in
+ * ./worker-setup.mjs); each job calls the compiled code anew, so its top-level bindings are its own.
  */
 const kept = new Map();
 const KEEP_CONTEXTS = 8;
 /**
- * Keys of codes run lately (at most SEEN each, oldest forgotten): a context is kept from a code's
- * second run on, so code that runs once pays nothing for it (the snapshot costs about as much as
- * making the context); a code whose kept context came back changed is not kept again (`changed`).
+ * Codes run lately in a context not kept (as many as contexts are kept: codes cycling through more
+ * than that would only evict each other): a context is kept from a code's second run on (code that
+ * runs once pays nothing for WATCH); a code whose kept context came back changed is not kept again.
  */
 const seen = new Set();
 const changed = new Set();
-const SEEN = 256;
+const SEEN = KEEP_CONTEXTS;
 
 function remember(set, key) {
   set.delete(key);
@@ -192,8 +190,7 @@ function release(fresh, reusable) {
   if (!reusable) return false;
   try {
     fresh.factory?.dispose();
-    fresh.unchanged.dispose();
-    fresh.snapshot.dispose();
+    fresh.unchanged?.dispose();
     fresh.call.dispose();
     fresh.serialize.dispose();
     fresh.ctx.dispose();
@@ -228,7 +225,7 @@ async function run(job, onStarted) {
   }
   if (warm) warm.fresh = false;
   // The code's second run: this context is meant to be kept, so its built-ins are recorded first.
-  if (!reused && worthKeeping(key)) fresh.watched = watch(fresh);
+  if (!reused && worthKeeping(key)) watch(fresh);
   const { state } = fresh;
   // A kept context's sink starts empty again.
   state.logs = [];
@@ -247,9 +244,9 @@ async function run(job, onStarted) {
     kept.clear();
   }
   const after = () => {
-    const same = outcome.ok && fresh.watched && warm?.mod === mod ? isUnchanged(fresh) : false;
+    const same = outcome.ok && fresh.unchanged && warm?.mod === mod ? isUnchanged(fresh) : false;
     // A failed run drops its context (as always) but does not stop the code's next ones being kept.
-    if (outcome.ok && fresh.watched && same !== true) remember(changed, key);
+    if (outcome.ok && fresh.unchanged && same !== true) remember(changed, key);
     if (same) {
       keep(key, fresh);
       // A kept context served this job: the spare is still there for another code.
@@ -270,19 +267,14 @@ async function run(job, onStarted) {
   return { outcome, after };
 }
 
-/** Records the built-ins a kept context is checked against (`snapshot` in ./worker-setup.mjs); false if that failed. */
+/** Records the built-ins a kept context is checked against (WATCH in ./worker-setup.mjs); none if that failed. */
 function watch(fresh) {
-  const { ctx } = fresh;
   try {
-    const res = ctx.callFunction(fresh.snapshot, ctx.undefined);
-    if (res.error) {
-      res.error.dispose();
-      return false;
-    }
-    res.value.dispose();
-    return true;
+    const res = fresh.ctx.evalCode(WATCH, 'watch.js');
+    if (res.error) res.error.dispose();
+    else fresh.unchanged = res.value;
   } catch {
-    return false;
+    // Not kept, then.
   }
 }
 
