@@ -307,6 +307,71 @@ describe('code sandbox: runs share nothing', () => {
     }
   });
 
+  it('the same code of the same tenant reuses a warm context, yet a run sees nothing a previous run left (issue 22)', async () => {
+    const own = createCodeSandbox({ maxWorkers: 1 });
+    const code = `let count = 0; var seen = [];
+      function main({ secret, pollute }) {
+        count++; seen.push(secret);
+        if (pollute) {
+          globalThis.leaked = secret; Object.prototype.polluted = secret; Array.prototype.extra = () => secret;
+          JSON.parse = () => 'hijacked'; Math.random = () => 4; Object.freeze(String.prototype);
+        }
+        return { count, seen, leaked: typeof leaked, polluted: ({}).polluted === undefined, extra: typeof [].extra,
+          json: JSON.parse('{"a":1}').a, random: Math.random() < 1, open: Object.isExtensible(String.prototype) };
+      }`;
+    const clean = { count: 1, leaked: 'undefined', polluted: true, extra: 'undefined', json: 1, random: true, open: true };
+    const caller = { tenantId: 'tenant-a', userId: 'u' };
+    const contexts = async () => (await own.memory()).idle[0]?.contexts;
+    try {
+      expect(await own.run(js(code, { secret: 'one' }, { caller }))).toMatchObject({ ok: true, outputs: { ...clean, seen: ['one'] } });
+      // Kept from a code's second run on (code that runs once pays nothing for it)...
+      expect(await contexts()).toBe(0);
+      expect(await own.run(js(code, { secret: 'two' }, { caller }))).toMatchObject({ ok: true, outputs: { ...clean, seen: ['two'] } });
+      expect(await contexts()).toBe(1);
+      // ...and the next run of it in that context makes its top-level bindings again: nothing carried over.
+      expect(await own.run(js(code, { secret: 'three' }, { caller }))).toMatchObject({ ok: true, outputs: { ...clean, seen: ['three'] } });
+      expect(await contexts()).toBe(1);
+      // Never across tenants: another tenant's runs of the same code get a context of their own.
+      const b = { caller: { tenantId: 'tenant-b', userId: 'u' } };
+      for (const secret of ['b1', 'b2']) expect(await own.run(js(code, { secret }, b))).toMatchObject({ ok: true, outputs: { ...clean, seen: [secret] } });
+      expect(await contexts()).toBe(2);
+      expect(await own.run(js(code, { secret: 'four', pollute: true }, { caller }))).toMatchObject({ ok: true, outputs: { count: 1, seen: ['four'], leaked: 'string', polluted: false } });
+      // The polluted context was dropped: the next run gets a clean one.
+      expect(await contexts()).toBe(1);
+      expect(await own.run(js(code, { secret: 'five' }, { caller }))).toMatchObject({ ok: true, outputs: { ...clean, seen: ['five'] } });
+      expect(await own.run(js(code, { secret: 'b3' }, b))).toMatchObject({ ok: true, outputs: { ...clean, seen: ['b3'] } });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a reused context keeps its limits: time, memory, and the code still runs afterwards', async () => {
+    const own = createCodeSandbox({ maxWorkers: 1 });
+    const code = `function main({ mode }) {
+      if (mode === 'loop') for (;;) {}
+      if (mode === 'bomb') { const keep = []; for (;;) keep.push(new ArrayBuffer(8 << 20)); }
+      // A data property turned into a getter that never returns: the check after the run must not hang.
+      if (mode === 'trap') Object.defineProperty(JSON, 'parse', { get() { for (;;) {} } });
+      return { mode };
+    }`;
+    try {
+      for (let i = 0; i < 3; i++) expect(await own.run(js(code, { mode: 'ok' }, { timeoutMs: 300, memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { mode: 'ok' } });
+      expect((await own.memory()).idle[0]?.contexts).toBe(1);
+      expect(failure(await own.run(js(code, { mode: 'loop' }, { timeoutMs: 300, memoryMb: 64 }))).code).toBe('SANDBOX-TIMEOUT');
+      expect(await own.run(js(code, { mode: 'ok' }, { timeoutMs: 300, memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { mode: 'ok' } });
+      expect(failure(await own.run(js(code, { mode: 'bomb' }, { timeoutMs: 5000, memoryMb: 64 }))).code).toBe('SANDBOX-MEMORY');
+      // Out of memory ends the worker (sandbox.ts): the new one keeps the code from its second run.
+      for (let i = 0; i < 2; i++) expect(await own.run(js(code, { mode: 'ok' }, { timeoutMs: 300, memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { mode: 'ok' } });
+      expect((await own.memory()).idle[0]?.contexts).toBe(1);
+      expect(await own.run(js(code, { mode: 'trap' }, { timeoutMs: 300, memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { mode: 'trap' } });
+      expect(await own.run(js(code, { mode: 'ok' }, { timeoutMs: 300, memoryMb: 64 }))).toMatchObject({ ok: true, outputs: { mode: 'ok' } });
+      // The check found the context changed (it stopped on the getter): that code is not kept any more.
+      expect((await own.memory()).idle[0]?.contexts).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('after code that caught its own out-of-memory error, the next run starts clean', async () => {
     const catching = 'function main() { const keep = []; try { for (;;) keep.push(new ArrayBuffer(8 << 20)); } catch (e) { return { caught: String(e), n: keep.length } } }';
     const out = await sandbox.run(js(catching));

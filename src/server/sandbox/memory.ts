@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { ThreadMemory } from '../db/pglite-remote';
 
-/** A sandbox worker's memory, and whether it holds the next job's context ready (`spare`, worker.mjs). */
-export type SandboxThreadMemory = ThreadMemory & { spare?: boolean };
+/** A sandbox worker's memory, whether it holds the next job's context ready (`spare`), and how many contexts it keeps warm for a code (`contexts`, worker.mjs). */
+export type SandboxThreadMemory = ThreadMemory & { spare?: boolean; contexts?: number };
 
 /**
  * Asks a sandbox worker (worker.mjs) for its heap and its warm module's WASM memory, for the memory

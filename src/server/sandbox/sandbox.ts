@@ -8,8 +8,8 @@ export type { QueuePosition, SandboxCaller } from './scheduler';
  * The code sandbox: user JavaScript runs in QuickJS (WASM) and user Python in Pyodide (CPython in
  * WASM, python-worker.mjs) inside worker threads, never in the server's own JS context. Both
  * languages share the scheduler and the limits; a Python worker loads its interpreter on its first
- * job (never at server start), serves one tenant only, and the last idle one is kept warm. Each run gets a fresh QuickJS runtime in its worker's warm module (see
- * worker.mjs: the module is replaced after a run that failed hard); limits are enforced
+ * job (never at server start), serves one tenant only, and the last idle one is kept warm. A JavaScript run gets a fresh QuickJS runtime in its worker's warm module, or
+ * the one kept for its code and tenant, checked unchanged after each run (see worker.mjs: the module is replaced after a run that failed hard); limits are enforced
  * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
  * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
  * terminated. Jobs wait for a worker in the scheduler's queue (scheduler.ts: per-tenant and per-user
@@ -141,6 +141,8 @@ interface WorkerJob {
   maxOutputChars: number;
   maxLogLines: number;
   maxLogChars: number;
+  /** The caller's tenant: a context kept warm for a code serves that tenant's jobs only (worker.mjs). */
+  tenant: string;
   /** The worker's module is warm for this memory ceiling: it sends no 'started' message (see execute). */
   quiet?: true;
 }
@@ -384,6 +386,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
           maxOutputChars: o.maxOutputBytes,
           maxLogLines: o.maxLogLines,
           maxLogChars: o.maxLogChars,
+          tenant: (job.caller ?? ANONYMOUS).tenantId,
         },
         opts.signal,
       );

@@ -5,7 +5,9 @@
 // Each worker keeps one warm QuickJS WASM module and gives every job a fresh runtime and context
 // in it: runtimes share no JS state (globals, prototypes, atoms, the symbol registry are each
 // runtime's own), and starting one takes a fraction of a millisecond where a module took ~16 ms.
-// After a job that failed hard (out of memory, interrupted, a trap in the module) the module's
+// A context that ran a code successfully is kept for the next job of the same code and tenant
+// (issue 22: a warm context per code node; see `kept` below). After a job that failed hard (out of
+// memory, interrupted, a trap in the module) the module's
 // state cannot be trusted (disposing a runtime after an out-of-memory error can abort it), so it is
 // dropped without disposing anything and the next job gets a new one, instantiated from the
 // compiled WebAssembly kept for that. The sandbox has no host objects: only the ECMAScript
@@ -15,6 +17,7 @@ import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { SETUP, WATCH } from './worker-setup.mjs';
 
 const FILE_NAME = 'main.js';
 const MAX_MESSAGE = 2000;
@@ -52,45 +55,14 @@ const KEEP_BYTES = 32 * 1024 * 1024;
 let warm;
 
 async function moduleFor(bytes) {
-  if (warm?.bytes !== bytes) warm = { bytes, fresh: true, ...(await newModule(bytes)) };
+  if (warm?.bytes !== bytes) {
+    // The kept contexts live in the module being replaced.
+    kept.clear();
+    warm = { bytes, fresh: true, ...(await newModule(bytes)) };
+  }
   return warm.mod;
 }
 
-/**
- * Run once in each fresh context, before the user's code: builds `console` around one host function
- * that only takes strings, and returns the two helpers the host calls afterwards (one evaluation
- * where there were three: each costs a parse and a compile in QuickJS). `call` calls the user's
- * `main` with the parsed inputs (a promise it returns is settled by the host, pending jobs);
- * `serialize` turns the result into JSON here, so the host copies one bounded string. Both read
- * `main` and `JSON` when called, i.e. as the user's code left them, as before.
- */
-const SETUP = `(function (sink, limit) {
-  function show(v) {
-    if (typeof v === 'string') return v;
-    if (v instanceof Error) return String(v);
-    if (typeof v === 'function') return '[Function' + (v.name ? ': ' + v.name : '') + ']';
-    if (v === undefined || typeof v === 'bigint' || typeof v === 'symbol') return String(v);
-    try { var s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
-  }
-  function writer(level) {
-    // Cut inside the sandbox: the host copies what it gets, and it keeps no more than the limit anyway.
-    return function () { var parts = []; for (var i = 0; i < arguments.length; i++) parts.push(show(arguments[i])); var text = parts.join(' '); sink(level, text.length > limit ? text.slice(0, limit) : text); };
-  }
-  globalThis.console = { log: writer('log'), info: writer('info'), warn: writer('warn'), error: writer('error'), debug: writer('debug') };
-  function call(inputsJson) {
-    if (typeof main !== 'function') throw new TypeError('The code must define a function main(inputs) that returns an object');
-    return main(JSON.parse(inputsJson));
-  }
-  function serialize(result, limit) {
-    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-      return { kind: 'not-object', type: result === null ? 'null' : Array.isArray(result) ? 'array' : typeof result };
-    }
-    var json = JSON.stringify(result);
-    if (json.length > limit) return { kind: 'too-large', length: json.length };
-    return { kind: 'ok', json: json };
-  }
-  return [call, serialize];
-})`;
 
 function lineOf(error) {
   if (typeof error?.lineNumber === 'number') return error.lineNumber;
@@ -143,7 +115,9 @@ function freshContext(mod, bytes, stackBytes, maxLogChars) {
   const call = ctx.getProp(helpers, 0);
   const serialize = ctx.getProp(helpers, 1);
   for (const h of [helpers, logLimit, setup, sink]) h.dispose();
-  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize };
+  // `factory`: the user's code compiled as a function (set by its first job, see load); `unchanged`:
+  // the check after each run of a context meant to be kept (see watch).
+  return { mod, bytes, stackBytes, maxLogChars, rt, ctx, state, call, serialize, factory: undefined, unchanged: undefined };
 }
 
 /**
@@ -161,10 +135,62 @@ function takeSpare(mod, job) {
   return undefined;
 }
 
+/**
+ * Contexts kept warm for the next job of the same code (issue 22), by tenant, code and limits: never
+ * shared across tenants; at most KEEP_CONTEXTS per worker (least recently used dropped), all of the
+ * warm module (they count against its memory ceiling). A context is kept only after a job that
+ * succeeded and left the watched built-ins and the global object as it found them (WATCH in
+ * ./worker-setup.mjs); each job calls the compiled code anew, so its top-level bindings are its own.
+ */
+const kept = new Map();
+const KEEP_CONTEXTS = 8;
+/**
+ * Codes run lately in a context not kept (as many as contexts are kept: codes cycling through more
+ * than that would only evict each other): a context is kept from a code's second run on (code that
+ * runs once pays nothing for WATCH); a code whose kept context came back changed is not kept again.
+ */
+const seen = new Set();
+const changed = new Set();
+const SEEN = KEEP_CONTEXTS;
+
+function remember(set, key) {
+  set.delete(key);
+  set.add(key);
+  if (set.size > SEEN) set.delete(set.values().next().value);
+}
+
+/** Whether this run's context is to be kept: the code ran lately and did not change its context. */
+function worthKeeping(key) {
+  const again = seen.has(key);
+  remember(seen, key);
+  return again && !changed.has(key);
+}
+const keyOf = (job) => `${job.tenant ?? ''}\0${job.memoryBytes}\0${job.stackBytes}\0${job.maxLogChars}\0${job.code}`;
+
+function takeKept(mod, key) {
+  const k = kept.get(key);
+  if (!k) return undefined;
+  kept.delete(key);
+  if (k.mod === mod) return k;
+  // Its module was replaced (a failure, another ceiling): forget it (never disposed, see the top).
+  return undefined;
+}
+
+function keep(key, fresh) {
+  kept.set(key, fresh);
+  while (kept.size > KEEP_CONTEXTS) {
+    const [oldest, ctx] = kept.entries().next().value;
+    kept.delete(oldest);
+    if (!release(ctx, true) && warm?.mod === ctx.mod) warm = undefined;
+  }
+}
+
 /** Disposes a context (and its runtime); false when that failed (the module is then not trusted). */
 function release(fresh, reusable) {
   if (!reusable) return false;
   try {
+    fresh.factory?.dispose();
+    fresh.unchanged?.dispose();
     fresh.call.dispose();
     fresh.serialize.dispose();
     fresh.ctx.dispose();
@@ -183,7 +209,9 @@ async function run(job, onStarted) {
   let mod = await moduleFor(job.memoryBytes);
   // A module made for this job (a new ceiling, or a failed one replaced): the host hears when it starts.
   let built = warm?.fresh === true;
-  let fresh = takeSpare(mod, job);
+  const key = keyOf(job);
+  const reused = takeKept(mod, key);
+  let fresh = reused ?? takeSpare(mod, job);
   if (!fresh) {
     try {
       fresh = freshContext(mod, job.memoryBytes, job.stackBytes, job.maxLogChars);
@@ -196,7 +224,13 @@ async function run(job, onStarted) {
     }
   }
   if (warm) warm.fresh = false;
+  // The code's second run: this context is meant to be kept, so its built-ins are recorded first.
+  if (!reused && worthKeeping(key)) watch(fresh);
   const { state } = fresh;
+  // A kept context's sink starts empty again.
+  state.logs = [];
+  state.logChars = 0;
+  state.dropped = 0;
   state.maxLogLines = job.maxLogLines;
   state.deadline = Date.now() + job.timeoutMs;
   onStarted(built);
@@ -204,11 +238,24 @@ async function run(job, onStarted) {
   const outcome = evaluate(job, fresh, trap);
   const reusable = !trap.hit && (outcome.ok || !HARD_FAILURES.has(outcome.error.code));
   // Whether the module stays is known now, except a dispose that fails (then the next job builds one and says so).
-  const keep = reusable && mod.getWasmMemory().buffer.byteLength <= KEEP_BYTES;
-  if (!keep && warm?.mod === mod) warm = undefined;
+  const keepModule = reusable && mod.getWasmMemory().buffer.byteLength <= KEEP_BYTES;
+  if (!keepModule && warm?.mod === mod) {
+    warm = undefined;
+    kept.clear();
+  }
   const after = () => {
-    // Dropped, not disposed, after a hard failure: nothing more runs in it, and the worker lets it go.
-    if (!release(fresh, reusable) && warm?.mod === mod) warm = undefined;
+    const same = outcome.ok && fresh.unchanged && warm?.mod === mod ? isUnchanged(fresh) : false;
+    // A failed run drops its context (as always) but does not stop the code's next ones being kept.
+    if (outcome.ok && fresh.unchanged && same !== true) remember(changed, key);
+    if (same) {
+      keep(key, fresh);
+      // A kept context served this job: the spare is still there for another code.
+      if (reused) return;
+    } else if (!release(fresh, reusable && same !== null) && warm?.mod === mod) {
+      // Dropped, not disposed, after a hard failure: nothing more runs in it, and the worker lets it go.
+      warm = undefined;
+      kept.clear();
+    }
     if (warm?.mod === mod && !spare) {
       try {
         spare = freshContext(mod, job.memoryBytes, job.stackBytes, job.maxLogChars);
@@ -218,6 +265,52 @@ async function run(job, onStarted) {
     }
   };
   return { outcome, after };
+}
+
+/** Records the built-ins a kept context is checked against (WATCH in ./worker-setup.mjs); none if that failed. */
+function watch(fresh) {
+  try {
+    const res = fresh.ctx.evalCode(WATCH, 'watch.js');
+    if (res.error) res.error.dispose();
+    else fresh.unchanged = res.value;
+  } catch {
+    // Not kept, then.
+  }
+}
+
+/**
+ * Whether the job left the context as it found it (`unchanged` in ./worker-setup.mjs). null when the
+ * check itself failed: it reads data properties only, but a run could have turned one into a getter
+ * that loops or eats the memory, so the module is then not trusted (see the top of the file).
+ */
+function isUnchanged(fresh) {
+  const { ctx, state } = fresh;
+  try {
+    state.deadline = Date.now() + 100;
+    const res = ctx.callFunction(fresh.unchanged, ctx.undefined);
+    if (res.error) {
+      res.error.dispose();
+      return null;
+    }
+    const same = ctx.dump(res.value) === true;
+    res.value.dispose();
+    return same;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compiles the user's code once per context, as the body of a function that returns its `main`:
+ * each job calls it, so the code's top-level bindings are made anew for every run. It is first
+ * compiled alone as a script (not run): a syntax error reads as before, and code that would close
+ * the function early cannot parse alone. The prefix keeps the code's line numbers.
+ */
+function load(job, ctx) {
+  const alone = ctx.evalCode(job.code, FILE_NAME, { type: 'global', compileOnly: true });
+  if (alone.error) return alone;
+  alone.value.dispose();
+  return ctx.evalCode(`(function () {${job.code}\nreturn typeof main === 'undefined' ? undefined : main;\n})`, FILE_NAME, { type: 'global' });
 }
 
 /** Runs the job in its fresh context; never disposes it (run decides). `trap.hit`: the module trapped. */
@@ -231,12 +324,14 @@ function evaluate(job, fresh, trap) {
     return { error: failure(dumped) };
   };
   try {
-    const loaded = take(ctx.evalCode(job.code, FILE_NAME, { type: 'global' }));
-    if (loaded.error) return done({ ok: false, error: loaded.error });
-    loaded.value.dispose();
+    if (!fresh.factory) {
+      const loaded = take(load(job, ctx));
+      if (loaded.error) return done({ ok: false, error: loaded.error });
+      fresh.factory = loaded.value;
+    }
 
     const inputs = ctx.newString(job.inputsJson);
-    const called = take(ctx.callFunction(fresh.call, ctx.undefined, inputs));
+    const called = take(ctx.callFunction(fresh.call, ctx.undefined, fresh.factory, inputs));
     inputs.dispose();
     if (called.error) return done({ ok: false, error: called.error });
 
@@ -280,7 +375,7 @@ parentPort.on('message', (msg) => {
   // The memory report (kill -USR2, bench:start): this isolate's heap, the warm module's WASM memory,
   // and whether the next job's context is made.
   if (msg.memory) {
-    parentPort.postMessage({ id: msg.id, memory: { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: warm?.memory.buffer.byteLength ?? 0, spare: spare !== undefined } });
+    parentPort.postMessage({ id: msg.id, memory: { heapBytes: v8.getHeapStatistics().total_heap_size, wasmBytes: warm?.memory.buffer.byteLength ?? 0, spare: spare !== undefined, contexts: kept.size } });
     return;
   }
   // A job on a warm module starts at once: the host starts its clock when it posts (`quiet`), and a
