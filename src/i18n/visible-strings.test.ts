@@ -1,7 +1,9 @@
 /**
  * Every string a user sees goes through i18next (issue 28): a scan of the screens' .tsx files for JSX
  * text and for string literals given to the props users read (title, placeholder, aria-label, label,
- * alt, description). The keys of the two locales are compared in i18n.test.ts.
+ * alt, description), also as a branch of `a ? 'x' : 'y'` or a fallback `a ?? 'x'`, and for the English
+ * defaults of such props in a component's parameters (`closeLabel = 'Close'`: every dialog whose caller
+ * forgot the prop said "Close" in the Chinese UI). The keys of the two locales are compared in i18n.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '..');
 const PROPS = new Set(['title', 'placeholder', 'aria-label', 'label', 'alt', 'description']);
+/** Props users read, by name: the above and any `…Label` / `…Text` / `…Title` (closeLabel, emptyText). */
+const isVisibleProp = (name: string) => PROPS.has(name) || /^[a-z]\w*(Label|Text|Title)$/.test(name);
 /** Words of a language: two Latin letters in a row, or a Chinese character. */
 const WORDS = /[A-Za-z]{2,}|[\u4e00-\u9fff]/;
 
@@ -26,8 +30,8 @@ const ALLOWED = new Set([
   'app/screens/app/api-tab/api-docs-section.tsx:text=curl',
   'app/screens/app/api-tab/api-docs-section.tsx:text=JavaScript',
   'app/workspace/tools/function-page.tsx:placeholder=https://api.example.com/items/{id}',
-  // The ui kit has no i18n; its default is replaced by every caller (route-breadcrumb.tsx passes t('breadcrumb')).
-  'ui/breadcrumb.tsx:aria-label=Breadcrumb',
+  // A JSON boolean's input hint: the same words in every language.
+  'canvas/inspector/single-run-section.tsx:placeholder=true / false',
 ]);
 
 function tsxFiles(dir: string): string[] {
@@ -43,16 +47,27 @@ export function visibleLiterals(file: string, text: string): { where: string; ke
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const found: { where: string; key: string }[] = [];
   const line = (n: ts.Node) => src.getLineAndCharacterOfPosition(n.getStart()).line + 1;
+  /** The worded literals an expression can give: itself, a branch of `?:`, the fallback of `??` / `||`. */
+  const literals = (e: ts.Node | undefined): string[] => {
+    if (!e) return [];
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return WORDS.test(e.text) ? [e.text] : [];
+    if (ts.isParenthesizedExpression(e)) return literals(e.expression);
+    if (ts.isConditionalExpression(e)) return [...literals(e.whenTrue), ...literals(e.whenFalse)];
+    const or = ts.isBinaryExpression(e) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(e.operatorToken.kind);
+    return or ? literals(e.right) : [];
+  };
   const visit = (n: ts.Node) => {
     if (ts.isJsxText(n)) {
       const value = n.getText().trim();
       if (WORDS.test(value)) found.push({ where: `${file}:${line(n)}`, key: `${file}:text=${value}` });
-    } else if (ts.isJsxAttribute(n) && PROPS.has(n.name.getText()) && n.initializer) {
+    } else if (ts.isJsxAttribute(n) && isVisibleProp(n.name.getText()) && n.initializer) {
       const init = n.initializer;
-      const lit = ts.isJsxExpression(init) ? init.expression : init;
-      if (lit && (ts.isStringLiteral(lit) || ts.isNoSubstitutionTemplateLiteral(lit)) && WORDS.test(lit.text)) {
-        found.push({ where: `${file}:${line(n)}`, key: `${file}:${n.name.getText()}=${lit.text}` });
+      for (const lit of literals(ts.isJsxExpression(init) ? init.expression : init)) {
+        found.push({ where: `${file}:${line(n)}`, key: `${file}:${n.name.getText()}=${lit}` });
       }
+    } else if (ts.isBindingElement(n) && n.initializer && isVisibleProp((n.propertyName ?? n.name).getText())) {
+      // A component's default for a visible prop: shown whenever a caller leaves the prop out.
+      for (const lit of literals(n.initializer)) found.push({ where: `${file}:${line(n)}`, key: `${file}:${(n.propertyName ?? n.name).getText()}=${lit}` });
     }
     ts.forEachChild(n, visit);
   };
@@ -64,6 +79,11 @@ describe('visible strings', () => {
   it('finds a literal that bypasses i18n (the check works)', () => {
     const hits = visibleLiterals('x.tsx', 'const A = () => <div title="Delete it" aria-label={t("x")}>Save 保存 {n}</div>;');
     expect(hits.map((h) => h.key)).toEqual(['x.tsx:title=Delete it', 'x.tsx:text=Save 保存']);
+    const more = visibleLiterals(
+      'y.tsx',
+      'function D({ closeLabel = "Close", size = "md", label: name = t("k") }) { return <b aria-label={open ? "Hide" : t("show")} emptyText={x ?? "None"} className="wide" />; }',
+    );
+    expect(more.map((h) => h.key)).toEqual(['y.tsx:closeLabel=Close', 'y.tsx:aria-label=Hide', 'y.tsx:emptyText=None']);
   });
 
   it('has none in the screens, apart from the allowed technical literals', () => {
