@@ -11,6 +11,7 @@ const SEEDED: Record<string, string> = {
   'Default project space': 'common:seeded.workspace',
   'Created on first start': 'common:seeded.workspaceDescription',
   'Default tenant': 'common:seeded.tenant',
+  // Installs seeded before the admin was named by their username (seed.ts) keep this real name.
   Administrator: 'common:seeded.admin',
 };
 
