@@ -1,6 +1,6 @@
 /**
- * The app root: design tokens, theme, the router, and the app-wide hosts (toasts, confirmations;
- * loaded on first use, app-hosts.tsx). The request layer's reactions (spec 8.1) are wired here:
+ * The app root: design tokens, theme, the ui kit's words in the current language, the router, and the
+ * app-wide hosts (toasts, confirmations; loaded on first use, app-hosts.tsx). The request layer's reactions (spec 8.1) are wired here:
  * navigation goes through the router, messages to the toasts.
  */
 import '../ui/tokens.css';
@@ -10,6 +10,7 @@ import { RouterProvider } from 'react-router';
 import { onApiMessage, setNavigator, type ApiMessage } from '../api/reactions';
 import { toast } from '../ui/toast-store';
 import { LazyConfirmHost, LazyToaster } from './app-hosts';
+import { AppUiLabels } from './app-ui-labels';
 import { createAppRouter } from './router';
 import { applyInitialTheme } from './shell/theme';
 
@@ -43,10 +44,10 @@ export function App() {
   const router = getRouter();
 
   return (
-    <>
+    <AppUiLabels>
       <RouterProvider router={router} />
       <LazyToaster closeLabel={t('actions.close')} label={t('shell:notifications')} />
       <LazyConfirmHost confirmLabel={t('actions.confirm')} cancelLabel={t('actions.cancel')} />
-    </>
+    </AppUiLabels>
   );
 }

@@ -11,6 +11,7 @@ const SEEDED: Record<string, string> = {
   'Default project space': 'common:seeded.workspace',
   'Created on first start': 'common:seeded.workspaceDescription',
   'Default tenant': 'common:seeded.tenant',
+  // Installs seeded before the admin was named by their username (seed.ts) keep this real name.
   Administrator: 'common:seeded.admin',
 };
 
@@ -22,4 +23,14 @@ const SEEDED: Record<string, string> = {
 export function seededName(name: string): string {
   const key = SEEDED[name];
   return key ? tDynamic(key) : name;
+}
+
+/**
+ * An org path ('Default tenant/R&D/Web': the root org is named after its tenant) with a seeded root
+ * shown in the current language.
+ * @example seededPath(org.treeNames) // '默认租户/R&D/Web' in the Chinese UI
+ */
+export function seededPath(treeNames: string): string {
+  const cut = treeNames.indexOf('/');
+  return cut < 0 ? seededName(treeNames) : seededName(treeNames.slice(0, cut)) + treeNames.slice(cut);
 }

@@ -2,6 +2,7 @@ import { ChevronRight } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from './cn';
 import s from './breadcrumb.module.css';
+import { useUiLabels } from './ui-labels';
 
 export interface BreadcrumbItem {
   label: ReactNode;
@@ -36,8 +37,9 @@ const defaultLink = ({ href, className, children }: BreadcrumbLinkProps) => (
  * @example <Breadcrumb aria-label={t('nav.breadcrumb')} items={[{ label: 'Apps', href: '/apps' }, { label: app.name }]} renderLink={routerLink} />
  */
 export function Breadcrumb({ items, renderLink = defaultLink, separator, className, ...props }: BreadcrumbProps) {
+  const words = useUiLabels();
   return (
-    <nav data-slot="breadcrumb" aria-label="Breadcrumb" className={cn(s.root, className)} {...props}>
+    <nav data-slot="breadcrumb" aria-label={words.breadcrumb} className={cn(s.root, className)} {...props}>
       <ol className={s.list}>
         {items.map((item, i) => {
           const last = i === items.length - 1;

@@ -3,6 +3,7 @@ import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from './button';
 import s from './dialog.module.css';
 import { getPending, settle, subscribeConfirm, type ConfirmOptions } from './confirm-store';
+import { useUiLabels } from './ui-labels';
 
 export { confirm, type ConfirmOptions } from './confirm-store';
 
@@ -17,7 +18,8 @@ export interface ConfirmDialogProps extends ConfirmOptions {
  * Controlled confirmation (Radix AlertDialog: focus starts on Cancel, Esc cancels).
  * @example <ConfirmDialog open={open} onOpenChange={setOpen} danger title="Delete app?" onConfirm={() => remove(id)} />
  */
-export function ConfirmDialog({ open, onOpenChange, onConfirm, title, description, danger, confirmLabel = 'Confirm', cancelLabel = 'Cancel' }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, onConfirm, title, description, danger, confirmLabel, cancelLabel }: ConfirmDialogProps) {
+  const words = useUiLabels();
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -45,10 +47,10 @@ export function ConfirmDialog({ open, onOpenChange, onConfirm, title, descriptio
           </div>
           <div className={s.footer}>
             <AlertDialog.Cancel asChild>
-              <Button disabled={busy}>{cancelLabel}</Button>
+              <Button disabled={busy}>{cancelLabel ?? words.cancel}</Button>
             </AlertDialog.Cancel>
             <Button variant={danger ? 'danger' : 'primary'} loading={busy} onClick={run} data-slot="confirm-dialog-action">
-              {confirmLabel}
+              {confirmLabel ?? words.confirm}
             </Button>
           </div>
         </AlertDialog.Content>

@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from './cn';
 import s from './dialog.module.css';
+import { useUiLabels } from './ui-labels';
 
 export const Dialog = Radix.Root;
 export const DialogTrigger = Radix.Trigger;
@@ -16,7 +17,7 @@ export interface DialogContentProps extends ComponentProps<typeof Radix.Content>
   size?: DialogSize;
   /** Hide the top-right close button. */
   hideClose?: boolean;
-  /** Accessible label of the close button. Default 'Close'. */
+  /** Accessible label of the close button. Default: the app's word for close (ui-labels.ts). */
   closeLabel?: string;
 }
 
@@ -32,14 +33,15 @@ export interface DialogContentProps extends ComponentProps<typeof Radix.Content>
  *   </DialogContent>
  * </Dialog>
  */
-export function DialogContent({ size = 'md', hideClose, closeLabel = 'Close', className, children, ...props }: DialogContentProps) {
+export function DialogContent({ size = 'md', hideClose, closeLabel, className, children, ...props }: DialogContentProps) {
+  const labels = useUiLabels();
   return (
     <Radix.Portal>
       <Radix.Overlay data-slot="dialog-overlay" className={s.overlay} />
       <Radix.Content data-slot="dialog-content" className={cn(s.content, sizes[size], className)} {...props}>
         {children}
         {!hideClose && (
-          <Radix.Close className={s.close} aria-label={closeLabel}>
+          <Radix.Close className={s.close} aria-label={closeLabel ?? labels.close}>
             <X aria-hidden="true" />
           </Radix.Close>
         )}

@@ -26,3 +26,4 @@ export * from './tabs';
 export * from './textarea';
 export * from './toast';
 export * from './tooltip';
+export * from './ui-labels';

@@ -1,16 +1,19 @@
 import type { ComponentProps } from 'react';
 import { cn } from './cn';
 import s from './spinner.module.css';
+import { useUiLabels } from './ui-labels';
 
 export interface SpinnerProps extends Omit<ComponentProps<'span'>, 'children'> {
   /** Diameter in px. Default 16. */
   size?: number;
-  /** Accessible label announced to screen readers. Default 'Loading'. Pass '' inside a labelled control. */
+  /** Accessible label announced to screen readers. Default: the app's word for loading (ui-labels.ts). Pass '' inside a labelled control. */
   label?: string;
 }
 
 /** Indeterminate circular progress. Inherits `currentColor`. */
-export function Spinner({ size = 16, label = 'Loading', className, style, ...props }: SpinnerProps) {
+export function Spinner({ size = 16, label: given, className, style, ...props }: SpinnerProps) {
+  const words = useUiLabels();
+  const label = given ?? words.loading;
   return (
     <span
       data-slot="spinner"

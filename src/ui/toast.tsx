@@ -3,6 +3,7 @@ import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
 import { cn } from './cn';
 import s from './toast.module.css';
+import { useUiLabels } from './ui-labels';
 import { getToasts, setToasts, subscribeToasts } from './toast-store';
 
 export { toast, type ToastKind, type ToastOptions } from './toast-store';
@@ -21,7 +22,10 @@ export interface ToasterProps {
 }
 
 /** Mount once near the app root. */
-export function Toaster({ position = 'bottom-right', duration = 3000, closeLabel = 'Close', label = 'Notifications' }: ToasterProps) {
+export function Toaster({ position = 'bottom-right', duration = 3000, closeLabel: givenClose, label: givenLabel }: ToasterProps) {
+  const words = useUiLabels();
+  const closeLabel = givenClose ?? words.close;
+  const label = givenLabel ?? words.notifications;
   const list = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   return (
     <Radix.Provider duration={duration} label={label} swipeDirection={position === 'top-center' ? 'up' : 'right'}>

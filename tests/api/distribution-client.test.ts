@@ -38,7 +38,7 @@ it('lists, distributes, moves and cancels through the client, each answer parsed
 
   const distributed = await distributeApp(ws.id, app.id, { platform: 'portal', version_id: v1.id });
   const portal = distributed.platforms.find((p) => p.platform === 'portal')!;
-  expect(portal).toMatchObject({ state: 'distributed', newer_version_available: true, blocked: null, distribution: { version: { id: v1.id, version: 'v1' }, distributed_by_name: 'Administrator' } });
+  expect(portal).toMatchObject({ state: 'distributed', newer_version_available: true, blocked: null, distribution: { version: { id: v1.id, version: 'v1' }, distributed_by_name: 'admin' } });
   await expect(distributeApp(ws.id, app.id, { platform: 'portal' }, { reaction: 'silent' })).rejects.toMatchObject({ code: 'VALIDATION-1001' });
 
   const moved = await moveDistribution(ws.id, app.id, { id: portal.distribution!.id, version_id: v2.id });
@@ -48,6 +48,6 @@ it('lists, distributes, moves and cancels through the client, each answer parsed
   expect(tool.platforms[3]).toMatchObject({ state: 'distributed', distribution: { version: { id: v2.id }, tool_id: expect.any(String) } });
 
   const cancelled = await cancelDistribution(ws.id, app.id, portal.distribution!.id);
-  expect(cancelled.platforms[1]).toMatchObject({ state: 'cancelled', distribution: { cancelled_by_name: 'Administrator', version: { version: 'v2' } } });
+  expect(cancelled.platforms[1]).toMatchObject({ state: 'cancelled', distribution: { cancelled_by_name: 'admin', version: { version: 'v2' } } });
   expect((await apiDistributeApi.list(app.id, ws.id)).platforms[1].state).toBe('cancelled');
 });

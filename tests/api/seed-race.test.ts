@@ -29,3 +29,8 @@ it('two first starts at the same moment make one super admin, and neither fails'
     for (const a of admins) await db().update(users).set({ role: 'super_admin' }).where(eq(users.id, a.id));
   }
 });
+
+it('the first start names the admin by their username: no English "Administrator" for a Chinese UI to show', async () => {
+  const [admin] = await db().select({ username: users.username, realName: users.realName }).from(users).where(eq(users.role, 'super_admin'));
+  expect(admin.realName).toBe(admin.username);
+});

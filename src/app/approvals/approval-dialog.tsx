@@ -13,6 +13,7 @@ import { Badge, Button, Dialog, DialogBody, DialogContent, DialogFooter, DialogH
 import { reportError } from '../system/users/admin-kit';
 import { approvalsChanged, itemPath, STATE_TONE } from './approval-kit';
 import s from './approvals.module.css';
+import { seededName } from '../../i18n/seeded';
 
 type Action = ApprovalUserAction | 'force_recall';
 
@@ -106,7 +107,7 @@ export function ApprovalDialog({ id, onClose, onChanged }: ApprovalDialogProps) 
                   {detail.version ? ` · ${detail.version}` : ''}
                 </dd>
                 <dt>{t('columns.workspace')}</dt>
-                <dd>{detail.workspace_name}</dd>
+                <dd>{seededName(detail.workspace_name)}</dd>
                 <dt>{t('columns.submitter')}</dt>
                 <dd>
                   {detail.submitted_by_name} · {formatDateTime(detail.submitted_at)}

@@ -17,6 +17,7 @@ import { LoadFailed, PAGE_STYLE, useLoad } from '../system/users/admin-kit';
 import { ApprovalDialog } from './approval-dialog';
 import { approvalsChanged, STATE_TONE } from './approval-kit';
 import s from './approvals.module.css';
+import { seededName } from '../../i18n/seeded';
 
 export default function ApprovalsPage() {
   const { t } = useTranslation('approval');
@@ -75,7 +76,7 @@ export default function ApprovalsPage() {
                 <TableCell>
                   {t(`kinds.${a.kind}`)} · {t(`itemTypes.${a.item_type}`)}
                 </TableCell>
-                <TableCell>{a.workspace_name}</TableCell>
+                <TableCell>{seededName(a.workspace_name)}</TableCell>
                 <TableCell>{a.submitted_by_name}</TableCell>
                 <TableCell>{formatDateTime(a.submitted_at)}</TableCell>
                 <TableCell>

@@ -38,7 +38,7 @@ export function WorkspaceSwitcher({ workspaces, currentId, currentName, currentI
   const label = seededName(current?.name ?? currentName ?? '') || t('workspace.choose');
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? workspaces.filter((w) => w.name.toLowerCase().includes(q)) : workspaces;
+    return q ? workspaces.filter((w) => seededName(w.name).toLowerCase().includes(q)) : workspaces;
   }, [workspaces, query]);
 
   return (

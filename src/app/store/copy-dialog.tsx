@@ -16,6 +16,7 @@ import { useStoreApi } from './store-api';
 import { copyPath, CREATOR_ROLES } from './store-kinds';
 import { ToolAuthorization } from './tool-authorization';
 import s from './store.module.css';
+import { seededName } from '../../i18n/seeded';
 
 const UNSET = '__unset__';
 
@@ -117,7 +118,7 @@ export function CopyDialog({ type, item, open, onOpenChange, onCopied }: CopyDia
           ) : (
             <div className={s.stack}>
               <Field label={t('copy.target')} required>
-                <Select value={target} onValueChange={setTarget} placeholder={t('copy.targetPlaceholder')} aria-label={t('copy.target')} options={spaces.map((w) => ({ value: w.id, label: w.name }))} />
+                <Select value={target} onValueChange={setTarget} placeholder={t('copy.targetPlaceholder')} aria-label={t('copy.target')} options={spaces.map((w) => ({ value: w.id, label: seededName(w.name) }))} />
               </Field>
               <Field label={t('copy.name')}>
                 <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} data-testid="store-copy-name" />

@@ -6,6 +6,7 @@ import { AppIcon } from '../../kit/widgets/icon-picker';
 import { Badge, Card, Skeleton } from '../../ui';
 import { REVIEW_TONE } from './store-kinds';
 import s from './store.module.css';
+import { seededName } from '../../i18n/seeded';
 
 /** The item's icon: its own (apps, tools) or the type's. */
 export function StoreItemIcon({ item, size = 40 }: { item: Pick<StoreItem, 'type' | 'icon' | 'name'>; size?: number }) {
@@ -79,8 +80,8 @@ export function StoreCard({ item, to, showState }: StoreCardProps) {
         <PluginMeta item={item} facts={item.plugin} />
       ) : (
         <div className={s.meta}>
-          <span className={`${s.ellipsis} ${s.metaSource}`} title={item.source_workspace_name}>
-            {t('gallery.from', { space: item.source_workspace_name })}
+          <span className={`${s.ellipsis} ${s.metaSource}`} title={seededName(item.source_workspace_name)}>
+            {t('gallery.from', { space: seededName(item.source_workspace_name) })}
           </span>
           <span className={s.ellipsis}>{statsText(tt, item)}</span>
           <span className={s.nowrap} data-testid="store-card-copies">

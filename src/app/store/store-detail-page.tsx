@@ -22,6 +22,7 @@ import { PluginParts } from './store-plugin-parts';
 import { saveFile } from './save-file';
 import { ROUTE_OF, typeOfRoute } from './store-kinds';
 import s from './store.module.css';
+import { seededName } from '../../i18n/seeded';
 
 export default function StoreDetailPage() {
   const { pathname } = useLocation();
@@ -144,7 +145,7 @@ export function StoreDetail({ type, id }: { type: StoreItemType; id: string }) {
       </div>
       <div className={s.facts}>
         <Fact label={t('detail.publishedBy')} value={item.published_by_name} />
-        {type !== 'plugin' && <Fact label={t('detail.source')} value={item.source_workspace_name} />}
+        {type !== 'plugin' && <Fact label={t('detail.source')} value={seededName(item.source_workspace_name)} />}
         <Fact label={t('detail.publishedAt')} value={formatDateTime(item.published_at, { withSeconds: false }) ?? ''} />
         {type !== 'plugin' && <Fact label={t('detail.copyCount')} value={<span data-testid="store-detail-copies">{item.copy_count}</span>} />}
       </div>

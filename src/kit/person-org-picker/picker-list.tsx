@@ -16,6 +16,7 @@ import type { PickerSnapshot, PickerStore } from './picker-store';
 import type { Row } from './tree-state';
 import { PICKER_DEFAULTS, type TriState } from './types';
 import s from './person-org-picker.module.css';
+import { seededName, seededPath } from '../../i18n/seeded';
 
 export interface PickerListProps {
   store: PickerStore;
@@ -149,7 +150,7 @@ export function PickerList({ store, snapshot, rows, variant, listRef, ...aria }:
         );
       case 'org': {
         const org = snapshot.orgs.get(row.id);
-        const name = org?.name ?? '';
+        const name = seededName(org?.name ?? '');
         const busy = snapshot.busy.has(row.id);
         const state = snapshot.orgStates.get(row.id);
         return (
@@ -191,7 +192,7 @@ export function PickerList({ store, snapshot, rows, variant, listRef, ...aria }:
             {busy ? <Spinner size={16} label={t('loading')} /> : <Building2 className={s.orgIcon} aria-hidden="true" />}
             <span className={s.name}>{name}</span>
             <span className={s.meta}>
-              {variant === 'search' ? org?.treeNames : snapshot.selectType !== 'org' ? t('peopleCount', { count: org?.hasEmpNum ?? 0 }) : null}
+              {variant === 'search' ? seededPath(org?.treeNames ?? '') : snapshot.selectType !== 'org' ? t('peopleCount', { count: org?.hasEmpNum ?? 0 }) : null}
             </span>
           </div>
         );
@@ -222,7 +223,7 @@ export function PickerList({ store, snapshot, rows, variant, listRef, ...aria }:
             />
             <Avatar name={name} src={user?.avatar || null} size="xs" colorSeed={row.id} />
             <span className={s.name}>{name}</span>
-            <span className={s.meta}>{variant === 'search' ? user?.masterOrgTreeName : user?.username}</span>
+            <span className={s.meta}>{variant === 'search' ? seededPath(user?.masterOrgTreeName ?? '') : user?.username}</span>
             {disabled && <span className={s.tag}>{t('already')}</span>}
           </div>
         );

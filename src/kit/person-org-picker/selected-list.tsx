@@ -6,6 +6,7 @@ import { cn } from '../../ui/cn';
 import { Spinner } from '../../ui/spinner';
 import { itemName, type PickerItem } from './types';
 import s from './person-org-picker.module.css';
+import { seededName, seededPath } from '../../i18n/seeded';
 
 export interface SelectedListProps {
   items: PickerItem[];
@@ -39,7 +40,7 @@ export function SelectedList({ items, resolving, onRemove, onClear }: SelectedLi
       ) : (
         <ul className={s.selectedItems} aria-label={t('selected.list')} data-testid="picker-selected">
           {items.map((item) => {
-            const name = itemName(item);
+            const name = seededName(itemName(item));
             return (
               <li key={item.id} className={s.selectedItem} data-kind={item.kind}>
                 {item.kind === 'user' ? (
@@ -49,7 +50,7 @@ export function SelectedList({ items, resolving, onRemove, onClear }: SelectedLi
                 )}
                 <span className={s.selectedText}>
                   <span className={s.name}>{name}</span>
-                  <span className={s.meta}>{item.kind === 'user' ? item.user.masterOrgTreeName : item.org.treeNames}</span>
+                  <span className={s.meta}>{seededPath(item.kind === 'user' ? item.user.masterOrgTreeName : item.org.treeNames)}</span>
                 </span>
                 <button type="button" className={s.removeButton} aria-label={t('selected.remove', { name })} onClick={() => onRemove(item.id)}>
                   <X aria-hidden="true" />

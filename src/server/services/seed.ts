@@ -44,7 +44,8 @@ export async function seed(db: Db, adminUser: string, adminPassword?: string): P
       username: adminUser,
       password,
       role: 'super_admin',
-      realName: 'Administrator',
+      // No real name is known yet: the username stands in (createUser), the same in every language, where
+      // an English 'Administrator' showed as the creator of everything in the Chinese UI.
     });
     const wsId = randomUUID();
     await tx.insert(workspaces).values({

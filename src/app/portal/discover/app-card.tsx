@@ -8,6 +8,7 @@ import { Skeleton } from '../../../ui/skeleton';
 import { PortalModeBadge } from '../mode-badge';
 import { appPath } from '../paths';
 import s from './discover.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 /**
  * An app in discover: icon, name, mode, description, where it comes from (the tenant's portal or one
@@ -34,7 +35,7 @@ export function AppCard({ app }: { app: PortalApp }) {
       <div className={s.cardMeta}>
         <span className={s.source}>
           <SourceIcon aria-hidden="true" />
-          <span className={s.ellipsis}>{t(`source.${app.platform}`, { name: app.workspace_name })}</span>
+          <span className={s.ellipsis}>{t(`source.${app.platform}`, { name: seededName(app.workspace_name) })}</span>
         </span>
         <span className={s.version}>{t('discover.version', { version: app.version })}</span>
       </div>

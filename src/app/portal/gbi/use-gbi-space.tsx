@@ -12,6 +12,7 @@ import { SelectInput } from '../../../kit/widgets/select-input';
 import { useSession } from '../../session';
 import { settleLoadError } from '../load-error';
 import s from './gbi.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 type Space = z.output<typeof Workspace>;
 
@@ -44,7 +45,7 @@ export function SpacePicker({ space }: { space: ReturnType<typeof useGbiSpace> }
         size="sm"
         value={space.workspaceId}
         onChange={(v) => v && space.setWorkspace(v)}
-        options={space.spaces.map((w) => ({ value: w.id, label: w.name }))}
+        options={space.spaces.map((w) => ({ value: w.id, label: seededName(w.name) }))}
       />
     </div>
   );

@@ -79,6 +79,34 @@ describe('VersionPage', () => {
     expect(await screen.findByText('Version v1.0.3 published')).toBeInTheDocument();
   });
 
+  it('waits for the suggested number before it publishes (a click before it arrives is not an empty number)', async () => {
+    // The suggestion is a request of its own: on a loaded machine the dialog is up before it answers
+    // (the e2e agent-builder publish clicked through it, got "cannot be empty" and never listed a version).
+    const api = createMemoryVersionApi();
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = { ...api, list: async (...a: Parameters<typeof api.list>) => (a[2].page_size === 1 ? gate.then(() => api.list(...a)) : api.list(...a)) };
+    render(
+      <VersionApiContext value={slow}>
+        <VersionPage app={{ id: api.appId, workspace_id: api.workspaceId, type: 'workflow' }} />
+      </VersionApiContext>,
+    );
+    const user = userEvent.setup();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByTestId('publish-dialog');
+    const publish = within(dialog).getByRole('button', { name: 'Publish' });
+    expect(within(dialog).getByTestId('publish-version')).toHaveValue('');
+    expect(publish).toBeDisabled();
+    await user.click(publish);
+    expect(within(dialog).queryByText('The version number cannot be empty')).toBeNull();
+    release();
+    await waitFor(() => expect(within(dialog).getByTestId('publish-version')).toHaveValue('v1.0.3'));
+    await user.click(publish);
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(api.calls.find((c) => c.method === 'publish')).toMatchObject({ args: [{ version: 'v1.0.3' }] });
+  });
+
   it('refuses an empty or taken version number in the form, and lists why a draft cannot be published', async () => {
     const { api, user } = setup({ draftInvalid: true });
     await waitFor(() => expect(rows()).toHaveLength(3));

@@ -67,6 +67,7 @@ function PublishDialog({ app, open, onOpenChange, onPublished }: { app: VersionA
   const [error, setError] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [suggesting, setSuggesting] = useState(false);
 
   useEffect(() => {
     if (!open) return;
@@ -74,12 +75,25 @@ function PublishDialog({ app, open, onOpenChange, onPublished }: { app: VersionA
     setError(null);
     setProblems(null);
     setVersion('');
+    setSuggesting(true);
+    let live = true;
+    const suggest = (latest: string | null | undefined) => {
+      if (!live) return;
+      setVersion((v) => v || nextVersion(latest));
+      setSuggesting(false);
+    };
     // The newest version, whatever page the list shows, gives the suggested next number.
     api.list(app.id, app.workspace_id, { page: 1, page_size: 1 }).then(
-      (p) => setVersion((v) => v || nextVersion(p.items[0]?.version)),
-      () => setVersion((v) => v || nextVersion(null)),
+      (p) => suggest(p.items[0]?.version),
+      () => suggest(null),
     );
+    return () => {
+      live = false;
+    };
   }, [open, api, app.id, app.workspace_id]);
+  // Until the suggestion arrives an untouched number is empty, not missing: Publish waits for it
+  // rather than answering "cannot be empty" (a click as the dialog opened on a slow server did).
+  const waiting = suggesting && !version.trim();
 
   async function submit() {
     const v = version.trim();
@@ -129,7 +143,7 @@ function PublishDialog({ app, open, onOpenChange, onPublished }: { app: VersionA
           <Button variant="secondary" disabled={busy} onClick={() => onOpenChange(false)}>
             {t('actions.cancel')}
           </Button>
-          <Button variant="primary" loading={busy} onClick={() => void submit()}>
+          <Button variant="primary" loading={busy || waiting} onClick={() => void submit()}>
             {t('actions.publish')}
           </Button>
         </DialogFooter>

@@ -6,6 +6,7 @@ import { Select } from '../../../ui/select';
 import { rules, tv } from '../../shell/validation';
 import type { LoginTenant } from './login-form';
 import s from './login.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 /** The tenant a sign-in form starts with: the configured default, else the one marked default, else the first. */
 export const preselectedTenant = (tenants: LoginTenant[], defaultTenantId: string): string =>
@@ -33,7 +34,7 @@ export function TenantField<T extends FieldValues & { tenantId: string }>({ cont
           <Select
             value={field.value as string}
             onValueChange={field.onChange}
-            options={tenants.map((x) => ({ value: x.id, label: x.name }))}
+            options={tenants.map((x) => ({ value: x.id, label: seededName(x.name) }))}
             placeholder={t('login.tenantPlaceholder')}
             ref={field.ref}
             className={s.select}

@@ -22,6 +22,7 @@ import { lazyWithReload } from '../../guards';
 import type { WorkspaceFormValues } from './workspace-dialog';
 import { WorkspaceList, type WorkspaceView } from './workspace-list';
 import s from './operation.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 const VIEW_KEY = 'weft.workspace-view';
 
@@ -40,7 +41,8 @@ function savedView(): WorkspaceView {
 export function filterWorkspaces<W extends Pick<Workspace, 'name' | 'description'>>(list: W[], query: string): W[] {
   const q = query.trim().toLowerCase();
   if (!q) return list;
-  return list.filter((w) => w.name.toLowerCase().includes(q) || w.description.toLowerCase().includes(q));
+  // What the list shows is searched: a seeded name in the current language.
+  return list.filter((w) => seededName(w.name).toLowerCase().includes(q) || seededName(w.description).toLowerCase().includes(q));
 }
 
 type DialogState = { mode: 'create' } | { mode: 'edit'; workspace: Workspace } | null;
@@ -87,7 +89,7 @@ export default function OperationHome() {
 
   const remove = async (w: Workspace) => {
     const ok = await confirm({
-      title: t('delete.title', { name: w.name }),
+      title: t('delete.title', { name: seededName(w.name) }),
       description: t('delete.description'),
       danger: true,
       confirmLabel: t('common:actions.delete'),
@@ -96,7 +98,7 @@ export default function OperationHome() {
     try {
       await deleteWorkspace(w.id);
       useWorkspaces.getState().remove(w.id);
-      notify({ level: 'success', text: t('messages.deleted', { name: w.name }) });
+      notify({ level: 'success', text: t('messages.deleted', { name: seededName(w.name) }) });
     } catch {
       // The request layer has shown the failure.
     }

@@ -42,7 +42,7 @@ function RowActions({ workspace, onEdit, onDelete }: { workspace: Workspace } & 
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" iconOnly aria-label={t('list.actionsFor', { name: workspace.name })} data-testid="workspace-actions">
+        <Button variant="ghost" size="sm" iconOnly aria-label={t('list.actionsFor', { name: seededName(workspace.name) })} data-testid="workspace-actions">
           <Ellipsis aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>

@@ -16,6 +16,7 @@ import { displayName } from '../../shell/user-menu';
 import { UsageRecords } from '../../portal/usage/usage-records';
 import { ProfileForm } from './profile-form';
 import s from './personal.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 export default function PersonalCenter() {
   const { t } = useTranslation(['auth', 'common', 'errors', 'pages', 'shell', 'portal']);
@@ -35,7 +36,7 @@ export default function PersonalCenter() {
               <span className={s.identityMeta}>
                 {t('profile.account')}: {user.username}
                 <span aria-hidden="true"> · </span>
-                {t('profile.tenant')}: {user.tenant_name}
+                {t('profile.tenant')}: {seededName(user.tenant_name)}
               </span>
             </div>
             <Badge variant={user.role === 'user' ? 'neutral' : 'primary'}>{t(`shell:role.${user.role}`)}</Badge>

@@ -18,6 +18,7 @@ import { useKnowledgeApi } from '../../workspace/knowledge/knowledge-api';
 import { ProgressBar } from '../../workspace/knowledge/progress-bar';
 import { POLL_MS, unitView } from '../../workspace/knowledge/unit-status';
 import s from '../../workspace/knowledge/knowledge.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 type Pending = { kind: 'stop' | 'cancel'; task: AdminDatasetTask } | null;
 
@@ -86,8 +87,8 @@ function TaskList() {
                   <TableCell>
                     <Badge variant="neutral">{t(`tasks.types.${task.task_type}`)}</Badge>
                   </TableCell>
-                  <TableCell>{task.tenant_name}</TableCell>
-                  <TableCell>{task.workspace_name}</TableCell>
+                  <TableCell>{seededName(task.tenant_name)}</TableCell>
+                  <TableCell>{seededName(task.workspace_name)}</TableCell>
                   <TableCell>{task.dataset_name}</TableCell>
                   <TableCell>{task.document_name}</TableCell>
                   <TableCell>

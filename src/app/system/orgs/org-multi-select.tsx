@@ -5,6 +5,7 @@ import { Checkbox } from '../../../ui/checkbox';
 import { Skeleton } from '../../../ui/skeleton';
 import { flattenOrgs, indexOrgs } from './org-tree';
 import s from './orgs.module.css';
+import { seededName, seededPath } from '../../../i18n/seeded';
 
 export interface OrgMultiSelectProps {
   /** The tenant's tree; undefined while it loads. */
@@ -47,8 +48,8 @@ export function OrgMultiSelect({ tree, value, onChange, disabled, label }: OrgMu
             return (
               <div key={org.id} className={s.pickerRow} style={{ paddingLeft: 10 + depth * 18 }}>
                 <Checkbox id={id} checked={chosen.has(org.id)} disabled={disabled} onCheckedChange={(c) => toggle(org.id, c === true)} />
-                <label htmlFor={id} title={org.treeNames}>
-                  {org.name}
+                <label htmlFor={id} title={seededPath(org.treeNames)}>
+                  {seededName(org.name)}
                 </label>
               </div>
             );
@@ -62,7 +63,7 @@ export function OrgMultiSelect({ tree, value, onChange, disabled, label }: OrgMu
           : known.map((id, i) => (
               <Fragment key={id}>
                 {i > 0 && t('orgs.separator')}
-                {byId.get(id)!.treeNames}
+                {seededPath(byId.get(id)!.treeNames)}
                 {i === 0 && <span className={s.masterTag}>{t('orgs.master')}</span>}
               </Fragment>
             ))}

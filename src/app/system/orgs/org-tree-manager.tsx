@@ -13,6 +13,7 @@ import { useSystemApi } from '../users/system-api';
 import { OrgNameDialog } from './org-name-dialog';
 import { flattenOrgs, isEmptyOrg } from './org-tree';
 import s from './orgs.module.css';
+import { seededName, seededPath } from '../../../i18n/seeded';
 
 export interface OrgTreeManagerProps {
   /** A super admin's chosen tenant; absent: the caller's own tenant. */
@@ -127,7 +128,7 @@ export function OrgTreeManager({ tenantId, onChanged }: OrgTreeManagerProps) {
                   type="button"
                   className={s.toggle}
                   aria-expanded={open}
-                  aria-label={open ? t('orgs.collapse', { name: org.name }) : t('orgs.expand', { name: org.name })}
+                  aria-label={open ? t('orgs.collapse', { name: seededName(org.name) }) : t('orgs.expand', { name: seededName(org.name) })}
                   onClick={() => toggle(org.id)}
                 >
                   {open ? <ChevronDown aria-hidden="true" /> : <ChevronRight aria-hidden="true" />}
@@ -135,8 +136,8 @@ export function OrgTreeManager({ tenantId, onChanged }: OrgTreeManagerProps) {
               ) : (
                 <span className={s.toggleSpace} aria-hidden="true" />
               )}
-              <span className={s.name} title={org.treeNames}>
-                {org.name}
+              <span className={s.name} title={seededPath(org.treeNames)}>
+                {seededName(org.name)}
               </span>
               {isRoot && (
                 <Tooltip content={t('orgs.rootHint')}>
@@ -152,7 +153,7 @@ export function OrgTreeManager({ tenantId, onChanged }: OrgTreeManagerProps) {
                     size="sm"
                     variant="ghost"
                     iconOnly
-                    aria-label={t('orgs.addChildOf', { name: org.name })}
+                    aria-label={t('orgs.addChildOf', { name: seededName(org.name) })}
                     onClick={() => setEditing({ mode: 'create', parent: org })}
                   >
                     <Plus aria-hidden="true" />
@@ -165,14 +166,14 @@ export function OrgTreeManager({ tenantId, onChanged }: OrgTreeManagerProps) {
                         size="sm"
                         variant="ghost"
                         iconOnly
-                        aria-label={t('orgs.renameOf', { name: org.name })}
+                        aria-label={t('orgs.renameOf', { name: seededName(org.name) })}
                         onClick={() => setEditing({ mode: 'rename', org })}
                       >
                         <Pencil aria-hidden="true" />
                       </Button>
                     </Tooltip>
                     <Tooltip content={t('orgs.delete')}>
-                      <Button size="sm" variant="ghost" iconOnly aria-label={t('orgs.deleteOf', { name: org.name })} onClick={() => askDelete(org)}>
+                      <Button size="sm" variant="ghost" iconOnly aria-label={t('orgs.deleteOf', { name: seededName(org.name) })} onClick={() => askDelete(org)}>
                         <Trash2 aria-hidden="true" />
                       </Button>
                     </Tooltip>
@@ -199,7 +200,7 @@ export function OrgTreeManager({ tenantId, onChanged }: OrgTreeManagerProps) {
         open={nameOpen}
         onOpenChange={setNameOpen}
         mode={editing?.mode ?? 'create'}
-        context={editing?.mode === 'rename' ? editing.org.treeNames : (editing?.parent?.treeNames ?? '')}
+        context={seededPath(editing?.mode === 'rename' ? editing.org.treeNames : (editing?.parent?.treeNames ?? ''))}
         initialName={editing?.mode === 'rename' ? editing.org.name : ''}
         onSubmit={submitName}
       />

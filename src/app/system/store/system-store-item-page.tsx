@@ -18,6 +18,7 @@ import { REVIEW_TONE } from '../../store/store-kinds';
 import { formatDateTime, LoadFailed, reportError, useLoad } from '../users/admin-kit';
 import { useSystemStoreApi } from './system-store-api';
 import s from '../../store/store.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 export default function SystemStoreItemPage() {
   const { type = '', id = '' } = useParams();
@@ -105,8 +106,8 @@ export function SystemStoreItem({ type, id }: { type: StoreItemType; id: string 
       </div>
       {/* A plugin has no project space and is installed, not copied: its own facts (version, author, installs, checksum) are in PluginParts. */}
       <div className={s.facts} data-testid="system-store-facts">
-        <Fact label={t('system.columns.tenant')} value={d.tenant_name} />
-        {snap.type !== 'plugin' && <Fact label={t('detail.source')} value={d.source_workspace_name} />}
+        <Fact label={t('system.columns.tenant')} value={seededName(d.tenant_name)} />
+        {snap.type !== 'plugin' && <Fact label={t('detail.source')} value={seededName(d.source_workspace_name)} />}
         <Fact label={t('detail.publishedBy')} value={d.published_by_name} />
         <Fact label={t('detail.publishedAt')} value={formatDateTime(d.published_at)} />
         {d.reviewed_at && <Fact label={t('system.reviewedAt')} value={formatDateTime(d.reviewed_at)} />}

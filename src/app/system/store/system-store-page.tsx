@@ -15,6 +15,7 @@ import { KindBadge } from '../../store/store-card';
 import { REVIEW_TONE } from '../../store/store-kinds';
 import { formatDateTime, LoadFailed, PAGE_STYLE, PAGE_SIZE, PAGE_SIZES, useLoad, usePaginationLabels } from '../users/admin-kit';
 import s from '../../store/store.module.css';
+import { seededName } from '../../../i18n/seeded';
 
 type Query = { page: number; page_size: number; keyword: string; state: string; type: string };
 
@@ -88,8 +89,8 @@ export default function SystemStorePage() {
                 <TableCell>
                   <Badge variant={REVIEW_TONE[item.review_state]}>{t(`review.${item.review_state}`)}</Badge>
                 </TableCell>
-                <TableCell>{item.tenant_name}</TableCell>
-                <TableCell>{item.source_workspace_name}</TableCell>
+                <TableCell>{seededName(item.tenant_name)}</TableCell>
+                <TableCell>{seededName(item.source_workspace_name)}</TableCell>
                 <TableCell>{item.published_by_name}</TableCell>
                 <TableCell>{formatDateTime(item.published_at)}</TableCell>
                 <TableCell>{item.copy_count}</TableCell>

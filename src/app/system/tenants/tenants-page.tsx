@@ -21,6 +21,7 @@ import { formatDateTime, ListPager, ListRows, NoPermission, PAGE_SIZE, PAGE_STYL
 import { useSystemApi } from '../users/system-api';
 import s from '../users/system.module.css';
 import { CreateTenantDialog, RenameTenantDialog } from './tenant-dialogs';
+import { seededName } from '../../../i18n/seeded';
 
 const COLUMNS = 8;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -120,7 +121,7 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
                   const canToggle = !x.is_default && x.id !== me.tenant_id;
                   return (
                     <TableRow key={x.id} data-tenant-id={x.id}>
-                      <TableCell className={s.nowrap}>{x.name}</TableCell>
+                      <TableCell className={s.nowrap}>{seededName(x.name)}</TableCell>
                       <TableCell>
                         <Badge variant={x.status === 1 ? 'success' : 'neutral'} dot>
                           {x.status === 1 ? t('status.enabled') : t('status.disabled')}
@@ -139,7 +140,7 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
                             size="sm"
                             variant="link"
                             icon={<Pencil aria-hidden="true" size={12} />}
-                            aria-label={t('tenants.renameOf', { name: x.name })}
+                            aria-label={t('tenants.renameOf', { name: seededName(x.name) })}
                             onClick={() => {
                               setRenaming(x);
                               setRenameOpen(true);
@@ -152,7 +153,7 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
                               size="sm"
                               variant="link"
                               icon={<Power aria-hidden="true" size={12} />}
-                              aria-label={x.status === 1 ? t('tenants.disableOf', { name: x.name }) : t('tenants.enableOf', { name: x.name })}
+                              aria-label={x.status === 1 ? t('tenants.disableOf', { name: seededName(x.name) }) : t('tenants.enableOf', { name: seededName(x.name) })}
                               onClick={() => {
                                 setStatusTenant(x);
                                 setStatusOpen(true);
@@ -180,7 +181,7 @@ function TenantsScreen({ me }: { me: CurrentUser }) {
         open={statusOpen}
         onOpenChange={setStatusOpen}
         danger={disabling}
-        title={disabling ? t('tenants.disableTitle', { name: statusTenant?.name ?? '' }) : t('tenants.enableTitle', { name: statusTenant?.name ?? '' })}
+        title={disabling ? t('tenants.disableTitle', { name: seededName(statusTenant?.name ?? '') }) : t('tenants.enableTitle', { name: seededName(statusTenant?.name ?? '') })}
         description={disabling ? t('tenants.disableDescription') : t('tenants.enableDescription')}
         confirmLabel={disabling ? t('tenants.disable') : t('tenants.enable')}
         cancelLabel={t('common:actions.cancel')}

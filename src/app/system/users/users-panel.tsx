@@ -19,7 +19,7 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { useSystemApi } from './system-api';
 import { UserFormDialog } from './user-form-dialog';
 import s from './system.module.css';
-import { seededName } from '../../../i18n/seeded';
+import { seededName, seededPath } from '../../../i18n/seeded';
 
 const roleBadge: Record<SystemRole, BadgeVariant> = { super_admin: 'primary', tenant_admin: 'info', user: 'neutral' };
 const COLUMNS = 10;
@@ -239,7 +239,7 @@ interface UserRowProps {
 
 function UserRow({ user: u, self, locked, onEdit, onPassword, onToggle }: UserRowProps) {
   const { t } = useTranslation(['system', 'common']);
-  const orgNames = u.orgs.map((o) => o.name).join(', ');
+  const orgNames = u.orgs.map((o) => seededName(o.name)).join(', ');
   const statusHint = self ? t('users.selfStatusHint') : locked ? t('users.protectedHint') : undefined;
   const switchEl = (
     <Switch
@@ -275,7 +275,7 @@ function UserRow({ user: u, self, locked, onEdit, onPassword, onToggle }: UserRo
       </TableCell>
       <TableCell>
         {orgNames ? (
-          <span className={s.truncate} title={u.orgs.map((o) => o.treeNames).join('\n')}>
+          <span className={s.truncate} title={u.orgs.map((o) => seededPath(o.treeNames)).join('\n')}>
             {orgNames}
           </span>
         ) : (
