@@ -112,17 +112,9 @@ async function spawnServer(dataDir: string, env: Record<string, string>): Promis
 }
 
 /**
- * Test-only Chromium switches. `--force-prefers-reduced-motion`: the client's reduced-motion rule
- * (src/ui/base.css) cuts transitions and animations to 1 ms and stops the endless ones (spinners,
- * skeletons, the recording pulse), which otherwise make the renderer and the compositor draw a frame
- * at 60 Hz while a test waits; no test checks motion, and every screenshot shows the settled state.
- */
-const E2E_ARGS = ['--force-prefers-reduced-motion'];
-
-/**
  * The browsers of this vitest worker, by launch options. The e2e project runs its files with
  * `isolate: false`, so this module (and playwright-core) is loaded once per worker and the files a
- * worker runs one after the other share one Chromium (a launch is ~1 s of CPU, the module graph
+ * worker runs one after the other share one Chromium (a launch and close is ~0.85 s of CPU, the module graph
  * another): each file still works in browser contexts of its own, closed by {@link releaseBrowser}.
  * Chromium exits with the worker (Playwright's exit handler, and its pipe closes).
  */
@@ -133,12 +125,12 @@ export async function sharedBrowser(extraArgs: string[] = [], ignoreDefaultArgs:
   const key = JSON.stringify([extraArgs, ignoreDefaultArgs]);
   const known = await browsers.get(key)?.catch(() => null);
   if (known?.isConnected()) return known;
-  const launching = chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...E2E_ARGS, ...extraArgs], headless: true, ignoreDefaultArgs });
+  const launching = chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...extraArgs], headless: true, ignoreDefaultArgs });
   browsers.set(key, launching);
   return launching;
 }
 
-/** Chromium with the test switches and `extraArgs` (shared by this worker's files: see {@link sharedBrowser}). */
+/** Chromium with `extraArgs` (shared by this worker's files: see {@link sharedBrowser}). */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return sharedBrowser(extraArgs);
 }
