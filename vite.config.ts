@@ -150,6 +150,10 @@ export default defineConfig({
           // console-errors took 91 s of CPU (user + sys, browsers and servers included) for 323 s of wall
           // time on a loaded machine, ~109 s of wall time on a quiet one: well under one core per file.
           maxWorkers: 3,
+          // A worker keeps its module graph (playwright-core, the helpers) and its Chromium from one file
+          // to the next (tests/e2e/server.ts sharedBrowser): each file still starts its own studio and
+          // works in browser contexts of its own, which it closes at its end (releaseBrowser).
+          isolate: false,
           // One migrated, seeded data directory copied for every studio (tests/e2e/server.ts).
           globalSetup: ['tests/e2e/global-setup.ts'],
         },

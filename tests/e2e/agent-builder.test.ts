@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { GOOD_KEY } from '../api/fake-providers';
 import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await model?.close();
 });

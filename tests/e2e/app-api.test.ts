@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../schemas/flow';
-import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 

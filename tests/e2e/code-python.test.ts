@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { signInAs } from './console-fixtures';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 
@@ -84,12 +84,16 @@ const codeLines = (code: Locator) =>
   );
 
 describe('a Python code node in the editor', () => {
+  // A retry makes its app under another name: the first attempt's app keeps its name, and the create
+  // dialog refuses a second one (it stayed open, and every later click hit its overlay).
+  const attempts = { en: 0, zh: 0 };
   for (const lang of ['en', 'zh'] as const) {
     it(`chooses Python, types a function, runs it alone and shows the output (${lang})`, async () => {
       const t = TEXTS[lang];
+      attempts[lang] += 1;
       const { context, page } = await signInAs(browser, studio.url, lang, { width: 1500, height: 950 });
       await openFirstWorkspaceApps(page);
-      const appId = await createAppInUi(page, { name: `Python ${lang}`, description: 'Python code node', mode: 'workflow' });
+      const appId = await createAppInUi(page, { name: `Python ${lang}${attempts[lang] > 1 ? ` ${attempts[lang]}` : ''}`, description: 'Python code node', mode: 'workflow' });
       await saveDraftInBrowser(page, appId, workflowDoc());
       await page.reload();
       const editor = page.getByTestId('flow-editor');

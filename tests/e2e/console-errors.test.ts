@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { releaseBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
 import { launchWithScrollbars, recordToasts, seedConsole, signInAs, toastsOf, trackRequests, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 

@@ -4,17 +4,15 @@
  * processed text unit, a prompt, a credential, a database, a second member), made through the
  * browser's own session the way the screens call the API, and helpers to read a page's layout.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-// @ts-expect-error plain ESM helper shared with the scripts
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/tools.mjs';
-import { ADMIN, sessionApi } from './server';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN, sessionApi, sharedBrowser } from './server';
 
 /**
  * Chromium as a user sees it: Playwright hides scrollbars in headless mode by default, which would
  * make every "scrolls visibly" check and every screenshot of a scrolling table lie.
  */
 export function launchWithScrollbars(): Promise<Browser> {
-  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true, ignoreDefaultArgs: ['--hide-scrollbars'] });
+  return sharedBrowser([], ['--hide-scrollbars']);
 }
 
 /** An ordinary member of the seeded project space (a common user, no system role). */

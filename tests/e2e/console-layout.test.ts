@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { snap, startStudio, type RunningStudio } from './server';
+import { releaseBrowser, snap, startStudio, type RunningStudio } from './server';
 import { consolePages, launchWithScrollbars, openPage, scrollbarContrast, seedConsole, settle, signInAs, tableFits, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 

@@ -8,7 +8,7 @@ import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from './first-load';
-import { sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { releaseBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
 import { consolePages, launchWithScrollbars, MEMBER, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 

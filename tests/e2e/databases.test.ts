@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 // @ts-expect-error plain ESM helper shared with the scripts
 import { startPostgres } from '../../scripts/with-postgres.mjs';
-import { ADMIN, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, releaseBrowser, signIn, startStudio, type RunningStudio } from './server';
 
 interface Postgres {
   host: string;
@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   pg?.stop();
 });

@@ -12,7 +12,7 @@ import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
-import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await fake?.close();
   await team?.close();

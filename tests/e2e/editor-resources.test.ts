@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
-import { ADMIN, createAppInUi, launchBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
 });
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
-import { ADMIN, createAppInUi, launchBrowser, signIn, startStudio, type RunningStudio } from './server';
+import { ADMIN, createAppInUi, launchBrowser, releaseBrowser, signIn, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -94,7 +94,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await new Promise((r) => (model ? model.close(r) : r(null)));
   if (dir) fs.rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
 import { packPlugin } from '../../scripts/plugin-pack';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -31,7 +31,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { runFfmpeg } from '../../src/server/digital-human/ffmpeg';
-import { launchBrowser, openFirstWorkspaceApps, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, openFirstWorkspaceApps, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -126,7 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await owner?.context.close();
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await fake?.close();
   await speech?.close();

@@ -111,8 +111,37 @@ async function spawnServer(dataDir: string, env: Record<string, string>): Promis
   };
 }
 
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
+/**
+ * The browsers of this vitest worker, by launch options. The e2e project runs its files with
+ * `isolate: false`, so this module (and playwright-core) is loaded once per worker and the files a
+ * worker runs one after the other share one Chromium (a launch and close is ~0.85 s of CPU, the module graph
+ * another): each file still works in browser contexts of its own, closed by {@link releaseBrowser}.
+ * Chromium exits with the worker (Playwright's exit handler, and its pipe closes).
+ */
+const browsers = new Map<string, Promise<Browser>>();
+
+/** This worker's Chromium for these options, launched on first use (or again after a crash). */
+export async function sharedBrowser(extraArgs: string[] = [], ignoreDefaultArgs: string[] = []): Promise<Browser> {
+  const key = JSON.stringify([extraArgs, ignoreDefaultArgs]);
+  const known = await browsers.get(key)?.catch(() => null);
+  if (known?.isConnected()) return known;
+  const launching = chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...extraArgs], headless: true, ignoreDefaultArgs });
+  browsers.set(key, launching);
+  return launching;
+}
+
+/** Chromium with `extraArgs` (shared by this worker's files: see {@link sharedBrowser}). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return sharedBrowser(extraArgs);
+}
+
+/**
+ * A file's end with a shared browser: closes every context the file opened (their pages, streams and
+ * timers stop), so the next file starts on an empty browser; the browser itself stays for it.
+ */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
 }
 
 /** Saves a screenshot under test-results/ (kept by CI logs for a look). */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 import { startMailbox, type Mailbox } from '../api/smtp-fixture';
 
 let studio: RunningStudio;
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await mailbox?.close();
 });

@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
 import { startOidcProvider, type OidcFixture } from '../api/oidc-fixture';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   await op?.close();
 });

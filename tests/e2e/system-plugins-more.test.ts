@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { packPlugin } from '../../scripts/plugin-pack';
-import { launchBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await studio?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
