@@ -179,12 +179,70 @@ async function handle(m) {
   }
 }
 
-parentPort.on('message', (m) => {
+/**
+ * The statements waiting for PGlite, run one at a time in this thread's own order (PGlite would
+ * queue them too, in arrival order, out of sight): a transaction holds the queue from its `begin`
+ * to its end (its own statements, `commit` and `rollback` go at once, as inside PGlite).
+ */
+const waiting = [];
+/** What holds PGlite now: a statement's id, a transaction (`tx:<id>`), or null. */
+let holder = null;
+
+/** A statement's answer, with its start and end on the shared clock when the client asked (bench tracing). */
+function reply(m, started, outcome) {
+  const t = m.timed ? [started, performance.timeOrigin + performance.now()] : undefined;
+  if ('error' in outcome) {
+    parentPort.postMessage({ id: m.id, error: errorOf(outcome.error), ...(t ? { t } : {}) });
+    return;
+  }
+  const result = outcome.result;
+  const transfer = result?.blob ? [result.blob.buffer] : result instanceof Uint8Array ? [result.buffer] : [];
+  parentPort.postMessage({ id: m.id, result, ...(t ? { t } : {}) }, transfer);
+}
+
+function run(m, then) {
+  const started = m.timed ? performance.timeOrigin + performance.now() : 0;
   handle(m).then(
     (result) => {
-      const transfer = result?.blob ? [result.blob.buffer] : result instanceof Uint8Array ? [result.buffer] : [];
-      parentPort.postMessage({ id: m.id, result }, transfer);
+      reply(m, started, { result });
+      then?.(true);
     },
-    (e) => parentPort.postMessage({ id: m.id, error: errorOf(e) }),
+    (error) => {
+      reply(m, started, { error });
+      then?.(false);
+    },
   );
+}
+
+function pump() {
+  while (holder === null && waiting.length) {
+    const m = waiting.shift();
+    if (m.op === 'begin') {
+      holder = `tx:${m.tx}`;
+      // A BEGIN that failed holds nothing.
+      run(m, (ok) => {
+        if (!ok) release(`tx:${m.tx}`);
+      });
+    } else {
+      holder = m.id;
+      run(m, () => release(m.id));
+    }
+  }
+}
+
+function release(h) {
+  if (holder !== h) return;
+  holder = null;
+  pump();
+}
+
+parentPort.on('message', (m) => {
+  if (m.tx !== undefined && m.op !== 'begin') {
+    // Inside an open transaction (it holds the queue): at once.
+    run(m, m.op === 'commit' || m.op === 'rollback' ? () => release(`tx:${m.tx}`) : undefined);
+    return;
+  }
+  if (m.op === 'memory') return run(m);
+  waiting.push(m);
+  pump();
 });
