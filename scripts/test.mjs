@@ -43,6 +43,8 @@ function vitest(title, projects, env = {}, extra = []) {
 
 const ONCE_ON_EMBEDDED = [
   ...['dify-fixture-runs', 'gbi-mysql', 'sandbox', 'sandbox-queue', 'code-python', 'speech'],
+  // The embedded database's own thread (its queue's order): the same PGlite whatever DATABASE_URL says.
+  'pglite-worker',
   // The HTTP layer and the client: the outbound client, SSE keep-alive, static files, the input rule
   // every request passes, and the client functions parsing the server's real answers.
   ...['http-client', 'sse-keepalive', 'client-static', 'input-rule', 'knowledge-client', 'client-contract', 'distribution-client', 'apps-versions-client'],

@@ -17,6 +17,7 @@ import { registerInputRule } from './http/input-rule';
 import { registerRequestLog } from './http/request-log';
 import { codeChannels } from './login/senders';
 import { refuseWhileStopping, registerHealth, type ServerState } from './routes/health';
+import { markRequest, traceRequest, tracing } from './runs/first-token-trace';
 
 export interface BuildOptions {
   /** Pino logger options; false for tests. */
@@ -81,7 +82,13 @@ export async function buildApp(ctx: ServerContext, opts: BuildOptions = {}): Pro
   // After swagger, which documents only the routes declared after it.
   registerHealth(app, ctx, state);
 
+  // `BENCH_BREAKDOWN=1 npm run bench:portal` only (runs/first-token-trace.ts): no hook otherwise.
+  if (tracing()) app.addHook('onRequest', async (req) => traceRequest(req));
   registerAuth(app, ctx);
+  if (tracing()) {
+    app.addHook('preParsing', async (req) => markRequest(req, 'auth'));
+    app.addHook('preHandler', async (req) => markRequest(req, 'handler'));
+  }
 
   app.get('/config.json', { schema: { hide: true } }, async () => ({
     authMode: ctx.settings.authMode,

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { RunStreamEvent } from '../../schemas/run-api';
 import { conversations, messages, runs } from '../../src/server/db/schema';
+import { runWriterOf } from '../../src/server/runs/run-writer';
+import { updateRow } from '../../src/server/runs/raw-sql';
 import { fakeOpenAi, type FakeServer } from './fake-providers';
 import { useStudio } from './harness';
 import { configureProvider, createApp, flow, model, parseSse, prompt, readSse, RUNS, slowOpenAi, textInput, type SlowServer } from './runs-kit';
@@ -191,6 +193,35 @@ describe('conversations', () => {
     expect(runsLeft.list.every((r: { conversation_id: string | null }) => r.conversation_id === null)).toBe(true);
     // Continuing a deleted conversation is refused.
     expectCode(await h.call('POST', `${RUNS(chatApp)}/draft/chat-messages`, { ...member(), body: { query: 'x', conversation_id: conversationId } }), 400, 'VALIDATION-1000');
+  });
+});
+
+describe('runs ending together', () => {
+  it('are stored each with its own end: their run, message and conversation rows updated by one statement (one UPDATE per table, typed values)', async () => {
+    const started = await Promise.all(
+      ['one', 'two'].map(async (query) => parseSse((await h.call('POST', `${RUNS(chatApp)}/draft/chat-messages`, { ...member(), body: { query } })).raw.body)[0] as { runId: string; messageId: string; conversationId: string }),
+    );
+    const at = new Date('2026-11-28T08:00:00.000Z');
+    // Both ends in the same turn: the run writer puts them in one statement (runs/raw-sql.ts combine).
+    const writer = runWriterOf(h.studio.ctx.db);
+    await Promise.all(
+      started.map((r, i) =>
+        writer.write([
+          updateRow(runs, { status: 'failed', outputs: { n: i }, answer: `end ${i}`, error: null, totalTokens: 10 + i, finishedAt: at }, ['id', r.runId]),
+          updateRow(messages, { answer: `end ${i}`, status: 'failed', totalTokens: 10 + i, citations: [{ n: i }], updatedAt: at }, ['id', r.messageId]),
+          updateRow(conversations, { variables: { topic: `t${i}`, count: i }, updatedAt: at }, ['id', r.conversationId]),
+        ]),
+      ),
+    );
+    const db = h.studio.ctx.db;
+    for (const [i, r] of started.entries()) {
+      const [run] = await db.select().from(runs).where(eq(runs.id, r.runId));
+      expect(run).toMatchObject({ status: 'failed', outputs: { n: i }, answer: `end ${i}`, error: null, totalTokens: 10 + i, finishedAt: at });
+      const [msg] = await db.select().from(messages).where(eq(messages.id, r.messageId));
+      expect(msg).toMatchObject({ answer: `end ${i}`, status: 'failed', totalTokens: 10 + i, citations: [{ n: i }], updatedAt: at });
+      const [conv] = await db.select().from(conversations).where(eq(conversations.id, r.conversationId));
+      expect(conv).toMatchObject({ variables: { topic: `t${i}`, count: i }, updatedAt: at });
+    }
   });
 });
 

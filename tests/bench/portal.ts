@@ -31,6 +31,8 @@ import { GOOD_KEY } from '../api/fake-providers';
 import { flow } from '../engine/kit';
 import { profileWhile } from './cpu';
 import { serve } from './portal-servers';
+import { breakdown } from './portal-breakdown';
+import { takeTraces, traceFirstTokens } from '../../src/server/runs/first-token-trace';
 
 const STREAMS = Number(process.env.STREAMS ?? 200);
 const at = process.argv.indexOf('--processes');
@@ -39,6 +41,9 @@ if (!(PROCESSES >= 1 && PROCESSES <= 8)) throw new Error('--processes takes a nu
 const USERS = 20;
 const SPACING_MS = 5;
 const PASSWORD = 'Bench12345';
+/** BENCH_BREAKDOWN=1: the server's own trace of the first token's path (./portal-breakdown.ts; one process only). */
+const BREAKDOWN = process.env.BENCH_BREAKDOWN === '1' && PROCESSES === 1;
+if (BREAKDOWN) traceFirstTokens(true);
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -109,14 +114,17 @@ try {
   };
 
   await round(20); // warm up (JIT, plan and access caches, connections)
+  takeTraces();
   const alone: number[] = [];
   for (let i = 0; i < 5; i++) alone.push(...Object.values((await round(1)).ttft));
+  const aloneTraces = takeTraces();
   const probe = await child('./portal-probe.ts');
   probe.p.stdin.write(`${JSON.stringify({ url: `${base}/config.json`, everyMs: 100 })}\n`);
   const rssBefore = servers.rss();
   const cpu = servers.cpu();
   const t0 = performance.now();
   const result = await profileWhile('portal-streams', () => round(STREAMS));
+  const burstTraces = takeTraces();
   const wall = performance.now() - t0;
   const cpuLines = cpu(STREAMS, wall);
   const rssAfter = servers.rss();
@@ -141,6 +149,10 @@ try {
   console.log(`provider's own first token p50 ${fmt(quantile(Object.values(delays), 0.5))} ms (subtracted per stream)`);
   for (const line of cpuLines) console.log(line);
   console.log(`RSS by server process        ${rssBefore.map((r, i) => `${r.toFixed(0)} → ${rssAfter[i]!.toFixed(0)}`).join(' | ')} MB (before → after the round)`);
+  if (BREAKDOWN) {
+    for (const line of breakdown('one message alone (5 rounds of 1)', aloneTraces.traces, aloneTraces.statements, 5)) console.log(line);
+    for (const line of breakdown(`the burst of ${STREAMS}`, burstTraces.traces, burstTraces.statements, STREAMS)) console.log(line);
+  }
   console.log(`uptime: ${load}`);
 } finally {
   provider.p.stdin.end();

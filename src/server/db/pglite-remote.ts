@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { statementTimer, type StatementTimer } from '../runs/first-token-trace';
 
 /**
  * The embedded database from the main thread (issue 34): PGlite runs in a worker thread of its own
@@ -64,7 +65,8 @@ export interface PgliteRemoteOptions {
   sharedBuffers?: string;
 }
 
-type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } };
+/** `t`: the statement's start and end in the database thread (performance.timeOrigin + now), when it was timed. */
+type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string }; t?: [number, number] };
 
 const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
 
@@ -103,7 +105,7 @@ function resultsFrom<T>(r: RemoteResults<T> & { blob?: unknown }): RemoteResults
 /** Starts the worker, opens PGlite in it and answers once it is ready. */
 export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<PgliteRemote> {
   const worker = new Worker(WORKER_URL);
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; timer?: StatementTimer }>();
   let nextId = 1;
   let nextTx = 1;
   let dead: Error | null = null;
@@ -120,6 +122,7 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
   worker.on('message', (m: Reply) => {
     const p = settle(m.id);
     if (!p) return;
+    if (m.t) p.timer?.(m.t[0] - performance.timeOrigin, m.t[1] - performance.timeOrigin);
     if (m.error) p.reject(errorFrom(m.error));
     else p.resolve(m.result);
   });
@@ -134,9 +137,11 @@ export async function openPgliteRemote(opts: PgliteRemoteOptions): Promise<Pglit
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     if (pending.size === 0) worker.ref();
+    // Only while the portal bench traces first tokens (runs/first-token-trace.ts).
+    const timer = statementTimer(typeof msg.sql === 'string' ? msg.sql : String(msg.op));
     return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ id, ...msg }, transfer);
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(timer ? { timer } : {}) });
+      worker.postMessage({ id, ...msg, ...(timer ? { timed: true } : {}) }, transfer);
     });
   }
 

@@ -179,12 +179,108 @@ async function handle(m) {
   }
 }
 
-parentPort.on('message', (m) => {
+/**
+ * The statements waiting for PGlite, run one at a time in this thread's own order (PGlite would
+ * queue them too, in arrival order, out of sight): a transaction holds the queue from its `begin`
+ * to its end (its own statements, `commit` and `rollback` go at once, as inside PGlite).
+ *
+ * Reads go first (issues 21/34): a SELECT waiting behind batched writes (a run's rows, the event
+ * log) is on some request's way to its answer (a chat's conversation or memory, a page), while the
+ * writes wait for nobody. At most READS_AHEAD reads overtake a waiting write in a row, so writes
+ * are never starved. Only statements not yet begun are reordered: each runs whole, and a caller that
+ * awaited a write before reading sees it (a read sent before a write is answered was never ordered
+ * after it: on a database server the pool's connections do not order them either).
+ *
+ * The choice is made once the messages that came in meanwhile are all here: messages pile up in
+ * the port while PGlite works (its statements are synchronous WebAssembly), and they are all
+ * delivered before a setImmediate callback runs.
+ */
+const waiting = [];
+/** What holds PGlite now: a statement's id, a transaction (`tx:<id>`), or null. */
+let holder = null;
+const READS_AHEAD = 8;
+let readsAhead = 0;
+let pumpSoon = false;
+
+const isRead = (m) => m.op === 'query' && !m.copyInput && /^\s*select\b/i.test(m.sql);
+
+/** The next statement to run: the first read when a write is ahead of it (within READS_AHEAD), else the first. */
+function next() {
+  if (!isRead(waiting[0]) && readsAhead < READS_AHEAD) {
+    const at = waiting.findIndex(isRead);
+    if (at > 0) {
+      readsAhead++;
+      return waiting.splice(at, 1)[0];
+    }
+  }
+  readsAhead = 0;
+  return waiting.shift();
+}
+
+function schedulePump() {
+  if (pumpSoon) return;
+  pumpSoon = true;
+  setImmediate(() => {
+    pumpSoon = false;
+    pump();
+  });
+}
+
+/** A statement's answer, with its start and end on the shared clock when the client asked (bench tracing). */
+function reply(m, started, outcome) {
+  const t = m.timed ? [started, performance.timeOrigin + performance.now()] : undefined;
+  if ('error' in outcome) {
+    parentPort.postMessage({ id: m.id, error: errorOf(outcome.error), ...(t ? { t } : {}) });
+    return;
+  }
+  const result = outcome.result;
+  const transfer = result?.blob ? [result.blob.buffer] : result instanceof Uint8Array ? [result.buffer] : [];
+  parentPort.postMessage({ id: m.id, result, ...(t ? { t } : {}) }, transfer);
+}
+
+function run(m, then) {
+  const started = m.timed ? performance.timeOrigin + performance.now() : 0;
   handle(m).then(
     (result) => {
-      const transfer = result?.blob ? [result.blob.buffer] : result instanceof Uint8Array ? [result.buffer] : [];
-      parentPort.postMessage({ id: m.id, result }, transfer);
+      reply(m, started, { result });
+      then?.(true);
     },
-    (e) => parentPort.postMessage({ id: m.id, error: errorOf(e) }),
+    (error) => {
+      reply(m, started, { error });
+      then?.(false);
+    },
   );
+}
+
+function pump() {
+  while (holder === null && waiting.length) {
+    const m = next();
+    if (m.op === 'begin') {
+      holder = `tx:${m.tx}`;
+      // A BEGIN that failed holds nothing.
+      run(m, (ok) => {
+        if (!ok) release(`tx:${m.tx}`);
+      });
+    } else {
+      holder = m.id;
+      run(m, () => release(m.id));
+    }
+  }
+}
+
+function release(h) {
+  if (holder !== h) return;
+  holder = null;
+  schedulePump();
+}
+
+parentPort.on('message', (m) => {
+  if (m.tx !== undefined && m.op !== 'begin') {
+    // Inside an open transaction (it holds the queue): at once.
+    run(m, m.op === 'commit' || m.op === 'rollback' ? () => release(`tx:${m.tx}`) : undefined);
+    return;
+  }
+  if (m.op === 'memory') return run(m);
+  waiting.push(m);
+  schedulePump();
 });

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { OutboundConnectError, pinnedLookup, type OutboundPolicy, type OutboundPurpose } from '../security/outbound-policy';
+import { mark } from '../runs/first-token-trace';
 
 const DNS_TIMEOUT = new Error('DNS lookup timed out');
 
@@ -193,6 +194,7 @@ function send(
     });
     req.on('error', (e) => finish(() => reject(e)));
     req.end(body ?? undefined);
+    mark('sent');
   });
 }
 

@@ -5,6 +5,7 @@ import { prepareCallSettings, prepareRetries } from 'ai/internal';
 import type { PolicyClient } from '../http/policy-fetch';
 import type { ChatEvent, ChatMessage, ModelParams, TokenUsage } from '../../../schemas/model';
 import { ModelError, toModelError } from './errors';
+import { mark } from '../runs/first-token-trace';
 
 /**
  * A plain-text chat streamed from an OpenAI-compatible provider, on Node streams: the request
@@ -170,6 +171,7 @@ export async function* streamOpenAiText(client: PolicyClient, req: OpenAiTextReq
     const sent = bodyOf(req);
     const { retry } = prepareRetries({ maxRetries: req.maxRetries ?? 2, abortSignal: req.signal });
     body = await retry(() => open(client, req, sent));
+    mark('headers');
     let usage: Chunk['usage'];
     let finish: string | undefined;
     let refused = false;
@@ -191,7 +193,10 @@ export async function* streamOpenAiText(client: PolicyClient, req: OpenAiTextReq
       const delta = choice?.delta;
       if (!delta) continue;
       const text = contentText(delta.content);
-      if (text) yield { type: 'text', text };
+      if (text) {
+        mark('text');
+        yield { type: 'text', text };
+      }
       if (typeof delta.refusal === 'string' && delta.refusal) {
         refused = true;
         yield { type: 'text', text: delta.refusal };

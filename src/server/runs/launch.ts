@@ -19,6 +19,7 @@ import { buildExecutorServices } from './services';
 import { dialogueCount } from './dialogue-count';
 import { memoryTurnsOf } from './memory';
 import { runEventLog, sseFrame } from './event-log';
+import { mark } from './first-token-trace';
 
 /** Longest wait of a run's first write on the embedded database (see startDraftRun). */
 const FIRST_WRITE_WAIT_MS = 100;
@@ -268,6 +269,7 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
     ...(req.conversation && memoryTurns ? { memoryPrefetch: { conversationId: req.conversation.id, turns: memoryTurns } } : {}),
   });
   const turn = chat && conversationId ? await dialogueCount(ctx, req.flow.plan, { id: conversationId, isNew: newConversation, messageId }) : undefined;
+  mark('run');
   const execution = run(req.flow.plan, {
     runId,
     inputs,

@@ -6,6 +6,7 @@ import { ModelService as ProviderModels } from '../providers/model-service';
 import { ModelError, modelNodeCode } from '../providers/errors';
 import { imageForModel } from '../providers/images/image-fit';
 import { fileBytes, readableFile } from '../services/files';
+import { mark } from './first-token-trace';
 
 /**
  * The executors' model service (`services.models`, plugin-sdk shape) over the server's provider
@@ -19,6 +20,7 @@ export function createRunModelService(ctx: ServerContext, tenantId: string, user
   const provider = new ProviderModels(ctx);
   return {
     async chat(req, { signal, onChunk }) {
+      mark('model');
       const params = toParams(req.parameters);
       const messages = toServerMessages(req.messages, await loadImages(ctx, { tenantId, userId }, req.messages));
       let text = '';

@@ -13,6 +13,7 @@ import { checkStartInputs } from './portal-inputs';
 import { runRegistry } from './registry';
 import { stopRunAnywhere } from './stop';
 import { chatPersona } from '../digital-human/characters';
+import { mark } from './first-token-trace';
 
 /**
  * Portal runs: an end user chatting with, or running, the DISTRIBUTED version of an app, through the
@@ -74,6 +75,7 @@ async function conversationOfMessage(ctx: ServerContext, caller: Caller, id: str
  */
 export async function startPortalChat(ctx: ServerContext, caller: Caller, appId: string, body: WebChatBody, log: (e: unknown) => void): Promise<PortalRun> {
   const target = await portalTarget(ctx, caller, appId);
+  mark('target');
   requireMode(target, true);
   const conv = body.conversation_id ? await conversationOfMessage(ctx, caller, body.conversation_id, appId) : undefined;
   let query = body.query;
@@ -162,7 +164,10 @@ export async function* portalStream({ started, target }: PortalRun): AsyncGenera
   for await (const e of started.execution) {
     seq++;
     const shown = portalEvent(e);
-    if (shown) yield sseFrame(shown, seq);
+    if (!shown) continue;
+    yield sseFrame(shown, seq);
+    // After the yield: the frame has been written (sendSse asks for the next one).
+    if (shown.type === 'answer_chunk') mark('frame');
   }
   const result = await started.stored;
   const { messageId, conversationId } = started.created;

@@ -36,10 +36,26 @@ describe('raw statements of whole runs', () => {
   });
 
   it('updates one row by its key', () => {
-    expect(updateRow(conversations, { variables: { a: 1 }, updatedAt: at }, ['id', 'c1'])).toEqual({
+    expect(updateRow(conversations, { variables: { a: 1 }, updatedAt: at }, ['id', 'c1'])).toMatchObject({
       text: 'UPDATE "conversations" SET "variables" = $1, "updated_at" = $2 WHERE "id" = $3',
       params: ['{"a":1}', at.toISOString(), 'c1'],
     });
+  });
+
+  it('joins one-row updates of the same table and columns into one UPDATE … FROM (VALUES …) with typed values (the ends of streamed runs)', () => {
+    const end = (id: string, n: number) => updateRow(runs, { status: 'succeeded', outputs: { n }, totalTokens: n, finishedAt: at }, ['id', id]);
+    const conv = (id: string) => updateRow(conversations, { variables: {}, updatedAt: at }, ['id', id]);
+    const q = combine([end('r1', 1), conv('c1'), end('r2', 2), conv('c2'), updateRow(runs, { status: 'failed' }, ['id', 'r3'])]);
+    expect(q.text).toBe(
+      'WITH w0 AS (UPDATE "runs" AS t SET "status" = v.c0, "outputs" = v.c1, "total_tokens" = v.c2, "finished_at" = v.c3 ' +
+        'FROM (VALUES ($1::text, $2::jsonb, $3::integer, $4::timestamp with time zone, $5::uuid), ($9::text, $10::jsonb, $11::integer, $12::timestamp with time zone, $13::uuid)) AS v(c0, c1, c2, c3, k) WHERE t."id" = v.k), ' +
+        'w1 AS (UPDATE "conversations" AS t SET "variables" = v.c0, "updated_at" = v.c1 FROM (VALUES ($6::jsonb, $7::timestamp with time zone, $8::uuid), ($14::jsonb, $15::timestamp with time zone, $16::uuid)) AS v(c0, c1, k) WHERE t."id" = v.k), ' +
+        // Other columns: apart, in its own form.
+        'w2 AS (UPDATE "runs" SET "status" = $17 WHERE "id" = $18) SELECT 1',
+    );
+    expect(q.params).toEqual(['succeeded', '{"n":1}', 1, at.toISOString(), 'r1', '{}', at.toISOString(), 'c1', 'succeeded', '{"n":2}', 2, at.toISOString(), 'r2', '{}', at.toISOString(), 'c2', 'failed', 'r3']);
+    // The same row twice stays two updates, as before (one statement cannot update a row twice through one UPDATE's join).
+    expect(combine([conv('c1'), conv('c1')]).text).toBe('WITH w0 AS (UPDATE "conversations" SET "variables" = $1, "updated_at" = $2 WHERE "id" = $3), w1 AS (UPDATE "conversations" SET "variables" = $4, "updated_at" = $5 WHERE "id" = $6) SELECT 1');
   });
 
   it('joins statements as data-modifying CTEs, numbering the parameters on (two digits too)', () => {

@@ -21,6 +21,11 @@ export interface RawSql {
    * inserts with the same head and tail (table, columns, conflict clause) into one INSERT.
    */
   insert?: { head: string; tuples: string; tail: string };
+  /**
+   * A one-row UPDATE by key ({@link updateRow}): {@link combine} makes the updates of one table with
+   * the same columns one `UPDATE … FROM (VALUES …)`. `params` are the set values, then the key.
+   */
+  update?: { table: string; columns: string[]; casts: string[]; key: string };
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -128,7 +133,29 @@ export function updateRow(table: PgTable, set: Record<string, unknown>, where: [
   }
   const key = column(where[0]);
   params.push(driverValue(key.column, where[1]));
-  return { text: `UPDATE ${shape.quoted} SET ${assignments} WHERE ${key.quoted} = $${params.length}`, params };
+  const columns = [...setKeys(set).map((k) => column(k)), key];
+  return {
+    text: `UPDATE ${shape.quoted} SET ${assignments} WHERE ${key.quoted} = $${params.length}`,
+    params,
+    update: { table: shape.quoted, columns: columns.map((c) => c.quoted), casts: columns.map((c) => c.column.getSQLType()), key: key.quoted },
+  };
+}
+
+const setKeys = (set: Record<string, unknown>) => Object.keys(set).filter((k) => set[k] !== undefined);
+
+/**
+ * Updates of one table and columns, each a row of values (its key last), as ONE statement: the rows
+ * are typed by their columns' casts (a VALUES list would take untyped parameters as text).
+ */
+function mergedUpdate(u: NonNullable<RawSql['update']>, rows: string[]): string {
+  const set = u.columns.slice(0, -1).map((c, i) => `${c} = v.c${i}`).join(', ');
+  const names = u.columns.map((_, i) => (i === u.columns.length - 1 ? 'k' : `c${i}`)).join(', ');
+  return `UPDATE ${u.table} AS t SET ${set} FROM (VALUES ${rows.join(', ')}) AS v(${names}) WHERE t.${u.key} = v.k`;
+}
+
+/** One update's values as a typed VALUES row, its parameters numbered from `offset`. */
+function valuesRow(u: NonNullable<RawSql['update']>, offset: number): string {
+  return `(${u.casts.map((cast, i) => `$${offset + i + 1}::${cast}`).join(', ')})`;
 }
 
 /**
@@ -136,15 +163,35 @@ export function updateRow(table: PgTable, set: Record<string, unknown>, where: [
  * renumbered. Inserts into the same table with the same columns and conflict clause become ONE
  * multi-row INSERT (at the first one's place): a statement of many runs is planned as one INSERT
  * per table instead of one per run and table, which was most of its cost on the embedded database
- * (planning grows with the CTEs; rows are cheap). The statement stays atomic as before.
+ * (planning grows with the CTEs; rows are cheap). One-row updates of the same table and columns
+ * (the ends of streamed runs: their run, message and conversation rows) become ONE
+ * `UPDATE … FROM (VALUES …)` the same way. The statement stays atomic as before.
  */
 export function combine(parts: RawSql[]): RawSql {
   const params: unknown[] = [];
   const ctes: string[] = [];
   const inserts = new Map<string, { at: number; head: string; tail: string; tuples: string[] }>();
+  const updates = new Map<string, { at: number; first: RawSql; firstOffset: number; rows: string[]; keys: Set<unknown> }>();
   for (const p of parts) {
     const offset = params.length;
     for (const v of p.params) params.push(v);
+    if (p.update) {
+      const u = p.update;
+      const groupKey = `${u.table}\u0000${u.columns.join(',')}`;
+      const g = updates.get(groupKey);
+      const keyValue = p.params[p.params.length - 1];
+      if (!g) {
+        updates.set(groupKey, { at: ctes.length, first: p, firstOffset: offset, rows: [valuesRow(u, offset)], keys: new Set([keyValue]) });
+        ctes.push('');
+        continue;
+      }
+      // The same row twice (two runs of one conversation ending together): apart, as before.
+      if (!g.keys.has(keyValue)) {
+        g.keys.add(keyValue);
+        g.rows.push(valuesRow(u, offset));
+        continue;
+      }
+    }
     if (!p.insert) {
       ctes.push(offset ? renumber(p.text, offset) : p.text);
       continue;
@@ -158,6 +205,8 @@ export function combine(parts: RawSql[]): RawSql {
     g.tuples.push(offset ? renumber(p.insert.tuples, offset) : p.insert.tuples);
   }
   for (const g of inserts.values()) ctes[g.at] = `${g.head}${g.tuples.join(', ')}${g.tail}`;
+  // A lone update keeps its own form; several become one UPDATE … FROM (VALUES …).
+  for (const g of updates.values()) ctes[g.at] = g.rows.length === 1 ? (g.firstOffset ? renumber(g.first.text, g.firstOffset) : g.first.text) : mergedUpdate(g.first.update!, g.rows);
   let text = 'WITH ';
   for (let i = 0; i < ctes.length; i++) text += `${i ? ', ' : ''}w${i} AS (${ctes[i]})`;
   return { text: `${text} SELECT 1`, params };

@@ -19,6 +19,7 @@ import { RUN_STREAM_COALESCE_MS, sendSse } from '../../http/sse';
 import { runRegistry } from '../../runs/registry';
 import { listPortalApps, portalDetail, portalTarget } from '../../runs/portal-access';
 import { portalResume } from '../../runs/portal-resume';
+import { withRequestTrace } from '../../runs/first-token-trace';
 import { portalStream, startPortalChat, startPortalWorkflow, stopPortalRun, type PortalRun } from '../../runs/portal-run';
 import { getWebRun, listWebRuns } from '../../services/portal-usage';
 import { portalCharacterOf, withCharacter } from '../../digital-human/characters';
@@ -74,7 +75,7 @@ export const webPortalRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => as
         response: sse,
       },
     },
-    async (req, reply) => stream(req, reply, await startPortalChat(ctx, requireCaller(req), req.params.portal_id, req.body, log(req))),
+    async (req, reply) => withRequestTrace(req, async () => stream(req, reply, await startPortalChat(ctx, requireCaller(req), req.params.portal_id, req.body, log(req)))),
   );
 
   app.post(
