@@ -55,7 +55,7 @@ export interface Studio {
 }
 
 /** Opens the database (migrating it when it lags), seeds the first start, and builds the server. */
-export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob; inMemory?: boolean } = {}): Promise<Studio> {
+export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob | Uint8Array; inMemory?: boolean } = {}): Promise<Studio> {
   // One worker and its QuickJS module are started now, alongside the database's start, and ready by
   // the time the server listens: the first code node after a start would otherwise wait hundreds of
   // milliseconds for them. The sandbox keeps that worker (`keepWarm`), so a quiet spell does not undo it.

@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (process.env.DATABASE_URL) ({ url: databaseUrl, drop } = await serverDatabaseUrl(process.env.DATABASE_URL));
   // Given relative to the working directory, as WEFT_CLIENT_DIR may be.
   const settings = Settings.parse({ adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir: path.relative(process.cwd(), clientDir), logLevel: 'silent' });
-  studio = await createStudio(settings, databaseUrl ? {} : { loadDataDir: new Blob([fs.readFileSync(inject('pgTemplate'))]), inMemory: true });
+  studio = await createStudio(settings, databaseUrl ? {} : { loadDataDir: fs.readFileSync(inject('pgTemplate')), inMemory: true });
 });
 
 afterAll(async () => {

@@ -18,6 +18,7 @@ export default async function setup(project: TestProject) {
   const pg = await PGlite.create({ extensions: { vector } });
   await pg.exec('CREATE EXTENSION IF NOT EXISTS vector;');
   await migrate(drizzle(pg), { migrationsFolder: path.resolve('src/server/db/migrations') });
+  await trimWal(pg);
   const dump = await pg.dumpDataDir('none');
   await pg.close();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weft-pgdump-'));
@@ -25,6 +26,34 @@ export default async function setup(project: TestProject) {
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgTemplate', file);
   return () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Leaves the template's data directory with nothing to replay and no WAL it does not need: every
+ * file's database starts from it (~0.3 s of CPU less per start). Without this, a start replayed the
+ * migrations' WAL from the last checkpoint (~13 MB) and loaded a whole 16 MB segment.
+ * A checkpoint, a switch to a new segment and a second checkpoint put the redo point at the start of
+ * a fresh segment; the older one is then recycled by PostgreSQL (kept as a future segment) and the
+ * new one is zeros past its first records. What is dropped: the segments after the current one (a
+ * start makes them again when it needs them), and the current one's tail past the page the next
+ * record goes in (PostgreSQL reads a short segment's end as the end of the WAL, as it reads zeros).
+ */
+async function trimWal(pg: import('@electric-sql/pglite').PGlite) {
+  await pg.exec('CHECKPOINT');
+  await pg.query('SELECT pg_switch_wal()');
+  await pg.exec('CHECKPOINT');
+  const { rows } = await pg.query<{ file: string; offset: number; redo: string }>(
+    `SELECT w.file_name AS file, w.file_offset AS offset, c.redo_wal_file AS redo
+     FROM pg_walfile_name_offset(pg_current_wal_lsn()) w, pg_control_checkpoint() c`,
+  );
+  const { file, offset, redo } = rows[0]!;
+  // Only the current segment is kept: the checkpoint's redo must be in it.
+  if (redo !== file) throw new Error(`The template's checkpoint redoes from ${redo}, not the current WAL segment ${file}`);
+  const FS = pg.Module.FS;
+  const dir = '/pglite/data/pg_wal';
+  for (const name of FS.readdir(dir)) if (/^[0-9A-F]{24}$/.test(name) && name !== file) FS.unlink(`${dir}/${name}`);
+  const page = 8192;
+  FS.truncate(`${dir}/${file}`, (Math.floor(offset / page) + 1) * page);
 }
 
 async function serverTemplate(project: TestProject, base: string) {

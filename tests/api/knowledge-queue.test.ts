@@ -36,7 +36,7 @@ async function open(first: boolean) {
     dropDatabase = made.drop;
     settings = { ...settings, databaseUrl: made.url };
   }
-  studio = await createStudio(settings, first && !settings.databaseUrl ? { loadDataDir: new Blob([fs.readFileSync(inject('pgTemplate'))]) } : {});
+  studio = await createStudio(settings, first && !settings.databaseUrl ? { loadDataDir: fs.readFileSync(inject('pgTemplate')) } : {});
   h.studio = studio;
 }
 

@@ -59,8 +59,11 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite data directory; omitted means in memory. */
   dataDir?: string;
-  /** A PGlite data-dir dump (tar) to start from, to skip initdb in tests. */
-  loadDataDir?: Blob;
+  /**
+   * A PGlite data-dir dump (tar) to start from, to skip initdb in tests. Bytes are handed over: in
+   * a worker (the default) their buffer moves to its thread and the caller's view is left empty.
+   */
+  loadDataDir?: Blob | Uint8Array;
   /** PGlite's shared_buffers (e.g. '128MB'); PostgreSQL's default when omitted. */
   sharedBuffers?: string;
   /** PGlite in a worker thread of its own (default) or, false, on this thread. */
@@ -140,7 +143,7 @@ async function openPgliteHere(opts: OpenOptions) {
   return PGlite.create({
     dataDir: opts.dataDir,
     extensions: { vector },
-    loadDataDir: opts.loadDataDir,
+    loadDataDir: opts.loadDataDir instanceof Uint8Array ? new Blob([opts.loadDataDir as Uint8Array<ArrayBuffer>]) : opts.loadDataDir,
     // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the data
     // directory's postgresql.conf (time zone, locale and date style lines included).
     ...(opts.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers}`] } : {}),

@@ -66,6 +66,17 @@ function makeCopyDevice(pg) {
   }
 }
 
+/**
+ * A dump's bytes as PGlite's loader takes them: it reads a Blob's type (a gzip'ed dump is inflated)
+ * and its arrayBuffer(), nothing else (@electric-sql/pglite 0.5's loadTar). The bytes that moved here
+ * are handed over as they are: a Blob would copy them twice more (into the Blob, then out of it in
+ * small chunks), ~0.15 s of this thread for the 46 MB test template.
+ */
+function dumpSource(bytes, type) {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  return { type: type || 'application/x-tar', size: whole.byteLength, arrayBuffer: async () => whole.buffer };
+}
+
 /** The parsers a caller asked for: the listed type ids stay as PostgreSQL's text (drizzle's mapping). */
 function optionsOf(m) {
   const parsers = m.rawOids?.length ? Object.fromEntries(m.rawOids.map((oid) => [oid, identity])) : undefined;
@@ -111,7 +122,7 @@ async function handle(m) {
         dataDir: m.dataDir,
         extensions: { vector },
         ...(m.wasmModule ? { pgliteWasmModule: m.wasmModule } : {}),
-        ...(m.loadDataDir ? { loadDataDir: new Blob([m.loadDataDir]) } : {}),
+        ...(m.loadDataDir ? { loadDataDir: dumpSource(m.loadDataDir, m.loadDataDirType) } : {}),
         // On the command line (-c), not through PGlite's postgresqlconf option, which replaces the
         // data directory's postgresql.conf (time zone, locale and date style lines included).
         ...(m.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${m.sharedBuffers}`] } : {}),
