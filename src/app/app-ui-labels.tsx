@@ -9,18 +9,17 @@ import { UiLabelsContext, type UiLabels } from '../ui/ui-labels';
 export function AppUiLabels({ children }: { children: ReactNode }) {
   const { t, i18n } = useTranslation(['common', 'shell']);
   const language = i18n.language;
-  const labels = useMemo<UiLabels>(
-    () => ({
-      close: t('actions.close'),
-      cancel: t('actions.cancel'),
-      confirm: t('actions.confirm'),
-      loading: t('states.loading'),
-      notifications: t('shell:notifications'),
-      breadcrumb: t('shell:breadcrumb'),
-    }),
-    // `language` too: the words change with it even where `t` keeps its identity.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, language],
-  );
+  const labels = useMemo<UiLabels>(() => {
+    // Asked in `language` by name: the words change with it even where `t` keeps its identity.
+    const lng = { lng: language };
+    return {
+      close: t('actions.close', lng),
+      cancel: t('actions.cancel', lng),
+      confirm: t('actions.confirm', lng),
+      loading: t('states.loading', lng),
+      notifications: t('shell:notifications', lng),
+      breadcrumb: t('shell:breadcrumb', lng),
+    };
+  }, [t, language]);
   return <UiLabelsContext value={labels}>{children}</UiLabelsContext>;
 }
