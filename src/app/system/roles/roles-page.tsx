@@ -3,6 +3,7 @@
  * what each may do as the server enforces it (GET /admin/roles: the page keeps no copy of the rules),
  * and who holds them, with the role to change. Super admins pick the tenant; tenant admins see their own.
  */
+import { seededName } from '../../../i18n/seeded';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '../../../../schemas/auth';
@@ -53,7 +54,7 @@ function RolesScreen({ me }: { me: CurrentUser }) {
               aria-label={t('tenant')}
               value={tenantId}
               onValueChange={setTenantId}
-              options={(tenants.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+              options={(tenants.data ?? []).map((x) => ({ value: x.id, label: seededName(x.name) }))}
             />
           )
         }

@@ -1,3 +1,4 @@
+import { seededName } from '../../../i18n/seeded';
 import { useEffect } from 'react';
 import { Controller, useForm, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -151,7 +152,7 @@ function CreateUserForm({ me, tenantId, tenants, onDone, onCancel }: FormProps &
               name="tenant_id"
               render={({ field }) => (
                 <Field label={t('users.fields.tenant')} className={s.span2}>
-                  <Select value={field.value} onValueChange={field.onChange} options={(tenants ?? []).map((x) => ({ value: x.id, label: x.name }))} />
+                  <Select value={field.value} onValueChange={field.onChange} options={(tenants ?? []).map((x) => ({ value: x.id, label: seededName(x.name) }))} />
                 </Field>
               )}
             />

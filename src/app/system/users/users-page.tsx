@@ -3,6 +3,7 @@
  * a tenant and, in a second tab, the tenant's organisation tree that the member picker shows. A super
  * admin picks the tenant; a tenant admin works in its own.
  */
+import { seededName } from '../../../i18n/seeded';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session';
@@ -55,7 +56,7 @@ function UsersScreen({ me }: { me: NonNullable<ReturnType<typeof useSession.getS
                 aria-label={t('users.tenant')}
                 value={tenantId}
                 onValueChange={setTenantId}
-                options={(tenants.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+                options={(tenants.data ?? []).map((x) => ({ value: x.id, label: seededName(x.name) }))}
               />
             </>
           )
