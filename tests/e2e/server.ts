@@ -89,7 +89,12 @@ async function spawnServer(dataDir: string, env: Record<string, string>): Promis
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    // A server that did not start in time is stopped: left running it went on migrating and
+    // competing for the CPU with the retry's own studio (seen as a dozen orphans at load 60).
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 60_000);
     const onData = (b: Buffer) => {
       output += b.toString();
       const m = output.match(/running at (http:\/\/[^\s/]+)\//);
@@ -100,7 +105,10 @@ async function spawnServer(dataDir: string, env: Record<string, string>): Promis
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
   });
   return {
     url,
