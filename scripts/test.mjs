@@ -88,8 +88,10 @@ function typecheckInBackground() {
 const steps = {
   typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   unit: () => vitest('unit', ['unit', 'unit-dom', 'unit-isolated']),
-  // A throwaway MariaDB is the MySQL source of tests/api/gbi-mysql.test.ts.
-  api: () => withMariadb((mysql) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql })),
+  // A throwaway MariaDB is the MySQL source of tests/api/gbi-mysql.test.ts; a throwaway PostgreSQL server
+  // is the one server of the files that talk to one besides the studio's database (tests/api/postgres-server.ts).
+  api: () =>
+    withMariadb((mysql) => withPostgres((pg) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql, TEST_PG_SERVER_URL: pg }))),
   // Files that test nothing of the application's database run once, on the embedded one (ONCE_ON_EMBEDDED,
   // a reason per group): the Dify fixture runs, GBI's connectors, the sandboxes, the offline voice, the
   // HTTP layer, the client's functions, providers' wire protocols, the outbound policy, parsers.
