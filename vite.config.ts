@@ -122,6 +122,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/api/global-setup.ts'],
+          // WEFT_API_CPU=<file>: each file's wall time and CPU appended to <file> (tests/api/cpu-per-file.ts).
+          setupFiles: process.env.WEFT_API_CPU ? ['tests/api/cpu-per-file.ts'] : [],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -48,6 +48,23 @@ const ONCE_ON_EMBEDDED = [
   // The HTTP layer and the client: the outbound client, SSE keep-alive, static files, the input rule
   // every request passes, and the client functions parsing the server's real answers.
   ...['http-client', 'sse-keepalive', 'client-static', 'input-rule', 'knowledge-client', 'client-contract', 'distribution-client', 'apps-versions-client'],
+  // More client functions parsing the server's real answers (models, tools), and the portal client's
+  // reconnect through a cutting proxy (the server's resume from Last-Event-ID on both databases is runs-scale's).
+  ...['models-client', 'tools-client', 'portal-reconnect'],
+  // Providers' wire protocols against local fakes: the model clients (OpenAI-compatible and Anthropic
+  // streams, tool calls, errors), the knowledge embedder, images sent to a vision model, Keycloak's
+  // discovery and PKCE (the SSO sign-in's users and sessions are sso.test.ts's, on both).
+  ...['model-providers', 'knowledge-embedder', 'vision', 'sso-keycloak'],
+  // What leaves the host: the outbound policy (loopback, metadata, DNS rebinding), stdio MCP commands
+  // only as the operator allows, HTTP tool functions and MCP servers on the wire.
+  ...['security-outbound', 'security-mcp-stdio', 'tools-runtime'],
+  // Parsers and shapes: the document extractor's docx/pdf/md parsing, Dify's recorded answer shapes.
+  ...['runs-document-extractor', 'public-dify-shapes'],
+  // GBI's connectors to other engines (a PostgreSQL source, DuckDB for spreadsheets): the source is a
+  // PostgreSQL server whichever database the studio runs on, which only keeps the sessions.
+  'gbi',
+  // `npm start` as one process and its signals (SIGTERM, SIGUSR2).
+  'start-signal',
 ];
 
 /**
@@ -71,12 +88,13 @@ function typecheckInBackground() {
 const steps = {
   typecheck: () => run('type check', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   unit: () => vitest('unit', ['unit', 'unit-dom', 'unit-isolated']),
-  // A throwaway MariaDB is the MySQL source of tests/api/gbi-mysql.test.ts.
-  api: () => withMariadb((mysql) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql })),
-  // Files that test nothing of the application's database run once, on the embedded one (about 100 s of
-  // CI's 20-minute budget saved): the Dify fixture runs (the import's mapping and the engine's outputs),
-  // the MySQL GBI test (what reaches MariaDB), the sandboxes (QuickJS and Pyodide limits, their queue),
-  // the offline voice, and the HTTP layer's and the client's own tests.
+  // A throwaway MariaDB is the MySQL source of tests/api/gbi-mysql.test.ts; a throwaway PostgreSQL server
+  // is the one server of the files that talk to one besides the studio's database (tests/api/postgres-server.ts).
+  api: () =>
+    withMariadb((mysql) => withPostgres((pg) => vitest('api (embedded PostgreSQL)', ['api'], { GBI_MYSQL_URL: mysql, TEST_PG_SERVER_URL: pg }))),
+  // Files that test nothing of the application's database run once, on the embedded one (ONCE_ON_EMBEDDED,
+  // a reason per group): the Dify fixture runs, GBI's connectors, the sandboxes, the offline voice, the
+  // HTTP layer, the client's functions, providers' wire protocols, the outbound policy, parsers.
   'api-pg': () =>
     withPostgres((url) =>
       vitest('api (PostgreSQL server)', ['api'], { DATABASE_URL: url }, ONCE_ON_EMBEDDED.flatMap((f) => ['--exclude', `tests/api/${f}.test.ts`])),

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/client';
 import { serverDatabaseUrl } from './harness';
+import { postgresServer } from './postgres-server';
 import { readSettings } from '../../src/server/settings';
 
 // WEFT_PG_SHARED_BUFFERS: the embedded database's shared buffers, given on PGlite's command line
@@ -43,15 +44,8 @@ describe('embedded database settings', () => {
 describe('on a PostgreSQL server', () => {
   it('survives the server ending its idle connections (a restart, pg_terminate_backend): the pool replaces them', async () => {
     const { Client } = await import('pg');
-    // The server of DATABASE_URL, or one started here (the embedded database has no connections to end).
-    let stop: (() => Promise<void>) | undefined;
-    let server = process.env.DATABASE_URL;
-    if (!server) {
-      const { startPostgres } = (await import('../../scripts/with-postgres.mjs' as string)) as { startPostgres: () => Promise<{ url: string; stop: () => Promise<void> }> };
-      const started = await startPostgres();
-      server = started.url;
-      stop = started.stop;
-    }
+    // A PostgreSQL server (tests/api/postgres-server.ts): the embedded database has no connections to end.
+    const { url: server, stop } = await postgresServer();
     const made = await serverDatabaseUrl(server);
     const database = await openDatabase({ databaseUrl: made.url });
     const uncaught: unknown[] = [];
@@ -78,7 +72,7 @@ describe('on a PostgreSQL server', () => {
       process.off('uncaughtException', onUncaught);
       await database.close();
       await made.drop();
-      await stop?.();
+      await stop();
     }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { LOOPBACK_FAKES, useStudio, type CallOptions } from './harness';
+import { postgresServer } from './postgres-server';
 import { expectCode, expectOk, type Fixture, MISSING, setUpWorkspaces, type Who } from './workspace-fixture';
 import { externalDatabases } from '../../src/server/db/schema';
 import { decryptSecret } from '../../src/server/security/secrets';
@@ -11,8 +12,8 @@ import { settleChecks } from '../../src/server/services/databases';
 import { checkConnection } from '../../src/server/services/db-drivers';
 
 /**
- * The connection checks connect for real: to a PostgreSQL server (the one of DATABASE_URL, or one
- * started here with scripts/with-postgres.mjs, which asks TCP clients for a password), and to
+ * The connection checks connect for real: to a PostgreSQL server (the one of DATABASE_URL, or another:
+ * tests/api/postgres-server.ts; scripts/with-postgres.mjs's servers ask TCP clients for a password), and to
  * closed local ports for the other types, which proves their drivers are loaded and used. Both are
  * on 127.0.0.1, which this file's outbound allow-list opens (the policy's own tests are in
  * security-outbound.test.ts).
@@ -52,26 +53,9 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   h.studio.ctx.outbound.setLogger((d) => logged.push(d.error));
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const { withPostgres } = (await import('../../scripts/with-postgres.mjs' as string)) as {
-      withPostgres: (run: (url: string) => Promise<void>) => Promise<void>;
-    };
-    let release!: () => void;
-    const started = new Promise<string>((resolveUrl, reject) => {
-      const done = withPostgres((u) => {
-        resolveUrl(u);
-        return new Promise<void>((r) => (release = r));
-      });
-      done.catch(reject);
-      stopPostgres = async () => {
-        release();
-        await done;
-      };
-    });
-    url = await started;
-  }
-  const u = new globalThis.URL(url);
+  const server = await postgresServer();
+  stopPostgres = server.stop;
+  const u = new globalThis.URL(server.url);
   Object.assign(target, {
     host: u.hostname,
     port: Number(u.port || 5432),

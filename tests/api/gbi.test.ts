@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleChecks } from '../../src/server/services/databases';
 import { scriptedModel, type ScriptedModel } from './gbi-kit';
 import { LOOPBACK_FAKES, useStudio } from './harness';
+import { postgresServer } from './postgres-server';
 import { makeDoc, makeXls } from '../../src/server/knowledge/test-files';
 import { upload, useTempDataDir } from './knowledge-kit';
 import { configureProvider } from './runs-kit';
 import { expectCode, expectOk, type Fixture, setUpWorkspaces, type Who } from './workspace-fixture';
 
 // GBI (issue 30) against the real server: a real PostgreSQL server as a source (the one of
-// DATABASE_URL, or one started with scripts/with-postgres.mjs), spreadsheets loaded into DuckDB, and
+// DATABASE_URL, or another: tests/api/postgres-server.ts), spreadsheets loaded into DuckDB, and
 // an OpenAI-compatible fake whose SQL each test scripts: refused SQL changes nothing.
 
 const h = useStudio(LOOPBACK_FAKES);
@@ -41,23 +42,9 @@ const SCRIPT: Record<string, string | [string, string]> = {
 const admin = (database = 'postgres') => new pg.Client({ host: target.host, port: target.port, user: target.user, password: target.password, database });
 
 beforeAll(async () => {
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const { withPostgres } = (await import('../../scripts/with-postgres.mjs' as string)) as { withPostgres: (run: (url: string) => Promise<void>) => Promise<void> };
-    let release!: () => void;
-    url = await new Promise<string>((resolveUrl, reject) => {
-      const done = withPostgres((u) => {
-        resolveUrl(u);
-        return new Promise<void>((r) => (release = r));
-      });
-      done.catch(reject);
-      stopPostgres = async () => {
-        release();
-        await done;
-      };
-    });
-  }
-  const u = new globalThis.URL(url);
+  const server = await postgresServer();
+  stopPostgres = server.stop;
+  const u = new globalThis.URL(server.url);
   Object.assign(target, { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
   const c = admin();
   await c.connect();
