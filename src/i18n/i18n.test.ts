@@ -1,7 +1,7 @@
 // unit-isolated (vite.config.ts): the language test needs i18n not started yet by another file.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { errorCodeValues } from '../../schemas/errors';
-import { currentLanguage, i18n, initI18n, LANG_STORAGE_KEY, setLanguage, toLanguage } from './index';
+import { currentLanguage, detectLanguage, i18n, initI18n, LANG_STORAGE_KEY, setLanguage, toLanguage } from './index';
 import { namespaces, resources } from './resources';
 
 function leaves(obj: unknown, prefix = ''): Map<string, unknown> {
@@ -54,6 +54,21 @@ describe('language', () => {
     expect(document.documentElement.lang).toBe('zh-CN');
     // The default namespace needs no prefix.
     expect(i18n.t('actions.save')).toBe('保存');
+  });
+
+  it('starts in the saved choice, else the first browser language Weft has, else Chinese', () => {
+    const spy = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'en-GB', 'zh-CN']);
+    try {
+      localStorage.setItem(LANG_STORAGE_KEY, 'zh');
+      expect(detectLanguage()).toBe('zh');
+      localStorage.removeItem(LANG_STORAGE_KEY);
+      expect(detectLanguage()).toBe('en');
+      spy.mockReturnValue(['fr-FR', 'de']);
+      vi.spyOn(navigator, 'language', 'get').mockReturnValue('de');
+      expect(detectLanguage()).toBe('zh');
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('maps browser tags to zh or en, Chinese as fallback', () => {
