@@ -8,14 +8,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, sessionApi, startStudio, type RunningStudio } from './server';
+import { look, openAppWithDraft, signInOnce, type Opened, type SignedIn } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
+let admin: SignedIn;
 
 beforeAll(async () => {
   studio = await startStudio();
   browser = await launchBrowser();
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true });
 });
 
 afterAll(async () => {
@@ -38,15 +41,15 @@ const flow = () => ({
 const codeText = (code: Locator) => code.locator('.view-lines').evaluate((el) => (el.textContent ?? '').replace(/\u00a0/g, ' '));
 const readyEditor = (scope: Locator) => scope.locator('[data-slot="code-editor"][data-state="ready"]');
 
-async function openFlow(page: Page, nodeId = 'code_1', kind = 'code') {
-  await openFirstWorkspaceApps(page);
-  const appId = await createAppInUi(page, { name: `Large ${Math.random().toString(36).slice(2, 7)}`, description: 'Large editor', mode: 'workflow' });
-  await saveDraftInBrowser(page, appId, flow());
-  await page.reload();
+/** A signed-in page on the editor of a new app with the flow above, `nodeId`'s inspector open. */
+async function openFlow(nodeId = 'code_1', kind = 'code'): Promise<Opened & { appId: string }> {
+  const opened = await admin.open({ viewport: { width: 1600, height: 1000 } });
+  const { page } = opened;
+  const appId = await openAppWithDraft(opened, studio.url, { name: `Large ${Math.random().toString(36).slice(2, 7)}`, mode: 'workflow' }, flow());
   await expect.poll(() => page.getByTestId('flow-editor').locator('.react-flow__node').count(), { timeout: 20_000 }).toBe(4);
   await page.getByTestId('flow-editor').locator(`.react-flow__node[data-id="${nodeId}"]`).click({ position: { x: 30, y: 12 } });
   await expect.poll(() => page.getByTestId('inspector-slot').locator('[data-slot="node-inspector"]').getAttribute('data-kind')).toBe(kind);
-  return appId;
+  return { ...opened, appId };
 }
 
 /** A node's text field as the saved draft holds it ('' before any edit: the flow above sets none). */
@@ -71,8 +74,7 @@ const charsPerLine = (code: Locator) =>
 
 describe('the code editor opened large', () => {
   it('edits the node in a large dialog, Escape closes suggestions first, undo takes it back', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    const appId = await openFlow(page);
+    const { context, page, appId } = await openFlow();
     const inspector = page.getByTestId('inspector-slot');
     const panel = readyEditor(inspector);
     await expect.poll(() => panel.count(), { timeout: 30_000 }).toBe(1);
@@ -101,14 +103,14 @@ describe('the code editor opened large', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('// a b c');
-    await snap(page, 'canvas-editor-large-typed');
+    await look(page, 'canvas-editor-large-typed');
     await expect.poll(() => codeText(large)).toContain('// a b c');
 
     // Escape in Monaco's suggest widget closes the suggestions, not the dialog.
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+Space');
     await expect.poll(() => dialog.locator('.suggest-widget.visible').count(), { timeout: 10_000 }).toBe(1);
-    await snap(page, 'canvas-editor-large-suggest');
+    await look(page, 'canvas-editor-large-suggest');
     // The list sits at the caret: just below its line (or just above it), starting near it. In a
     // transformed dialog Monaco's fixed-position list was ~70 px off in both directions.
     const caret = (await large.locator('.cursors-layer .cursor').first().boundingBox())!;
@@ -120,7 +122,7 @@ describe('the code editor opened large', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.locator('.suggest-widget.visible').count()).toBe(0);
     expect(await dialog.count()).toBe(1);
-    await snap(page, 'canvas-editor-large-open');
+    await look(page, 'canvas-editor-large-open');
 
     // A second Escape closes the dialog; the node holds the text, spaces and all.
     await page.keyboard.press('Escape');
@@ -140,8 +142,7 @@ describe('the code editor opened large', () => {
   });
 
   it("opens the template node's Jinja2 editor large; the text typed there is the node's", async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    const appId = await openFlow(page, 'tpl_1', 'template-transform');
+    const { context, page, appId } = await openFlow('tpl_1', 'template-transform');
     const inspector = page.getByTestId('inspector-slot');
     await expect.poll(() => readyEditor(inspector).count(), { timeout: 30_000 }).toBe(1);
 
@@ -157,7 +158,7 @@ describe('the code editor opened large', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' and {{ arg1 | upper }}');
     await expect.poll(() => codeText(large)).toContain('and {{ arg1 | upper }}');
-    await snap(page, 'canvas-template-large');
+    await look(page, 'canvas-template-large');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => savedCode(page, appId, 'tpl_1', 'template'), { timeout: 20_000 }).toBe('{{ arg1 }} and {{ arg1 | upper }}');
@@ -167,8 +168,7 @@ describe('the code editor opened large', () => {
   });
 
   it('widens the inspector by dragging its left edge or with the arrow keys, remembered per user', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    await openFlow(page);
+    const { context, page } = await openFlow();
     const inspector = page.getByTestId('inspector-slot');
     const panel = readyEditor(inspector);
     await expect.poll(() => panel.count(), { timeout: 30_000 }).toBe(1);
@@ -186,7 +186,7 @@ describe('the code editor opened large', () => {
     await expect.poll(width).toBe(760);
     expect(await handle.getAttribute('aria-valuenow')).toBe('760');
     await expect.poll(() => charsPerLine(panel)).toBeGreaterThanOrEqual(narrow + 30);
-    await snap(page, 'canvas-inspector-wide');
+    await look(page, 'canvas-inspector-wide');
 
     // Keys on the handle: left widens, right narrows, Home is the narrowest; the node stays put.
     await handle.focus();

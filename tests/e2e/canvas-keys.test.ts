@@ -9,14 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, sessionApi, startStudio, type RunningStudio } from './server';
+import { look, openAppWithDraft, signInOnce, type Opened, type SignedIn } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
+let admin: SignedIn;
 
 beforeAll(async () => {
   studio = await startStudio();
   browser = await launchBrowser();
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true });
 });
 
 afterAll(async () => {
@@ -105,19 +108,17 @@ async function open(page: Page, id: string) {
   await expect.poll(() => page.getByTestId('inspector-slot').locator('[data-slot="node-inspector"]').getAttribute('data-kind')).toBe(id.replace(/_\d+$/, '').replace('if_else', 'if-else'));
 }
 
-async function openFlow(page: Page) {
-  await openFirstWorkspaceApps(page);
-  const appId = await createAppInUi(page, { name: `Keys ${Math.random().toString(36).slice(2, 7)}`, description: 'Every key', mode: 'workflow' });
-  await saveDraftInBrowser(page, appId, flow());
-  await page.reload();
-  await expect.poll(() => page.getByTestId('flow-editor').locator('.react-flow__node').count(), { timeout: 20_000 }).toBe(8);
-  return appId;
+/** A signed-in page on the editor of a new app with the flow above. */
+async function openFlow(): Promise<Opened & { appId: string }> {
+  const opened = await admin.open({ viewport: { width: 1600, height: 1000 } });
+  const appId = await openAppWithDraft(opened, studio.url, { name: `Keys ${Math.random().toString(36).slice(2, 7)}`, mode: 'workflow' }, flow());
+  await expect.poll(() => opened.page.getByTestId('flow-editor').locator('.react-flow__node').count(), { timeout: 20_000 }).toBe(8);
+  return { ...opened, appId };
 }
 
 describe('keys inside the canvas', () => {
   it('every field of the inspector, of a node and of a popover or dialog takes every key, and the canvas none', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    const appId = await openFlow(page);
+    const { context, page, appId } = await openFlow();
     const editor = page.getByTestId('flow-editor');
     const inspector = page.getByTestId('inspector-slot');
 
@@ -131,7 +132,7 @@ describe('keys inside the canvas', () => {
     await page.keyboard.type('function main({ arg1 }) {');
     // Monaco closes the brackets it opens.
     await expect.poll(() => codeText(code)).toBe('function main({ arg1 }) {}');
-    await page.screenshot({ path: 'test-results/canvas-keys-code-editor.png' });
+    await look(page, 'canvas-keys-code-editor');
     // The node's name in the inspector's header (a text box).
     await inspector.getByLabel('Node name').click();
     await typeEveryKey(page, () => inspector.getByLabel('Node name').inputValue());
@@ -145,7 +146,7 @@ describe('keys inside the canvas', () => {
     await expect.poll(() => template.count(), { timeout: 30_000 }).toBe(1);
     await template.locator('.view-lines').click();
     await typeEveryKey(page, () => codeText(template));
-    await page.screenshot({ path: 'test-results/canvas-keys-template-editor.png' });
+    await look(page, 'canvas-keys-template-editor');
 
     // The LLM node: a prompt (the template editor) and the stop sequences (a tag input).
     await open(page, 'llm_1');
@@ -179,7 +180,7 @@ describe('keys inside the canvas', () => {
     await page.keyboard.type(' now');
     await page.keyboard.press('Backspace');
     await expect.poll(() => largePrompt.inputValue()).toBe('c d in {{#start.city#}} no');
-    await snap(page, 'canvas-keys-prompt-large');
+    await look(page, 'canvas-keys-prompt-large');
     await page.keyboard.press('Escape');
     await expect.poll(() => largeDialog.count()).toBe(0);
     await expect.poll(() => prompt.inputValue()).toBe('c d in {{#start.city#}} no');
@@ -313,7 +314,7 @@ describe('keys inside the canvas', () => {
     await vars.getByTestId('variable-value').click();
     await typeEveryKey(page, () => vars.getByTestId('variable-value').inputValue());
     await page.keyboard.press('Escape');
-    await snap(page, 'canvas-keys-typed');
+    await look(page, 'canvas-keys-typed');
 
     // What was typed is what the draft holds.
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('saved');
@@ -331,8 +332,7 @@ describe('keys inside the canvas', () => {
   });
 
   it('keeps the canvas keys when the canvas has the focus', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1600, height: 1000 });
-    await openFlow(page);
+    const { context, page } = await openFlow();
     const editor = page.getByTestId('flow-editor');
     const state = () => canvasState(page);
     const viewport = () =>
@@ -397,7 +397,7 @@ describe('keys inside the canvas', () => {
     expect((await viewport()).zoom).toBe(v0.zoom);
     await page.mouse.wheel(0, -200);
     await expect.poll(async () => (await viewport()).zoom).not.toBe(v0.zoom);
-    await snap(page, 'canvas-keys-canvas-keys');
+    await look(page, 'canvas-keys-canvas-keys');
     await context.close();
   });
 });

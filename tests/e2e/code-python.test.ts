@@ -8,15 +8,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import type { FlowDocument } from '../../schemas/flow';
-import { signInAs } from './console-fixtures';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, sessionApi, startStudio, type RunningStudio } from './server';
+import { look, openAppWithDraft, signInOnce, type SignedIn } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
+let admin: SignedIn;
 
 beforeAll(async () => {
   studio = await startStudio();
   browser = await launchBrowser();
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true });
 });
 
 afterAll(async () => {
@@ -84,18 +86,15 @@ const codeLines = (code: Locator) =>
   );
 
 describe('a Python code node in the editor', () => {
-  // A retry makes its app under another name: the first attempt's app keeps its name, and the create
-  // dialog refuses a second one (it stayed open, and every later click hit its overlay).
+  // A retry makes its app under another name: the first attempt's app keeps its name.
   const attempts = { en: 0, zh: 0 };
   for (const lang of ['en', 'zh'] as const) {
     it(`chooses Python, types a function, runs it alone and shows the output (${lang})`, async () => {
       const t = TEXTS[lang];
       attempts[lang] += 1;
-      const { context, page } = await signInAs(browser, studio.url, lang, { width: 1500, height: 950 });
-      await openFirstWorkspaceApps(page);
-      const appId = await createAppInUi(page, { name: `Python ${lang}${attempts[lang] > 1 ? ` ${attempts[lang]}` : ''}`, description: 'Python code node', mode: 'workflow' });
-      await saveDraftInBrowser(page, appId, workflowDoc());
-      await page.reload();
+      const opened = await admin.open({ lang, viewport: { width: 1500, height: 950 } });
+      const { context, page } = opened;
+      const appId = await openAppWithDraft(opened, studio.url, { name: `Python ${lang}${attempts[lang] > 1 ? ` ${attempts[lang]}` : ''}`, mode: 'workflow' }, workflowDoc());
       const editor = page.getByTestId('flow-editor');
       await expect.poll(() => editor.locator('.react-flow__node').count(), { timeout: 20_000 }).toBe(3);
 
@@ -111,7 +110,7 @@ describe('a Python code node in the editor', () => {
       await page.getByRole('option', { name: t.python }).click();
       await expect.poll(() => inspector.locator('[data-field="code"] [data-mode-id="python"]').count(), { timeout: 30_000 }).toBe(1);
       await expect.poll(() => codeLines(code)).toContain('def main(arg1: str, arg2: str) -> dict:');
-      await snap(page, `code-python-${lang}-01-template`);
+      await look(page, `code-python-${lang}-01-template`);
 
       // Type a function over it: spaces, indentation and brackets as written.
       await code.locator('.view-lines').click();
@@ -143,7 +142,7 @@ describe('a Python code node in the editor', () => {
       expect(outputs).toContain('"count": 2');
       expect(await result.getByTestId('run-status').textContent()).toBe(t.succeeded);
       await run.scrollIntoViewIfNeeded();
-      await snap(page, `code-python-${lang}-02-run`);
+      await look(page, `code-python-${lang}-02-run`);
       await context.close();
     });
   }

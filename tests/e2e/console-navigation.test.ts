@@ -8,21 +8,20 @@ import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from './first-load';
-import { releaseBrowser, sessionApi, snap, startStudio, type RunningStudio } from './server';
+import { releaseBrowser, sessionApi, startStudio, type RunningStudio } from './server';
+import { look, signInOnce, type SignedIn } from './session-helpers';
 import { consolePages, launchWithScrollbars, MEMBER, openPage, seedConsole, signInAs, type Seeded } from './console-fixtures';
 
 let studio: RunningStudio;
 let browser: Browser;
 let seeded: Seeded;
+/** The seeded admin, signed in through the login page once (and the project space seeded then); the tests' contexts start signed in. */
+let admin: SignedIn;
 
 beforeAll(async () => {
   studio = await startStudio();
   browser = await launchWithScrollbars();
-  const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
-  await page.getByTestId('workspace-card').first().getByTestId('workspace-link').click();
-  await page.waitForURL((u) => /\/app$/.test(u.pathname));
-  seeded = await seedConsole(page);
-  await context.close();
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true, then: async (page) => void (seeded = await seedConsole(page)) });
 });
 
 afterAll(async () => {
@@ -34,7 +33,7 @@ const crumbs = async (page: Page) => (await page.getByTestId('breadcrumb').locat
 
 describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
   it('name the knowledge base, the tool and a new prompt, with links back', async () => {
-    const { context, page } = await signInAs(browser, studio.url, lang, { width: 1280, height: 900 });
+    const { context, page } = await admin.open({ lang, viewport: { width: 1280, height: 900 } });
     const pages = consolePages(seeded);
     const ws = `/operation/workspace/${seeded.workspaceId}`;
 
@@ -43,7 +42,7 @@ describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
       await expect.poll(() => crumbs(page)).toContain('Product handbook');
     }
     await openPage(page, studio.url, pages.unitDetails);
-    await snap(page, `console-navigation-${lang}-unit-details`);
+    await look(page, `console-navigation-${lang}-unit-details`);
     await page.getByTestId('breadcrumb').getByRole('link', { name: 'Product handbook' }).click();
     await page.waitForURL((u) => u.pathname.endsWith('/knowledge-unit') && u.searchParams.get('dataset_id') === seeded.datasetId);
 
@@ -66,14 +65,14 @@ describe.each(['zh', 'en'] as const)('breadcrumbs in %s', (lang) => {
 
 describe('the screens’ details', () => {
   it('shows the whole role label, tooltips on icon-only buttons and truncated names, and counts files as plurals', async () => {
-    const { context, page } = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const { context, page } = await admin.open({ lang: 'en', viewport: { width: 1280, height: 900 } });
     const pages = consolePages(seeded);
     await openPage(page, studio.url, pages.members);
     const role = page.getByTestId('member-page').getByRole('combobox').filter({ hasText: 'Ordinary member' }).first();
     await role.waitFor();
     // Nothing inside the select is cut short ("Ordinary mem…").
     expect(await role.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].every((n) => n.scrollWidth <= n.clientWidth + 1))).toBe(true);
-    await snap(page, 'console-navigation-members');
+    await look(page, 'console-navigation-members');
 
     const problems: string[] = [];
     for (const name of ['tools', 'toolDetail', 'units', 'unitDetails', 'prompts', 'certificate', 'database', 'members']) {
@@ -112,9 +111,7 @@ describe('the screens’ details', () => {
 describe('the first load', () => {
   it('of the login page and of the console home is at most 250 KB of JS and CSS on the wire, brotli, with no editor code', async () => {
     const login = await measureFirstLoad(browser, `${studio.url}/login`, (p) => p.getByTestId('login-submit').waitFor(), { locale: 'zh-CN' });
-    const { context } = await signInAs(browser, studio.url, 'zh', { width: 1280, height: 900 });
-    const storageState = await context.storageState();
-    await context.close();
+    const storageState = await admin.freshState('zh');
     const home = await measureFirstLoad(browser, `${studio.url}/operation`, (p) => p.getByTestId('workspace-card').first().waitFor(), { locale: 'zh-CN', storageState });
     // Figures for the log (bytes do not depend on the machine's load; `uptime` says how busy it was).
     console.log(`${describeFirstLoad('login page', login)}\n${describeFirstLoad('console home', home)}\nuptime: ${execSync('uptime').toString().trim()}`);
@@ -132,16 +129,16 @@ describe('the first load', () => {
 
 describe.each(['zh', 'en'] as const)('my space and system roles in %s (issue 33)', (lang) => {
   it('opens the my page with what the admin made, and the role page with the rules and holders', async () => {
-    const { context, page } = await signInAs(browser, studio.url, lang, { width: 1280, height: 900 });
+    const { context, page } = await admin.open({ lang, viewport: { width: 1280, height: 900 } });
     await page.goto(`${studio.url}/operation/my`);
     const created = page.getByTestId('my-created');
     await created.waitFor();
     expect(await created.getByRole('link').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: `test-results/my-page-${lang}.png`, fullPage: true });
+    await look(page, `my-page-${lang}`);
     await page.goto(`${studio.url}/operation/system/role`);
     await page.getByTestId('role-matrix').waitFor();
     await page.getByTestId('role-holders').locator('tbody tr[data-user-id]').first().waitFor();
-    await page.screenshot({ path: `test-results/role-page-${lang}.png`, fullPage: true });
+    await look(page, `role-page-${lang}`);
     await context.close();
   });
 });
@@ -168,16 +165,16 @@ describe('assigning a system role on System › Roles (issue 33)', () => {
   };
 
   it('lets the super admin make a user tenant admin, who then has it, and keeps a tenant admin to their limit', async () => {
-    const admin = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 });
+    const superAdmin = await admin.open({ lang: 'en', viewport: { width: 1280, height: 900 } });
     const other = { username: 'qiao', password: 'Passw0rd123', realName: 'Qiao Assigned' };
-    expect((await sessionApi(admin.page, 'POST', '/api/v1/admin/users', other)).status).toBe(200);
-    await admin.page.goto(`${studio.url}/operation/system/role`);
-    await admin.page.getByTestId('role-matrix').waitFor();
-    await give(admin.page, MEMBER.username, 'Tenant admin');
-    await admin.page.screenshot({ path: 'test-results/role-assign-super-en.png', fullPage: true });
-    const users = await sessionApi(admin.page, 'GET', `/api/v1/admin/users?name=${MEMBER.username}`);
+    expect((await superAdmin.api('POST', '/api/v1/admin/users', other)).status).toBe(200);
+    await superAdmin.page.goto(`${studio.url}/operation/system/role`);
+    await superAdmin.page.getByTestId('role-matrix').waitFor();
+    await give(superAdmin.page, MEMBER.username, 'Tenant admin');
+    await look(superAdmin.page, 'role-assign-super-en');
+    const users = await sessionApi(superAdmin.page, 'GET', `/api/v1/admin/users?name=${MEMBER.username}`);
     expect((users.data.items as { username: string; role: string }[]).find((u) => u.username === MEMBER.username)?.role).toBe('tenant_admin');
-    await admin.context.close();
+    await superAdmin.context.close();
 
     // The user now has the role: signed in, they reach System › Roles and act as a tenant admin.
     const lin = await signInAs(browser, studio.url, 'en', { width: 1280, height: 900 }, MEMBER);
@@ -189,7 +186,7 @@ describe('assigning a system role on System › Roles (issue 33)', () => {
     const qiao = await holder(lin.page, other.username);
     await qiao.getByRole('combobox', { name: `Role of ${other.username}` }).click();
     expect(await lin.page.getByRole('option', { name: 'Super admin' }).getAttribute('aria-disabled')).toBe('true');
-    await lin.page.screenshot({ path: 'test-results/role-assign-tenant-admin-en.png', fullPage: true });
+    await look(lin.page, 'role-assign-tenant-admin-en');
     await lin.page.keyboard.press('Escape');
     // Nor through the API the page calls: the server refuses, and the role stays.
     const qiaoId = await qiao.getAttribute('data-user-id');

@@ -1,7 +1,7 @@
 /**
  * The debug chat in Chromium against the real server and a fake OpenAI-compatible provider speaking
  * the real protocol: sign in as admin, point the OpenAI provider at the fake in the admin model
- * screen, create a chatflow app, load start → llm → answer into its draft through the API, open the
+ * screen, create a chatflow app with start → llm → answer as its draft through the API, open the
  * editor, chat in the debug pane, and see the streamed answer, the nodes' status and the trace; then
  * find the run in the log tab with the same trace.
  */
@@ -12,7 +12,8 @@ import type { FlowDocument } from '../../schemas/flow';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { scriptedOpenAi, type ScriptedModel } from '../api/runs-kit';
-import { ADMIN, createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, saveDraftInBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, releaseBrowser, startStudio, type RunningStudio } from './server';
+import { look, openAppWithDraft, signInOnce, type SignedIn } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -21,6 +22,8 @@ let fake: FakeServer;
 let team: ScriptedModel;
 /** The tenant's speech models (the voice test). */
 let speech: FakeSpeech;
+/** The seeded admin, signed in through the login page once; each test's context starts signed in. */
+let admin: SignedIn;
 
 beforeAll(async () => {
   fake = await fakeOpenAi();
@@ -40,6 +43,7 @@ beforeAll(async () => {
     `--use-file-for-fake-audio-capture=${fileURLToPath(new URL('ask-en.wav', FIXTURES))}`,
     '--autoplay-policy=no-user-gesture-required',
   ]);
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true });
 });
 
 afterAll(async () => {
@@ -121,7 +125,8 @@ async function openTrace(pane: Locator): Promise<void> {
 
 describe('the debug chat', () => {
   it('streams the answer of a start → llm → answer chatflow and shows its trace', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
+    const opened = await admin.open({ viewport: { width: 1500, height: 900 } });
+    const { context, page } = opened;
 
     // The admin model screen: OpenAI pointed at the fake server.
     await page.goto(`${studio.url}/operation/system/model`);
@@ -141,11 +146,7 @@ describe('the debug chat', () => {
     await expect.poll(() => openai.getByText('Configured').count()).toBe(1);
 
     // A chatflow app in the default project space, its draft loaded through the API.
-    await page.goto(`${studio.url}/operation`);
-    await openFirstWorkspaceApps(page);
-    const appId = await createAppInUi(page, { name: 'Debug chat', description: 'Says hello', mode: 'chatflow' });
-    await saveDraftInBrowser(page, appId, chatDoc());
-    await page.reload();
+    const appId = await openAppWithDraft(opened, studio.url, { name: 'Debug chat', mode: 'chatflow' }, chatDoc());
 
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
@@ -183,7 +184,7 @@ describe('the debug chat', () => {
     await llmRow.locator('summary').first().click();
     await llmRow.getByTestId('trace-outputs').locator('summary').click();
     expect(await llmRow.getByTestId('trace-outputs').textContent()).toContain(ANSWER_CHUNKS.join(''));
-    await snap(page, 'debug-01-chat-trace');
+    await look(page, 'debug-01-chat-trace');
 
     // The log tab lists the run; its trace opens in the sheet.
     await page.goto(`${studio.url}/operation/app/${appId}/agent-flow/log`);
@@ -192,19 +193,17 @@ describe('the debug chat', () => {
     await row.getByRole('button', { name: 'View' }).click();
     const sheet = page.getByTestId('run-sheet');
     await expect.poll(() => sheet.getByTestId('trace-item-llm').count()).toBe(1);
-    await snap(page, 'debug-02-log-trace');
+    await look(page, 'debug-02-log-trace');
     await context.close();
   });
 
   it('runs an agent team: the triage agent hands off, the billing agent answers, the trace shows the chain', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
+    const opened = await admin.open({ viewport: { width: 1500, height: 900 } });
+    const { context, page } = opened;
     // DeepSeek (OpenAI-compatible) pointed at the scripted model, through the admin API.
-    expect((await sessionApi(page, 'POST', '/api/v1/admin/models/model-providers/deepseek/credentials', { credentials: { base_url: team.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
+    expect((await opened.api('POST', '/api/v1/admin/models/model-providers/deepseek/credentials', { credentials: { base_url: team.baseUrl, api_key: GOOD_KEY } })).status).toBe(200);
 
-    await openFirstWorkspaceApps(page);
-    const appId = await createAppInUi(page, { name: 'Help desk', description: 'A triage agent and a billing agent', mode: 'agent_team' });
-    await saveDraftInBrowser(page, appId, teamDoc());
-    await page.reload();
+    await openAppWithDraft(opened, studio.url, { name: 'Help desk', mode: 'agent_team' }, teamDoc());
 
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.getByTestId('node-billing').isVisible()).toBe(true);
@@ -231,20 +230,17 @@ describe('the debug chat', () => {
     expect(await row.getByTestId('trace-answered-by').textContent()).toBe('answered by Billing');
     await row.locator('summary').first().click();
     expect(await row.getByTestId('trace-handoffs').textContent()).toBe('Hand-offs: Triage → Billing (an invoice question)');
-    await snap(page, 'debug-03-agent-team');
+    await look(page, 'debug-03-agent-team');
     await context.close();
   });
 
   it("shows a failed model call in the trace in words, with the provider's message and the code", async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
-    await page.goto(`${studio.url}/operation`);
-    await openFirstWorkspaceApps(page);
-    const appId = await createAppInUi(page, { name: 'Failing chat', description: 'Asks a model that is not there', mode: 'chatflow' });
+    const opened = await admin.open({ viewport: { width: 1500, height: 900 } });
+    const { context, page } = opened;
     const doc = chatDoc();
     const llm = doc.nodes.find((n) => n.id === 'llm')!;
     llm.config = { ...llm.config, model: { provider: 'anthropic', name: 'claude-sonnet-4-5', mode: 'chat', params: { temperature: 0.7, stop: [], response_format: 'text' } } };
-    await saveDraftInBrowser(page, appId, doc);
-    await page.reload();
+    await openAppWithDraft(opened, studio.url, { name: 'Failing chat', mode: 'chatflow' }, doc);
     const editor = page.getByTestId('flow-editor');
     await expect.poll(() => editor.getByTestId('node-llm').isVisible()).toBe(true);
     // The checklist warns first (a warning: the run is not refused).
@@ -253,7 +249,7 @@ describe('the debug chat', () => {
     expect(await page.getByTestId('checklist-entry-llm').textContent()).toContain('The model claude-sonnet-4-5 (anthropic) is not available in this workspace');
     // On the canvas the node's badge is amber (a warning), not red.
     expect(await editor.getByTestId('node-issues-llm').getAttribute('data-severity')).toBe('warning');
-    await snap(page, 'debug-04-checklist-model');
+    await look(page, 'debug-04-checklist-model');
     await page.getByTestId('toolbar-checklist').click();
 
     await page.getByTestId('debug-open').click();
@@ -266,28 +262,25 @@ describe('the debug chat', () => {
     await llmRow.locator('summary').first().click();
     const error = llmRow.getByTestId('trace-error').first();
     await expect.poll(() => error.textContent()).toMatch(/^The model call failed: .*Anthropic.* MODEL-not_configured$/);
-    await snap(page, 'debug-04-failed-node');
+    await look(page, 'debug-04-failed-node');
     await context.close();
   });
 
   it('voice: the builder asks by microphone in the debug chat and hears the answer read aloud', async () => {
-    const { context, page } = await signIn(browser, studio.url, { width: 1500, height: 900 });
-    const admin = async (method: string, path: string, body?: unknown) => {
-      const r = await sessionApi(page, method, `/api/v1/admin/models${path}`, body);
+    const opened = await admin.open({ viewport: { width: 1500, height: 900 } });
+    const { context, page } = opened;
+    const models = async (method: string, path: string, body?: unknown) => {
+      const r = await opened.api(method, `/api/v1/admin/models${path}`, body);
       expect(r.status, JSON.stringify(r.data).slice(0, 300)).toBe(200);
     };
     // The chat's model and the tenant's speech models (an OpenAI-compatible server, as defaults).
-    await admin('POST', '/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } });
-    await admin('POST', '/model-providers/openai_api_compatible/credentials', { credentials: { base_url: speech.baseUrl, api_key: GOOD_KEY } });
+    await models('POST', '/model-providers/openai/credentials', { credentials: { base_url: fake.baseUrl, api_key: GOOD_KEY } });
+    await models('POST', '/model-providers/openai_api_compatible/credentials', { credentials: { base_url: speech.baseUrl, api_key: GOOD_KEY } });
     for (const [model_type, model] of [['tts', 'tts-1'], ['speech2text', 'whisper-1']]) {
-      await admin('POST', '/model-providers/openai_api_compatible/models/model-custom', { model, model_type, label: model });
-      await admin('PUT', '/tenant-default', { model_type, provider: 'openai_api_compatible', model });
+      await models('POST', '/model-providers/openai_api_compatible/models/model-custom', { model, model_type, label: model });
+      await models('PUT', '/tenant-default', { model_type, provider: 'openai_api_compatible', model });
     }
-    await page.goto(`${studio.url}/operation`);
-    await openFirstWorkspaceApps(page);
-    const appId = await createAppInUi(page, { name: 'Voice debug', description: 'Asked by voice', mode: 'chatflow' });
-    await saveDraftInBrowser(page, appId, chatDoc());
-    await page.reload();
+    await openAppWithDraft(opened, studio.url, { name: 'Voice debug', mode: 'chatflow' }, chatDoc());
     await expect.poll(() => page.getByTestId('flow-editor').getByTestId('node-llm').isVisible()).toBe(true);
 
     await page.getByTestId('debug-open').click();
@@ -310,7 +303,7 @@ describe('the debug chat', () => {
     await expect.poll(async () => Number(await bar.getAttribute('data-spoken')), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(speech.transcriptions.at(-1)).toMatchObject({ model: 'whisper-1', fileType: expect.stringMatching(/^audio\/webm/) });
     expect(speech.speech.slice(before).map((r) => r.input).join(' ')).toBe(ANSWER_CHUNKS.join('').trim());
-    await snap(page, 'debug-05-voice');
+    await look(page, 'debug-05-voice');
     await context.close();
   });
 });

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
-import { ADMIN, createAppInUi, launchBrowser, releaseBrowser, signIn, startStudio, type RunningStudio } from './server';
+import { ADMIN, launchBrowser, releaseBrowser, sessionApi, signIn, startStudio, type RunningStudio } from './server';
+import { SNAPS } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -100,7 +101,10 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/e2e-knowledge-${name}.png`, fullPage: true });
+/** A screenshot to look at (/tmp/e2e-knowledge-<name>.png), with WEFT_E2E_SNAPS=1 only: nothing in a run reads them. */
+const shot = async (page: Page, name: string) => {
+  if (SNAPS) await page.screenshot({ path: `/tmp/e2e-knowledge-${name}.png`, fullPage: true });
+};
 
 /** The unit row named `name` on the unit list. */
 const unitRow = (page: Page, name: string) => page.locator(`[data-testid="unit-row"][data-name="${name}"]`);
@@ -335,9 +339,11 @@ describe('the Knowledge Base tab against the real server', () => {
 
     // An agent app's agent node picks the base in the inspector (the knowledge-retrieval node's widget).
     const datasetId = new URL(unitsUrl).searchParams.get('dataset_id');
-    await page.getByTestId('project-tab-app').click();
-    const agentAppId = await createAppInUi(page, { name: 'Nature agent', description: 'Answers from the nature notes', mode: 'agent' });
-    // A new agent opens the zero-code builder; the canvas is the same flow's other editor.
+    // (The app is made through the API: creating one in the dialog is agent-builder.test.ts's.)
+    const made = await sessionApi(page, 'POST', '/api/v1/console/apps', { name: 'Nature agent', description: 'Answers from the nature notes', type: 'agent', icon: { icon: 'bot' } });
+    expect(made.status, JSON.stringify(made.data)).toBe(200);
+    const agentAppId = made.data.id as string;
+    // The agent's canvas: the same flow's other editor than the zero-code builder.
     await page.goto(`${new URL(page.url()).origin}/operation/app/${agentAppId}/agent-flow/base`);
     const flowEditor = page.getByTestId('flow-editor');
     const agentNode = flowEditor.locator('[data-testid^="node-agent"]').first();
@@ -359,7 +365,7 @@ describe('the Knowledge Base tab against the real server', () => {
     }, appId);
     const agent = draft.document.nodes.find((n: { kind: string }) => n.kind === 'agent');
     expect(agent).toMatchObject({ kindVersion: 3, config: { knowledgeIds: [datasetId], knowledgeTopK: 4, knowledgeMinScore: 0 } });
-    await page.screenshot({ path: '/tmp/e2e-knowledge-agent-inspector.png' });
+    await shot(page, 'agent-inspector');
     // A long inspector scrolls inside its panel; the window (editor header, canvas) stays put.
     const layout = await page.evaluate(() => {
       const slot = document.querySelector<HTMLElement>('[data-testid="inspector-slot"]')!;

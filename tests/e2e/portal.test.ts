@@ -5,7 +5,7 @@
  * discover, chats with it (the answer streamed from the fake provider), sees the conversation in
  * the sessions page, renames it, puts it in a group and deletes it; runs the workflow; uses the chat
  * at phone width; and after the owner cancels the chatflow's distribution sees the clear state, the
- * past conversation still readable. Screenshots go to test-results/ (portal-*.png).
+ * past conversation still readable. With WEFT_E2E_SNAPS=1, screenshots go to test-results/ (portal-*.png).
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +15,16 @@ import { fileURLToPath } from 'node:url';
 import { ANSWER_CHUNKS, fakeOpenAi, GOOD_KEY, type FakeServer } from '../api/fake-providers';
 import { fakeSpeech, FIXTURES, type FakeSpeech } from '../api/fake-speech';
 import { runFfmpeg } from '../../src/server/digital-human/ffmpeg';
-import { launchBrowser, openFirstWorkspaceApps, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
+import { launchBrowser, openFirstWorkspaceApps, releaseBrowser, sessionApi, signIn, startStudio, type RunningStudio } from './server';
+import { look, pauseForPicture, signInOnce, SNAPS, type SignedIn } from './session-helpers';
 
 let studio: RunningStudio;
 let browser: Browser;
 let fake: FakeServer;
 let speech: FakeSpeech;
 let owner: { context: BrowserContext; page: Page };
+/** The second user, signed in through the login page once (beforeAll); each test's contexts start signed in. */
+let pat: SignedIn;
 const USER = { username: 'pat', password: 'Patricia12345' };
 const ANSWER = ANSWER_CHUNKS.join('');
 const ids = { chat: '', workflow: '' };
@@ -92,15 +95,9 @@ async function distributedApp(page: Page, name: string, document: FlowDocument):
   return id;
 }
 
+/** A new context of the second user, signed in, and its page (on about:blank). */
 async function userPage(viewport = { width: 1400, height: 900 }, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale });
-  const page = await context.newPage();
-  page.setDefaultTimeout(40_000);
-  await page.goto(`${studio.url}/login`);
-  await page.getByTestId('login-username').fill(USER.username);
-  await page.getByTestId('login-password').fill(USER.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((u) => u.pathname === '/operation');
+  const { context, page } = await pat.open({ viewport, locale });
   return { context, page };
 }
 
@@ -122,6 +119,7 @@ beforeAll(async () => {
   await openFirstWorkspaceApps(owner.page);
   ids.chat = await distributedApp(owner.page, 'Weft helper', chatDoc());
   ids.workflow = await distributedApp(owner.page, 'Shouter', workflowDoc());
+  pat = await signInOnce(browser, studio.url, USER);
 });
 
 afterAll(async () => {
@@ -144,7 +142,7 @@ describe('the portal', () => {
     await expect.poll(() => cards.count()).toBe(1);
     await page.getByTestId('portal-mode-filter').getByRole('button', { name: 'All' }).click();
     await expect.poll(() => cards.count()).toBe(2);
-    await snap(page, 'portal-01-discover');
+    await look(page, 'portal-01-discover');
 
     // The chat (opened in the page, not by loading it again): the opening statement, two of the four
     // suggested questions, a streamed answer.
@@ -165,7 +163,7 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('chat-conversation').count()).toBe(1);
     await page.getByTestId('chat-like').click();
     await expect.poll(() => page.getByTestId('chat-like').getAttribute('aria-pressed')).toBe('true');
-    await snap(page, 'portal-02-chat');
+    await look(page, 'portal-02-chat');
     // A second conversation, to keep after the first is deleted.
     await page.getByTestId('chat-new').click();
     await page.getByTestId('chat-input').fill('Second question');
@@ -192,7 +190,7 @@ describe('the portal', () => {
     await groups.getByTestId('group-name').fill('Daily');
     await groups.getByRole('button', { name: 'Add group' }).click();
     await expect.poll(() => groups.getByTestId('group-row').count()).toBe(1);
-    await snap(page, 'portal-03-sessions-groups');
+    await look(page, 'portal-03-sessions-groups');
     await page.keyboard.press('Escape');
     await renamed.getByTestId('session-actions').click();
     await page.getByRole('menuitem', { name: 'Move to group' }).click();
@@ -203,7 +201,7 @@ describe('the portal', () => {
     await expect.poll(() => renamed.getByTestId('session-group').textContent()).toBe('Daily');
     await page.getByTestId('sessions-groups').getByRole('button', { name: /Daily/ }).click();
     await expect.poll(() => items.count()).toBe(1);
-    await snap(page, 'portal-04-sessions');
+    await look(page, 'portal-04-sessions');
 
     await renamed.getByTestId('session-actions').click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
@@ -221,7 +219,7 @@ describe('the portal', () => {
     expect(await result.locator('strong').textContent()).toBe('HELLO!');
     expect(await page.getByTestId('workflow-step').count()).toBe(3);
     await expect.poll(() => page.getByTestId('workflow-history-run').count()).toBe(1);
-    await snap(page, 'portal-05-workflow');
+    await look(page, 'portal-05-workflow');
     await context.close();
   });
 
@@ -236,12 +234,12 @@ describe('the portal', () => {
     await page.getByTestId('chat-input').fill('From my phone');
     await page.getByTestId('chat-input').press('Enter');
     await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
-    await snap(page, 'portal-06-chat-phone');
+    await look(page, 'portal-06-chat-phone');
     await page.getByTestId('chat-open-list').click();
     await expect.poll(() => page.getByTestId('chat-conversations').isVisible()).toBe(true);
     // The drawer slides in (160 ms); the picture after it.
     await expect.poll(async () => (await page.getByTestId('chat-conversations').boundingBox())?.x).toBe(0);
-    await snap(page, 'portal-07-chat-phone-drawer');
+    await look(page, 'portal-07-chat-phone-drawer');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('chat-conversations').isVisible()).toBe(false);
     await context.close();
@@ -262,7 +260,7 @@ describe('the portal', () => {
           // Headings are whole, not cut short by the buttons beside them.
           const cut = await page.locator('h1').evaluateAll((hs) => hs.filter((h) => h.scrollWidth > h.clientWidth).map((h) => h.textContent));
           expect(cut, `${where(name)} cut headings`).toEqual([]);
-          await snap(page, `portal-lang-${lang}-${viewport.width}-${name}`);
+          await look(page, `portal-lang-${lang}-${viewport.width}-${name}`);
         };
 
         await page.goto(`${studio.url}/portal/sessions/discover`);
@@ -318,7 +316,7 @@ describe('the portal', () => {
     await expect.poll(() => page.getByTestId('chat-answer').first().isVisible()).toBe(true);
     expect(await page.getByTestId('chat-input').isDisabled()).toBe(true);
     expect(await page.getByTestId('chat-input').getAttribute('placeholder')).toBe('You can no longer use this app: past conversations are read-only');
-    await snap(page, 'portal-08-lost-access');
+    await look(page, 'portal-08-lost-access');
     // The sessions page marks its conversations as no longer available.
     await page.goto(`${studio.url}/portal/sessions/sessions-page`);
     await expect.poll(() => page.getByTestId('session-unavailable').count()).toBeGreaterThan(0);
@@ -343,13 +341,13 @@ describe('the portal', () => {
     const preview = page.getByTestId('gbi-preview');
     await expect.poll(() => preview.textContent()).toContain('Header row detected');
     expect(await preview.textContent()).toContain('amount · BIGINT');
-    await snap(page, 'portal-gbi-01-preview-en');
+    await look(page, 'portal-gbi-01-preview-en');
     await preview.getByRole('button', { name: 'Save as a data source' }).click();
     await expect.poll(() => page.getByTestId('gbi-describe').textContent()).toContain('sales.xlsx');
     expect(await page.getByTestId('gbi-describe').textContent()).toContain('North');
     // The table's own name and description fields say what they are (no column header above them).
     expect(await page.getByTestId('gbi-describe').getByPlaceholder('Description', { exact: true }).count()).toBe(1);
-    await snap(page, 'portal-gbi-02-described-en');
+    await look(page, 'portal-gbi-02-described-en');
     // Re-read the samples; the nav leads to GBI for a user in a project space.
     await page.getByTestId('gbi-reread').click();
     await expect.poll(() => page.getByText('Tables, columns and samples read again').count()).toBeGreaterThan(0);
@@ -363,11 +361,13 @@ describe('the portal', () => {
     expect(await page.getByTestId('gbi-table-rows').locator('tbody tr').first().textContent()).toBe('North120');
     expect(await page.getByTestId('gbi-table-columns').textContent()).toContain('BIGINT');
     expect(await page.getByTestId('gbi-table-item').count()).toBe(1);
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await snap(page, 'portal-gbi-09-table-en');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await snap(page, 'portal-gbi-10-table-phone-en');
-    await page.setViewportSize({ width: 1400, height: 900 });
+    if (SNAPS) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await look(page, 'portal-gbi-09-table-en');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await look(page, 'portal-gbi-10-table-phone-en');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
 
     await page.goto(`${studio.url}/portal/gbi/ask`);
     // The source is chosen once the sources have loaded (its "view tables" link shows then).
@@ -386,24 +386,26 @@ describe('the portal', () => {
     expect(await answer.getByTestId('gbi-chart').getAttribute('data-kind')).toBe('pie');
     expect(await answer.locator('canvas').count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('gbi-session').count()).toBe(1);
-    await page.waitForTimeout(1200); // the pie's opening animation, for the picture
-    await snap(page, 'portal-gbi-03-ask-en');
+    await pauseForPicture(page, 1200); // the pie's opening animation
+    await look(page, 'portal-gbi-03-ask-en');
     await answer.getByRole('button', { name: 'Open the table' }).click();
     await expect.poll(() => page.getByTestId('gbi-data-popup').getByTestId('gbi-result-table').locator('tbody tr').count()).toBe(5);
-    await snap(page, 'portal-gbi-04-popup-en');
+    await look(page, 'portal-gbi-04-popup-en');
     await page.keyboard.press('Escape');
-    // The session opened on its own page (session-list-item), at 1280 px and at a phone's width.
+    // The session opened on its own page (session-list-item); its pictures at 1280 px and at a phone's width.
     await page.getByTestId('gbi-session').first().getByRole('link', { name: 'Open this session on its own page' }).click();
     const sessionPage = page.getByTestId('gbi-session-page');
     await expect.poll(() => sessionPage.getByTestId('gbi-answer').count()).toBe(1);
     await expect.poll(() => sessionPage.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
     expect(await sessionPage.locator('h1').textContent()).toBe('Total amount by region?');
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.waitForTimeout(1200);
-    await snap(page, 'portal-gbi-07-session-en');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await snap(page, 'portal-gbi-08-session-phone-en');
-    await page.setViewportSize({ width: 1400, height: 900 });
+    if (SNAPS) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await pauseForPicture(page, 1200);
+      await look(page, 'portal-gbi-07-session-en');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await look(page, 'portal-gbi-08-session-phone-en');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
 
     // The same signed-in owner in a Chinese browser.
     const zhContext = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'zh-CN', storageState: await owner.context.storageState() });
@@ -413,20 +415,20 @@ describe('the portal', () => {
     const zhAnswer = zh.page.getByTestId('gbi-answer').last();
     await expect.poll(() => zhAnswer.getByTestId('gbi-chart').getAttribute('data-ready')).toBe('true');
     expect(await zh.page.getByRole('button', { name: '查看表格' }).count()).toBe(1);
-    await snap(zh.page, 'portal-gbi-05-ask-zh');
+    await look(zh.page, 'portal-gbi-05-ask-zh');
     await zh.page.getByTestId('gbi-session').first().getByRole('link', { name: '在单独页面打开此会话' }).click();
     await expect.poll(() => zh.page.getByTestId('gbi-session-page').getByTestId('gbi-answer').count()).toBe(1);
     expect(await zh.page.getByTestId('portal-nav').getByRole('link', { name: '问数' }).count()).toBe(1);
-    await snap(zh.page, 'portal-gbi-07-session-zh');
+    await look(zh.page, 'portal-gbi-07-session-zh');
     await zh.page.goto(`${studio.url}/portal/gbi-data-settings/gbi-data-settings-page/file-management`);
     await expect.poll(() => zh.page.getByTestId('gbi-describe').textContent()).toContain('业务名称');
-    await snap(zh.page, 'portal-gbi-06-files-zh');
+    await look(zh.page, 'portal-gbi-06-files-zh');
     // From the ask page's "view tables" link to the source's tables, in Chinese.
     await zh.page.goto(`${studio.url}/portal/gbi/ask`);
     await zh.page.getByRole('link', { name: '查看数据表' }).click();
     await expect.poll(() => zh.page.getByTestId('gbi-table-rows').locator('tbody tr').count()).toBe(7);
     expect(await zh.page.getByRole('heading', { name: '表格展示' }).count()).toBe(1);
-    await snap(zh.page, 'portal-gbi-11-table-zh');
+    await look(zh.page, 'portal-gbi-11-table-zh');
     await zh.context.close();
   });
 
@@ -459,20 +461,20 @@ describe('the portal', () => {
       await mic.click();
       await expect.poll(() => bar.getAttribute('data-mic')).toBe('recording');
       await page.waitForTimeout(2000);
-      await snap(page, `portal-voice-1-listening-${lang}`);
+      await look(page, `portal-voice-1-listening-${lang}`);
       await mic.click();
       // The recording was written down and sent as the message; the answer is written and spoken.
       await expect.poll(() => page.getByTestId('chat-message').last().textContent(), { timeout: 30_000 }).toContain('What is the capital of France?');
       await expect.poll(() => page.getByTestId('chat-message').last().getAttribute('data-status'), { timeout: 30_000 }).toBe('succeeded');
       expect(await page.getByTestId('chat-answer').last().textContent()).toContain(`${ANSWER}. Paris is the capital! Bye?`);
-      await snap(page, `portal-voice-2-speaking-${lang}`);
+      await look(page, `portal-voice-2-speaking-${lang}`);
       await expect.poll(() => bar.getAttribute('data-spoken'), { timeout: 30_000 }).toBe('3');
       expect(await page.evaluate(() => (window as unknown as { maxLevel: number }).maxLevel)).toBeGreaterThan(0);
       expect(await page.evaluate(() => (window as unknown as { answerWhileSpeaking: string | null }).answerWhileSpeaking)).toContain(ANSWER);
       expect(speech.transcriptions.slice(before.stt)).toEqual([expect.objectContaining({ model: 'whisper-1', fileType: expect.stringMatching(/^audio\/webm/) })]);
       expect(speech.transcriptions.at(-1)!.fileBytes).toBeGreaterThan(1000);
       expect(speech.speech.slice(before.speech).map((r) => r.input)).toEqual([`${ANSWER}.`, 'Paris is the capital!', 'Bye?']);
-      await snap(page, `portal-voice-3-done-${lang}`);
+      await look(page, `portal-voice-3-done-${lang}`);
       await context.close();
     }
   });
@@ -512,7 +514,7 @@ describe('the portal', () => {
       await page.getByTestId('chat-input').press('Enter');
       await expect.poll(() => page.evaluate(() => (window as unknown as { answerWhileSpeaking: string | null }).answerWhileSpeaking), { timeout: 20_000 }).toContain(ANSWER);
       expect(await page.getByTestId('chat-answer-portrait').first().getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
-      await snap(page, `portal-character-1-speaking-${lang}`);
+      await look(page, `portal-character-1-speaking-${lang}`);
       await expect.poll(() => page.getByTestId('voice-bar').getAttribute('data-spoken'), { timeout: 20_000 }).toBe('1');
       expect(await page.evaluate(() => (window as unknown as { maxLevel: number }).maxLevel)).toBeGreaterThan(0);
       expect(speech.speech.slice(before)).toEqual([expect.objectContaining({ input: ANSWER, speed: 1.2 })]);
@@ -533,7 +535,7 @@ describe('the portal', () => {
       expect(await dialog.getByTestId('character-card').locator('img').getAttribute('src')).toBe(`/api/v1/common/files/${fileId}/icon`);
       expect(await dialog.getByTestId('character-speed').inputValue()).toBe('1.2');
       await dialog.getByTestId('character-speed').fill('1.5');
-      await snap(page, `portal-character-2-settings-${lang}`);
+      await look(page, `portal-character-2-settings-${lang}`);
       await dialog.getByRole('button', { name: lang === 'zh' ? '保存' : 'Save' }).click();
       await expect.poll(() => dialog.count()).toBe(0);
       if (lang === 'en') {

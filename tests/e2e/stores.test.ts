@@ -7,19 +7,23 @@
  * published through its store distribution is released and shown with its read-only flow, then copied;
  * its distribute tab shows the review. A tool with an API key is published from its page; its copy gets
  * a credential of the target space in the copy dialog (the store carries none).
- * Screenshots at 1280 px in English and Chinese.
+ * Screenshots at 1280 px in English and Chinese (with WEFT_E2E_SNAPS=1).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, releaseBrowser, sessionApi, startStudio, type RunningStudio } from './server';
+import { look, signInOnce, type SignedIn } from './session-helpers';
 import { signInAs } from './console-fixtures';
-import { createAppInUi, launchBrowser, openFirstWorkspaceApps, releaseBrowser, sessionApi, signIn, snap, startStudio, type RunningStudio } from './server';
 
 let studio: RunningStudio;
 let browser: Browser;
+/** The seeded admin (owner of the first project space), signed in through the login page once. */
+let admin: SignedIn;
 
 beforeAll(async () => {
   studio = await startStudio();
   browser = await launchBrowser();
+  admin = await signInOnce(browser, studio.url, undefined, { workspace: true });
 });
 
 afterAll(async () => {
@@ -55,21 +59,23 @@ async function openSystemItem(page: Page, name: string) {
 
 describe('the stores', () => {
   it('publish → reject with a reason → publish again → release → gallery → detail → copy, for a prompt, an app and a tool (with its authorization)', async () => {
-    const { context, page } = await signIn(browser, studio.url, VIEWPORT);
-    await openFirstWorkspaceApps(page);
-    const workspaceId = new URL(page.url()).pathname.split('/')[3]!;
-    const target = await sessionApi(page, 'POST', '/api/v1/console/workspaces', { name: 'Copies' });
+    const opened = await admin.open({ viewport: VIEWPORT });
+    const { context, page } = opened;
+    const workspaceId = admin.workspaceId!;
+    const target = await opened.api('POST', '/api/v1/console/workspaces', { name: 'Copies' });
     expect(target.status).toBe(200);
     const targetId = target.data.id as string;
 
     // An app with a published version, submitted through its store distribution.
-    const appId = await createAppInUi(page, { name: 'Order helper', description: 'Answers questions about orders', mode: 'workflow' });
-    expect((await sessionApi(page, 'POST', `/api/v1/console/apps/${appId}/publish`, { version: 'v1.0.0' })).status).toBe(200);
-    const appItem = await sessionApi(page, 'POST', '/api/v1/console/store/apps/publish', { id: appId, tags: ['support'] });
+    const app = await opened.api('POST', '/api/v1/console/apps', { name: 'Order helper', description: 'Answers questions about orders', type: 'workflow', icon: { icon: 'workflow' } });
+    expect(app.status).toBe(200);
+    const appId = app.data.id as string;
+    expect((await opened.api('POST', `/api/v1/console/apps/${appId}/publish`, { version: 'v1.0.0' })).status).toBe(200);
+    const appItem = await opened.api('POST', '/api/v1/console/store/apps/publish', { id: appId, tags: ['support'] });
     expect(appItem.data).toMatchObject({ review_state: 'awaiting_release' });
 
     // The prompt: published from its own page.
-    const prompt = await sessionApi(page, 'POST', '/api/v1/console/prompts', { name: 'Summariser', description: 'Short summaries', content: 'Summarise {text} in {words} words.', template_type: 'f-string', tags: ['writing'] });
+    const prompt = await opened.api('POST', '/api/v1/console/prompts', { name: 'Summariser', description: 'Short summaries', content: 'Summarise {text} in {words} words.', template_type: 'f-string', tags: ['writing'] });
     expect(prompt.status).toBe(200);
     const promptId = prompt.data.id as string;
     await page.goto(`${studio.url}/operation/workspace/${workspaceId}/prompt-add/${promptId}`);
@@ -78,14 +84,14 @@ describe('the stores', () => {
     await page.getByTestId('publish-to-store').click();
     const publish = page.getByTestId('publish-to-store-dialog');
     await publish.getByTestId('publish-to-store-description').fill('Summaries of any text in a given number of words');
-    await snap(page, 'stores-01-publish-dialog');
+    await look(page, 'stores-01-publish-dialog');
     await publish.getByTestId('publish-to-store-submit').click();
     await expect.poll(() => state.getAttribute('data-state')).toBe('awaiting_release');
 
     // The store manager's list: both wait; the prompt is rejected with a reason.
     await page.goto(`${studio.url}/operation/system/store`);
     await expect.poll(() => page.getByTestId('system-store-row').count()).toBe(2);
-    await snap(page, 'stores-02-system-list-en');
+    await look(page, 'stores-02-system-list-en');
     await openSystemItem(page, 'Summariser');
     await page.getByTestId('system-store-reject').click();
     const ask = page.getByTestId('system-store-reason-dialog');
@@ -99,7 +105,7 @@ describe('the stores', () => {
     await page.goto(`${studio.url}/operation/workspace/${workspaceId}/prompt-add/${promptId}`);
     await expect.poll(() => state.getAttribute('data-state')).toBe('rejected');
     expect(await page.getByTestId('store-reason').textContent()).toContain('Say what the variables mean');
-    await snap(page, 'stores-03-rejected-on-prompt');
+    await look(page, 'stores-03-rejected-on-prompt');
     await page.getByTestId('publish-to-store').click();
     await publish.getByTestId('publish-to-store-description').fill('Summarises {text} in {words} words: text is the input, words the length');
     await publish.getByTestId('publish-to-store-submit').click();
@@ -111,7 +117,7 @@ describe('the stores', () => {
       if (name === 'Order helper') {
         // The snapshot's flow on the read-only canvas, loaded lazily.
         await page.locator('.react-flow__node').first().waitFor();
-        await snap(page, 'stores-04-system-item-app-en');
+        await look(page, 'stores-04-system-item-app-en');
       }
       await page.getByTestId('system-store-release').click();
       await expect.poll(() => page.getByTestId('system-store-item').getAttribute('data-state')).toBe('released');
@@ -122,18 +128,18 @@ describe('the stores', () => {
     const cards = page.getByTestId('store-card');
     await expect.poll(() => cards.count()).toBe(1);
     expect(await cards.first().textContent()).toContain('Summariser');
-    await snap(page, 'stores-05-prompt-gallery-en');
+    await look(page, 'stores-05-prompt-gallery-en');
     await cards.first().getByTestId('store-card-open').click();
     await page.getByTestId('store-detail').waitFor();
     expect(await page.getByTestId('store-detail').textContent()).toContain('Summarise {text} in {words} words.');
-    await snap(page, 'stores-06-prompt-detail-en');
+    await look(page, 'stores-06-prompt-detail-en');
     await page.getByTestId('store-copy').click();
     const dialog = page.getByTestId('store-copy-dialog');
     await dialog.getByRole('combobox', { name: 'Project space' }).click();
     await page.getByRole('option', { name: 'Copies' }).click();
     await dialog.getByTestId('store-copy-name').fill('Summariser (copy)');
     await expect.poll(() => page.getByRole('option').count()).toBe(0);
-    await snap(page, 'stores-07-prompt-copy-dialog-en');
+    await look(page, 'stores-07-prompt-copy-dialog-en');
     await dialog.getByTestId('store-copy-submit').click();
     await dialog.getByTestId('store-copy-done').waitFor();
     await expect.poll(() => page.getByTestId('store-detail-copies').textContent()).toBe('1');
@@ -149,7 +155,7 @@ describe('the stores', () => {
     await cards.first().getByTestId('store-card-open').click();
     await page.getByTestId('store-detail').waitFor();
     await page.locator('.react-flow__node').first().waitFor();
-    await snap(page, 'stores-08-app-detail-en');
+    await look(page, 'stores-08-app-detail-en');
     await page.getByTestId('store-copy').click();
     await dialog.getByTestId('store-copy-mapping').getByText('The app uses no knowledge base or tool').waitFor();
     await dialog.getByTestId('store-copy-submit').click();
@@ -177,7 +183,7 @@ describe('the stores', () => {
     const copiesKey = await apiIn(page, targetId, 'POST', '/api/v1/console/credentials', { identifier: 'copies key', sk: 'sk-copies-secret' });
     await page.goto(`${studio.url}/operation/store/tool/${toolItem.id}`);
     await page.getByTestId('store-detail').getByText('forecast').first().waitFor();
-    await snap(page, 'stores-09-tool-detail-en');
+    await look(page, 'stores-09-tool-detail-en');
     await page.getByTestId('store-copy').click();
     await dialog.getByRole('combobox', { name: 'Project space' }).click();
     await page.getByRole('option', { name: 'Copies' }).click();
@@ -186,7 +192,7 @@ describe('the stores', () => {
     await expect.poll(() => auth.getByRole('combobox', { name: 'Credential' }).textContent()).toBe('copies key');
     await auth.getByTestId('store-tool-authorize').click();
     await expect.poll(() => auth.getByTestId('store-tool-authorized').textContent()).toBe('The copy uses the credential “copies key”');
-    await snap(page, 'stores-10-tool-copied-en');
+    await look(page, 'stores-10-tool-copied-en');
     const toolCopyId = new URL(await dialog.getByTestId('store-copy-open').getAttribute('href') ?? '', studio.url).pathname.split('/').pop()!;
     const toolCopy = await apiIn(page, targetId, 'GET', `/api/v1/console/tools/${toolCopyId}`);
     expect(toolCopy.auth).toEqual({ type: 'api_key', location: 'header', key: 'X-Key', credential_id: copiesKey.id });
@@ -196,38 +202,38 @@ describe('the stores', () => {
     await page.evaluate(() => localStorage.setItem('weft.lang', 'zh'));
     await page.goto(`${studio.url}/operation/store/prompt`);
     await expect.poll(() => cards.count()).toBe(1);
-    await snap(page, 'stores-11-prompt-gallery-zh');
+    await look(page, 'stores-11-prompt-gallery-zh');
     await cards.first().getByTestId('store-card-open').click();
     await page.getByTestId('store-detail').waitFor();
-    await snap(page, 'stores-12-prompt-detail-zh');
+    await look(page, 'stores-12-prompt-detail-zh');
     await page.goto(`${studio.url}/operation/store/app`);
     await cards.first().getByTestId('store-card-open').click();
     await page.locator('.react-flow__node').first().waitFor();
-    await snap(page, 'stores-13-app-detail-zh');
+    await look(page, 'stores-13-app-detail-zh');
     await page.getByTestId('store-copy').click();
     await dialog.getByTestId('store-copy-mapping').waitFor();
-    await snap(page, 'stores-14-app-copy-dialog-zh');
+    await look(page, 'stores-14-app-copy-dialog-zh');
     await page.keyboard.press('Escape');
     await page.goto(`${studio.url}/operation/system/store`);
     await page.getByRole('combobox', { name: '状态' }).click();
     await page.getByRole('option').nth(0).click();
     await expect.poll(() => page.getByTestId('system-store-row').count()).toBe(3);
-    await snap(page, 'stores-15-system-list-zh');
+    await look(page, 'stores-15-system-list-zh');
     await page.getByTestId('system-store-row').filter({ hasText: 'Summariser' }).getByTestId('system-store-open').click();
     await page.getByTestId('system-store-item').waitFor();
-    await snap(page, 'stores-16-system-item-prompt-zh');
+    await look(page, 'stores-16-system-item-prompt-zh');
     await page.goto(`${studio.url}/operation/store/knowledge`);
     await page.getByTestId('store-empty').waitFor();
-    await snap(page, 'stores-17-knowledge-empty-zh');
+    await look(page, 'stores-17-knowledge-empty-zh');
     await context.close();
   });
 
   it('goes through approval when the tenant turns it on: submitted, returned with a comment, resubmitted, agreed, then awaiting release (issue 33)', async () => {
-    const { context, page } = await signIn(browser, studio.url, VIEWPORT);
-    await openFirstWorkspaceApps(page);
-    const workspaceId = new URL(page.url()).pathname.split('/')[3]!;
+    const opened = await admin.open({ viewport: VIEWPORT });
+    const { context, page } = opened;
+    const workspaceId = admin.workspaceId!;
     const APPROVER = { username: 'shen', password: 'Passw0rd123', realName: 'Shen Approver' };
-    expect((await sessionApi(page, 'POST', '/api/v1/admin/users', APPROVER)).status).toBe(200);
+    expect((await opened.api('POST', '/api/v1/admin/users', APPROVER)).status).toBe(200);
 
     // The tenant admin turns approval on for store submissions, with Shen as approver (person picker).
     await page.goto(`${studio.url}/operation/system/approval`);
@@ -240,7 +246,7 @@ describe('the stores', () => {
     await expect.poll(() => page.getByTestId('picker-field').textContent()).toContain(APPROVER.realName);
     await page.getByTestId('approval-settings-save').click();
     await page.getByText('Approval settings saved').first().waitFor();
-    await snap(page, 'approvals-01-settings-en');
+    await look(page, 'approvals-01-settings-en');
 
     // The space's owner submits a prompt: it waits for approval, not for release.
     const prompt = await sessionApi(page, 'POST', '/api/v1/console/prompts', { name: 'Release notes writer', description: 'Drafts release notes', content: 'Write release notes for {changes}.', template_type: 'f-string', tags: [] });
@@ -260,7 +266,7 @@ describe('the stores', () => {
     await approver.page.waitForURL((u) => u.pathname === '/operation/approvals');
     const row = approver.page.getByTestId('approval-row').filter({ hasText: 'Release notes writer' });
     await expect.poll(() => row.getAttribute('data-state')).toBe('processing');
-    await snap(approver.page, 'approvals-02-todo-en');
+    await look(approver.page, 'approvals-02-todo-en');
     await row.getByTestId('approval-open').click();
     const dialog = approver.page.getByTestId('approval-dialog');
     await dialog.getByTestId('approval-return').click();
@@ -280,7 +286,7 @@ describe('the stores', () => {
     await page.getByRole('tab', { name: /Approvals/ }).click();
     const mine = page.getByTestId('my-approvals-submitted');
     await expect.poll(() => mine.textContent()).toContain('Say which changes go in');
-    await snap(page, 'approvals-03-my-returned-en');
+    await look(page, 'approvals-03-my-returned-en');
     await page.goto(promptPage);
     await page.getByTestId('publish-to-store').click();
     await page.getByTestId('publish-to-store-submit').click();
@@ -293,7 +299,7 @@ describe('the stores', () => {
     expect(await dialog.getByTestId('approval-steps').textContent()).toContain('Say which changes go in');
     await dialog.getByTestId('approval-agree').click();
     await expect.poll(() => dialog.getByTestId('approval-state').getAttribute('data-state')).toBe('agreed');
-    await snap(approver.page, 'approvals-04-agreed-dialog-en');
+    await look(approver.page, 'approvals-04-agreed-dialog-en');
     await approver.page.keyboard.press('Escape');
     await page.goto(promptPage);
     await expect.poll(() => state.getAttribute('data-state')).toBe('awaiting_release');
@@ -304,11 +310,11 @@ describe('the stores', () => {
       await page.evaluate((l) => localStorage.setItem('weft.lang', l), lang);
       await page.goto(`${studio.url}/operation/approvals?box=mine`);
       await expect.poll(() => page.getByTestId('approval-row').filter({ hasText: 'Release notes writer' }).getAttribute('data-state')).toBe('agreed');
-      await snap(page, `approvals-05-mine-${lang}`);
+      await look(page, `approvals-05-mine-${lang}`);
       await page.goto(`${studio.url}/operation/my`);
       await page.getByRole('tab').nth(2).click();
       await expect.poll(() => page.getByTestId('my-approvals-submitted').textContent()).toContain('Release notes writer');
-      await snap(page, `approvals-06-my-approvals-${lang}`);
+      await look(page, `approvals-06-my-approvals-${lang}`);
     }
     await page.evaluate(() => localStorage.setItem('weft.lang', 'en'));
     await approver.context.close();
