@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { FlowDocument } from '../../schemas/flow';
 import type { RunStreamEvent } from '../../schemas/run-api';
-import { messages as messagesTable, runs } from '../../src/server/db/schema';
+import { messages as messagesTable, runEvents, runs } from '../../src/server/db/schema';
 import type { FakeServer } from './fake-providers';
 import { useStudio } from './harness';
+import { runEventLog } from '../../src/server/runs/event-log';
 import { countStatements } from './statements-kit';
 import { addUnits, createBase, uploadOk, useTempDataDir, waitUnit } from './knowledge-kit';
 import { cancel, DIST, distribute, expectStatus, modelProvider, publish, web } from './portal-kit';
@@ -73,10 +74,14 @@ function formDoc(): FlowDocument {
   return doc;
 }
 
+/** The raw text of the last stream {@link chat} read. */
+let lastStream = '';
+
 /** Sends a chat message to the portal app as `token`'s user; answers the stream's events. */
 async function chat(token: string, appId: string, body: Record<string, unknown>) {
   const r = await web(h, token, 'POST', `/portal/${appId}/chat-messages`, { body });
   expectStatus(r, 200);
+  lastStream = r.raw.body;
   expect(r.raw.headers['content-type']).toMatch(/^text\/event-stream/);
   return parseSse(r.raw.body) as (RunStreamEvent | { type: 'message_end'; messageId: string; conversationId: string; citations: unknown[]; usage: unknown })[];
 }
@@ -160,9 +165,11 @@ describe('GET /web/portal: who sees what', () => {
 describe('chat on the distributed version', () => {
   let conversationId = '';
   let runId = '';
+  let firstStream = '';
 
   it('streams the answer of v1 (a newer v2 is published but not distributed), then message_end', async () => {
     const events = await chat(f.u.outsider.token, chatApp, { query: 'Say hello' });
+    firstStream = lastStream;
     const created = events[0] as Extract<RunStreamEvent, { type: 'run_created' }>;
     expect(created).toMatchObject({ type: 'run_created', runId: expect.any(String), conversationId: expect.any(String), messageId: expect.any(String) });
     conversationId = created.conversationId!;
@@ -192,6 +199,23 @@ describe('chat on the distributed version', () => {
     const next = await chat(f.u.outsider.token, chatApp, { query: 'Again', conversation_id: conversationId });
     expect((next.at(-2) as Msg).answer).toBe('Bot v1: Hello, world.');
     expect(fake.requests.at(-1)!.body.messages.map((m: { role: string; content: string }) => m.content)).toEqual(['Be brief.', 'Say hello', 'Bot v1: Hello, world.', 'Again']);
+  });
+
+  it("numbers the frames as the run's event log does, which holds no node_chunk (never shown to the end user)", async () => {
+    const frames = firstStream
+      .split('\n\n')
+      .filter((x) => x.trim())
+      .map((x) => ({ id: Number(/^id: (\d+)$/m.exec(x)![1]), type: (JSON.parse(/^data: (.*)$/m.exec(x)![1]) as { type: string }).type }));
+    await runEventLog(h.studio.ctx).flush();
+    const logged = await h.studio.ctx.db
+      .select({ seq: runEvents.seq, type: sql<string>`${runEvents.event}->>'type'` })
+      .from(runEvents)
+      .where(eq(runEvents.runId, runId))
+      .orderBy(asc(runEvents.seq));
+    expect(logged.some((x) => x.type === 'node_chunk')).toBe(false);
+    // Every logged event is a frame with its number (0, 1, 2… without gaps), then message_end after the last.
+    expect(frames.map((x) => [x.id, x.type])).toEqual([...logged.map((x) => [x.seq, x.type]), [logged.length, 'message_end']]);
+    expect(logged.map((x) => x.seq)).toEqual(logged.map((_, i) => i));
   });
 
   it("stores the run with source portal and the version; the app's log lists it and filters by source", async () => {

@@ -80,7 +80,18 @@ export interface RunRequest {
    * from the stored run (./resume-end.ts).
    */
   logEvents?: boolean;
+  /**
+   * false: the stream's `node_chunk` events are neither logged nor numbered (the log and the ids stay
+   * gapless without them). For a portal run, whose stream and resume never show them (./portal-run.ts
+   * portalEvent): a model's every token is a `node_chunk` and, through the answer that quotes it, an
+   * `answer_chunk`, so this halves the log's rows per token. Its frames number the events the same way
+   * ({@link isNumbered}).
+   */
+  logNodeChunks?: boolean;
 }
+
+/** Whether a run event takes a number in the run's stream and log (see RunRequest.logNodeChunks). */
+export const isNumbered = (e: RunEvent, logNodeChunks: boolean) => logNodeChunks || e.type !== 'node_chunk';
 
 /**
  * Starts a debug run of the app's draft. Everything that can refuse the request (membership, app,
@@ -251,8 +262,9 @@ export async function startRun(ctx: ServerContext, req: RunRequest, log: (e: unk
   const eventLog = req.logEvents === false ? undefined : runEventLog(ctx);
   eventLog?.append(runId, 0, created);
   let seq = 0;
+  const logNodeChunks = req.logNodeChunks !== false;
   const record = (e: RunEvent) => {
-    eventLog?.append(runId, ++seq, e);
+    if (eventLog && isNumbered(e, logNodeChunks)) eventLog.append(runId, ++seq, e);
     collect?.(e);
     recorder.onEvent(e);
   };

@@ -7,7 +7,7 @@ import { UUID_RE } from '../context';
 import { conversations, messages, runs } from '../db/schema';
 import { badRequest, notFoundOrForeign } from '../errors';
 import { checkRunFiles } from '../services/portal-files';
-import { sseFrame, startRun, type RunRequest, type StartedRun } from './launch';
+import { isNumbered, sseFrame, startRun, type RunRequest, type StartedRun } from './launch';
 import { portalTarget, type PortalTarget } from './portal-access';
 import { checkStartInputs } from './portal-inputs';
 import { runRegistry } from './registry';
@@ -111,6 +111,8 @@ export async function startPortalChat(ctx: ServerContext, caller: Caller, appId:
     // A digital human's character persona comes first, then the user's own for the conversation (issue 31).
     ...(persona ? { persona } : {}),
     collectCitations: true,
+    // Never shown to the end user, live or resumed (portalEvent): not logged, not numbered.
+    logNodeChunks: false,
   };
   return { started: await startRun(ctx, req, log), target };
 }
@@ -121,7 +123,7 @@ export async function startPortalWorkflow(ctx: ServerContext, caller: Caller, ap
   requireMode(target, false);
   const files = await checkRunFiles(ctx, caller, target.features, body.files ?? []);
   const inputs = await checkStartInputs(ctx, caller, target.flow.document, body.inputs);
-  const req: RunRequest = { flow: target.flow, source: 'portal', userId: caller.userId, kind: 'workflow', query: '', inputs, files };
+  const req: RunRequest = { flow: target.flow, source: 'portal', userId: caller.userId, kind: 'workflow', query: '', inputs, files, logNodeChunks: false };
   return { started: await startRun(ctx, req, log), target };
 }
 
@@ -154,14 +156,16 @@ export const messageEndFrame = (end: WebMessageEnd, id: number) => `event: messa
 /**
  * The stream of a portal run: `run_created`, the run events as {@link portalEvent} shows them, and
  * for chat a last `message_end` frame once the answer is stored (its citations when the app shows
- * them, and the usage). Each frame's `id:` is its event's number in the run's log (events the portal
- * does not show leave gaps), `message_end` the number after the last: a client that lost the stream
- * resumes after it on any process (./portal-resume.ts).
+ * them, and the usage). Each frame's `id:` is its event's number in the run's log (a portal run
+ * logs no `node_chunk`: the ids go 0, 1, 2… without gaps), `message_end` the number after the last:
+ * a client that lost the stream resumes after it on any process (./portal-resume.ts).
  */
 export async function* portalStream({ started, target }: PortalRun): AsyncGenerator<string> {
   let seq = 0;
   yield sseFrame(started.created, seq);
   for await (const e of started.execution) {
+    // Portal runs number their events without `node_chunk` (startPortalChat: logNodeChunks false).
+    if (!isNumbered(e, false)) continue;
     seq++;
     const shown = portalEvent(e);
     if (!shown) continue;
