@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vite';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
@@ -37,6 +38,11 @@ const unitFiles = unitRoots.flatMap((dir) =>
 );
 const isolated = unitFiles.filter((f) => /vi\.mock\(|unit-isolated/.test(fs.readFileSync(path.join(import.meta.dirname, f), 'utf8')));
 const inDom = (f: string) => f.endsWith('.tsx') || domUnitTests.includes(f);
+// Storybook's plugin indexes every story file (a Babel parse each: 1–2 s of CPU, more on a loaded
+// machine) when its project is set up, even when a run names only other projects: the project is left
+// out when `--project` names only others (`vitest run --project api`, unit, e2e: scripts/test.mjs).
+const projectFilters = process.argv.flatMap((a, i, all) => (a === '--project' ? [all[i + 1] ?? ''] : a.startsWith('--project=') ? [a.slice('--project='.length)] : []));
+const withStories = projectFilters.length === 0 || projectFilters.some((p) => p.includes('storybook') || /[*?!{[]/.test(p));
 
 export default defineConfig({
   plugins: [react(), weftClientBuild()],
@@ -160,30 +166,34 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
         },
       },
-      {
-        // Every story in stories/ and src/ runs as a test (render + play) in Debian's Chromium.
-        extends: true,
-        plugins: [storybookTest({ configDir: path.join(import.meta.dirname, '.storybook') })],
-        test: {
-          name: 'storybook',
-          // A story's play function races dialog animations on a loaded machine; one retry tells a
-          // flake from a failure (the report still lists the retried test).
-          retry: 1,
-          // All story files in one page's module graph: Storybook, React and Radix load once.
-          isolate: false,
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({
-              launchOptions: {
-                executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-                args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-              },
-            }),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      ...(withStories ? [storiesProject()] : []),
     ],
   },
 });
+
+function storiesProject(): TestProjectInlineConfiguration {
+  return {
+    // Every story in stories/ and src/ runs as a test (render + play) in Debian's Chromium.
+    extends: true,
+    plugins: [storybookTest({ configDir: path.join(import.meta.dirname, '.storybook') })],
+    test: {
+      name: 'storybook',
+      // A story's play function races dialog animations on a loaded machine; one retry tells a
+      // flake from a failure (the report still lists the retried test).
+      retry: 1,
+      // All story files in one page's module graph: Storybook, React and Radix load once.
+      isolate: false,
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({
+          launchOptions: {
+            executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+          },
+        }),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+      };
+}

@@ -54,13 +54,27 @@ export interface Studio {
   close(): Promise<void>;
 }
 
+export interface StudioOptions {
+  /** Pino logger options; false (the default) logs nothing. */
+  logger?: boolean | object;
+  /** A data-directory dump (tar) the embedded database starts from. */
+  loadDataDir?: Blob | Uint8Array;
+  /** The embedded database in memory, not in the data directory. */
+  inMemory?: boolean;
+  /**
+   * False: no code-sandbox worker is started with the studio; the first code run starts it (the API
+   * tests' studios: 0.2–0.4 s of CPU per test file, most of which run no code). `npm start` warms.
+   */
+  warmSandbox?: boolean;
+}
+
 /** Opens the database (migrating it when it lags), seeds the first start, and builds the server. */
-export async function createStudio(settings: Settings, opts: { logger?: boolean | object; loadDataDir?: Blob | Uint8Array; inMemory?: boolean } = {}): Promise<Studio> {
+export async function createStudio(settings: Settings, opts: StudioOptions = {}): Promise<Studio> {
   // One worker and its QuickJS module are started now, alongside the database's start, and ready by
   // the time the server listens: the first code node after a start would otherwise wait hundreds of
   // milliseconds for them. The sandbox keeps that worker (`keepWarm`), so a quiet spell does not undo it.
   const sandbox = createCodeSandbox(sandboxOptions(settings));
-  const sandboxWarm = sandbox.warm();
+  const sandboxWarm = opts.warmSandbox === false ? Promise.resolve(sandbox.readyCold()) : sandbox.warm();
   // The built-in node kinds' modules (some 80 chunks) load on this thread while the database opens on its own.
   const builtinKinds = loadBuiltinKinds();
   builtinKinds.catch(() => undefined); // awaited below; a failed open must not leave it unhandled

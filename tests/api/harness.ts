@@ -104,7 +104,8 @@ export function useStudio(extra: StudioSettings = {}): Harness {
       loadDataDir = fs.readFileSync(inject('pgTemplate'));
     }
     const settings = Settings.parse({ ...extra, adminUser: ADMIN.username, adminPassword: ADMIN.password, databaseUrl, clientDir: '/nonexistent', logLevel: 'silent' });
-    h.studio = await createStudio(settings, { loadDataDir, inMemory: true });
+    // No sandbox worker until a file runs code: most files run none (server.ts, warmSandbox).
+    h.studio = await createStudio(settings, { loadDataDir, inMemory: true, warmSandbox: false });
     h.call = async (method, url, opts = {}) => {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ServerContext } from '../context';
 import { baseRoutes } from './console/base';
 import { workspaceRoutes } from './console/workspaces';
@@ -46,60 +46,66 @@ import { loginCodeRoutes } from './console/login-code';
 import { approvalRoutes } from './console/approvals';
 import { adminApprovalRoutes } from './admin/approval';
 import { characterRoutes, digitalHumanAppRoutes } from './console/digital-humans';
+import { named } from './plugin-name';
 
 /**
  * The API tree under /api/v1, one plugin per resource group of the spec (7.4 admin, 7.5 console,
  * 7.6 web and common).
  */
-export const routeTree = (ctx: ServerContext): FastifyPluginAsync => async (app) => {
-  await app.register(commonTenantRoutes(ctx), { prefix: '/common/tenants' });
-  await app.register(baseRoutes(ctx), { prefix: '/console/base' });
-  await app.register(loginCodeRoutes(ctx), { prefix: '/console/base' });
-  await app.register(commonSsoRoutes(ctx), { prefix: '/common/sso' });
-  await app.register(workspaceRoutes(ctx), { prefix: '/console/workspaces' });
-  await app.register(commonOrgRoutes(ctx), { prefix: '/common/org' });
-  await app.register(switchAppRoutes(), { prefix: '/common' });
-  await app.register(consoleUserRoutes(ctx), { prefix: '/console/users' });
-  await app.register(consoleMyRoutes(ctx), { prefix: '/console/my' });
-  await app.register(adminUserRoutes(ctx), { prefix: '/admin/users' });
-  await app.register(adminRoleRoutes(ctx), { prefix: '/admin/roles' });
-  await app.register(adminTenantRoutes(ctx), { prefix: '/admin/tenants' });
-  await app.register(adminOrgRoutes(ctx), { prefix: '/admin/orgs' });
-  await app.register(credentialRoutes(ctx), { prefix: '/console/credentials' });
-  await app.register(databaseRoutes(ctx), { prefix: '/console/databases' });
-  await app.register(gbiRoutes(ctx), { prefix: '/console/gbi' });
-  await app.register(promptRoutes(ctx), { prefix: '/console/prompts' });
-  await app.register(appRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(runRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(distributionRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(appApiRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(mcpConsoleRoutes(ctx), { prefix: '/console/workspaces' });
-  await app.register(agentBuilderRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(consoleSpeechRoutes(ctx), { prefix: '/console/apps' });
-  await app.register(adminModelRoutes(ctx), { prefix: '/admin/models' });
-  await app.register(consoleModelRoutes(ctx), { prefix: '/console/models' });
-  await app.register(toolRoutes(ctx), { prefix: '/console/tools' });
-  await app.register(datasetRoutes(ctx), { prefix: '/console/datasets' });
-  await app.register(datasetSearchRoutes(ctx), { prefix: '/console/datasets' });
-  await app.register(datasetTaskRoutes(ctx), { prefix: '/console/datasets' });
-  await app.register(fileRoutes(ctx), { prefix: '/console/files' });
-  await app.register(consolePluginRoutes(ctx), { prefix: '/console/plugins' });
-  await app.register(commonFileRoutes(ctx), { prefix: '/common/files' });
-  await app.register(adminDatasetTaskRoutes(ctx), { prefix: '/admin/datasets/management' });
-  await app.register(storeRoutes(ctx), { prefix: '/console/store' });
-  await app.register(storeResourceRoutes(ctx), { prefix: '/console' });
-  await app.register(adminStoreRoutes(ctx), { prefix: '/admin/store' });
-  // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).
-  await app.register(webPortalRoutes(ctx), { prefix: '/web' });
-  await app.register(webConversationRoutes(ctx), { prefix: '/web' });
-  await app.register(webUsageRoutes(ctx), { prefix: '/web' });
-  await app.register(webSpeechRoutes(ctx), { prefix: '/web' });
-  await app.register(adminSecurityRoutes(ctx), { prefix: '/admin/security' });
-  await app.register(adminPluginRoutes(ctx), { prefix: '/admin/plugins' });
-  await app.register(adminToolRoutes(ctx), { prefix: '/admin/tools' });
-  await app.register(adminSystemRoutes(ctx), { prefix: '/admin/system' });
-  await app.register(approvalRoutes(ctx), { prefix: '/console/approvals' });
-  await app.register(adminApprovalRoutes(ctx), { prefix: '/admin/approval' });
-  await app.register(characterRoutes(ctx), { prefix: '/console/characters' });
-  await app.register(digitalHumanAppRoutes(ctx), { prefix: '/console/apps' });
+export const routeTree = (ctx: ServerContext): FastifyPluginAsync => {
+  // Each group's plugin is registered under its factory's name (plugin-name.ts).
+  const mount = (app: FastifyInstance, factory: (ctx: ServerContext) => FastifyPluginAsync, prefix: string) =>
+    app.register(named(factory.name, factory(ctx)), { prefix });
+  return named('routeTree', async (app) => {
+    await mount(app, commonTenantRoutes, '/common/tenants');
+    await mount(app, baseRoutes, '/console/base');
+    await mount(app, loginCodeRoutes, '/console/base');
+    await mount(app, commonSsoRoutes, '/common/sso');
+    await mount(app, workspaceRoutes, '/console/workspaces');
+    await mount(app, commonOrgRoutes, '/common/org');
+    await mount(app, switchAppRoutes, '/common');
+    await mount(app, consoleUserRoutes, '/console/users');
+    await mount(app, consoleMyRoutes, '/console/my');
+    await mount(app, adminUserRoutes, '/admin/users');
+    await mount(app, adminRoleRoutes, '/admin/roles');
+    await mount(app, adminTenantRoutes, '/admin/tenants');
+    await mount(app, adminOrgRoutes, '/admin/orgs');
+    await mount(app, credentialRoutes, '/console/credentials');
+    await mount(app, databaseRoutes, '/console/databases');
+    await mount(app, gbiRoutes, '/console/gbi');
+    await mount(app, promptRoutes, '/console/prompts');
+    await mount(app, appRoutes, '/console/apps');
+    await mount(app, runRoutes, '/console/apps');
+    await mount(app, distributionRoutes, '/console/apps');
+    await mount(app, appApiRoutes, '/console/apps');
+    await mount(app, mcpConsoleRoutes, '/console/workspaces');
+    await mount(app, agentBuilderRoutes, '/console/apps');
+    await mount(app, consoleSpeechRoutes, '/console/apps');
+    await mount(app, adminModelRoutes, '/admin/models');
+    await mount(app, consoleModelRoutes, '/console/models');
+    await mount(app, toolRoutes, '/console/tools');
+    await mount(app, datasetRoutes, '/console/datasets');
+    await mount(app, datasetSearchRoutes, '/console/datasets');
+    await mount(app, datasetTaskRoutes, '/console/datasets');
+    await mount(app, fileRoutes, '/console/files');
+    await mount(app, consolePluginRoutes, '/console/plugins');
+    await mount(app, commonFileRoutes, '/common/files');
+    await mount(app, adminDatasetTaskRoutes, '/admin/datasets/management');
+    await mount(app, storeRoutes, '/console/store');
+    await mount(app, storeResourceRoutes, '/console');
+    await mount(app, adminStoreRoutes, '/admin/store');
+    // WEB (the portal): the same sign-in and tokens, no X-Workspace-Id (schemas/portal.ts).
+    await mount(app, webPortalRoutes, '/web');
+    await mount(app, webConversationRoutes, '/web');
+    await mount(app, webUsageRoutes, '/web');
+    await mount(app, webSpeechRoutes, '/web');
+    await mount(app, adminSecurityRoutes, '/admin/security');
+    await mount(app, adminPluginRoutes, '/admin/plugins');
+    await mount(app, adminToolRoutes, '/admin/tools');
+    await mount(app, adminSystemRoutes, '/admin/system');
+    await mount(app, approvalRoutes, '/console/approvals');
+    await mount(app, adminApprovalRoutes, '/admin/approval');
+    await mount(app, characterRoutes, '/console/characters');
+    await mount(app, digitalHumanAppRoutes, '/console/apps');
+  });
 };

@@ -24,6 +24,7 @@ import * as svc from '../../services/apps';
 import { appImportRoutes } from './apps-import';
 import * as versions from '../../services/apps-versions';
 import { scopeOf } from '../../services/workspace-resources';
+import { named } from '../plugin-name';
 import { storedAnswer } from '../../http/stored-answer';
 
 const tags = ['console: apps'];
@@ -43,7 +44,7 @@ const done = <T>(data: T) => ({ code: 0 as const, msg: 'success', data });
  */
 export const appRoutes = (ctx: ServerContext): FastifyPluginAsyncZod => async (app) => {
   // Its own scope: the multipart parser serves the import only.
-  await app.register(appImportRoutes(ctx));
+  await app.register(named('appImportRoutes', appImportRoutes(ctx)));
   app.get(
     '/',
     {

@@ -10,6 +10,7 @@ import { rateLimiterOf } from '../../security/rate-limit';
 import { audioRoutes } from './audio';
 import { difyRoutes } from './dify';
 import { mcpRoutes } from './mcp';
+import { named } from '../plugin-name';
 import { openAiRoutes } from './openai';
 
 type Issue = { instancePath: string; message?: string };
@@ -51,7 +52,7 @@ function sendError(reply: FastifyReply, url: string, e: { status: number; code: 
  * (verified keys are kept for a few seconds), then its rate limit (security/rate-limit.ts: no
  * database round trip on the way); a refused request changes nothing.
  */
-export const publicApiRoutes = (ctx: ServerContext): FastifyPluginAsync => async (app) => {
+export const publicApiRoutes = (ctx: ServerContext): FastifyPluginAsync => named('publicApiRoutes', async (app) => {
   const limiter = rateLimiterOf(ctx, (e) => app.log.error({ err: e }, 'writing API request counts failed'));
   app.addHook('onClose', async () => limiter.close());
   await app.register(multipart, { throwFileSizeLimit: true });
@@ -79,8 +80,8 @@ export const publicApiRoutes = (ctx: ServerContext): FastifyPluginAsync => async
     return sendError(reply, url, { status: 404, code: ErrorCode.ROUTE_NOT_FOUND, message: `No route ${req.method} ${url}`, headers: {} });
   });
 
-  await app.register(difyRoutes(ctx));
-  await app.register(audioRoutes(ctx));
-  await app.register(openAiRoutes(ctx));
-  await app.register(mcpRoutes(ctx));
-};
+  await app.register(named('difyRoutes', difyRoutes(ctx)));
+  await app.register(named('audioRoutes', audioRoutes(ctx)));
+  await app.register(named('openAiRoutes', openAiRoutes(ctx)));
+  await app.register(named('mcpRoutes', mcpRoutes(ctx)));
+});
