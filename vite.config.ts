@@ -195,5 +195,5 @@ function storiesProject(): TestProjectInlineConfiguration {
         instances: [{ browser: 'chromium' }],
       },
     },
-      };
+  };
 }

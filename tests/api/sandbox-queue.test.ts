@@ -156,7 +156,8 @@ describe('sandbox fairness (issue 20, finding 4)', () => {
     const sandbox = sandboxOf({ maxTimeoutMs: 500 });
     const out = await sandbox.run({ language: 'javascript', code: 'function main() { for (;;) {} }', inputs: {}, timeoutMs: 10_000 });
     expect(out).toMatchObject({ ok: false, error: { code: 'SANDBOX-TIMEOUT', message: expect.stringContaining("500 ms (the server's maximum") } });
-    expect(out.elapsedMs).toBeLessThan(5000);
+    // Ended by the clamped limit, not the 10 s asked for (which could not end before 10 000 ms).
+    expect(out.elapsedMs).toBeLessThan(10_000);
   }, 60_000);
 });
 
