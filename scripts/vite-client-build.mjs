@@ -159,6 +159,8 @@ export function weftClientBuild() {
    * @type {Record<string, string[]>}
    */
   let pages = {};
+  /** The entry's own files (its static imports and their CSS): loaded before any route's chunk can be. */
+  let loadedFirst = new Set();
   return {
     name: 'weft-client-build',
     apply: 'build',
@@ -170,6 +172,13 @@ export function weftClientBuild() {
       const iconFile = /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]([\w-]+)\.mjs$/;
       return {
         build: {
+          // A route's chunk preloads its dependencies, less those the entry itself loads (always there before
+          // any route: a no-op each): the lists, their file names and their indexes are in the entry chunk
+          // that every page loads first (the portal's first load has a 200 KB budget).
+          modulePreload: {
+            resolveDependencies: (/** @type {string} */ _file, /** @type {string[]} */ deps, /** @type {{ hostType: string }} */ ctx) =>
+              ctx.hostType === 'js' ? deps.filter((d) => !loadedFirst.has(d)) : deps,
+          },
           rolldownOptions: {
             output: { codeSplitting: { groups: [{ name: 'shell-icons', includeDependenciesRecursively: false, test: (/** @type {string} */ id) => icons.has(iconFile.exec(id)?.[1] ?? '') }] } },
           },
@@ -185,6 +194,20 @@ export function weftClientBuild() {
       startedAt = Date.now();
     },
     generateBundle(_options, bundle) {
+      // Read by modulePreload.resolveDependencies when Vite's own generateBundle (after this one) writes the
+      // preload lists: the one entry's files and their static imports with their CSS (a build of several
+      // entries, Storybook's, keeps its lists whole).
+      const entries = Object.values(bundle).filter((o) => o.type === 'chunk' && o.isEntry);
+      loadedFirst = new Set();
+      /** @param {string} fileName */
+      const load = (fileName) => {
+        const chunk = bundle[fileName];
+        if (loadedFirst.has(fileName) || chunk?.type !== 'chunk') return;
+        loadedFirst.add(fileName);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) loadedFirst.add(css);
+        chunk.imports.forEach(load);
+      };
+      if (entries.length === 1) load(entries[0].fileName);
       if (!enabled) return;
       const root = config.root;
       const ids = new Set();
