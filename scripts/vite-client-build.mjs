@@ -194,31 +194,6 @@ export function weftClientBuild() {
       startedAt = Date.now();
     },
     generateBundle(_options, bundle) {
-      // Read by modulePreload.resolveDependencies when Vite's own generateBundle (after this one) writes the
-      // preload lists: the one entry's files and their static imports with their CSS (a build of several
-      // entries, Storybook's, keeps its lists whole).
-      const entries = Object.values(bundle).filter((o) => o.type === 'chunk' && o.isEntry);
-      loadedFirst = new Set();
-      /** @param {string} fileName */
-      const load = (fileName) => {
-        const chunk = bundle[fileName];
-        if (loadedFirst.has(fileName) || chunk?.type !== 'chunk') return;
-        loadedFirst.add(fileName);
-        for (const css of chunk.viteMetadata?.importedCss ?? []) loadedFirst.add(css);
-        chunk.imports.forEach(load);
-      };
-      if (entries.length === 1) load(entries[0].fileName);
-      if (!enabled) return;
-      const root = config.root;
-      const ids = new Set();
-      for (const id of this.getModuleIds()) {
-        const file = id.split('?')[0];
-        if (file.startsWith('\0') || !path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
-        const rel = path.relative(root, file);
-        if (!rel.startsWith('..')) ids.add(rel.split(path.sep).join('/'));
-      }
-      inputs = [...new Set([...ids, ...CONFIG_INPUTS.filter((f) => fs.existsSync(path.join(root, f)))])].sort();
-      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
       /** The output files a set of chunks loads: each with its static imports and their CSS. */
       const closure = (/** @type {string[]} */ fileNames) => {
         const seen = new Set(['index.html']);
@@ -234,6 +209,22 @@ export function weftClientBuild() {
         fileNames.forEach(visit);
         return [...seen];
       };
+      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+      // Read by modulePreload.resolveDependencies when Vite's own generateBundle (after this one) writes the
+      // preload lists: the one entry's files, their static imports and their CSS (a build of several entries,
+      // Storybook's, keeps its lists whole).
+      const entries = chunks.filter((c) => c.isEntry).map((c) => c.fileName);
+      loadedFirst = new Set(entries.length === 1 ? closure(entries) : []);
+      if (!enabled) return;
+      const root = config.root;
+      const ids = new Set();
+      for (const id of this.getModuleIds()) {
+        const file = id.split('?')[0];
+        if (file.startsWith('\0') || !path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+        const rel = path.relative(root, file);
+        if (!rel.startsWith('..')) ids.add(rel.split(path.sep).join('/'));
+      }
+      inputs = [...new Set([...ids, ...CONFIG_INPUTS.filter((f) => fs.existsSync(path.join(root, f)))])].sort();
       /** The chunk whose module is `rel` (a source path), by its facade. */
       const chunkOf = (/** @type {string} */ rel) => chunks.filter((c) => c.facadeModuleId && path.relative(root, c.facadeModuleId).split(path.sep).join('/') === rel).map((c) => c.fileName);
       const entry = chunks.filter((c) => c.isEntry && c.facadeModuleId?.endsWith('.html') !== false).map((c) => c.fileName);

@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_TENANT_ID } from '../../schemas/common';
+import { signInAs } from './console-fixtures';
 import { ADMIN, openFirstWorkspaceApps, snap } from './server';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -51,14 +52,8 @@ export async function signInOnce(
   who: { username: string; password: string } = ADMIN,
   opts: { workspace?: boolean; then?: (page: Page) => Promise<void> } = {},
 ): Promise<SignedIn> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(40_000);
-  await page.goto(`${url}/login`);
-  await page.getByTestId('login-username').fill(who.username);
-  await page.getByTestId('login-password').fill(who.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((u) => u.pathname === '/operation');
+  // Its `weft.lang` is left out of the states handed on (freshState): a context chooses its own language.
+  const { context, page } = await signInAs(browser, url, 'en', { width: 1280, height: 900 }, who);
   if (opts.workspace) await openFirstWorkspaceApps(page);
   // What the file sets up with this page (seeding through the browser's session) before it closes.
   await opts.then?.(page);
