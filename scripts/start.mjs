@@ -4,11 +4,15 @@
 // child processes that end before the server starts (vite and esbuild keep their memory, and
 // esbuild a service process, to themselves).
 //
-// package.json runs this as `node --max-semi-space-size=4 scripts/start.mjs` to size an idle server
-// (issue 32): V8 grows the young generation to 2 × 16 MB while the start allocates and never gives
-// it back, so an idle server held 32 MB of it nearly empty; at 4 MB a semi-space the main thread's
-// heap was 50 MB instead of 75 MB after 20 s idle (measured with kill -USR2). Flags must be given to
-// node itself: V8 reads them when the heap is made.
+// package.json runs this as `node --max-semi-space-size=64 scripts/start.mjs` (flags must be given to
+// node itself: V8 reads them when the heap is made). Under load the young generation is what the
+// main thread's pauses are made of: 200 portal chat streams at once (bench:portal) ran 4–5 scavenges
+// of 4–21 ms a burst with V8's default 16 MB semi-spaces, and the first-token overhead's p95 missed
+// 20 ms in 4 runs of 5 (a round at 22.7–37.7 ms); with 64 MB, one scavenge a burst and every round
+// of 9 runs within 18.2 ms (interleaved A/B, quiet machine, 2026-11-28). It costs no idle memory:
+// the start grows the young generation to 2 × 64 MB, and V8's memory reducer gives it back about
+// 20–25 s after the start's last full GC (idle RSS 355 MB at 20 s, 252–295 MB from 25 s on; with
+// the 4 MB this flag had before, 279–297 MB). bench:start reads the idle RSS at 20 s and 40 s.
 // Not set: MALLOC_MMAP_THRESHOLD_=32768. glibc's arenas keep 60–100 MB of the scratch memory V8's
 // TurboFan used to compile the embedded database's WebAssembly (the SIGUSR2 line shows them); the
 // threshold returns it (idle RSS 191–214 MB instead of 262–276) but made every start ~0.4 s slower

@@ -29,8 +29,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Starts `n` servers on the harness's (or a bench's) studio's database and the proxy in front of them. */
-export async function startCluster(h: Pick<Harness, 'studio'>, n: number, env: Record<string, string> = {}): Promise<Cluster> {
+/**
+ * Starts `n` servers on the harness's (or a bench's) studio's database and the proxy in front of them.
+ * `nodeFlags`: node's own flags for each server process (a bench gives `npm start`'s).
+ */
+export async function startCluster(h: Pick<Harness, 'studio'>, n: number, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Cluster> {
   const databaseUrl = h.studio.ctx.settings.databaseUrl;
   const stops: (() => Promise<void>)[] = [];
   let servers: string[];
@@ -38,7 +41,7 @@ export async function startCluster(h: Pick<Harness, 'studio'>, n: number, env: R
   try {
     const started = await Promise.all(
       Array.from({ length: n }, async () => {
-        const s = databaseUrl ? await serverProcess(databaseUrl, env) : { ...(await inProcessServer(h)), pid: process.pid };
+        const s = databaseUrl ? await serverProcess(databaseUrl, env, nodeFlags) : { ...(await inProcessServer(h)), pid: process.pid };
         stops.push(s.stop);
         return s;
       }),
@@ -93,9 +96,9 @@ async function inProcessServer(h: Pick<Harness, 'studio'>): Promise<{ url: strin
   return { url, stop: () => app.close() };
 }
 
-async function serverProcess(databaseUrl: string, env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void>; pid: number }> {
+async function serverProcess(databaseUrl: string, env: Record<string, string>, nodeFlags: string[]): Promise<{ url: string; stop: () => Promise<void>; pid: number }> {
   const root = path.resolve(import.meta.dirname, '..', '..');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, WEFT_PORT: '0', WEFT_HOST: '127.0.0.1', WEFT_CLIENT_DIR: '/nonexistent', WEFT_LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -96,7 +96,7 @@ describe('npm start and SIGTERM', () => {
     const r = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(r.status).toBe(200);
     // npm's one child is the server itself (no shell), and the server has none (the builds ended before it started).
-    expect(childrenOf(child.pid!)).toEqual([`${server} node --max-semi-space-size=4 scripts/start.mjs`]);
+    expect(childrenOf(child.pid!)).toEqual([`${server} node --max-semi-space-size=64 scripts/start.mjs`]);
     expect(childrenOf(server)).toEqual([]);
     expect(out).toMatch(/Started in \d+\.\d\d s: .*database open .*migrations .*listen/);
   });

@@ -11,6 +11,7 @@ import { createStudio, type Studio } from '../../src/server/server';
 import { runRegistry } from '../../src/server/runs/registry';
 import { startCluster } from '../api/scale-kit';
 import { threadCpu, threadCpuSince } from './cpu';
+import { startEnv, startFlags } from './start-flags';
 
 export interface BenchServers {
   /** What the clients reach: the server, or the proxy in front of the processes. */
@@ -57,6 +58,9 @@ function processRss(pid: number): number {
   }
 }
 
+/** The server's node flags, as the report's first line says them. */
+const flagsLabel = `node ${startFlags.join(' ') || '(no flags)'} as npm start`;
+
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 
 export async function serve(o: ServeOptions): Promise<BenchServers> {
@@ -67,7 +71,7 @@ export async function serve(o: ServeOptions): Promise<BenchServers> {
     return {
       base: url,
       studio,
-      label: 'one server process, embedded database',
+      label: `one server process, embedded database, ${flagsLabel}`,
       async settle() {
         const registry = runRegistry(studio.ctx);
         while (registry.size) await new Promise((r) => setTimeout(r, 10));
@@ -98,7 +102,7 @@ export async function serve(o: ServeOptions): Promise<BenchServers> {
     databaseUrl = pg.url;
   }
   const studio = await createStudio(Settings.parse({ ...base, databaseUrl, jobsWork: 'false' }));
-  const cluster = await startCluster({ studio }, o.processes, { WEFT_OUTBOUND_ALLOW: o.providerHost }).catch(async (e) => {
+  const cluster = await startCluster({ studio }, o.processes, { ...startEnv, WEFT_OUTBOUND_ALLOW: o.providerHost }, startFlags).catch(async (e) => {
     await studio.close();
     pg?.stop();
     throw e;
@@ -107,7 +111,7 @@ export async function serve(o: ServeOptions): Promise<BenchServers> {
   return {
     base: cluster.url,
     studio,
-    label: `${o.processes} server processes on one PostgreSQL server behind a loopback proxy (round robin)`,
+    label: `${o.processes} server processes on one PostgreSQL server behind a loopback proxy (round robin), ${flagsLabel}`,
     // Each stream ended at the client after its run's last event: the processes' runs end with it.
     settle: async () => {},
     cpu() {

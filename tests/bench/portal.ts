@@ -21,6 +21,8 @@
  *   against one message alone (its median over 5 single streams; target <= 150 ms more).
  * `uptime` is printed beside the figures: on a loaded machine they are worse than the server's own.
  */
+// First: under `npm start`'s node flags (./start-flags.ts), the bench runs itself again with them.
+import './with-start-flags';
 import { spawn, execSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
