@@ -244,7 +244,7 @@ export function weftClientBuild() {
       pages = {
         'before any route': closure(entry),
         'login page': closure([...entry, ...chunkOf('src/app/screens/login/login-page.tsx'), ...texts(startup)]),
-        'console home': closure([...entry, ...chunkOf('src/app/shell/console-layout.tsx'), ...chunkOf('src/app/screens/operation/operation-home.tsx'), ...texts(consoleHome)]),
+        'console home': closure([...entry, ...chunkOf('src/app/console-routes.tsx'), ...chunkOf('src/app/screens/operation/operation-home.tsx'), ...texts(consoleHome)]),
       };
     },
     async closeBundle() {

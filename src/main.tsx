@@ -7,12 +7,15 @@ import { createRoot } from 'react-dom/client';
 import { installReactions } from './api/reactions';
 import { App } from './app/app';
 import { loadConfig } from './app/config';
+import { preloadRouteArea } from './app/router';
 import { installLeaveHiding } from './app/leave-page';
 import { i18n, initI18n } from './i18n';
 import { STARTUP_NAMESPACES } from './i18n/startup';
 
 async function start(container: HTMLElement) {
   const root = createRoot(container);
+  // The console's route table (its own chunk) loads beside the configuration, not after it.
+  preloadRouteArea(window.location.pathname);
   // The console's and the portal's texts load with their routes (router.tsx).
   const texts = initI18n(undefined, { namespaces: STARTUP_NAMESPACES });
   try {

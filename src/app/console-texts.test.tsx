@@ -16,7 +16,7 @@ import { configureRequest } from '../api/request';
 import { fail, ok, startServer, type TestServer } from '../api/testing/http-server';
 import { i18n, initI18n, namespaces } from '../i18n';
 import { CONSOLE_HOME_NAMESPACES, STARTUP_NAMESPACES } from '../i18n/startup';
-import { buildRoutes } from './router';
+import { buildRoutes, routeAreas } from './router';
 import { useSession } from './session';
 
 const WS = '11111111-1111-4111-8111-111111111111';
@@ -56,7 +56,7 @@ const loaded = () => namespaces.filter((ns) => i18n.hasLoadedNamespace(ns)).sort
 
 describe('console texts by route (issue 28)', () => {
   it('the console home loads the start-up and home namespaces only; another console page loads them all', async () => {
-    const router = createMemoryRouter(buildRoutes(), { initialEntries: ['/operation'] });
+    const router = createMemoryRouter(buildRoutes(), { initialEntries: ['/operation'], ...routeAreas() });
     const idle = () => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true);
     await vi.waitFor(idle, { timeout: 15000 });
     expect(router.state.location.pathname).toBe('/operation');

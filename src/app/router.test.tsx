@@ -8,7 +8,8 @@ import { fail, ok, startServer, type TestServer } from '../api/testing/http-serv
 import { initI18n } from '../i18n';
 import { resources } from '../i18n/resources';
 import { isRouteNotFound } from './guards';
-import { buildRoutes, pageOrSkeleton } from './router';
+import { consoleRoutes, pageOrSkeleton } from './console-routes';
+import { buildRoutes, routeAreas } from './router';
 import { useSession } from './session';
 import type { RouteHandle } from './shell/route-handle';
 
@@ -60,7 +61,7 @@ const signIn = (role: CurrentUser['role'] = 'user') =>
 
 /** Opens a path in a memory router and waits until loaders and redirects are done (the layouts load lazily: slow on a busy machine). */
 async function open(path: string) {
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path], ...routeAreas() });
   await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 15000 });
   const { pathname, search } = router.state.location;
   return { router, at: pathname + search };
@@ -145,6 +146,42 @@ describe('guards on the route tree', () => {
   });
 });
 
+describe('route areas (the console\'s routes load with their first navigation)', () => {
+  /** How many routes of a tree have this path. */
+  const count = (routes: readonly { path?: string; children?: unknown }[], path: string): number =>
+    routes.reduce((n, r) => n + (r.path === path ? 1 : 0) + count((r.children as typeof routes | undefined) ?? [], path), 0);
+
+  it('the first table has the portal and no console route; the console\'s come in once, on the first navigation there', async () => {
+    expect(count(buildRoutes(), 'portal')).toBe(1);
+    expect(count(buildRoutes(), 'operation') + count(buildRoutes(), 'personal')).toBe(0);
+    signIn();
+    const { router, at } = await open('/portal/sessions/discover');
+    expect(at).toBe('/portal/sessions/discover');
+    expect(count(router.routes, 'operation')).toBe(0);
+    const go = async (to: string) => {
+      await router.navigate(to);
+      await vi.waitFor(() => expect(router.state.navigation.state).toBe('idle'), { timeout: 15000 });
+      return router.state.location.pathname;
+    };
+    expect(await go('/operation/my')).toBe('/operation/my');
+    expect(await go('/personal')).toBe('/personal/personal-center');
+    expect(await go('/operation/nope')).toBe('/404');
+    expect(await go('/nope')).toBe('/operation');
+    expect(await go('/portal/sessions/discover')).toBe('/portal/sessions/discover');
+    expect([count(router.routes, 'operation'), count(router.routes, 'personal')]).toEqual([1, 1]);
+  });
+
+  it('a navigation that another replaces before the table is in leaves the routes to the next one', async () => {
+    signIn();
+    const { router } = await open('/portal/sessions/discover');
+    void router.navigate('/operation/my');
+    await router.navigate('/operation/store');
+    await vi.waitFor(() => expect(router.state.navigation.state).toBe('idle'), { timeout: 15000 });
+    expect(router.state.location.pathname).toBe('/operation/store/app');
+    expect(count(router.routes, 'operation')).toBe(1);
+  });
+});
+
 describe('route handles', () => {
   const handles: RouteHandle[] = [];
   const walk = (routes: ReturnType<typeof buildRoutes>) => {
@@ -153,7 +190,7 @@ describe('route handles', () => {
       if (r.children) walk(r.children);
     }
   };
-  walk(buildRoutes());
+  walk([...buildRoutes(), ...consoleRoutes()]);
 
   it('every route title exists in Chinese and English', () => {
     const titles = handles.map((h) => h.title).filter((t): t is string => Boolean(t));

@@ -13,6 +13,6 @@ export const PORTAL_NAMESPACES = ['portal', 'kit'] as const;
 
 /**
  * What the console's layout and home (/operation) use on top of the start-up texts; the console's
- * other pages load every namespace (router.tsx), so the home's first load carries only these (issue 28).
+ * other pages load every namespace (console-routes.tsx), so the home's first load carries only these (issue 28).
  */
 export const CONSOLE_HOME_NAMESPACES = ['workspace'] as const;

@@ -1,6 +1,6 @@
 /**
  * /operation (console pages, store, app editors) and /personal: the top bar with the project-space
- * switcher, then the page. Loaded with those routes (router.tsx), so that the portal's first load
+ * switcher, then the page. In the chunk of those routes (console-routes.tsx), so that the portal's first load
  * carries neither this layout nor the switcher (issue 21).
  */
 import { Outlet } from 'react-router';

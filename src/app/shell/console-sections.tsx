@@ -1,5 +1,5 @@
 /**
- * The console's section layouts, loaded with their routes (router.tsx): system admin (side navigation)
+ * The console's section layouts, loaded with their routes (console-routes.tsx): system admin (side navigation)
  * and store (store tabs). Not in the portal's first load (issue 21: Radix tabs, the section icons).
  */
 import { Boxes, Building2, ClipboardCheck, Cpu, Database, KeySquare, Package, Puzzle, Server, ShieldCheck, Store, Users, Wrench, type LucideIcon } from 'lucide-react';

@@ -8,7 +8,7 @@ import { cn } from '../../ui';
 import { useSession } from '../session';
 import s from './no-model-notice.module.css';
 
-/** The models page of the system area (router.tsx `system/model`). */
+/** The models page of the system area (console-routes.tsx `system/model`). */
 export const MODELS_PATH = '/operation/system/model';
 
 /** @example {noModel && <NoModelNotice />} */

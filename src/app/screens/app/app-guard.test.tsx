@@ -8,7 +8,7 @@ import { installReactions, setNavigator } from '../../../api/reactions';
 import { configureRequest } from '../../../api/request';
 import { fail, ok, startServer, type TestServer } from '../../../api/testing/http-server';
 import { i18n, initI18n } from '../../../i18n';
-import { buildRoutes } from '../../router';
+import { buildRoutes, routeAreas } from '../../router';
 import { useSession } from '../../session';
 import { crumbLabel, crumbsOf } from '../../shell/route-handle';
 import { AppNotFoundError, isAppNotFound, setLlmModelLoader, type AppGuardData } from './app-guard';
@@ -83,8 +83,8 @@ const base: Parameters<TestServer['handle']>[0] = (req, res) => {
 };
 
 async function open(path: string) {
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
-  // The console's layouts load lazily (console-layout.tsx): the first route of the file waits for them.
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path], ...routeAreas() });
+  // The console's routes and layout load lazily (console-routes.tsx): the first route of the file waits for them.
   await vi.waitFor(() => expect(router.state.initialized && router.state.navigation.state === 'idle').toBe(true), { timeout: 15000 });
   const { pathname } = router.state.location;
   return { router, at: pathname };
