@@ -80,7 +80,10 @@ export function initI18n(lng?: Language, options: InitI18nOptions = {}): Promise
       supportedLngs: [...languages],
       nonExplicitSupportedLngs: true,
       load: 'languageOnly',
-      fallbackLng: 'zh',
+      // Chinese is the fallback of any other language, but English needs none: its files have every key
+      // of the Chinese ones (typed `satisfies typeof zh`; i18n.test.ts), and a fallback is loaded with each
+      // namespace, so an English page would also fetch every text it shows in Chinese.
+      fallbackLng: { en: [], default: ['zh'] },
       interpolation: { escapeValue: false },
       returnNull: false,
     })

@@ -20,7 +20,13 @@ describe('texts load per namespace and language', () => {
     for (const ns of [...STARTUP_NAMESPACES, 'knowledge']) expect(i18n.hasResourceBundle('en', ns), ns).toBe(true);
     expect(i18n.t('common:actions.save')).toBe('Save');
 
+    // In English a namespace loads in English only: no Chinese copy as a fallback.
+    await loadTexts(['tools']);
+    expect(i18n.hasResourceBundle('en', 'tools')).toBe(true);
+    expect(i18n.hasResourceBundle('zh', 'tools')).toBe(false);
+
     await loadTexts('all');
     expect(i18n.hasResourceBundle('en', 'inspector')).toBe(true);
+    expect(i18n.hasResourceBundle('zh', 'inspector')).toBe(false);
   });
 });
