@@ -100,7 +100,6 @@ function portalRoutes(): RouteObject {
   };
 }
 
-
 /** Shown while the first route's loaders run (the very first paint after start-up). */
 function StartupFallback() {
   return (
@@ -158,10 +157,11 @@ const loadConsoleRoutes = lazyWithReload(() => import('./console-routes'));
 
 /**
  * Starts loading the route table of the area a path is in, if it has its own (the entry calls it with the
- * first URL before /config.json is in, so that the table is not one more round trip after it).
+ * first URL before /config.json is in, so that the table is not one more round trip after it). `/` goes
+ * to /operation.
  */
 export function preloadRouteArea(pathname: string): void {
-  if (CONSOLE_AREA.test(pathname)) void loadConsoleRoutes().catch(() => {});
+  if (pathname === '/' || CONSOLE_AREA.test(pathname)) void loadConsoleRoutes().catch(() => {});
 }
 
 /**
