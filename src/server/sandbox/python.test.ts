@@ -7,7 +7,9 @@ import { createCodeSandbox, type SandboxJob, type SandboxOutcome } from './sandb
 
 // Python code nodes (Pyodide in a worker) against hostile code: each escape is refused with a clear
 // error, the host is unharmed (no file read or written, no connection made), and a normal run still
-// works afterwards. One sandbox for the file: Pyodide loads once (seconds on a loaded machine).
+// works afterwards. One sandbox for the file: Pyodide loads in full once (seconds on a loaded
+// machine); every later worker (another tenant's, or one started after a kill) starts from the
+// snapshot the first one made.
 const sandbox = createCodeSandbox({ maxWorkers: 2, maxPerTenant: 2, killGraceMs: 1000 });
 const tenantA = { tenantId: 'tenant-a', userId: 'u1' };
 const py = (code: string, inputs: Record<string, unknown> = {}, extra: Partial<SandboxJob> = {}): SandboxJob => ({
@@ -42,6 +44,7 @@ beforeAll(async () => {
   // The first job loads the interpreter: seconds, more on a loaded machine.
   const first = await sandbox.run(py('def main():\n    return {"ok": True}\n'));
   expect(first).toMatchObject({ ok: true, outputs: { ok: true } });
+  expect((await sandbox.memory()).pythonSnapshotBytes).toBeGreaterThan(16 * 2 ** 20);
 }, 120_000);
 
 afterAll(async () => {
@@ -97,8 +100,8 @@ describe('python sandbox: Dify contract', () => {
 });
 
 describe('python sandbox: no way out', () => {
-  const refused = async (code: string, message: string | RegExp) => {
-    const err = failure(await sandbox.run(py(code)));
+  const refused = async (code: string, message: string | RegExp, caller = tenantA) => {
+    const err = failure(await sandbox.run(py(code, {}, { caller })));
     expect(err.code).toBe('SANDBOX-ERROR');
     expect(err.message).toMatch(message);
   };
@@ -115,6 +118,8 @@ describe('python sandbox: no way out', () => {
   });
 
   it('leads nowhere even past the import guard, and a worker whose guard was taken apart is not used again', async () => {
+    // Tenant B's worker started from the snapshot (the JavaScript bridge test above ran on the worker that made it).
+    const tenantB = { tenantId: 'tenant-b', userId: 'u2' };
     const marker = path.join(secretDir, 'past-guard.txt');
     // Each attempt's outcome as text: a value would mean it got through.
     const code = `import sys
@@ -129,15 +134,19 @@ def main():
     import _pyodide_core, socket, subprocess, ctypes
     o = _pyodide_core.to_js({"a": 1})
     return {
+        "js": attempt(lambda: __import__("js").process),
+        "pyodide_js": attempt(lambda: __import__("pyodide_js")._module),
         "code": attempt(lambda: o.constructor.constructor("return process")().pid),
         "proto": attempt(lambda: o.constructor.getPrototypeOf(o)),
         "socket": attempt(lambda: socket.create_connection(("127.0.0.1", ${port}), timeout=2)),
         "process": attempt(lambda: subprocess.run(["touch", ${JSON.stringify(marker)}])),
     }
 `;
-    const out = await sandbox.run(py(code));
+    const out = await sandbox.run(py(code, {}, { caller: tenantB }));
     if (!out.ok) throw new Error(JSON.stringify(out.error));
     const results = out.outputs as Record<string, string>;
+    expect(results.js).toMatch(/^ModuleNotFoundError/);
+    expect(results.pyodide_js).toMatch(/^ModuleNotFoundError/);
     expect(results.code).toMatch(/Code generation is not available in the sandbox|Function is not defined/);
     expect(results.proto).toMatch(/Error/);
     expect(results.socket).toMatch(/^OSError/);
@@ -147,7 +156,7 @@ def main():
     expect(connections).toBe(0);
     expect(fs.existsSync(marker)).toBe(false);
     // The next job of the tenant gets a fresh interpreter, guard and all.
-    await refused('import socket\ndef main():\n    return {}\n', notAvailable);
+    await refused('import socket\ndef main():\n    return {}\n', notAvailable, tenantB);
     await expectHealthy();
   }, 120_000);
 
