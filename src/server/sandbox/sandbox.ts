@@ -231,11 +231,12 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   let closed = false;
   let warmed = false;
   /**
-   * The Python interpreter's memory as the first Python worker loaded it, before any job (see
-   * python-worker.mjs): each later Python worker gets a copy and starts from it in a fraction of a
-   * full load. Kept with the sandbox; its untouched pages are never resident (≈15 of 30 MB are).
+   * The Python interpreter's memory as the first Python worker loaded it, before any job, and its
+   * compiled WebAssembly module (see python-worker.mjs): each later Python worker gets a copy of the
+   * memory and the module and starts from them in a fraction of a full load. Kept with the sandbox;
+   * the memory's untouched pages are never resident (≈15 of 30 MB are).
    */
-  let pythonSnapshot: ArrayBuffer | undefined;
+  let pythonSnapshot: { memory: ArrayBuffer; module: WebAssembly.Module } | undefined;
 
   function spawn(language: SandboxLanguage, tenantId: string): Slot {
     const python = language === 'python3';
@@ -250,13 +251,14 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
     });
     const slot: Slot = { language, worker, busy: false, ...(python ? { tenantId, interrupt } : {}) };
     if (python && pythonSnapshot) {
-      const copy = pythonSnapshot.slice(0);
-      worker.postMessage({ snapshot: copy }, [copy]);
+      const memory = pythonSnapshot.memory.slice(0);
+      worker.postMessage({ snapshot: { memory, module: pythonSnapshot.module } }, [memory]);
     } else if (python) {
       // Only a worker's first message can bring a snapshot: it comes before its first job starts,
       // so no user code has run in the interpreter it copies.
-      worker.once('message', (msg: { snapshot?: unknown }) => {
-        if (msg.snapshot instanceof ArrayBuffer && !pythonSnapshot && !closed) pythonSnapshot = msg.snapshot;
+      worker.once('message', (msg: { snapshot?: { memory?: unknown; module?: unknown } }) => {
+        const { memory, module } = msg.snapshot ?? {};
+        if (memory instanceof ArrayBuffer && module instanceof WebAssembly.Module && !pythonSnapshot && !closed) pythonSnapshot = { memory, module };
       });
     }
     worker.on('exit', () => slots.delete(slot));
@@ -460,7 +462,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   async function memory() {
     const idle = [...slots].filter((s) => !s.busy && s.language === 'javascript');
     const answers = await Promise.all(idle.map((s) => askWorkerMemory(s.worker, nextId++)));
-    return { workers: slots.size, idle: answers.filter((m): m is SandboxThreadMemory => m !== null), pythonSnapshotBytes: pythonSnapshot?.byteLength ?? 0 };
+    return { workers: slots.size, idle: answers.filter((m): m is SandboxThreadMemory => m !== null), pythonSnapshotBytes: pythonSnapshot?.memory.byteLength ?? 0 };
   }
 
   const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };
