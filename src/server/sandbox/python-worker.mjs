@@ -206,7 +206,7 @@ async function load() {
   }).finally(() => {
     WebAssembly.instantiate = instantiate;
   });
-  // Pyodide's config keeps what it was given: the copy is detached so that its 30 MB are freed now.
+  // Pyodide's config keeps what it was given: the copy is detached (moved to a clone nothing holds), so its 30 MB are not kept.
   if (from) structuredClone(from.buffer, { transfer: [from.buffer] });
   else offerSnapshot(py, module);
   py.setStdout({ batched: (text) => sink('log', text) });

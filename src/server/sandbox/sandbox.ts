@@ -8,7 +8,7 @@ export type { QueuePosition, SandboxCaller } from './scheduler';
  * The code sandbox: user JavaScript runs in QuickJS (WASM) and user Python in Pyodide (CPython in
  * WASM, python-worker.mjs) inside worker threads, never in the server's own JS context. Both
  * languages share the scheduler and the limits; a Python worker loads its interpreter on its first
- * job (never at server start), serves one tenant only, and the last idle one is kept warm. A JavaScript run gets a fresh QuickJS runtime in its worker's warm module, or
+ * job (never at server start; after the first, from its snapshot), serves one tenant only, and the last idle one is kept warm. A JavaScript run gets a fresh QuickJS runtime in its worker's warm module, or
  * the one kept for its code and tenant, checked unchanged after each run (see worker.mjs: the module is replaced after a run that failed hard); limits are enforced
  * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
  * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
