@@ -71,7 +71,7 @@ export async function memoryLine(studio: Pick<Studio, 'database' | 'ctx'>): Prom
     `RSS ${mb(r.rss)} (anonymous ${mb(r.anon)}, files ${mb(r.file)})`,
     `main thread heap ${mb(heap.total_heap_size)} (used ${mb(heap.used_heap_size)}), external ${mb(process.memoryUsage().external)}`,
     db ? `database thread heap ${mb(db.heapBytes)}, its WASM memory ${mb(db.wasmBytes)}` : 'database not in a thread of this process',
-    `sandbox ${sandbox.workers} worker${sandbox.workers === 1 ? '' : 's'}${sandbox.idle.map((w) => `, heap ${mb(w.heapBytes)} and WASM ${mb(w.wasmBytes)}`).join('')}`,
+    `sandbox ${sandbox.workers} worker${sandbox.workers === 1 ? '' : 's'}${sandbox.idle.map((w) => `, heap ${mb(w.heapBytes)} and WASM ${mb(w.wasmBytes)}`).join('')}${sandbox.pythonSnapshotBytes ? `, Python snapshot ${mb(sandbox.pythonSnapshotBytes)} (its pages of zeros not resident)` : ''}`,
     `indexing worker ${prepareWorkerRunning() ? 'running' : 'stopped'}`,
     // Digital humans' workers start on first use and stop when idle (issue 31).
     `video frames worker ${framesWorkerRunning() ? 'running' : 'stopped'}`,

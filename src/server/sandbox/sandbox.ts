@@ -8,7 +8,7 @@ export type { QueuePosition, SandboxCaller } from './scheduler';
  * The code sandbox: user JavaScript runs in QuickJS (WASM) and user Python in Pyodide (CPython in
  * WASM, python-worker.mjs) inside worker threads, never in the server's own JS context. Both
  * languages share the scheduler and the limits; a Python worker loads its interpreter on its first
- * job (never at server start), serves one tenant only, and the last idle one is kept warm. A JavaScript run gets a fresh QuickJS runtime in its worker's warm module, or
+ * job (never at server start; after the first, from its snapshot), serves one tenant only, and the last idle one is kept warm. A JavaScript run gets a fresh QuickJS runtime in its worker's warm module, or
  * the one kept for its code and tenant, checked unchanged after each run (see worker.mjs: the module is replaced after a run that failed hard); limits are enforced
  * twice: inside QuickJS (interrupt handler, stack limit, and a WASM memory whose maximum is the
  * run's memory limit) and from here, where a worker that overstays its time plus a grace period is
@@ -129,8 +129,11 @@ export interface CodeSandbox {
   readyCold(): void;
   /** True once {@link warm} has readied its workers, or since {@link readyCold}, until closed (the server's /readyz). */
   readonly warmed: boolean;
-  /** The workers now (Python ones included) and the idle JavaScript ones' memory, for the memory report. */
-  memory(): Promise<{ workers: number; idle: SandboxThreadMemory[] }>;
+  /**
+   * The workers now (Python ones included), the idle JavaScript ones' memory and the size of the
+   * Python interpreter's snapshot kept for new Python workers (0 before any Python job), for the memory report.
+   */
+  memory(): Promise<{ workers: number; idle: SandboxThreadMemory[]; pythonSnapshotBytes: number }>;
   /** Jobs on a worker and jobs waiting for one, now. */
   readonly load: { running: number; waiting: number };
   /** The limits in force (the inspector shows the time cap). */
@@ -227,6 +230,13 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   let nextId = 1;
   let closed = false;
   let warmed = false;
+  /**
+   * The Python interpreter's memory as the first Python worker loaded it, before any job, and its
+   * compiled WebAssembly module (see python-worker.mjs): each later Python worker gets a copy of the
+   * memory and the module and starts from them in a fraction of a full load. Kept with the sandbox;
+   * the memory's untouched pages are never resident (≈15 of 30 MB are).
+   */
+  let pythonSnapshot: { memory: ArrayBuffer; module: WebAssembly.Module } | undefined;
 
   function spawn(language: SandboxLanguage, tenantId: string): Slot {
     const python = language === 'python3';
@@ -240,6 +250,17 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
       env: {},
     });
     const slot: Slot = { language, worker, busy: false, ...(python ? { tenantId, interrupt } : {}) };
+    if (python && pythonSnapshot) {
+      const memory = pythonSnapshot.memory.slice(0);
+      worker.postMessage({ snapshot: { memory, module: pythonSnapshot.module } }, [memory]);
+    } else if (python) {
+      // Only a worker's first message can bring a snapshot: it comes before its first job starts,
+      // so no user code has run in the interpreter it copies.
+      worker.once('message', (msg: { snapshot?: { memory?: unknown; module?: unknown } }) => {
+        const { memory, module } = msg.snapshot ?? {};
+        if (memory instanceof ArrayBuffer && module instanceof WebAssembly.Module && !pythonSnapshot && !closed) pythonSnapshot = { memory, module };
+      });
+    }
     worker.on('exit', () => slots.delete(slot));
     // Errors reach the job listening; this keeps an idle worker's failure from crashing the server.
     worker.on('error', () => slots.delete(slot));
@@ -432,6 +453,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   async function close() {
     closed = true;
     warmed = false;
+    pythonSnapshot = undefined;
     scheduler.close();
     await Promise.all([...slots].map((s) => s.worker.terminate()));
     slots.clear();
@@ -440,7 +462,7 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   async function memory() {
     const idle = [...slots].filter((s) => !s.busy && s.language === 'javascript');
     const answers = await Promise.all(idle.map((s) => askWorkerMemory(s.worker, nextId++)));
-    return { workers: slots.size, idle: answers.filter((m): m is SandboxThreadMemory => m !== null) };
+    return { workers: slots.size, idle: answers.filter((m): m is SandboxThreadMemory => m !== null), pythonSnapshotBytes: pythonSnapshot?.memory.byteLength ?? 0 };
   }
 
   const limits = { maxTimeoutMs: o.maxTimeoutMs, maxWorkers: o.maxWorkers, maxPerTenant: o.maxPerTenant, maxPerUser: o.maxPerUser, queueTimeoutMs: o.queueTimeoutMs };
