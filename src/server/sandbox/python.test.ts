@@ -203,10 +203,9 @@ def main():
 
   it('interrupts a runaway loop at the time limit, and its worker stays', async () => {
     await sandbox.run(py('import json\njson.kept = "yes"\ndef main():\n    return {}\n'));
-    const started = performance.now();
+    // A loop the interrupt never stopped would fail by this test's own timeout (no timed assertion here).
     const err = failure(await sandbox.run(py('def main():\n    while True:\n        pass\n', {}, { timeoutMs: 200 })));
     expect(err).toMatchObject({ code: 'SANDBOX-TIMEOUT' });
-    expect(performance.now() - started).toBeLessThan(10_000);
     // Stopped by the interrupt, not by ending the worker: the tenant's module change is still there.
     const after = await sandbox.run(py('import json\ndef main():\n    return {"kept": getattr(json, "kept", None)}\n'));
     expect(after).toMatchObject({ ok: true, outputs: { kept: 'yes' } });
