@@ -3,8 +3,9 @@
  * (not through an API object a story hands them) find their answers here: the preview replaces
  * `fetch` (installApiFixtures), answers the routes below in the server's `{code, msg, data}` envelope,
  * and refuses every other /api or /config.json request. A refused request (or an answer that does
- * not pass its schema) is logged as an error and fails the stories run (vitest.setup.ts). A new story that fetches gets
- * a route here, typed with the answer's zod schema from schemas/ so the fixture cannot drift from it.
+ * not pass its schema) is logged as an error and fails the stories run (vitest.setup.ts). A new story
+ * that fetches gets a route here, typed with the answer's zod schema from schemas/ and checked with
+ * it, so the fixture cannot drift from the contract.
  *
  * @example
  * route('GET', '/api/v1/console/plugins/installed', z.array(EditorPlugin), () => []),
@@ -33,10 +34,9 @@ export interface ApiRoute {
 
 /**
  * A route whose answer is typed by the zod schema the client parses it with (its input type: what
- * the wire carries) and checked with it at run time.
+ * the wire carries) and checked with it at run time. (The answer has its own type parameter: typed
+ * `(req) => z.input<S>` directly, its literals, e.g. 'owner', widen to string while S is inferred.)
  */
-// The answer's own type parameter: typed `(req) => z.input<S>` directly, its literals ('owner') would
-// widen to string while S is being inferred.
 export function route<S extends z.ZodType, A extends (req: FixtureRequest) => z.input<S>>(method: Method, path: string, schema: S, answer: A): ApiRoute {
   return { method, path, schema, answer };
 }
