@@ -178,6 +178,8 @@ function storiesProject(): TestProjectInlineConfiguration {
     plugins: [storybookTest({ configDir: path.join(import.meta.dirname, '.storybook') })],
     test: {
       name: 'storybook',
+      // Fails the run on a server request no Storybook fixture answers (.storybook/api-fixtures.ts).
+      setupFiles: ['.storybook/vitest.setup.ts'],
       // A story's play function races dialog animations on a loaded machine; one retry tells a
       // flake from a failure (the report still lists the retried test).
       retry: 1,

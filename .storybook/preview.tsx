@@ -3,6 +3,10 @@ import '../src/ui/tokens.css';
 import '../src/ui/base.css';
 import { configure } from 'storybook/test';
 import { initI18n } from '../src/i18n';
+import { installApiFixtures } from './api-fixtures';
+
+// No story reaches for a server: screens that fetch get the fixtures' answers (api-fixtures.ts).
+installApiFixtures();
 
 // Stories run as tests on shared, loaded machines: give findBy*/waitFor room for dialog animations.
 configure({ asyncUtilTimeout: 5000 });
