@@ -35,7 +35,7 @@ export const CustomTool: Story = {
   play: async ({ canvas }) => {
     await expect(await canvas.findByRole('link', { name: 'get_weather' }, { timeout: 3000 })).toBeVisible();
     await userEvent.click(canvas.getByRole('button', { name: 'Publish' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Publish the tool' });
+    const dialog = await screen.findByRole('dialog', { name: 'Publish the tool' }, { timeout: 3000 });
     await userEvent.type(within(dialog).getByRole('textbox'), 'First release');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
     await expect(await within(canvas.getByTestId('tool-versions')).findByText('First release', {}, { timeout: 3000 })).toBeVisible();
