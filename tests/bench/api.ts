@@ -7,8 +7,10 @@
  *   after another), its median and 95th percentile;
  * - runs per second with 1 and 8 clients (a client process of its own, ./api-client.ts, kept-alive
  *   connections), the server's CPU per run and the database statements per run.
- * Every figure is printed beside `uptime` (the machine's load): the machine may be shared.
+ * The server runs under `npm start`'s node flags. Every figure is printed beside `uptime` (the machine's load): the machine may be shared.
  */
+// First: under `npm start`'s node flags (./start-flags.ts), the bench runs itself again with them.
+import './with-start-flags';
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
