@@ -1,8 +1,11 @@
 /**
  * The probe of `npm run bench:portal` (issue 34), in a process of its own: GETs `url` (the
  * server's /config.json, which does no work) every `everyMs` and records how long each answer
- * took: a stalled event loop shows as a slow answer. Reads its job as one JSON line on stdin, stops
- * at the next line and prints `{ latencies }` as one line.
+ * took: a stalled event loop shows as a slow answer. Reads its job as one JSON line on stdin, answers
+ * `ready` once warm, stops at the next line and prints `{ latencies }` as one line.
+ * Warm first: a new process's first fetch loads undici, compiles it and opens the connection
+ * (25–53 ms measured, always the first probe: it was every round's max), which is the probe's own
+ * start, not the server's.
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -10,6 +13,8 @@ import { createInterface } from 'node:readline';
 const lines = createInterface({ input: process.stdin });
 const [line] = (await once(lines, 'line')) as [string];
 const job = JSON.parse(line) as { url: string; everyMs: number };
+for (let i = 0; i < 5; i++) await (await fetch(job.url)).arrayBuffer();
+process.stdout.write('ready\n');
 const latencies: number[] = [];
 let stop = false;
 lines.once('line', () => (stop = true));

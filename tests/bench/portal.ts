@@ -136,6 +136,7 @@ try {
     if (ROUNDS > 1) console.log(`\n-- round ${r} of ${ROUNDS}`);
     const probe = await child('./portal-probe.ts');
     probe.p.stdin.write(`${JSON.stringify({ url: `${base}/config.json`, everyMs: 100 })}\n`);
+    if ((await probe.next()) !== 'ready') throw new Error('the probe did not start');
     const rssBefore = servers.rss();
     const cpu = servers.cpu();
     const t0 = performance.now();
