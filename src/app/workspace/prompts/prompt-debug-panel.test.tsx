@@ -9,6 +9,7 @@ import type { CodeEditorProps } from '../../../kit/widgets/code-editor';
 import { createMemoryPromptApi, renderTemplate, type MemoryPromptOptions } from './memory-prompt-api';
 import PromptAddPage from './prompt-add-page';
 import { PromptApiContext } from './prompt-api';
+import { useSession } from '../../session';
 
 // Monaco does not run in jsdom: the content field is a plain text area here. Spied on, not vi.mock'ed:
 // the file then runs in the shared module graph (vite.config.ts) instead of a worker of its own, and
@@ -143,6 +144,8 @@ describe('PromptDebugPanel', () => {
   });
 
   it('without models it says what is missing and every AI action is off before the click (issue 28)', async () => {
+    // unit-dom shares modules between files (isolate: false): a file run before may have left an admin signed in.
+    useSession.getState().setUser(null);
     setup({ models: [] });
     const p = await panel();
     // No session user here: not an administrator, so no link, "ask an administrator".
