@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { createMemoryPromptApi, type MemoryPromptApi } from '../../src/app/workspace/prompts/memory-prompt-api';
 import PromptAddPage from '../../src/app/workspace/prompts/prompt-add-page';
 import { PromptApiContext } from '../../src/app/workspace/prompts/prompt-api';
@@ -53,7 +53,10 @@ type Story = StoryObj<Args>;
 export const Run: Story = {
   play: async ({ canvas }) => {
     const panel = within(await canvas.findByTestId('prompt-debug-panel', {}, { timeout: 3000 }));
-    await userEvent.click(await panel.findByRole('button', { name: 'Run' }));
+    // Run is off until the model list has loaded: a click before it would do nothing.
+    const run = await panel.findByRole('button', { name: 'Run' }, { timeout: 3000 });
+    await waitFor(() => expect(run).toBeEnabled(), { timeout: 3000 });
+    await userEvent.click(run);
     await expect(await panel.findByText(/Tokens:/, {}, { timeout: 5000 })).toBeVisible();
   },
 };
