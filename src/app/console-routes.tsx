@@ -341,7 +341,6 @@ function WithBreadcrumb() {
   );
 }
 
-
 /** /operation and /personal, added under the root route (id `root`) by router.tsx. */
 export function consoleRoutes(): RouteObject[] {
   return [
